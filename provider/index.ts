@@ -1,0 +1,6 @@
+/**
+ * pulumi-arcgis-admin: Pulumi dynamic resources that administer ArcGIS Enterprise.
+ *
+ * @packageDocumentation
+ */
+export * from "./client";

@@ -1,2 +1,15 @@
-/** The REST client layer: undici-based calls to the ArcGIS admin and sharing APIs. */
-export const CLIENT_LAYER = "arcgis-rest";
+/**
+ * The REST client layer: undici-based calls to the ArcGIS admin and sharing APIs. It never
+ * imports `@pulumi/pulumi`.
+ *
+ * @packageDocumentation
+ */
+export * from "./errors";
+export * from "./response";
+export * from "./retry";
+export * from "./dispatcher";
+export * from "./request";
+export * from "./download";
+export * from "./auth";
+export * from "./admin";
+export * from "./portal";

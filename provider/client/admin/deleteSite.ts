@@ -1,0 +1,16 @@
+import type { AdminSession } from "../auth";
+
+/**
+ * Deletes the site: the machine returns to "no site". Never retried by the client.
+ *
+ * @param session - an admin session.
+ * @returns the server's answer, e.g. `{ status: "success" }`.
+ * @example
+ * ```ts
+ * await deleteSite(session);
+ * ```
+ * Maps to: `POST {admin_root}/deleteSite`.
+ */
+export async function deleteSite(session: AdminSession): Promise<Record<string, unknown>> {
+  return session.call("deleteSite");
+}

@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { rootCertificates } from "node:tls";
+import { Agent, type Dispatcher } from "undici";
+
+/** How the server's certificate is checked. Verification is on unless switched off explicitly. */
+export interface TlsOptions {
+  /** PEM certificate(s) of the CA to trust in addition to the system store, e.g. the self-signed certificate of port 6443/20443. */
+  caCert?: string | undefined;
+  /** Skip certificate verification. Default false; a last resort, prefer {@link TlsOptions.caCert}. */
+  insecureSkipVerify?: boolean | undefined;
+}
+
+/** Per-call time limits in milliseconds. */
+export interface RequestTimeouts {
+  /** Establishing the TCP/TLS connection; default 10 000. */
+  connectMs?: number | undefined;
+  /** Waiting for the response headers; default 300 000 (createNewSite callers pass more). */
+  headersMs?: number | undefined;
+  /** Longest silence while the body arrives; default 300 000. */
+  bodyMs?: number | undefined;
+}
+
+/** How requests travel: TLS trust, time limits, cancellation, and an injectable dispatcher. */
+export interface TransportOptions {
+  /** Certificate checking; default verifies against the system store. */
+  tls?: TlsOptions | undefined;
+  /** Time limits. */
+  timeouts?: RequestTimeouts | undefined;
+  /** Cancels the call (error code `ABORTED`). */
+  signal?: AbortSignal | undefined;
+  /** Use this undici dispatcher (e.g. a MockAgent) instead of one built from `tls` and `timeouts`. */
+  dispatcher?: Dispatcher | undefined;
+}
+
+/** Default time limits, in milliseconds. */
+export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; bodyMs: number }> =
+  {
+    connectMs: 10_000,
+    headersMs: 300_000,
+    bodyMs: 300_000,
+  };
+
+const agents = new Map<string, Agent>();
+
+/**
+ * Returns the dispatcher for these transport options: the injected one, or an undici Agent built
+ * from the TLS options and connect timeout. Agents are cached per distinct configuration so that
+ * connections (and TLS sessions) are reused across calls.
+ *
+ * @param transport - TLS options, timeouts and an optional injected dispatcher.
+ * @returns the dispatcher to send requests through.
+ * @example
+ * ```ts
+ * const d = dispatcherFor({ tls: { caCert: pem } });
+ * ```
+ * Maps to: no REST operation (connection management).
+ */
+export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
+  if (transport.dispatcher) return transport.dispatcher;
+  const caCert = transport.tls?.caCert;
+  const insecure = transport.tls?.insecureSkipVerify === true;
+  const connectMs = transport.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs;
+  const caHash = caCert ? createHash("sha256").update(caCert).digest("hex") : "";
+  const key = `${caHash}|${insecure}|${connectMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: {
+        // With `ca` set, Node trusts only these CAs; add the system store so a public
+        // certificate still verifies when a caCert is configured "just in case".
+        ...(caCert ? { ca: [...rootCertificates, caCert] } : {}),
+        rejectUnauthorized: !insecure,
+        timeout: connectMs,
+      },
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * Closes every cached Agent (their idle keep-alive connections), e.g. at the end of a test run
+ * or before a short-lived process exits.
+ *
+ * @example
+ * ```ts
+ * afterAll(() => closeDispatchers());
+ * ```
+ * Maps to: no REST operation.
+ */
+export async function closeDispatchers(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}

@@ -1,0 +1,255 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import type { Dispatcher } from "undici";
+import * as yauzl from "yauzl";
+import type { TransportOptions } from "./dispatcher";
+import { baseHeaders, headerValue, sendRequest, transportError } from "./request";
+import { fail, parseArcGISAnswer, type AnswerContext } from "./response";
+
+/**
+ * Where a download goes: a directory (the file name comes from the server), or an exact file.
+ * A plain string is a directory.
+ */
+export type DownloadDestination = string | { dir: string } | { file: string };
+
+/** Options of {@link downloadToFile}. */
+export interface DownloadOptions extends TransportOptions {
+  /** URL of the file. */
+  url: string;
+  /** Name for error messages. */
+  operation: string;
+  /** Sent as `X-Esri-Authorization: Bearer`, never in the URL. */
+  token?: string | undefined;
+  /** Sent as the Referer header. */
+  referer?: string | undefined;
+  /** Values to redact from error messages (the token is always redacted). */
+  secrets?: readonly string[] | undefined;
+  /** Destination directory or file. */
+  dest: DownloadDestination;
+  /** Extension added to a name taken from the URL when it has none, e.g. `.agssite`. */
+  defaultExtension?: string | undefined;
+  /** Checks the complete temporary file before it gets its final name; throws to reject it. */
+  verify?: ((tempPath: string, ctx: AnswerContext) => Promise<void>) | undefined;
+}
+
+/** A completed download. */
+export interface DownloadResult {
+  /** Absolute or caller-relative path of the file. */
+  path: string;
+  /** File name. */
+  fileName: string;
+  /** Size in bytes. */
+  sizeBytes: number;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+}
+
+/**
+ * Streams a GET answer to a file while hashing it: the bytes go to a temporary file in the
+ * destination folder, which is renamed into place only once complete and verified, so a partial
+ * file never carries the final name. The content is never held in memory whole.
+ *
+ * @param opts - URL, token, destination, verification and transport.
+ * @returns path, file name, size and SHA-256 of the file.
+ * @example
+ * ```ts
+ * await downloadToFile({ url, operation: "downloadExport", token, dest: { dir: "./backups" }, verify: verifyZipFile });
+ * ```
+ * Maps to: `GET <download URL>`, e.g. the URL exportSite answers.
+ */
+export async function downloadToFile(opts: DownloadOptions): Promise<DownloadResult> {
+  const secrets = [...(opts.secrets ?? []), ...(opts.token ? [opts.token] : [])];
+  const ctx: AnswerContext = { operation: opts.operation, url: opts.url, secrets };
+  const headers: Record<string, string> = { ...baseHeaders(opts.referer), accept: "*/*" };
+  if (opts.token) headers["x-esri-authorization"] = `Bearer ${opts.token}`;
+  // No f=json here: on an upload item, f=json would return the item's description, not the file.
+  const res = await sendRequest({ url: opts.url, method: "GET", headers }, opts, ctx);
+  await rejectNonFileAnswer(res, opts, ctx);
+
+  const target = targetPath(opts, res);
+  await mkdir(dirname(target), { recursive: true });
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.part`);
+  try {
+    const { sizeBytes, sha256 } = await streamToFile(res, temp, opts, ctx);
+    await opts.verify?.(temp, ctx);
+    await rename(temp, target);
+    return { path: target, fileName: basename(target), sizeBytes, sha256 };
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/** ArcGIS reports errors (e.g. 498) as a JSON body, and proxies answer HTML pages. */
+async function rejectNonFileAnswer(
+  res: Dispatcher.ResponseData,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): Promise<void> {
+  const contentType = headerValue(res.headers["content-type"]) ?? "";
+  if (res.statusCode === 200 && !/json|html/i.test(contentType)) return;
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (e) {
+    throw transportError(e, transport, ctx);
+  }
+  const location = headerValue(res.headers["location"]);
+  parseArcGISAnswer({ statusCode: res.statusCode, contentType, location, text }, ctx);
+  throw fail(ctx, "BAD_RESPONSE", `expected a file but the server answered ${contentType}.`, {
+    httpStatus: res.statusCode,
+  });
+}
+
+async function streamToFile(
+  res: Dispatcher.ResponseData,
+  path: string,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): Promise<{ sizeBytes: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  try {
+    await pipeline(
+      res.body,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          hash.update(chunk);
+          sizeBytes += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(path, { flags: "wx" }),
+    );
+  } catch (e) {
+    if (isLocalFileError(e)) throw e;
+    throw transportError(e, transport, ctx);
+  }
+  return { sizeBytes, sha256: hash.digest("hex") };
+}
+
+/** A disk problem (EACCES, ENOSPC) is the caller's to see as is, not a server failure. */
+function isLocalFileError(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "syscall" in e && "path" in e;
+}
+
+function targetPath(opts: DownloadOptions, res: Dispatcher.ResponseData): string {
+  if (typeof opts.dest === "object" && "file" in opts.dest) return opts.dest.file;
+  const dir = typeof opts.dest === "string" ? opts.dest : opts.dest.dir;
+  const disposition = headerValue(res.headers["content-disposition"]);
+  return join(dir, fileNameFromDisposition(disposition) ?? fileNameFromUrl(opts));
+}
+
+/**
+ * Extracts a safe file name (no directories) from a Content-Disposition header.
+ *
+ * @param header - e.g. `attachment; filename="20220823-140812-UTC.agssite"`.
+ * @returns the name, or undefined when there is none or it is unsafe.
+ * @example
+ * ```ts
+ * fileNameFromDisposition("attachment; filename*=UTF-8''a%20b.agssite") // "a b.agssite"
+ * ```
+ * Maps to: the Content-Disposition header of a download.
+ */
+export function fileNameFromDisposition(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header)?.[1];
+  if (extended) {
+    try {
+      return safeName(decodeURIComponent(extended.trim()));
+    } catch {
+      // Malformed percent-encoding: fall back to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  return safeName((plain?.[1] ?? plain?.[2])?.replace(/\\(.)/g, "$1").trim());
+}
+
+function fileNameFromUrl(opts: DownloadOptions): string {
+  const segment = new URL(opts.url).pathname.split("/").filter(Boolean).pop() ?? "";
+  let name: string | undefined;
+  try {
+    name = safeName(decodeURIComponent(segment));
+  } catch {
+    name = safeName(segment);
+  }
+  const base = name ?? "download";
+  return extname(base) ? base : `${base}${opts.defaultExtension ?? ""}`;
+}
+
+function safeName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  // Only the last path segment: a server must not choose where on our disk the file lands.
+  const cleaned = basename(name.replace(/\\/g, "/"))
+    .replace(/\p{Cc}/gu, "")
+    .trim();
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? undefined : cleaned;
+}
+
+/**
+ * Checks that a file is a readable zip archive by opening it and walking its central directory;
+ * otherwise throws BAD_RESPONSE saying so. Site archives (`.agssite`) are zip files.
+ *
+ * @param path - the file to check.
+ * @param ctx - operation and URL for the error message.
+ * @example
+ * ```ts
+ * await verifyZipFile("/tmp/x.part", { operation: "downloadExport", url });
+ * ```
+ * Maps to: no REST operation (checks what `GET <download URL>` delivered).
+ */
+export async function verifyZipFile(path: string, ctx: AnswerContext): Promise<void> {
+  let entries: number;
+  try {
+    entries = await countZipEntries(path);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw fail(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`, {
+      cause: e,
+    });
+  }
+  if (entries === 0) throw fail(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
+}
+
+function countZipEntries(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+      if (err) return reject(err);
+      let count = 0;
+      zip.on("entry", () => {
+        count++;
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve(count));
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * Re-checks a downloaded archive on disk: hashes it and verifies it is a readable, non-empty zip
+ * (e.g. to notice that a backup changed or vanished since it was downloaded).
+ *
+ * @param path - the archive file.
+ * @returns path, file name, size and SHA-256, as {@link downloadToFile} reported them.
+ * @example
+ * ```ts
+ * const { sha256 } = await verifyArchive("./backups/20220823-140812-UTC.agssite");
+ * ```
+ * Maps to: no REST operation (local check of what `GET <download URL>` delivered). A missing
+ * file fails with Node's own ENOENT error; a non-zip with BAD_RESPONSE.
+ */
+export async function verifyArchive(path: string): Promise<DownloadResult> {
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    sizeBytes += chunk.length;
+  }
+  await verifyZipFile(path, { operation: "verifyArchive", url: path });
+  return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
+}

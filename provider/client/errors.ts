@@ -1,0 +1,279 @@
+/**
+ * The one error family of the client layer. Callers match on `code` (a stable string), never on
+ * `instanceof`, which breaks across Jest module registries and duplicated package copies.
+ */
+
+/**
+ * Stable classification of every failure the client layer reports.
+ *
+ * - `NETWORK`: no answer (connection refused or reset, DNS failure, socket closed).
+ * - `TIMEOUT`: connect, headers or body timeout elapsed.
+ * - `TLS`: the server's certificate was not trusted.
+ * - `HTTP`: an HTTP status of 300 or more without an ArcGIS error body (e.g. a proxy's 502 page).
+ * - `AUTH`: token missing, invalid or expired (498/499, HTTP 401) or permission denied (403).
+ * - `SERVER`: any other ArcGIS error body (both the admin and the sharing format).
+ * - `BAD_RESPONSE`: an answer that is not the JSON the operation needs.
+ * - `ABORTED`: the caller's AbortSignal fired.
+ */
+export type ArcGISErrorCode =
+  "NETWORK" | "TIMEOUT" | "TLS" | "HTTP" | "AUTH" | "SERVER" | "BAD_RESPONSE" | "ABORTED";
+
+/** What {@link ArcGISRequestError} is built from. */
+export interface ArcGISRequestErrorInit {
+  /** Stable classification. */
+  code: ArcGISErrorCode;
+  /** Operation name used in the message, e.g. `createNewSite`. */
+  operation: string;
+  /** URL that was called; query string, fragment and credentials are dropped. */
+  url: string;
+  /** Human-readable explanation appended after `failed...:`; redacted. */
+  detail: string;
+  /** The server's own error code (e.g. 500, 498, 409). */
+  serverCode?: number | undefined;
+  /** The server's messages (redacted before they are stored). */
+  messages?: readonly string[] | undefined;
+  /** HTTP status of the answer, when there was one. */
+  httpStatus?: number | undefined;
+  /** The original failure. */
+  cause?: unknown;
+  /** Values to redact from the message and messages (passwords, tokens). */
+  secrets?: readonly string[] | undefined;
+}
+
+/**
+ * A failed ArcGIS REST call. Carries no request parameters, so printing it never shows a password.
+ *
+ * @example
+ * ```ts
+ * try { await exportSite(session, {}); }
+ * catch (e) { if (isArcGISRequestError(e) && e.code === "AUTH") { ... } }
+ * ```
+ * Maps to: every REST operation of the admin and sharing APIs.
+ */
+export class ArcGISRequestError extends Error {
+  override readonly name = "ArcGISRequestError";
+  /** Stable classification; match on this. */
+  readonly code: ArcGISErrorCode;
+  /** Operation that failed, e.g. `exportSite`. */
+  readonly operation: string;
+  /** URL that was called, without query string. */
+  readonly url: string;
+  /** The server's own error code, when it sent one. */
+  readonly serverCode?: number;
+  /** The server's messages, redacted. */
+  readonly messages: string[];
+  /** HTTP status of the answer, when there was one. */
+  readonly httpStatus?: number;
+  /** The underlying failure. */
+  declare readonly cause?: unknown;
+
+  /**
+   * Builds the error and its message `<operation> on <target> failed (code N): <detail>`.
+   *
+   * @param init - classification, location and details; see {@link ArcGISRequestErrorInit}.
+   * @example
+   * ```ts
+   * new ArcGISRequestError({ code: "SERVER", operation: "exportSite", url, detail: "Busy.", serverCode: 500 });
+   * ```
+   */
+  constructor(init: ArcGISRequestErrorInit) {
+    const secrets = init.secrets ?? [];
+    const url = cleanUrl(init.url);
+    const codePart = init.serverCode === undefined ? "" : ` (code ${init.serverCode})`;
+    const message = redactSecrets(
+      `${init.operation} on ${describeTarget(url, init.operation)} failed${codePart}: ${init.detail}`,
+      secrets,
+    );
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.operation = init.operation;
+    this.url = url;
+    this.messages = (init.messages ?? []).map((m) => redactSecrets(m, secrets));
+    if (init.serverCode !== undefined) this.serverCode = init.serverCode;
+    if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
+  }
+}
+
+/**
+ * Drops query string, fragment and user info from a URL, so an error never carries parameters.
+ *
+ * @param url - any absolute URL (returned unchanged if it cannot be parsed).
+ * @returns origin plus path, without a trailing slash.
+ * @example
+ * ```ts
+ * cleanUrl("https://h/arcgis/admin/?f=json") // "https://h/arcgis/admin"
+ * ```
+ */
+export function cleanUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
+  } catch {
+    return url.replace(/[?#].*$/s, "");
+  }
+}
+
+/** "createNewSite on https://h/arcgis/admin" reads better than ".../admin/createNewSite". */
+function describeTarget(url: string, operation: string): string {
+  const suffix = `/${operation}`;
+  return url.endsWith(suffix) && url.length > suffix.length ? url.slice(0, -suffix.length) : url;
+}
+
+const REDACTED = "[REDACTED]";
+
+/**
+ * Replaces every occurrence of the given secrets (raw, URL-encoded and JSON-escaped) and of
+ * `token=…`, `password=…`, `"token":"…"`, `"password":"…"` and `Bearer …` patterns.
+ *
+ * @param text - text that may contain secrets.
+ * @param secrets - passwords and tokens to hide; empty strings are ignored.
+ * @returns the text with secrets replaced by `[REDACTED]`.
+ * @example
+ * ```ts
+ * redactSecrets("token=abc&x=1", []) // "token=[REDACTED]&x=1"
+ * ```
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (!s) continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(new URLSearchParams({ s }).toString().slice(2));
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  // Longest first, so a secret containing another is replaced whole.
+  let out = text;
+  for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+    out = out.split(form).join(REDACTED);
+  }
+  return out
+    .replace(/\b(token|password)=[^&\s"'<>]*/gi, `$1=${REDACTED}`)
+    .replace(/("(?:token|password)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, `$1"${REDACTED}"`)
+    .replace(/\bBearer\s+[^\s"',]+/g, `Bearer ${REDACTED}`);
+}
+
+/**
+ * Tells whether a value is an {@link ArcGISRequestError}, by its `name` and `code` fields.
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * if (isArcGISRequestError(e)) console.log(e.code);
+ * ```
+ * Maps to: no REST operation (a guard).
+ */
+export function isArcGISRequestError(e: unknown): e is ArcGISRequestError {
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    (e as { name?: unknown }).name === "ArcGISRequestError" &&
+    typeof (e as { code?: unknown }).code === "string"
+  );
+}
+
+// The guards below narrow to an intersection, not to ArcGISRequestError itself: a predicate on
+// the bare class would make TypeScript treat the `false` branch as "not an ArcGISRequestError".
+
+/**
+ * Tells whether a failure is an authentication or permission failure (code `AUTH`).
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * if (isAuthError(e)) throw new Error("check the admin credentials");
+ * ```
+ * Maps to: answers 498, 499, 403 and HTTP 401 of any operation.
+ */
+export function isAuthError(e: unknown): e is ArcGISRequestError & { code: "AUTH" } {
+  return isArcGISRequestError(e) && e.code === "AUTH";
+}
+
+/**
+ * Tells whether a failure may go away on its own: no answer, a timeout, or HTTP 502/503/504.
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * if (isTransientError(e)) await sleep(5000);
+ * ```
+ * Maps to: no REST operation (a guard used by the retry logic).
+ */
+export function isTransientError(
+  e: unknown,
+): e is ArcGISRequestError & { code: "NETWORK" | "TIMEOUT" | "HTTP" } {
+  if (!isArcGISRequestError(e)) return false;
+  if (e.code === "NETWORK" || e.code === "TIMEOUT") return true;
+  return e.code === "HTTP" && [502, 503, 504].includes(e.httpStatus ?? 0);
+}
+
+/**
+ * Tells whether a failure is an untrusted server certificate (code `TLS`).
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * if (isTlsError(e)) console.log("set tls.caCert");
+ * ```
+ * Maps to: the TLS handshake of any operation.
+ */
+export function isTlsError(e: unknown): e is ArcGISRequestError & { code: "TLS" } {
+  return isArcGISRequestError(e) && e.code === "TLS";
+}
+
+/**
+ * Tells whether a failure carries the given server error code.
+ *
+ * @param e - any thrown value.
+ * @param serverCode - the server's code, e.g. 498.
+ * @example
+ * ```ts
+ * hasServerCode(e, 499) // token required
+ * ```
+ * Maps to: the `code` of either ArcGIS error body.
+ */
+export function hasServerCode(
+  e: unknown,
+  serverCode: number,
+): e is ArcGISRequestError & { serverCode: number } {
+  return isArcGISRequestError(e) && e.serverCode === serverCode;
+}
+
+/**
+ * Tells whether a sharing-API failure means "no such item" (code 404, or code 400 with a
+ * message saying the item does not exist or was not found), as portals report an unknown
+ * collaboration.
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * try { await getCollaboration(s, portalId, id); } catch (e) { if (isNotFoundError(e)) return undefined; throw e; }
+ * ```
+ * Maps to: `GET {sharing}/portals/<id>/collaborations/<id>` and similar item reads.
+ */
+export function isNotFoundError(e: unknown): e is ArcGISRequestError & { serverCode: 400 | 404 } {
+  if (!isArcGISRequestError(e)) return false;
+  if (e.serverCode === 404) return true;
+  return (
+    e.serverCode === 400 &&
+    [...e.messages, e.message].some((m) => /does not exist|not found/i.test(m))
+  );
+}
+
+/**
+ * Tells whether the server rejected or missed the token (498 invalid/expired, 499 required):
+ * the only answers after which a fresh token and one more attempt are safe, because the server
+ * did not act.
+ *
+ * @param e - any thrown value.
+ * @example
+ * ```ts
+ * if (isTokenRejectedError(e)) cache.invalidate(key, token);
+ * ```
+ * Maps to: answers 498 and 499 of any operation.
+ */
+export function isTokenRejectedError(
+  e: unknown,
+): e is ArcGISRequestError & { code: "AUTH"; serverCode: 498 | 499 } {
+  return isAuthError(e) && (e.serverCode === 498 || e.serverCode === 499);
+}

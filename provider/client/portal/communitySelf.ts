@@ -1,0 +1,30 @@
+import { z } from "zod";
+import type { PortalSession } from "../auth";
+import { validateAnswer } from "../response";
+
+const CommunitySelfAnswer = z.looseObject({
+  username: z.string().min(1),
+  role: z.string().optional(),
+  privileges: z.array(z.string()).optional(),
+});
+
+/** What {@link communitySelf} returns. */
+export type CommunitySelf = z.infer<typeof CommunitySelfAnswer>;
+
+/**
+ * Reads the signed-in user: name, role and privileges (e.g. to check for administrator rights
+ * before deleting a collaboration).
+ *
+ * @param session - a portal session.
+ * @returns username, role and privileges.
+ * @example
+ * ```ts
+ * const { role } = await communitySelf(portal); // "org_admin"
+ * ```
+ * Maps to: `GET {sharing}/community/self?f=json`.
+ */
+export async function communitySelf(session: PortalSession): Promise<CommunitySelf> {
+  const path = "community/self";
+  const raw = await session.call(path, {}, { method: "GET", idempotent: true });
+  return validateAnswer(CommunitySelfAnswer, raw, { operation: path, url: session.url(path) });
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { PortalSession } from "../auth";
+import { validateAnswer } from "../response";
+import { collaborationPath } from "./paths";
+
+const CollaborationAnswer = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+  description: z.string().optional(),
+  collaborationHostPortalId: z.string(),
+});
+
+/** A distributed collaboration as the portal describes it (unknown fields kept). */
+export type Collaboration = z.infer<typeof CollaborationAnswer>;
+
+/**
+ * Reads a collaboration. A missing one fails with an error that {@link isNotFoundError}
+ * recognises.
+ *
+ * @param session - a portal session.
+ * @param portalId - the portal's id (see {@link portalSelf}).
+ * @param collaborationId - the collaboration's id.
+ * @returns id, name, description, host portal id and the other fields.
+ * @example
+ * ```ts
+ * const c = await getCollaboration(portal, portalId, id);
+ * const isHost = c.collaborationHostPortalId === portalId;
+ * ```
+ * Maps to: `GET {sharing}/portals/<portal_id>/collaborations/<id>?f=json`.
+ */
+export async function getCollaboration(
+  session: PortalSession,
+  portalId: string,
+  collaborationId: string,
+): Promise<Collaboration> {
+  const path = collaborationPath(portalId, collaborationId);
+  const raw = await session.call(
+    path,
+    {},
+    {
+      method: "GET",
+      idempotent: true,
+      operation: "getCollaboration",
+    },
+  );
+  return validateAnswer(CollaborationAnswer, raw, {
+    operation: "getCollaboration",
+    url: session.url(path),
+  });
+}

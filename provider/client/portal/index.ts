@@ -1,0 +1,8 @@
+/** Operations of the portal's sharing API, one per file. */
+export * from "./portalSelf";
+export * from "./communitySelf";
+export * from "./paths";
+export * from "./getCollaboration";
+export * from "./deleteCollaboration";
+export * from "./removeParticipation";
+export { isNotFoundError } from "../errors";

@@ -1,0 +1,312 @@
+import { request, type Dispatcher } from "undici";
+import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
+import { DEFAULT_TIMEOUTS, dispatcherFor, type TransportOptions } from "./dispatcher";
+import { fail, parseArcGISAnswer, type AnswerContext } from "./response";
+import { withRetry, type RetryPolicy } from "./retry";
+
+export type { TlsOptions, RequestTimeouts, TransportOptions } from "./dispatcher";
+
+/** Options of {@link arcgisRequest}. */
+export interface ArcGISRequestOptions extends TransportOptions {
+  /** Full URL of the operation, e.g. `https://h:20443/arcgis/admin/exportSite`. */
+  url: string;
+  /** Name used in error messages, e.g. `exportSite`. */
+  operation: string;
+  /** Default POST. A GET carries the parameters in the URL, so never pass secrets to a GET. */
+  method?: "POST" | "GET" | undefined;
+  /** Form parameters; objects are JSON-encoded, undefined and null values are left out. */
+  params?: Record<string, unknown> | undefined;
+  /** Token: POST body field `token`, or header `X-Esri-Authorization` for a GET. Never in a URL. */
+  token?: string | undefined;
+  /** Sent as the `Referer` header (needed when the token was issued with client=referer). */
+  referer?: string | undefined;
+  /** Extra values to redact from error messages (the token is always redacted). */
+  secrets?: readonly string[] | undefined;
+  /** Retry transient failures; only for idempotent operations. Default: a single attempt. */
+  retry?: RetryPolicy | false | undefined;
+}
+
+/**
+ * Sends one form-encoded ArcGIS REST request with `f=json` and returns the answer's JSON object.
+ * Both ArcGIS error formats are recognised even with HTTP 200, and every failure is an
+ * {@link ArcGISRequestError}.
+ *
+ * @param opts - URL, operation name, parameters, token, transport and retry policy.
+ * @returns the parsed JSON object of a successful answer.
+ * @example
+ * ```ts
+ * const info = await arcgisRequest({ url: `${adminUrl}/machines`, operation: "machines", method: "GET", token, retry: {} });
+ * ```
+ * Maps to: any ArcGIS REST operation (admin API or sharing API).
+ */
+export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<string, unknown>> {
+  const ctx = contextOf(opts);
+  const method = opts.method ?? "POST";
+  const form = encodeForm({ ...opts.params, f: "json" });
+  const headers = baseHeaders(opts.referer);
+  let url = opts.url;
+  let body: string | undefined;
+  if (method === "GET") {
+    url = withQuery(opts.url, form);
+    if (opts.token) headers["x-esri-authorization"] = `Bearer ${opts.token}`;
+  } else {
+    // Tokens go in the body: URLs end up in proxy and server logs.
+    if (opts.token) form.set("token", opts.token);
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = form.toString();
+  }
+  return withRetry(
+    async () => {
+      const res = await sendRequest({ url, method, headers, body }, opts, ctx);
+      const text = await readBodyText(res, opts, ctx);
+      return parseArcGISAnswer(
+        {
+          statusCode: res.statusCode,
+          contentType: headerValue(res.headers["content-type"]),
+          location: headerValue(res.headers["location"]),
+          text,
+        },
+        ctx,
+      );
+    },
+    opts.retry,
+    opts.signal,
+  );
+}
+
+/**
+ * Encodes parameters as a form: strings as is, numbers and booleans as text, objects and arrays
+ * as JSON (as the spec's sample request shows), undefined and null left out.
+ *
+ * @param params - parameter values.
+ * @returns the form.
+ * @example
+ * ```ts
+ * encodeForm({ directories: { directories: [] }, runAsync: false }).toString()
+ * // "directories=%7B%22directories%22%3A%5B%5D%7D&runAsync=false"
+ * ```
+ * Maps to: the body of every POST operation.
+ */
+export function encodeForm(params: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    form.set(key, formValue(value));
+  }
+  return form;
+}
+
+function formValue(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+    case "boolean":
+    case "bigint":
+      return value.toString();
+    default:
+      return JSON.stringify(value);
+  }
+}
+
+/** Where a request goes and what it carries; built by the callers of {@link sendRequest}. */
+export interface OutgoingRequest {
+  /** Full URL including any query string (never a token). */
+  url: string;
+  /** HTTP method. */
+  method: "GET" | "POST";
+  /** Request headers, lower-case names. */
+  headers: Record<string, string>;
+  /** Form-encoded body of a POST. */
+  body?: string | undefined;
+}
+
+/**
+ * Sends a request through the dispatcher for `transport` and returns the undici response, with
+ * failures before the answer (refused, timeout, TLS, abort) turned into ArcGISRequestErrors.
+ *
+ * @param req - URL, method, headers and body.
+ * @param transport - TLS options, timeouts, signal, dispatcher.
+ * @param ctx - operation and URL for error messages.
+ * @returns the response; its body must be consumed or destroyed.
+ * @example
+ * ```ts
+ * const res = await sendRequest({ url, method: "GET", headers: {} }, transport, ctx);
+ * ```
+ * Maps to: any REST operation (the transport step).
+ */
+export async function sendRequest(
+  req: OutgoingRequest,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): Promise<Dispatcher.ResponseData> {
+  try {
+    return await request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      dispatcher: dispatcherFor(transport),
+      signal: transport.signal ?? null,
+      headersTimeout: transport.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
+      bodyTimeout: transport.timeouts?.bodyMs ?? DEFAULT_TIMEOUTS.bodyMs,
+    });
+  } catch (e) {
+    throw transportError(e, transport, ctx);
+  }
+}
+
+async function readBodyText(
+  res: Dispatcher.ResponseData,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): Promise<string> {
+  try {
+    return await res.body.text();
+  } catch (e) {
+    throw transportError(e, transport, ctx);
+  }
+}
+
+/**
+ * Classifies a failure that happened before or while an answer arrived: ABORTED, TIMEOUT, TLS
+ * (naming `tls.caCert` and `tls.insecureSkipVerify`) or NETWORK. An ArcGISRequestError passes
+ * through unchanged.
+ *
+ * @param e - the thrown value.
+ * @param transport - the transport options in use (for timeout values and the abort signal).
+ * @param ctx - operation and URL for the message.
+ * @returns the classified error.
+ * @example
+ * ```ts
+ * catch (e) { throw transportError(e, transport, ctx); }
+ * ```
+ * Maps to: any REST operation (the transport step).
+ */
+export function transportError(
+  e: unknown,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): ArcGISRequestError {
+  if (isArcGISRequestError(e)) return e;
+  const cause = e;
+  if (transport.signal?.aborted || isAbort(e)) {
+    return fail(ctx, "ABORTED", "the request was aborted by the caller.", { cause });
+  }
+  const code = errorCodeOf(e);
+  const what = describeError(e);
+  const t = { ...DEFAULT_TIMEOUTS, ...definedOnly(transport.timeouts) };
+  switch (code) {
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return fail(ctx, "TIMEOUT", `no connection within ${t.connectMs} ms (timeouts.connectMs).`, {
+        cause,
+      });
+    case "UND_ERR_HEADERS_TIMEOUT":
+      return fail(ctx, "TIMEOUT", `no answer within ${t.headersMs} ms (timeouts.headersMs).`, {
+        cause,
+      });
+    case "UND_ERR_BODY_TIMEOUT":
+      return fail(ctx, "TIMEOUT", `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`, {
+        cause,
+      });
+    case "ETIMEDOUT":
+      return fail(ctx, "TIMEOUT", `the connection timed out (${what}).`, { cause });
+  }
+  if (code && isTlsCode(code)) return fail(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
+  return fail(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
+}
+
+function isAbort(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === "AbortError" || errorCodeOf(e) === "UND_ERR_ABORTED";
+}
+
+/** Finds the first `code` in the error, its causes, and an AggregateError's members. */
+function errorCodeOf(e: unknown, depth = 0): string | undefined {
+  if (typeof e !== "object" || e === null || depth > 5) return undefined;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === "string" && code !== "UND_ERR" && code !== "UND_ERR_SOCKET") return code;
+  const nested = [
+    (e as { cause?: unknown }).cause,
+    ...((e as { errors?: unknown }).errors instanceof Array
+      ? (e as { errors: unknown[] }).errors
+      : []),
+  ];
+  for (const inner of nested) {
+    const found = errorCodeOf(inner, depth + 1);
+    if (found) return found;
+  }
+  return typeof code === "string" ? code : undefined;
+}
+
+function describeError(e: unknown): string {
+  const code = errorCodeOf(e);
+  const message = e instanceof Error ? e.message : String(e);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_|^ERR_TLS_|^ERR_SSL_|HOSTNAME_MISMATCH/;
+
+function isTlsCode(code: string): boolean {
+  return TLS_CODE.test(code);
+}
+
+function tlsAdvice(code: string, what: string, transport: TransportOptions): string {
+  const lastResort = "as a last resort set tls.insecureSkipVerify: true.";
+  if (/ALTNAME|HOSTNAME/.test(code)) {
+    return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
+  }
+  const given = transport.tls?.caCert ? " (the tls.caCert given does not match it)" : "";
+  return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert; ${lastResort}`;
+}
+
+function contextOf(opts: ArcGISRequestOptions): AnswerContext {
+  return {
+    operation: opts.operation,
+    url: opts.url,
+    secrets: [...(opts.secrets ?? []), ...(opts.token ? [opts.token] : [])],
+  };
+}
+
+/**
+ * Builds the headers every call sends: JSON accepted, and the Referer when given.
+ *
+ * @param referer - value of the Referer header, if any.
+ * @returns a fresh headers object.
+ * @example
+ * ```ts
+ * baseHeaders("pulumi-arcgis-admin") // { accept: "application/json", referer: "pulumi-arcgis-admin" }
+ * ```
+ * Maps to: the headers of every REST operation.
+ */
+export function baseHeaders(referer: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (referer) headers["referer"] = referer;
+  return headers;
+}
+
+function withQuery(url: string, form: URLSearchParams): string {
+  const u = new URL(url);
+  for (const [k, v] of form) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+/**
+ * Reads a header that undici may deliver as a string or a list.
+ *
+ * @param value - the header value.
+ * @returns the first value, or undefined.
+ * @example
+ * ```ts
+ * headerValue(res.headers["content-type"])
+ * ```
+ * Maps to: no REST operation.
+ */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function definedOnly<T extends object>(o: T | undefined): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(o ?? {}).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}

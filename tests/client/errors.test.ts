@@ -1,0 +1,141 @@
+import {
+  ArcGISRequestError,
+  hasServerCode,
+  isArcGISRequestError,
+  isAuthError,
+  isNotFoundError,
+  isTlsError,
+  isTransientError,
+  redactSecrets,
+} from "../../provider/client";
+import { ADMIN_PASSWORD, ADMIN_TOKEN, ADMIN_URL } from "./fixtures";
+
+function error(
+  init: Partial<ConstructorParameters<typeof ArcGISRequestError>[0]>,
+): ArcGISRequestError {
+  return new ArcGISRequestError({
+    code: "SERVER",
+    operation: "createNewSite",
+    url: `${ADMIN_URL}/createNewSite`,
+    detail: "The specified configuration store location is not accessible.",
+    ...init,
+  });
+}
+
+describe("ArcGISRequestError", () => {
+  it("says what failed, where, with the server's code and message", () => {
+    const e = error({ serverCode: 500 });
+    expect(e.message).toBe(
+      "createNewSite on https://gis.example.com:20443/arcgis/admin failed (code 500): The specified configuration store location is not accessible.",
+    );
+    expect(e.name).toBe("ArcGISRequestError");
+    expect(e.code).toBe("SERVER");
+    expect(e.serverCode).toBe(500);
+    expect(e).toBeInstanceOf(Error);
+  });
+
+  it("keeps the URL without its query string, fragment or credentials", () => {
+    const e = error({ url: `https://user:pw@gis.example.com/arcgis/admin/?f=json&token=abc#x` });
+    expect(e.url).toBe("https://gis.example.com/arcgis/admin");
+    expect(e.message).not.toContain("abc");
+    expect(e.message).not.toContain("pw@");
+  });
+
+  it("keeps the original failure as cause", () => {
+    const cause = new Error("connect ECONNREFUSED");
+    expect(error({ code: "NETWORK", cause }).cause).toBe(cause);
+  });
+
+  it("redacts secrets from the message and from the server's messages", () => {
+    const e = error({
+      detail: `echo ${ADMIN_PASSWORD} ${ADMIN_TOKEN}`,
+      messages: [`password was ${ADMIN_PASSWORD}`],
+      secrets: [ADMIN_PASSWORD, ADMIN_TOKEN],
+    });
+    expect(e.message).not.toContain(ADMIN_PASSWORD);
+    expect(e.message).not.toContain(ADMIN_TOKEN);
+    expect(e.messages.join()).not.toContain(ADMIN_PASSWORD);
+    expect(e.message).toContain("[REDACTED]");
+  });
+});
+
+describe("redactSecrets()", () => {
+  it("replaces raw, URL-encoded and JSON-escaped forms of each secret", () => {
+    const secret = 'p@ss "word"&=/';
+    const text = [
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ x: secret }).toString().slice(2),
+      JSON.stringify(secret),
+    ].join(" | ");
+    const out = redactSecrets(text, [secret]);
+    expect(out).not.toContain("word");
+  });
+
+  it("redacts token= and password= values even for unknown secrets", () => {
+    expect(redactSecrets("a=1&token=xyz.123&password=hunter2&b=2", [])).toBe(
+      "a=1&token=[REDACTED]&password=[REDACTED]&b=2",
+    );
+  });
+
+  it('redacts "token": and "password": JSON members and Bearer headers', () => {
+    const out = redactSecrets('{"token":"abc","Password" : "x\\"y"} Bearer eyJ.abc', []);
+    expect(out).toBe('{"token":"[REDACTED]","Password" : "[REDACTED]"} Bearer [REDACTED]');
+  });
+
+  it("ignores empty secrets instead of mangling the text", () => {
+    expect(redactSecrets("nothing to hide", ["", ""])).toBe("nothing to hide");
+  });
+});
+
+describe("error guards", () => {
+  it("match on name and code fields, not on instanceof (another module copy still matches)", () => {
+    const foreign = { name: "ArcGISRequestError", code: "AUTH", serverCode: 498, messages: [] };
+    expect(isArcGISRequestError(foreign)).toBe(true);
+    expect(isAuthError(foreign)).toBe(true);
+    expect(isArcGISRequestError(new Error("x"))).toBe(false);
+    expect(isArcGISRequestError({ name: "ArcGISRequestError" })).toBe(false);
+    expect(isArcGISRequestError(null)).toBe(false);
+  });
+
+  it("treat NETWORK, TIMEOUT and HTTP 502/503/504 as transient, nothing else", () => {
+    expect(isTransientError(error({ code: "NETWORK" }))).toBe(true);
+    expect(isTransientError(error({ code: "TIMEOUT" }))).toBe(true);
+    for (const status of [502, 503, 504]) {
+      expect(isTransientError(error({ code: "HTTP", httpStatus: status }))).toBe(true);
+    }
+    expect(isTransientError(error({ code: "HTTP", httpStatus: 500 }))).toBe(false);
+    expect(isTransientError(error({ code: "SERVER", httpStatus: 502 }))).toBe(false);
+    expect(isTransientError(error({ code: "TLS" }))).toBe(false);
+  });
+
+  it("recognise TLS errors and server codes", () => {
+    expect(isTlsError(error({ code: "TLS" }))).toBe(true);
+    expect(isTlsError(error({ code: "NETWORK" }))).toBe(false);
+    expect(hasServerCode(error({ serverCode: 409 }), 409)).toBe(true);
+    expect(hasServerCode(error({ serverCode: 500 }), 409)).toBe(false);
+  });
+
+  it("recognise a missing item: code 404, or 400 saying it does not exist or was not found", () => {
+    expect(isNotFoundError(error({ serverCode: 404 }))).toBe(true);
+    expect(
+      isNotFoundError(
+        error({ serverCode: 400, messages: ["Collaboration with id 'x' does not exist."] }),
+      ),
+    ).toBe(true);
+    expect(isNotFoundError(error({ serverCode: 400, messages: ["Item not found."] }))).toBe(true);
+    expect(
+      isNotFoundError(error({ serverCode: 400, messages: ["Invalid parameter."], detail: "x" })),
+    ).toBe(false);
+    expect(isNotFoundError(error({ code: "HTTP", httpStatus: 404 }))).toBe(false);
+  });
+
+  it("leave a non-matching ArcGISRequestError typed as one in the false branch", () => {
+    const e: unknown = error({ code: "SERVER" });
+    if (isArcGISRequestError(e)) {
+      if (isAuthError(e)) throw new Error("not auth");
+      // Compiles only because the guard narrows to an intersection, not to the class.
+      expect(e.code).toBe("SERVER");
+    }
+  });
+});

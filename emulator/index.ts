@@ -1,1 +1,285 @@
-export {};
+/**
+ * A local emulator of an ArcGIS mission server (administrative API) and a portal (sharing
+ * API), to try and test ArcGIS administration code without a licensed server. Importable as
+ * `pulumi-arcgis-admin/emulator`; the `arcgis-admin-emulator` CLI wraps the same function.
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { setTimeout } from "node:timers/promises";
+import {
+  DEFAULT_PORTAL_ADMIN,
+  resolveOptions,
+  seedHash,
+  type EmulatorOptions,
+  type EmulatorSeed,
+  type ResolvedOptions,
+} from "./options";
+import { ADMIN_PREFIX } from "./admin-api";
+import { type EmulatorStats, type RequestLogEntry, Runtime } from "./runtime";
+import { CONTROL_PREFIX, expireTokens, HEALTH_PATH, RequestHandler } from "./server";
+import { SHARING_PREFIX } from "./sharing-api";
+import { finishCreationLater, removeAbandonedArchives } from "./site";
+import { STATE_FILE, StateStore, type EmulatorState } from "./state";
+import { loadTls, selfSignedTls, type TlsMaterial } from "./tls";
+import { hashPassword } from "./tokens";
+
+export type { EmulatorOptions, EmulatorSeed, EmulatorSeedInput } from "./options";
+export { DEFAULT_PORTAL_ADMIN } from "./options";
+export type { EmulatorStats, RequestLogEntry } from "./runtime";
+export { MAX_BODY_BYTES } from "./http";
+
+/** The addresses a running emulator prints on its ready line. */
+export interface EmulatorEndpoints {
+  /** `{scheme}://{host}:{port}/arcgis/admin`, the mission server's admin root. */
+  readonly adminUrl: string;
+  /** `{scheme}://{host}:{port}/portal/sharing/rest`, the portal's sharing root. */
+  readonly sharingUrl: string;
+  /** `{scheme}://{host}:{port}/arcgis/rest/info/healthCheck`. */
+  readonly healthUrl: string;
+  /** PEM file to trust (pass as `ca`), or null without TLS. */
+  readonly caCertFile: string | null;
+  /** Id of the emulated portal. */
+  readonly portalId: string;
+}
+
+/** A running emulator: its addresses, and the control surface tests and CI use. */
+export interface RunningEmulator extends EmulatorEndpoints {
+  /** The data dir in use (absolute). */
+  readonly dataDir: string;
+  /** Root of the control endpoints (`{scheme}://{host}:{port}/__emulator`). */
+  readonly controlUrl: string;
+  /** Stops listening, ends pending delays and waits for state writes; idempotent. */
+  close(): Promise<void>;
+  /** Counters since start. */
+  stats(): EmulatorStats;
+  /** Request lines received since start (control endpoints excluded), oldest first. */
+  requestLog(): RequestLogEntry[];
+  /** Makes every token issued so far expired: presenting one answers 498. */
+  expireTokens(): Promise<void>;
+  /** The next site creation fails with `message` (machine left in no site). */
+  failNextCreate(message: string): void;
+}
+
+/** Data dirs opened by emulators of this process (a pid file alone cannot tell). */
+const openDataDirs = new Set<string>();
+const PID_FILE = "emulator.pid";
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Claims the data dir, so that two emulators never write the same state. A pid file left
+ * by a killed emulator is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const pidFile = path.join(dataDir, PID_FILE);
+  let owner: number | null = null;
+  try {
+    owner = Number((await fs.readFile(pidFile, "utf8")).trim());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const inUse =
+    owner !== null &&
+    Number.isSafeInteger(owner) &&
+    (owner === process.pid ? openDataDirs.has(dataDir) : processAlive(owner));
+  if (inUse) {
+    throw new Error(`The data dir ${dataDir} is in use by another emulator (process ${owner}).`);
+  }
+  await fs.writeFile(pidFile, `${process.pid}\n`);
+  openDataDirs.add(dataDir);
+  return async () => {
+    openDataDirs.delete(dataDir);
+    await fs.rm(pidFile, { force: true });
+  };
+}
+
+async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState["portal"]> {
+  if (seed === null) {
+    return {
+      id: randomBytes(8).toString("hex").toUpperCase(),
+      name: "Emulated Portal",
+      seedHash: "default",
+      users: [
+        {
+          username: DEFAULT_PORTAL_ADMIN.username,
+          passwordHash: await hashPassword(DEFAULT_PORTAL_ADMIN.password),
+          role: "org_admin",
+        },
+      ],
+      collaborations: [],
+    };
+  }
+  const now = Date.now();
+  return {
+    id: seed.portal.id,
+    name: seed.portal.name ?? "Emulated Portal",
+    seedHash: seedHash(seed),
+    users: await Promise.all(
+      seed.portal.users.map(async (u) => ({
+        username: u.username,
+        passwordHash: await hashPassword(u.password),
+        role: u.role,
+      })),
+    ),
+    // Creation times follow the seed's order, which the paged list keeps.
+    collaborations: seed.portal.collaborations.map((c, i) => ({
+      ...c,
+      created: now + i,
+      modified: now + i,
+    })),
+  };
+}
+
+/**
+ * Opens the state of the data dir. A seed is applied to a new data dir, and again whenever
+ * a different seed is given (the portal is rebuilt; the site is kept). Without a seed an
+ * existing portal is kept as it is.
+ */
+async function openState(options: ResolvedOptions): Promise<StateStore> {
+  const store = await StateStore.open(options.dataDir, async () => ({
+    formatVersion: 1,
+    tokenSecret: randomBytes(32).toString("hex"),
+    tokenEpoch: 0,
+    site: null,
+    lastCreateFailure: null,
+    portal: await portalFromSeed(options.seed),
+    pendingArchives: [],
+  }));
+  const { seed } = options;
+  if (seed !== null && store.current.portal.seedHash !== seedHash(seed)) {
+    const portal = await portalFromSeed(seed);
+    await store.update((draft) => {
+      draft.portal = portal;
+    });
+    options.log("the portal was rebuilt from the new seed");
+  }
+  return store;
+}
+
+/** Removes temporary state files a killed write-file-atomic left behind. */
+async function removeStaleStateFiles(dataDir: string): Promise<void> {
+  const stale = new RegExp(`^${STATE_FILE.replace(".", "\\.")}\\.\\d+$`);
+  for (const name of await fs.readdir(dataDir)) {
+    if (stale.test(name)) await fs.rm(path.join(dataDir, name), { force: true });
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+async function tlsMaterial(options: ResolvedOptions): Promise<TlsMaterial | null> {
+  if (options.tls === false) return null;
+  if (options.tls === "generate")
+    return selfSignedTls(options.dataDir, [options.host, options.machineName]);
+  return loadTls(options.tls.certFile, options.tls.keyFile);
+}
+
+/**
+ * Starts an emulator and resolves once it listens.
+ *
+ * @param options - see {@link EmulatorOptions}; every field is optional.
+ * @returns its addresses, `close()`, and the control surface.
+ * @example
+ * ```ts
+ * import { startEmulator } from "pulumi-arcgis-admin/emulator";
+ * const emu = await startEmulator({ dataDir: "/tmp/emu", createDelayMs: 200, quiet: true });
+ * // POST `${emu.adminUrl}/createNewSite` ... trust emu.caCertFile as the CA
+ * await emu.close();
+ * ```
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = await resolveOptions(options);
+  await fs.mkdir(resolved.dataDir, { recursive: true });
+  const unlock = await lockDataDir(resolved.dataDir);
+  try {
+    const store = await openState(resolved);
+    await removeStaleStateFiles(resolved.dataDir);
+    const tls = await tlsMaterial(resolved);
+    const rt = new Runtime(resolved, store, tls !== null);
+    await removeAbandonedArchives(rt);
+    const handler = new RequestHandler(rt);
+    const server =
+      tls === null
+        ? http.createServer(handler.listener)
+        : https.createServer({ cert: tls.cert, key: tls.key }, handler.listener);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(resolved.port, resolved.host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      await handler.close();
+      throw error;
+    }
+    server.on("error", (error) => rt.log(`server error: ${error.message}`));
+
+    const { port } = server.address() as AddressInfo;
+    const base = `${tls === null ? "http" : "https"}://${urlHost(resolved.host)}:${port}`;
+    const site = store.current.site;
+    const resumed =
+      site?.status === "creating"
+        ? finishCreationLater(rt, site).then(
+            () => undefined,
+            (error: unknown) => rt.log(`resumed site creation failed: ${String(error)}`),
+          )
+        : Promise.resolve();
+    if (site?.status === "creating") rt.log("resuming a site creation interrupted by a restart");
+
+    let closing: Promise<void> | null = null;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        rt.stop();
+        // Pending operations end at once (their delays are aborted) and answer; a long
+        // download gets a moment, then its connection is cut.
+        await Promise.race([handler.settled(), setTimeout(1000, undefined, { ref: false })]);
+        server.closeAllConnections();
+        await handler.close();
+        await closed;
+        await resumed;
+        await store.idle();
+        await unlock();
+        rt.log("stopped");
+      })();
+      return closing;
+    };
+
+    rt.log(`listening on ${base} (data dir ${resolved.dataDir})`);
+    return {
+      adminUrl: `${base}${ADMIN_PREFIX}`,
+      sharingUrl: `${base}${SHARING_PREFIX}`,
+      healthUrl: `${base}${HEALTH_PATH}`,
+      caCertFile: tls?.caCertFile ?? null,
+      portalId: store.current.portal.id,
+      dataDir: resolved.dataDir,
+      controlUrl: `${base}${CONTROL_PREFIX}`,
+      close,
+      stats: () => ({ ...rt.stats }),
+      requestLog: () => [...rt.requests],
+      expireTokens: () => expireTokens(rt),
+      failNextCreate: (message: string) => {
+        rt.failNextCreate = message;
+      },
+    };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+/**
+ * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
+ * to stderr, and stops cleanly on SIGINT or SIGTERM.
+ */
+import { Command, InvalidArgumentError } from "commander";
+import {
+  DEFAULT_CREATE_DELAY_MS,
+  DEFAULT_DATA_DIR,
+  DEFAULT_EXPORT_DELAY_MS,
+  DEFAULT_PORTAL_ADMIN,
+  type EmulatorOptions,
+} from "./options";
+import { MAX_BODY_BYTES } from "./http";
+import { startEmulator, type EmulatorEndpoints } from "./index";
+
+function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n > max) {
+      throw new InvalidArgumentError(`Expected a whole number from 0 to ${max}.`);
+    }
+    return n;
+  };
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("Expected a number above 0.");
+  return n;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+interface CliFlags {
+  host: string;
+  port: number;
+  dataDir: string;
+  seed?: string;
+  tls: boolean;
+  cert?: string;
+  key?: string;
+  createDelay: number;
+  exportDelay: number;
+  exportRoot?: string[];
+  machineName?: string;
+  tokenLifetime?: number;
+  exportPaddingBytes: number;
+  failCreate?: string;
+  quiet: boolean;
+}
+
+/** The command line parser (exported for its help text). */
+export function buildProgram(): Command {
+  return new Command()
+    .name("arcgis-admin-emulator")
+    .description(
+      "Local emulator of an ArcGIS mission server (admin API under /arcgis/admin) and a portal\n" +
+        "(sharing API under /portal/sharing/rest). Prints one JSON ready line on stdout:\n" +
+        '  {"adminUrl","sharingUrl","healthUrl","caCertFile","portalId"}\n' +
+        "then logs to stderr. SIGINT or SIGTERM stops it.",
+    )
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumber(65535), 0)
+    .option(
+      "--data-dir <dir>",
+      "where state, certificate, archives and requests.log live",
+      DEFAULT_DATA_DIR,
+    )
+    .option(
+      "--seed <file>",
+      'JSON seed: {"portal":{"id","users":[{"username","password","role":"org_admin"|"org_user"}],"collaborations":[{"id","name","description","hostPortalId","guestPortalIds"}]}}',
+    )
+    .option("--no-tls", "serve plain HTTP instead of HTTPS")
+    .option(
+      "--cert <file>",
+      "PEM certificate to serve (with --key) instead of the generated self-signed one",
+    )
+    .option("--key <file>", "PEM private key of --cert")
+    .option(
+      "--create-delay <ms>",
+      "how long createNewSite takes",
+      wholeNumber(),
+      DEFAULT_CREATE_DELAY_MS,
+    )
+    .option(
+      "--export-delay <ms>",
+      "how long exportSite takes",
+      wholeNumber(),
+      DEFAULT_EXPORT_DELAY_MS,
+    )
+    .option(
+      "--export-root <dir>",
+      "folder exportSite may write into with 'location' (repeatable; default: the data dir)",
+      collect,
+    )
+    .option("--machine-name <name>", "name of the emulated machine (default: this host's name)")
+    .option(
+      "--token-lifetime <minutes>",
+      "every token lasts this long, whatever 'expiration' asks (fractions allowed)",
+      positiveNumber,
+    )
+    .option(
+      "--export-padding-bytes <n>",
+      "add an incompressible entry of n bytes to each archive (download benchmarks)",
+      wholeNumber(),
+      0,
+    )
+    .option("--fail-create <message>", "the first site creation fails with this message")
+    .option("--quiet", "no log lines on stderr", false)
+    .addHelpText(
+      "after",
+      `\nWithout --seed the portal has one org_admin: ${DEFAULT_PORTAL_ADMIN.username} / ${DEFAULT_PORTAL_ADMIN.password}.\n` +
+        `Request bodies are limited to ${MAX_BODY_BYTES} bytes.\n` +
+        "Control endpoints (emulator only): GET /__emulator/stats, GET /__emulator/requests,\n" +
+        "POST /__emulator/expire-tokens, POST /__emulator/fail-next-create (message).",
+    );
+}
+
+function toOptions(flags: CliFlags): EmulatorOptions {
+  if ((flags.cert === undefined) !== (flags.key === undefined)) {
+    throw new Error("--cert and --key must be given together.");
+  }
+  if (!flags.tls && flags.cert !== undefined)
+    throw new Error("--cert/--key cannot be combined with --no-tls.");
+  return {
+    host: flags.host,
+    port: flags.port,
+    dataDir: flags.dataDir,
+    createDelayMs: flags.createDelay,
+    exportDelayMs: flags.exportDelay,
+    exportPaddingBytes: flags.exportPaddingBytes,
+    quiet: flags.quiet,
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(!flags.tls
+      ? { tls: false as const }
+      : flags.cert !== undefined && flags.key !== undefined
+        ? { tls: { certFile: flags.cert, keyFile: flags.key } }
+        : {}),
+    ...(flags.exportRoot === undefined ? {} : { exportRoots: flags.exportRoot }),
+    ...(flags.machineName === undefined ? {} : { machineName: flags.machineName }),
+    ...(flags.tokenLifetime === undefined ? {} : { tokenLifetimeMinutes: flags.tokenLifetime }),
+    ...(flags.failCreate === undefined ? {} : { failCreate: flags.failCreate }),
+  };
+}
+
+/** The ready line: exactly these fields, in this order. */
+export function readyLine(emulator: EmulatorEndpoints): string {
+  const { adminUrl, sharingUrl, healthUrl, caCertFile, portalId } = emulator;
+  return JSON.stringify({ adminUrl, sharingUrl, healthUrl, caCertFile, portalId });
+}
+
+async function main(): Promise<void> {
+  const program = buildProgram();
+  program.parse();
+  const options = toOptions(program.opts<CliFlags>());
+  const emulator = await startEmulator(options);
+  process.stdout.write(`${readyLine(emulator)}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal while stopping: give up waiting.
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`arcgis-admin-emulator: ${signal} received, stopping\n`);
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`arcgis-admin-emulator: error while stopping: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `arcgis-admin-emulator: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,222 @@
+/**
+ * Options of the emulator (shared by the CLI and {@link startEmulator}), their defaults,
+ * and the seed file format.
+ */
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { ROLES } from "./state";
+
+/** Default credentials of the portal when no seed is given (documented in README). */
+export const DEFAULT_PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };
+
+/** Default folder of the emulator's state, under the working directory. */
+export const DEFAULT_DATA_DIR = ".emulator-data";
+/** Default duration of createNewSite, in ms. */
+export const DEFAULT_CREATE_DELAY_MS = 1000;
+/** Default duration of exportSite, in ms. */
+export const DEFAULT_EXPORT_DELAY_MS = 500;
+
+const SeedUser = z.strictObject({
+  username: z.string().min(1),
+  password: z.string().min(1),
+  role: z.enum(ROLES),
+});
+
+const SeedCollaboration = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' or '-' (1 to 64)"),
+  name: z.string().min(1),
+  description: z.string().default(""),
+  hostPortalId: z.string().min(1),
+  guestPortalIds: z.array(z.string().min(1)).default([]),
+});
+
+/**
+ * The seed file: the portal's id, users and collaborations.
+ *
+ * @example
+ * {"portal":{"id":"HOSTPORTAL0001","users":[{"username":"admin","password":"pw","role":"org_admin"}],
+ *   "collaborations":[{"id":"c1","name":"Field ops","description":"","hostPortalId":"HOSTPORTAL0001",
+ *   "guestPortalIds":["GUESTPORTAL001"]}]}}
+ */
+export const EmulatorSeed = z.strictObject({
+  portal: z
+    .strictObject({
+      id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' or '-' (1 to 64)"),
+      name: z.string().min(1).optional(),
+      users: z.array(SeedUser).min(1),
+      collaborations: z.array(SeedCollaboration).default([]),
+    })
+    .superRefine((portal, ctx) => {
+      const names = new Set<string>();
+      portal.users.forEach((user, i) => {
+        if (names.has(user.username)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["users", i, "username"],
+            message: "duplicate user",
+          });
+        }
+        names.add(user.username);
+      });
+      const ids = new Set<string>();
+      portal.collaborations.forEach((c, i) => {
+        if (ids.has(c.id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["collaborations", i, "id"],
+            message: "duplicate id",
+          });
+        }
+        ids.add(c.id);
+        // A collaboration this portal takes no part in would be invisible to it.
+        if (c.hostPortalId !== portal.id && !c.guestPortalIds.includes(portal.id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["collaborations", i],
+            message: `portal '${portal.id}' is neither the host nor a guest of this collaboration`,
+          });
+        }
+      });
+    }),
+});
+/** A validated seed. */
+export type EmulatorSeed = z.infer<typeof EmulatorSeed>;
+/** A seed as written in a file or passed from code (defaults not yet applied). */
+export type EmulatorSeedInput = z.input<typeof EmulatorSeed>;
+
+/** Options of {@link startEmulator}; each mirrors a CLI flag. */
+export interface EmulatorOptions {
+  /** Interface to listen on (`--host`). Default 127.0.0.1. */
+  readonly host?: string;
+  /** Port (`--port`); 0 picks a free one. Default 0. */
+  readonly port?: number;
+  /** Where state, certificate, archives and requests.log live (`--data-dir`). Default `./.emulator-data`. */
+  readonly dataDir?: string;
+  /** Seed (`--seed`): the object itself or the path of a JSON file. */
+  readonly seed?: EmulatorSeedInput | string;
+  /**
+   * TLS: undefined for a self-signed certificate generated into the data dir (default),
+   * `{certFile, keyFile}` to bring one (`--cert`/`--key`), false for plain HTTP (`--no-tls`).
+   */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string } | false;
+  /** How long createNewSite takes, in ms (`--create-delay`). Default 1000. */
+  readonly createDelayMs?: number;
+  /** How long exportSite takes, in ms (`--export-delay`). Default 500. */
+  readonly exportDelayMs?: number;
+  /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
+  readonly exportRoots?: readonly string[];
+  /** Name of the emulated machine (`--machine-name`). Default: this host's name. */
+  readonly machineName?: string;
+  /** When set, every token lasts this many minutes (fractions allowed), whatever was asked (`--token-lifetime`). */
+  readonly tokenLifetimeMinutes?: number;
+  /** Size of an incompressible padding entry added to each archive (`--export-padding-bytes`). Default 0. */
+  readonly exportPaddingBytes?: number;
+  /** The first site creation fails with this message (`--fail-create`). */
+  readonly failCreate?: string;
+  /** No log lines at all (`--quiet`). */
+  readonly quiet?: boolean;
+  /** Where log lines go. Default: stderr. */
+  readonly log?: (line: string) => void;
+}
+
+/** Options with every default applied and every path absolute. */
+export interface ResolvedOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly seed: EmulatorSeed | null;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | "generate" | false;
+  readonly createDelayMs: number;
+  readonly exportDelayMs: number;
+  readonly exportRoots: readonly string[];
+  readonly machineName: string;
+  readonly tokenLifetimeMinutes: number | undefined;
+  readonly exportPaddingBytes: number;
+  readonly failCreate: string | undefined;
+  readonly log: (line: string) => void;
+}
+
+function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`Option ${name} must be a whole number of 0 or more, got ${String(value)}.`);
+  }
+  return value;
+}
+
+/** Reads and validates a seed given as an object or a file path. */
+export async function loadSeed(seed: EmulatorSeedInput | string): Promise<EmulatorSeed> {
+  let raw: unknown = seed;
+  let where = "the seed object";
+  if (typeof seed === "string") {
+    where = `the seed file ${seed}`;
+    let text: string;
+    try {
+      text = await fs.readFile(seed, "utf8");
+    } catch (error) {
+      throw new Error(`Cannot read ${where}: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${where} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  const result = EmulatorSeed.safeParse(raw);
+  if (!result.success) throw new Error(`${where} is invalid:\n${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/** A stable fingerprint of a seed, to notice that another seed is given on restart. */
+export function seedHash(seed: EmulatorSeed): string {
+  return createHash("sha256").update(JSON.stringify(seed)).digest("hex");
+}
+
+/** Applies defaults, validates numbers, loads the seed and makes paths absolute. */
+export async function resolveOptions(options: EmulatorOptions): Promise<ResolvedOptions> {
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  const port = nonNegativeInteger("port", options.port, 0);
+  if (port > 65535) throw new Error(`Option port must be at most 65535, got ${port}.`);
+  const lifetime = options.tokenLifetimeMinutes;
+  if (lifetime !== undefined && !(Number.isFinite(lifetime) && lifetime > 0)) {
+    throw new Error(`Option tokenLifetimeMinutes must be above 0, got ${String(lifetime)}.`);
+  }
+  const machineName = options.machineName ?? os.hostname();
+  if (machineName.trim() === "") throw new Error("Option machineName must not be empty.");
+  const quiet = options.quiet ?? false;
+  const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let tls: ResolvedOptions["tls"] = "generate";
+  if (options.tls === false) tls = false;
+  else if (options.tls !== undefined) {
+    tls = {
+      certFile: path.resolve(options.tls.certFile),
+      keyFile: path.resolve(options.tls.keyFile),
+    };
+  }
+  return {
+    host: options.host ?? "127.0.0.1",
+    port,
+    dataDir,
+    seed: options.seed === undefined ? null : await loadSeed(options.seed),
+    tls,
+    createDelayMs: nonNegativeInteger(
+      "createDelayMs",
+      options.createDelayMs,
+      DEFAULT_CREATE_DELAY_MS,
+    ),
+    exportDelayMs: nonNegativeInteger(
+      "exportDelayMs",
+      options.exportDelayMs,
+      DEFAULT_EXPORT_DELAY_MS,
+    ),
+    exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
+    machineName,
+    tokenLifetimeMinutes: lifetime,
+    exportPaddingBytes: nonNegativeInteger("exportPaddingBytes", options.exportPaddingBytes, 0),
+    failCreate: options.failCreate,
+    log: quiet ? () => undefined : (line: string) => sink(`arcgis-admin-emulator: ${line}`),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * What every part of a running emulator shares: options, state, counters, the export
+ * lock, the request log, and the shutdown signal that ends pending delays.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ResolvedOptions } from "./options";
+import type { StateStore } from "./state";
+
+/** Counters of what the emulator has done since it started (not persisted). */
+export interface EmulatorStats {
+  /** createNewSite requests received, whatever their outcome. */
+  createNewSiteRequests: number;
+  /** Site creations that completed successfully. */
+  sitesCreated: number;
+  /** Site creations that failed (see failNextCreate). */
+  siteCreationsFailed: number;
+  /** Exports that took the export lock and began writing. */
+  exportsStarted: number;
+  /** Exports whose archive was published under its final name. */
+  exportsCompleted: number;
+  /** Configuration changes refused with 409 because an export was running. */
+  changesRefusedDuringExport: number;
+  /** Tokens issued by both APIs. */
+  tokensIssued: number;
+}
+
+/** One received request line (never a body). */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** Path and query exactly as received. */
+  readonly url: string;
+  /** ISO 8601 time of arrival. */
+  readonly at: string;
+}
+
+/** Shared state of one running emulator. */
+export class Runtime {
+  readonly stats: EmulatorStats = {
+    createNewSiteRequests: 0,
+    sitesCreated: 0,
+    siteCreationsFailed: 0,
+    exportsStarted: 0,
+    exportsCompleted: 0,
+    changesRefusedDuringExport: 0,
+    tokensIssued: 0,
+  };
+  readonly requests: RequestLogEntry[] = [];
+  /** True while an export runs; checked and set inside state updates, which are serialized. */
+  exportRunning = false;
+  /** Message the next site creation fails with, if any. */
+  failNextCreate: string | null;
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    readonly options: ResolvedOptions,
+    readonly store: StateStore,
+    readonly tlsEnabled: boolean,
+  ) {
+    this.failNextCreate = options.failCreate ?? null;
+  }
+
+  /** Aborted when the emulator closes; ends every pending emulated delay. */
+  get signal(): AbortSignal {
+    return this.shutdown.signal;
+  }
+
+  /** Writes a log line (to stderr unless quiet); never pass a password or token. */
+  log(line: string): void {
+    this.options.log(line);
+  }
+
+  /** Waits `ms`, or rejects with an AbortError when the emulator closes. */
+  delay(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.shutdown.signal });
+  }
+
+  /** Ends every pending delay. */
+  stop(): void {
+    this.shutdown.abort();
+  }
+}

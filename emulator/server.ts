@@ -1,0 +1,321 @@
+/**
+ * The HTTP(S) front of the emulator: records each request line, reads parameters within
+ * the size limit, dispatches to the admin API, the sharing API, the health check or the
+ * emulator's own control endpoints, and renders every answer or error in the format of
+ * the API that was called. No stack trace ever reaches a client.
+ */
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { ADMIN_PREFIX, handleAdmin } from "./admin-api";
+import { SERVER_VERSION } from "./archive";
+import {
+  AdminError,
+  BodyTooLargeError,
+  decodeForm,
+  formatOf,
+  MalformedBodyError,
+  readBody,
+  send,
+  sendDocument,
+  SharingError,
+  type ApiRequest,
+  type Format,
+  type Reply,
+} from "./http";
+import type { RequestLogEntry, Runtime } from "./runtime";
+import { handleSharing, SHARING_PREFIX } from "./sharing-api";
+import { siteUnavailableError } from "./site";
+
+/** Path of the health check (no token needed). */
+export const HEALTH_PATH = "/arcgis/rest/info/healthCheck";
+/** Prefix of the emulator's own control endpoints (not part of any ArcGIS API). */
+export const CONTROL_PREFIX = "/__emulator";
+/** Name of the request log inside the data dir (one JSON line per request line). */
+export const REQUEST_LOG_FILE = "requests.log";
+
+/** Which API a path belongs to; decides the error format. */
+type Api = "admin" | "sharing" | "rest" | "control";
+
+interface Target {
+  readonly api: Api;
+  readonly segments: string[];
+  readonly title: string;
+}
+
+function splitPath(rest: string): string[] | null {
+  try {
+    return rest
+      .split("/")
+      .filter((s) => s !== "")
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    return null;
+  }
+}
+
+function targetOf(pathname: string): Target | null {
+  const under = (prefix: string): string | null =>
+    pathname === prefix || pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
+  const candidates: Array<[string, Api, string]> = [
+    [ADMIN_PREFIX, "admin", "ArcGIS Mission Server Administrator Directory"],
+    [SHARING_PREFIX, "sharing", "ArcGIS Portal Directory"],
+    ["/arcgis/rest", "rest", "ArcGIS REST Services Directory"],
+    [CONTROL_PREFIX, "control", "arcgis-admin-emulator control"],
+  ];
+  for (const [prefix, api, title] of candidates) {
+    const rest = under(prefix);
+    if (rest === null) continue;
+    const segments = splitPath(rest);
+    return segments === null ? null : { api, segments, title };
+  }
+  // The token service of ArcGIS Server lives outside the admin root; same operation.
+  if (pathname === "/arcgis/tokens/generateToken") {
+    return { api: "admin", segments: ["generateToken"], title: "ArcGIS Token Service" };
+  }
+  return null;
+}
+
+function errorBody(api: Api, code: number, message: string): unknown {
+  return api === "sharing"
+    ? new SharingError(code, message).toBody()
+    : new AdminError(code, [message]).toBody();
+}
+
+/** Builds the request listener of a running emulator. */
+export class RequestHandler {
+  private readonly logStream: WriteStream;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly rt: Runtime) {
+    this.logStream = createWriteStream(path.join(rt.options.dataDir, REQUEST_LOG_FILE), {
+      flags: "a",
+    });
+    // A failing log file must not take the emulator down.
+    this.logStream.on("error", (error) =>
+      rt.log(`cannot write ${REQUEST_LOG_FILE}: ${error.message}`),
+    );
+  }
+
+  /** The node:http(s) `request` listener. */
+  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const done = this.handle(req, res)
+      .catch((error: unknown) => {
+        this.rt.log(
+          `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        if (!res.headersSent)
+          send(res, 500, "text/plain; charset=utf-8", "Internal error in the emulator.\n");
+        else res.destroy();
+      })
+      .finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
+  };
+
+  /** Resolves once no request is being handled. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Waits for requests being handled, then closes the request log. */
+  async close(): Promise<void> {
+    await this.settled();
+    await new Promise<void>((resolve) => this.logStream.end(resolve));
+  }
+
+  private record(req: IncomingMessage): void {
+    const entry: RequestLogEntry = {
+      method: req.method ?? "",
+      url: req.url ?? "",
+      at: new Date().toISOString(),
+    };
+    this.rt.requests.push(entry);
+    this.logStream.write(`${JSON.stringify(entry)}\n`);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? "/";
+    let url: URL;
+    try {
+      url = new URL(rawUrl, "http://emulator.invalid");
+    } catch {
+      send(res, 400, "text/plain; charset=utf-8", "Bad request URL.\n");
+      return;
+    }
+    const pathname = url.pathname.replace(/\/+$/, "") || "/";
+    const target = targetOf(pathname);
+    if (target?.api !== "control") this.record(req);
+    // Logged without the query string, which may carry a token.
+    this.rt.log(`${req.method ?? ""} ${pathname}`);
+    if (target === null) {
+      send(
+        res,
+        404,
+        "application/json; charset=utf-8",
+        JSON.stringify({ error: { code: 404, message: "Not found." } }),
+      );
+      return;
+    }
+
+    let format: Format = "json";
+    try {
+      const params = new Map(url.searchParams);
+      const body = await readBody(req);
+      for (const [key, value] of await decodeForm(body, req.headers["content-type"]))
+        params.set(key, value);
+      const requested = formatOf(params);
+      if (target.api === "control") format = "pjson";
+      else if (requested === null) {
+        throw target.api === "sharing"
+          ? new SharingError(400, "Invalid format. Use f=json, f=pjson or f=html.")
+          : new AdminError(400, ["Invalid format. Use f=json, f=pjson or f=html."]);
+      } else format = requested;
+      const apiRequest: ApiRequest = {
+        method: (req.method ?? "GET").toUpperCase(),
+        segments: target.segments,
+        params,
+        headers: req.headers,
+        remoteAddress: req.socket.remoteAddress ?? "",
+        origin: `${this.rt.tlsEnabled ? "https" : "http"}://${req.headers.host ?? "127.0.0.1"}`,
+      };
+      const reply = await this.dispatch(target, apiRequest);
+      await this.reply(res, reply, format, target.title);
+    } catch (error) {
+      const body = this.errorAnswer(target.api, error);
+      // A download that broke off midway cannot switch to an error document.
+      if (res.headersSent) res.destroy();
+      else sendDocument(res, body, format, target.title);
+    }
+  }
+
+  /** Turns any error into the called API's error document; internal details stay in the log. */
+  private errorAnswer(api: Api, error: unknown): unknown {
+    if (error instanceof AdminError) {
+      return api === "sharing"
+        ? new SharingError(error.code, error.message).toBody()
+        : error.toBody();
+    }
+    if (error instanceof SharingError) {
+      return api === "sharing"
+        ? error.toBody()
+        : new AdminError(error.code, [error.message]).toBody();
+    }
+    if (error instanceof BodyTooLargeError) return errorBody(api, 413, error.message);
+    if (error instanceof MalformedBodyError) return errorBody(api, 400, error.message);
+    if (error instanceof Error && error.name === "AbortError") {
+      return errorBody(api, 503, "The emulator is shutting down; the operation did not complete.");
+    }
+    this.rt.log(
+      `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return errorBody(api, 500, "Internal error in the emulator; see its log for details.");
+  }
+
+  private async dispatch(target: Target, req: ApiRequest): Promise<Reply> {
+    switch (target.api) {
+      case "admin":
+        return handleAdmin(this.rt, req);
+      case "sharing":
+        return handleSharing(this.rt, req);
+      case "rest":
+        return this.rest(req);
+      case "control":
+        return this.control(req);
+    }
+  }
+
+  /** `/arcgis/rest/info` and its health check (no token: load balancers call them). */
+  private rest(req: ApiRequest): Reply {
+    const op = req.segments.join("/");
+    if (op === "info") {
+      return {
+        kind: "json",
+        body: {
+          currentVersion: Number(SERVER_VERSION),
+          fullVersion: `${SERVER_VERSION}.0`,
+          authInfo: {
+            isTokenBasedSecurity: true,
+            tokenServicesUrl: `${req.origin}/arcgis/tokens/generateToken`,
+          },
+        },
+      };
+    }
+    if (op === "info/healthCheck") {
+      if (this.rt.store.current.site?.status === "ready")
+        return { kind: "json", body: { success: true } };
+      // Unhealthy: success false, plus the reason in the admin error format.
+      return { kind: "json", body: { success: false, ...siteUnavailableError(this.rt).toBody() } };
+    }
+    throw new AdminError(404, [
+      `Could not find resource or operation '${req.segments.at(-1) ?? ""}' on the system.`,
+    ]);
+  }
+
+  /** The emulator's own endpoints, for CI assertions and fault injection. */
+  private async control(req: ApiRequest): Promise<Reply> {
+    const op = req.segments.join("/");
+    const post = (): void => {
+      if (req.method !== "POST")
+        throw new AdminError(405, [`'${op}' must be invoked with HTTP POST.`]);
+    };
+    switch (op) {
+      case "":
+        return {
+          kind: "json",
+          body: {
+            endpoints: [
+              "GET stats",
+              "GET requests",
+              "POST expire-tokens",
+              "POST fail-next-create (message)",
+            ].map((e) => e.replace(/^(\S+) /, `$1 ${CONTROL_PREFIX}/`)),
+          },
+        };
+      case "stats":
+        return { kind: "json", body: { ...this.rt.stats } };
+      case "requests":
+        return { kind: "json", body: this.rt.requests };
+      case "expire-tokens":
+        post();
+        await expireTokens(this.rt);
+        return { kind: "json", body: { success: true } };
+      case "fail-next-create": {
+        post();
+        const message = req.params.get("message")?.trim() ?? "";
+        if (message === "") throw new AdminError(400, ["The parameter 'message' is required."]);
+        this.rt.failNextCreate = message;
+        return { kind: "json", body: { success: true } };
+      }
+      default:
+        throw new AdminError(404, [`Could not find resource or operation '${op}' on the system.`]);
+    }
+  }
+
+  private async reply(
+    res: ServerResponse,
+    reply: Reply,
+    format: Format,
+    title: string,
+  ): Promise<void> {
+    if (reply.kind === "json") {
+      sendDocument(res, reply.body, format, title);
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": reply.size,
+      "content-disposition": `attachment; filename="${reply.name}"`,
+      "cache-control": "no-store",
+    });
+    await pipeline(createReadStream(reply.file), res);
+  }
+}
+
+/** Makes every token issued so far expired (498), on both APIs. */
+export async function expireTokens(rt: Runtime): Promise<void> {
+  await rt.store.update((draft) => {
+    draft.tokenEpoch++;
+  });
+  rt.log("all tokens expired");
+}

@@ -1,0 +1,199 @@
+/**
+ * The emulator's persistent state: one JSON document in the data dir, replaced atomically
+ * on every change, with all changes serialized through one queue.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+
+/** Allowed `directoryType` values of a mission server (the spec's list). */
+export const DIRECTORY_TYPES = ["JOBS", "OUTPUT", "SYSTEM"] as const;
+/** Allowed `cleanupMode` values. */
+export const CLEANUP_MODES = ["NONE", "TIME_ELAPSED_SINCE_LAST_MODIFIED"] as const;
+/** Allowed config store `type` values (the reference's list). */
+export const CONFIG_STORE_TYPES = ["FILESYSTEM", "AZURE", "AMAZON"] as const;
+/** ArcGIS Server log levels. */
+export const LOG_LEVELS = ["OFF", "SEVERE", "WARNING", "INFO", "FINE", "VERBOSE", "DEBUG"] as const;
+/** Portal roles the emulator knows. */
+export const ROLES = ["org_admin", "org_user"] as const;
+
+const DirectoryRecord = z.object({
+  name: z.string(),
+  physicalPath: z.string(),
+  directoryType: z.enum(DIRECTORY_TYPES),
+  cleanupMode: z.enum(CLEANUP_MODES),
+  maxFileAge: z.number(),
+  description: z.string(),
+});
+/** A server directory as recorded (paths are recorded, never created). */
+export type DirectoryRecord = z.infer<typeof DirectoryRecord>;
+
+const ConfigStoreRecord = z.object({
+  type: z.enum(CONFIG_STORE_TYPES),
+  connectionString: z.string(),
+  localRepositoryPath: z.string().nullable(),
+});
+/** The configuration store connection as recorded (a connectionSecret is never kept). */
+export type ConfigStoreRecord = z.infer<typeof ConfigStoreRecord>;
+
+const LogSettings = z.object({
+  logLevel: z.enum(LOG_LEVELS),
+  logDir: z.string(),
+  maxErrorReportsCount: z.number(),
+  maxLogFileAge: z.number(),
+});
+/** The site's log settings. */
+export type LogSettings = z.infer<typeof LogSettings>;
+
+const ServiceRecord = z.object({
+  folderName: z.string(),
+  serviceName: z.string(),
+  type: z.string(),
+});
+/** A deployed service. */
+export type ServiceRecord = z.infer<typeof ServiceRecord>;
+
+const SiteRecord = z.object({
+  id: z.string(),
+  /** `creating` until the emulated creation delay has passed. */
+  status: z.enum(["creating", "ready"]),
+  requestedAt: z.number(),
+  /** When creation completes (epoch ms); kept so a restart resumes the countdown. */
+  completesAt: z.number(),
+  /** Set when creation was told to fail: the message the failure carries. */
+  pendingFailure: z.string().nullable(),
+  admin: z.object({ username: z.string(), passwordHash: z.string() }),
+  configStore: ConfigStoreRecord,
+  directories: z.array(DirectoryRecord),
+  logSettings: LogSettings,
+  services: z.array(ServiceRecord),
+  machines: z.array(z.string()),
+});
+/** The site this machine participates in. */
+export type SiteRecord = z.infer<typeof SiteRecord>;
+
+const PortalUser = z.object({
+  username: z.string(),
+  passwordHash: z.string(),
+  role: z.enum(ROLES),
+});
+/** A portal user as stored (password hashed). */
+export type PortalUser = z.infer<typeof PortalUser>;
+
+const CollaborationRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  hostPortalId: z.string(),
+  guestPortalIds: z.array(z.string()),
+  created: z.number(),
+  modified: z.number(),
+});
+/** A distributed collaboration this portal takes part in. */
+export type CollaborationRecord = z.infer<typeof CollaborationRecord>;
+
+const EmulatorState = z.object({
+  formatVersion: z.literal(1),
+  /** Key that signs tokens (HMAC-SHA256), so tokens survive a restart like real ones. */
+  tokenSecret: z.string(),
+  /** Bumped by expireTokens(): tokens of an older epoch are expired. */
+  tokenEpoch: z.number(),
+  site: SiteRecord.nullable(),
+  lastCreateFailure: z.object({ message: z.string(), at: z.number() }).nullable(),
+  portal: z.object({
+    id: z.string(),
+    name: z.string(),
+    /** Hash of the seed the portal was built from; another seed rebuilds the portal. */
+    seedHash: z.string(),
+    users: z.array(PortalUser),
+    collaborations: z.array(CollaborationRecord),
+  }),
+  /** Temporary archive files being written; removed at start-up after a crash. */
+  pendingArchives: z.array(z.string()),
+});
+/** Everything the emulator persists. */
+export type EmulatorState = z.infer<typeof EmulatorState>;
+
+/** Name of the state file inside the data dir. */
+export const STATE_FILE = "state.json";
+
+/**
+ * Holds the state in memory and on disk. Every change runs through {@link update}: the
+ * changes are queued one after another, each works on a copy, and the copy becomes the
+ * current state only once written to disk (write-file-atomic: temp file, fsync, rename),
+ * so a SIGKILL leaves either the old or the new document, never half of one.
+ */
+export class StateStore {
+  private state: EmulatorState;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly file: string,
+    initial: EmulatorState,
+  ) {
+    this.state = initial;
+  }
+
+  /**
+   * Loads the state file of a data dir, or creates it with `init()` when there is none.
+   * A state file that does not validate is an error, never silently replaced.
+   */
+  static async open(dataDir: string, init: () => Promise<EmulatorState>): Promise<StateStore> {
+    const file = path.join(dataDir, STATE_FILE);
+    let text: string | null = null;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    if (text === null) {
+      const initial = await init();
+      await writeFileAtomic(file, JSON.stringify(initial, null, 2), { mode: 0o600 });
+      return new StateStore(file, initial);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`The emulator state file ${file} is not valid JSON: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    const result = EmulatorState.safeParse(parsed);
+    if (!result.success) {
+      throw new Error(
+        `The emulator state file ${file} does not match the expected format: ${z.prettifyError(result.error)}`,
+      );
+    }
+    return new StateStore(file, result.data);
+  }
+
+  /** The current state; treat it as read-only and change it only through {@link update}. */
+  get current(): Readonly<EmulatorState> {
+    return this.state;
+  }
+
+  /**
+   * Runs `change` on a copy of the state after every earlier change has finished, writes
+   * the copy, then makes it current. If `change` throws, nothing is written and the error
+   * propagates. Returns what `change` returns.
+   */
+  update<T>(change: (draft: EmulatorState) => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      const draft = structuredClone(this.state);
+      const result = await change(draft);
+      await writeFileAtomic(this.file, JSON.stringify(draft, null, 2), { mode: 0o600 });
+      this.state = draft;
+      return result;
+    });
+    // Keep the queue going after a failed change.
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once every queued change has been written. */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+}

@@ -666,8 +666,13 @@ const mocks = {
   // Give rejections that were raised during disconnect a turn to surface.
   await new Promise((resolve) => setImmediate(resolve));
   if (pulumi.log.hasErrors()) failures.push(new Error("the program logged errors (see above)"));
+  // One failed registration rejects every output of the resource: print each
+  // distinct error once.
+  const printed = new Set();
   for (const failure of failures) {
-    console.error((failure && failure.stack) || String(failure));
+    const text = (failure && failure.stack) || String(failure);
+    if (!printed.has(text)) console.error(text);
+    printed.add(text);
   }
   const line = ${JSON.stringify(REGISTRATIONS_MARK)} + JSON.stringify(registrations) + "\n";
   process.stdout.write(line, () => process.exit(failures.length > 0 ? 1 : 0));
@@ -789,7 +794,7 @@ export class HostCallError extends Error {
     /** The gRPC details. */
     readonly details: string,
     /** The raw gRPC metadata, as a plain map (binary values as Buffers). */
-    readonly metadata: Record<string, (string | Buffer)[]>,
+    readonly metadata: Record<string, GrpcJs.MetadataValue[]>,
     /** From `grpc-status-details-bin` (`ErrorResourceInitFailed`): the id of a resource created with errors. */
     readonly id: string | undefined,
     /** From `ErrorResourceInitFailed`: its properties. */
@@ -1230,7 +1235,7 @@ class HostClient implements Host {
   }
 
   private fromStruct(value: StructPb.Struct | undefined): PropertyMap {
-    return (value?.toJavaScript() ?? {}) as PropertyMap;
+    return value?.toJavaScript() ?? {};
   }
 
   private outputs(
@@ -1246,19 +1251,38 @@ class HostClient implements Host {
     return outs;
   }
 
-  private call(method: string, request: unknown, inputs?: PropertyMap): Promise<unknown> {
+  private async call(method: string, request: unknown, inputs?: PropertyMap): Promise<unknown> {
     const fn = (this.client as unknown as Record<string, UnaryMethod>)[method]!.bind(this.client);
-    return new Promise((resolve, reject) => {
-      fn(
-        request,
-        new this.wire.grpc.Metadata(),
-        { deadline: Date.now() + this.state.callTimeoutMs },
-        (error, response) => {
-          if (error === null) resolve(response);
-          else reject(this.toError(method, error, inputs));
-        },
-      );
-    });
+    const outcome = await new Promise<{ response: unknown } | { error: GrpcJs.ServiceError }>(
+      (resolve) => {
+        fn(
+          request,
+          new this.wire.grpc.Metadata(),
+          { deadline: Date.now() + this.state.callTimeoutMs },
+          (error, response) => resolve(error === null ? { response } : { error }),
+        );
+      },
+    );
+    await this.settleOutput();
+    if ("error" in outcome) throw this.toError(method, outcome.error, inputs);
+    return outcome.response;
+  }
+
+  /**
+   * Lets the host's output catch up with its answer, so that stdout()/stderr()
+   * hold everything printed during the call. The host writes to pipes
+   * synchronously (Linux) before it answers, so the bytes are already readable
+   * here; the gRPC answer may merely be processed first. Wait event-loop turns
+   * until the output stops growing.
+   */
+  private async settleOutput(): Promise<void> {
+    let size = -1;
+    for (let turn = 0; turn < 100; turn++) {
+      const current = this.state.stdout().length + this.state.stderr().length;
+      if (current === size && turn >= 2) return;
+      size = current;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   private toError(method: string, error: GrpcJs.ServiceError, inputs?: PropertyMap): HostCallError {
@@ -1291,7 +1315,7 @@ class HostClient implements Host {
       method,
       error.code,
       error.details,
-      error.metadata.toJSON() as Record<string, (string | Buffer)[]>,
+      error.metadata.toJSON(),
       id,
       properties,
       reasons,

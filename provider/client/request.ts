@@ -240,7 +240,7 @@ function errorCodeOf(e: unknown, depth = 0): string | undefined {
 
 function describeError(e: unknown): string {
   const code = errorCodeOf(e);
-  const message = e instanceof Error ? e.message : String(e);
+  const message = (e instanceof Error ? e.message : String(e)).replace(/^Error:\s*/, "");
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { MockAgent } from "undici";
 import * as yazl from "yazl";
@@ -64,7 +65,7 @@ export function makeZip(files: Record<string, string>): Promise<Buffer> {
 }
 
 /** Starts a server on 127.0.0.1:0 and returns it with its base URL. */
-export async function listen<S extends Server>(
+export async function listen<S extends Server | HttpsServer>(
   server: S,
   scheme: "http" | "https" = "http",
 ): Promise<{ server: S; origin: string }> {
@@ -74,7 +75,7 @@ export async function listen<S extends Server>(
 }
 
 /** Stops a server, dropping open connections (keep-alive or hanging ones). */
-export async function closeServer(server: Server): Promise<void> {
+export async function closeServer(server: Server | HttpsServer): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }

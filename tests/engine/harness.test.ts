@@ -50,6 +50,8 @@ async function rejection(promise: Promise<unknown>): Promise<HostCallError> {
 }
 
 let consumer: Consumer;
+/** What the seed program registered; its __provider feeds the host tests. */
+let seed: Registration;
 let provider: string;
 
 beforeAll(async () => {
@@ -59,8 +61,16 @@ beforeAll(async () => {
     source: { ref: "HEAD" },
     extraPackages: [ECHO_PACKAGE],
   });
-  const registration = only(await consumer.runProgram(echoProgram("seed", "{ name: 'seed' }")));
-  provider = registration.inputs.__provider as string;
+  seed = only(
+    await consumer.runProgram(
+      echoProgram(
+        "seed",
+        "{ name: 'seed', password: pulumi.secret('hidden'), list: [1, pulumi.secret('x')], count: 2 }",
+        "{ additionalSecretOutputs: ['mirror'], deleteBeforeReplace: true }",
+      ),
+    ),
+  );
+  provider = seed.inputs.__provider as string;
 });
 
 afterAll(async () => {
@@ -104,42 +114,27 @@ describe("prepareConsumer()", () => {
 });
 
 describe("consumer.runProgram()", () => {
-  it("records each registration with a small __provider that loads its implementation by package name", async () => {
-    const registration = only(
-      await consumer.runProgram(
-        echoProgram(
-          "small",
-          "{ name: 'small', password: pulumi.secret('hidden'), count: 2 }",
-          "{ additionalSecretOutputs: ['mirror'], deleteBeforeReplace: true }",
-        ),
-      ),
-    );
-    expect(registration).toMatchObject({
+  it("records each registration with its type, name, inputs and resource options", () => {
+    expect(seed).toMatchObject({
       type: DYNAMIC_RESOURCE_TYPE,
-      name: "small",
+      name: "seed",
       custom: true,
-      inputs: { name: "small", count: 2 },
+      inputs: { name: "seed", count: 2 },
       options: { additionalSecretOutputs: ["mirror"], deleteBeforeReplace: true },
     });
-    const serialized = registration.inputs.__provider;
-    expect(typeof serialized).toBe("string");
-    expect((serialized as string).length).toBeLessThan(4096);
-    expect(serialized).toContain('require("echo-provider/impl")');
-    // The fixture's own code (impl.js) is not copied into state.
-    expect(serialized).not.toContain("receivedShapes");
   });
 
-  it("delivers secret inputs as sentinel objects, and lifts a secret array element to the whole array", async () => {
-    const { inputs } = only(
-      await consumer.runProgram(
-        echoProgram(
-          "s",
-          "{ name: 's', password: pulumi.secret('hidden'), list: [1, pulumi.secret('x')] }",
-        ),
-      ),
-    );
-    expect(inputs.password).toEqual(secret("hidden"));
-    expect(inputs.list).toEqual(secret([1, "x"]));
+  it("yields a small __provider that loads the implementation by package name", () => {
+    expect(typeof provider).toBe("string");
+    expect(provider.length).toBeLessThan(4096);
+    expect(provider).toContain('require("echo-provider/impl")');
+    // impl.js is not copied into state: it is required when the host runs.
+    expect(provider).not.toContain("receivedShapes");
+  });
+
+  it("delivers secret inputs as sentinel objects, and a secret array element makes the whole array secret", () => {
+    expect(seed.inputs.password).toEqual(secret("hidden"));
+    expect(seed.inputs.list).toEqual(secret([1, "x"]));
   });
 
   it("gives the program its stack config and environment", async () => {

@@ -45,14 +45,18 @@
  *
  * `setMocks` (used by {@link Consumer.runProgram}) delivers secret inputs as
  * the same sentinel objects (`inputs.password` is `{"4dabf...": "1b47...",
- * value: "..."}`); `__provider` itself is a sentinel too when the serialized
- * closure captured a secret Output.
+ * value: "..."}`); a secret inside an array makes the WHOLE array one secret;
+ * `__provider` itself is a sentinel too when the serialized closure captured
+ * a secret Output. Those inputs are what the engine holds as the resource's
+ * news: hand them to {@link Host.check} as they are.
  *
  * ## Other host facts the suites rely on
  * - The host's Configure throws (and never answers) when `args` is missing:
  *   every call here carries a deadline so a test cannot hang.
  * - Errors from check/diff/read/delete and from create/update reach the engine
- *   as gRPC UNKNOWN with `details` = the error's `message` (no stack). From
+ *   as gRPC UNKNOWN with `details` = the error's `message` (no stack), but the
+ *   host ALSO prints check/diff/read/delete errors with their stack to its
+ *   stderr, which the engine shows the user. From
  *   create/update only, an error carrying `id` adds `grpc-status-details-bin`
  *   with `pulumirpc.ErrorResourceInitFailed {id, properties, reasons}`: the
  *   engine then records the resource as created with errors.
@@ -304,7 +308,8 @@ const CACHE_DIR = path.join(os.tmpdir(), "pulumi-arcgis-admin-engine-tests");
 
 /**
  * Packs this repository with `npm pack` (which runs `prepack`, i.e. the build)
- * in a snapshot directory and returns the tarball path.
+ * in a snapshot directory and returns the tarball path. A clean working tree
+ * is packed as HEAD.
  *
  * The build runs in a temporary copy, never in the repository: the repo's
  * `dist/` is left alone, colleagues' concurrent builds cannot race with it,
@@ -333,18 +338,21 @@ export function packRepo(source?: PackSource): Promise<string> {
 }
 
 async function packRepoUncached(source: PackSource): Promise<string> {
+  // A clean working tree is HEAD: share its cache entry, so CI builds once.
+  if (source === "worktree" && (await git(["status", "--porcelain"])).trim() === "") {
+    source = { ref: "HEAD" };
+  }
   const snapshot = await fsp.mkdtemp(path.join(os.tmpdir(), "arcgis-pack-src-"));
   try {
-    let cacheKey: string;
+    let key: string;
     if (source === "worktree") {
-      cacheKey = `worktree-${await copyWorktree(snapshot)}`;
+      key = `worktree-${await copyWorktree(snapshot)}`;
     } else {
-      const tree = await git(["rev-parse", `${source.ref}^{tree}`]);
-      cacheKey = `tree-${tree.trim()}`;
-      await extractGitRef(source.ref, snapshot);
+      key = `tree-${(await git(["rev-parse", `${source.ref}^{tree}`])).trim()}`;
     }
-    const cached = path.join(CACHE_DIR, `${PACKAGE_NAME}-${cacheKey}.tgz`);
+    const cached = path.join(CACHE_DIR, `${PACKAGE_NAME}-${key}.tgz`);
     if (fs.existsSync(cached)) return cached;
+    if (source !== "worktree") await extractGitRef(source.ref, snapshot);
     // The build needs devDependencies (typescript, @types): borrow the repo's.
     await fsp.symlink(
       path.join(REPO_ROOT, "node_modules"),
@@ -353,43 +361,76 @@ async function packRepoUncached(source: PackSource): Promise<string> {
     );
     const label =
       source === "worktree" ? "the working tree" : `git ref ${JSON.stringify(source.ref)}`;
-    const tarball = await npmPack(snapshot, label);
-    await fsp.mkdir(CACHE_DIR, { recursive: true });
-    // Rename is atomic, so parallel jest workers never see half a tarball.
-    const partial = `${cached}.${process.pid}.partial`;
-    await fsp.copyFile(tarball, partial);
-    await fsp.rename(partial, cached);
-    return cached;
+    return await packInto(snapshot, label, cached);
   } finally {
     await fsp.rm(snapshot, { recursive: true, force: true });
   }
 }
 
 /**
- * Packs a package folder (e.g. a test fixture) and returns the tarball path.
+ * Packs a package folder (e.g. a test fixture) with `npm pack` and returns the
+ * tarball path, cached by a hash of the folder's files.
  *
  * @param dir - the folder holding package.json.
  * @example `await packDirectory(path.join(__dirname, "fixtures/echo-provider"))`
  */
 export async function packDirectory(dir: string): Promise<string> {
-  return npmPack(dir, dir);
+  const files = (await fsp.readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.split(path.sep).includes("node_modules"));
+  const hash = createHash("sha256");
+  for (const file of files.sort()) {
+    hash
+      .update(file)
+      .update("\0")
+      .update(await fsp.readFile(path.join(dir, file)))
+      .update("\0");
+  }
+  const cached = path.join(
+    CACHE_DIR,
+    `${path.basename(dir)}-${hash.digest("hex").slice(0, 24)}.tgz`,
+  );
+  if (fs.existsSync(cached)) return cached;
+  return packInto(dir, dir, cached);
 }
 
-async function npmPack(dir: string, label: string): Promise<string> {
+/** Runs `npm pack` in `dir` and moves the tarball to `cached` atomically. */
+async function packInto(dir: string, label: string, cached: string): Promise<string> {
   const out = await fsp.mkdtemp(path.join(os.tmpdir(), "arcgis-pack-out-"));
-  const result = await run("npm", ["pack", "--pack-destination", out, "--loglevel", "error"], {
-    cwd: dir,
-    timeoutMs: 180_000,
-  });
-  const tarballs = (await fsp.readdir(out)).filter((f) => f.endsWith(".tgz"));
-  if (result.code !== 0 || tarballs.length !== 1) {
-    throw new Error(
-      `npm pack of ${label} failed (exit ${result.code ?? result.signal}). If the errors are in ` +
-        `files someone is still editing, retry later or set ${PACK_REF_ENV}=HEAD.\n` +
-        tail(`${result.stdout}\n${result.stderr}`),
-    );
+  try {
+    const result = await run("npm", ["pack", "--pack-destination", out, "--loglevel", "error"], {
+      cwd: dir,
+      timeoutMs: 180_000,
+    });
+    const tarballs = (await fsp.readdir(out)).filter((f) => f.endsWith(".tgz"));
+    if (result.code !== 0 || tarballs.length !== 1) {
+      throw new Error(
+        `npm pack of ${label} failed (exit ${result.code ?? result.signal}). If the errors are ` +
+          `in files someone is still editing, retry later or set ${PACK_REF_ENV}=HEAD.\n` +
+          tail(`${result.stdout}\n${result.stderr}`),
+      );
+    }
+    await fsp.mkdir(CACHE_DIR, { recursive: true });
+    await pruneCache();
+    // Rename is atomic: parallel jest workers never see half a tarball.
+    const partial = `${cached}.${process.pid}.partial`;
+    await fsp.copyFile(path.join(out, tarballs[0]!), partial);
+    await fsp.rename(partial, cached);
+    return cached;
+  } finally {
+    await fsp.rm(out, { recursive: true, force: true });
   }
-  return path.join(out, tarballs[0]!);
+}
+
+/** Drops cached tarballs not built for a week (each edit of the sources adds one). */
+async function pruneCache(): Promise<void> {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  for (const entry of await fsp.readdir(CACHE_DIR)) {
+    const file = path.join(CACHE_DIR, entry);
+    const stat = await fsp.stat(file).catch(() => undefined);
+    if (stat !== undefined && stat.mtimeMs < weekAgo) await fsp.rm(file, { force: true });
+  }
 }
 
 async function git(args: readonly string[]): Promise<string> {
@@ -449,7 +490,7 @@ export interface Registration {
   type: string;
   name: string;
   /** As setMocks delivers them: secrets are sentinel objects, `__provider` is the serialized closure. */
-  inputs: Record<string, unknown>;
+  inputs: PropertyMap;
   custom: boolean;
   /** Resource options the mock monitor does not pass to newResource, read from the request. */
   options: {
@@ -817,7 +858,9 @@ export interface Host {
   readonly startupMs: number;
   /** Configure, as the engine sends it (must come first). */
   configure(config?: Record<string, string | SecretValue<string>>): Promise<ConfigureResult>;
+  /** Check: `olds` are the previous inputs (`{}` on create), `news` the program's inputs. */
   check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult>;
+  /** Diff: `olds` are the previous OUTPUTS (state), `news` the checked inputs. */
   diff(
     id: string,
     urn: string,
@@ -825,7 +868,9 @@ export interface Host {
     news: PropertyMap,
     options?: StepOptions,
   ): Promise<DiffResult>;
+  /** Create from the checked inputs; outputs are marked as the engine would store them. */
   create(urn: string, properties: PropertyMap, options?: StepOptions): Promise<CreateResult>;
+  /** Read (refresh): `properties` is the state, `inputs` the previous inputs. */
   read(
     id: string,
     urn: string,
@@ -833,6 +878,7 @@ export interface Host {
     inputs?: PropertyMap,
     options?: StepOptions,
   ): Promise<ReadResult>;
+  /** Update: `olds` are the previous outputs, `news` the checked inputs. */
   update(
     id: string,
     urn: string,
@@ -840,6 +886,7 @@ export interface Host {
     news: PropertyMap,
     options?: StepOptions,
   ): Promise<{ properties: PropertyMap }>;
+  /** Delete: `properties` are the outputs from state. */
   delete(id: string, urn: string, properties: PropertyMap, options?: StepOptions): Promise<void>;
   /** Everything the host wrote to stdout so far (the port line included). */
   stdout(): string;

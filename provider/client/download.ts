@@ -7,7 +7,7 @@ import type { Dispatcher } from "undici";
 import * as yauzl from "yauzl";
 import type { TransportOptions } from "./dispatcher";
 import { baseHeaders, headerValue, sendRequest, transportError } from "./request";
-import { fail, parseArcGISAnswer, type AnswerContext } from "./response";
+import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 
 /**
  * Where a download goes: a directory (the file name comes from the server), or an exact file.
@@ -99,9 +99,14 @@ async function rejectNonFileAnswer(
   }
   const location = headerValue(res.headers["location"]);
   parseArcGISAnswer({ statusCode: res.statusCode, contentType, location, text }, ctx);
-  throw fail(ctx, "BAD_RESPONSE", `expected a file but the server answered ${contentType}.`, {
-    httpStatus: res.statusCode,
-  });
+  throw requestError(
+    ctx,
+    "BAD_RESPONSE",
+    `expected a file but the server answered ${contentType}.`,
+    {
+      httpStatus: res.statusCode,
+    },
+  );
 }
 
 async function streamToFile(
@@ -207,11 +212,12 @@ export async function verifyZipFile(path: string, ctx: AnswerContext): Promise<v
     entries = await countZipEntries(path);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw fail(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`, {
+    throw requestError(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`, {
       cause: e,
     });
   }
-  if (entries === 0) throw fail(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
+  if (entries === 0)
+    throw requestError(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
 }
 
 function countZipEntries(path: string): Promise<number> {

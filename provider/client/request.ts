@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from "undici";
 import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
 import { DEFAULT_TIMEOUTS, dispatcherFor, type TransportOptions } from "./dispatcher";
-import { fail, parseArcGISAnswer, type AnswerContext } from "./response";
+import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 import { withRetry, type RetryPolicy } from "./retry";
 
 export type { TlsOptions, RequestTimeouts, TransportOptions } from "./dispatcher";
@@ -190,29 +190,45 @@ export function transportError(
   if (isArcGISRequestError(e)) return e;
   const cause = e;
   if (transport.signal?.aborted || isAbort(e)) {
-    return fail(ctx, "ABORTED", "the request was aborted by the caller.", { cause });
+    return requestError(ctx, "ABORTED", "the request was aborted by the caller.", { cause });
   }
   const code = errorCodeOf(e);
   const what = describeError(e);
   const t = { ...DEFAULT_TIMEOUTS, ...definedOnly(transport.timeouts) };
   switch (code) {
     case "UND_ERR_CONNECT_TIMEOUT":
-      return fail(ctx, "TIMEOUT", `no connection within ${t.connectMs} ms (timeouts.connectMs).`, {
-        cause,
-      });
+      return requestError(
+        ctx,
+        "TIMEOUT",
+        `no connection within ${t.connectMs} ms (timeouts.connectMs).`,
+        {
+          cause,
+        },
+      );
     case "UND_ERR_HEADERS_TIMEOUT":
-      return fail(ctx, "TIMEOUT", `no answer within ${t.headersMs} ms (timeouts.headersMs).`, {
-        cause,
-      });
+      return requestError(
+        ctx,
+        "TIMEOUT",
+        `no answer within ${t.headersMs} ms (timeouts.headersMs).`,
+        {
+          cause,
+        },
+      );
     case "UND_ERR_BODY_TIMEOUT":
-      return fail(ctx, "TIMEOUT", `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`, {
-        cause,
-      });
+      return requestError(
+        ctx,
+        "TIMEOUT",
+        `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`,
+        {
+          cause,
+        },
+      );
     case "ETIMEDOUT":
-      return fail(ctx, "TIMEOUT", `the connection timed out (${what}).`, { cause });
+      return requestError(ctx, "TIMEOUT", `the connection timed out (${what}).`, { cause });
   }
-  if (code && isTlsCode(code)) return fail(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
-  return fail(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
+  if (code && isTlsCode(code))
+    return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
+  return requestError(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
 }
 
 function isAbort(e: unknown): boolean {

@@ -46,7 +46,7 @@ export function parseArcGISAnswer(answer: RawAnswer, ctx: AnswerContext): Record
   }
   if (answer.statusCode >= 300) throw errorFromStatus(answer, ctx);
   if (!body) {
-    throw fail(ctx, "BAD_RESPONSE", `the server answered ${describeBody(answer)}`, {
+    throw requestError(ctx, "BAD_RESPONSE", `the server answered ${describeBody(answer)}`, {
       httpStatus: answer.statusCode,
     });
   }
@@ -76,7 +76,7 @@ export function validateAnswer<S extends z.ZodType>(
   const problems = result.error.issues.map(
     (i) => `${i.path.map(String).join(".") || "(answer)"}: ${i.message}`,
   );
-  throw fail(ctx, "BAD_RESPONSE", `unexpected answer (${problems.join("; ")})`);
+  throw requestError(ctx, "BAD_RESPONSE", `unexpected answer (${problems.join("; ")})`);
 }
 
 /**
@@ -88,11 +88,11 @@ export function validateAnswer<S extends z.ZodType>(
  * @param extra - server code, messages, HTTP status or cause.
  * @example
  * ```ts
- * throw fail(ctx, "BAD_RESPONSE", "the answer has no location");
+ * throw requestError(ctx, "BAD_RESPONSE", "the answer has no location");
  * ```
  * Maps to: no REST operation (a helper).
  */
-export function fail(
+export function requestError(
   ctx: AnswerContext,
   code: ArcGISErrorCode,
   detail: string,
@@ -171,7 +171,7 @@ function errorFromBody(err: BodyError, httpStatus: number, ctx: AnswerContext): 
   const detail = err.messages.length
     ? err.messages.join(" ")
     : "the server reported an error without a message.";
-  return fail(ctx, isAuth ? "AUTH" : "SERVER", detail, {
+  return requestError(ctx, isAuth ? "AUTH" : "SERVER", detail, {
     serverCode: err.code,
     messages: err.messages,
     httpStatus,
@@ -182,12 +182,19 @@ function errorFromStatus(answer: RawAnswer, ctx: AnswerContext): ArcGISRequestEr
   const status = answer.statusCode;
   if (status < 400) {
     const target = answer.location ? ` to ${answer.location.replace(/[?#].*$/s, "")}` : "";
-    return fail(ctx, "HTTP", `the server redirected (HTTP ${status})${target}; use that URL.`, {
-      httpStatus: status,
-    });
+    return requestError(
+      ctx,
+      "HTTP",
+      `the server redirected (HTTP ${status})${target}; use that URL.`,
+      {
+        httpStatus: status,
+      },
+    );
   }
   const code = status === 401 || status === 403 ? "AUTH" : "HTTP";
-  return fail(ctx, code, `the server answered ${describeBody(answer)}`, { httpStatus: status });
+  return requestError(ctx, code, `the server answered ${describeBody(answer)}`, {
+    httpStatus: status,
+  });
 }
 
 const SNIPPET_LENGTH = 200;

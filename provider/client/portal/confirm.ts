@@ -1,5 +1,5 @@
 import type { PortalSession } from "../auth";
-import { fail } from "../response";
+import { requestError } from "../response";
 import { collaborationPath } from "./paths";
 
 /**
@@ -30,7 +30,15 @@ export async function postConfirmed(
   if (body["success"] === true) return body;
   const ctx = { operation, url: session.url(path), secrets: session.secrets() };
   if (body["success"] === false) {
-    throw fail(ctx, "SERVER", "the portal answered success: false without an error message.");
+    throw requestError(
+      ctx,
+      "SERVER",
+      "the portal answered success: false without an error message.",
+    );
   }
-  throw fail(ctx, "BAD_RESPONSE", "the answer does not confirm success (no success: true).");
+  throw requestError(
+    ctx,
+    "BAD_RESPONSE",
+    "the answer does not confirm success (no success: true).",
+  );
 }

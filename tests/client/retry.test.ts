@@ -1,0 +1,79 @@
+import { ArcGISRequestError, backoffDelay, withRetry } from "../../provider/client";
+
+function transient(): ArcGISRequestError {
+  return new ArcGISRequestError({
+    code: "NETWORK",
+    operation: "op",
+    url: "http://h/op",
+    detail: "x",
+  });
+}
+
+describe("backoffDelay()", () => {
+  it("doubles from the base delay and stops at the cap", () => {
+    const top = { baseDelayMs: 100, maxDelayMs: 1000, random: () => 1 };
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, top))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
+  });
+
+  it("adds jitter: between half and all of the capped delay", () => {
+    expect(backoffDelay(3, { baseDelayMs: 100, random: () => 0 })).toBe(200);
+    expect(backoffDelay(3, { baseDelayMs: 100, random: () => 0.5 })).toBe(300);
+  });
+
+  it("uses 500 ms doubling up to 8 s by default", () => {
+    expect(backoffDelay(1, { random: () => 1 })).toBe(500);
+    expect(backoffDelay(10, { random: () => 1 })).toBe(8000);
+  });
+});
+
+describe("withRetry()", () => {
+  it("makes 4 attempts by default, then throws the last failure", async () => {
+    let attempts = 0;
+    const last = transient();
+    await expect(
+      withRetry(
+        async () => {
+          attempts++;
+          throw attempts === 4 ? last : transient();
+        },
+        { baseDelayMs: 1 },
+      ),
+    ).rejects.toBe(last);
+    expect(attempts).toBe(4);
+  });
+
+  it("waits between attempts", async () => {
+    const times: number[] = [];
+    await expect(
+      withRetry(
+        async () => {
+          times.push(Date.now());
+          throw transient();
+        },
+        { maxAttempts: 2, baseDelayMs: 100, random: () => 1 },
+      ),
+    ).rejects.toBeDefined();
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(90);
+  });
+
+  it("stops waiting and attempting once the signal aborts", async () => {
+    const controller = new AbortController();
+    let attempts = 0;
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(
+      withRetry(
+        async () => {
+          attempts++;
+          throw transient();
+        },
+        { maxAttempts: 10, baseDelayMs: 5_000 },
+        controller.signal,
+      ),
+    ).rejects.toBeDefined();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(attempts).toBeLessThanOrEqual(2);
+  });
+});

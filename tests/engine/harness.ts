@@ -339,14 +339,12 @@ export function packRepo(source?: PackSource): Promise<string> {
 
 async function packRepoUncached(source: PackSource): Promise<string> {
   // A clean working tree is HEAD: share its cache entry, so CI builds once.
-  if (source === "worktree" && (await git(["status", "--porcelain"])).trim() === "") {
-    source = { ref: "HEAD" };
-  }
+  if (source === "worktree" && (await isCleanGitTree())) source = { ref: "HEAD" };
   const snapshot = await fsp.mkdtemp(path.join(os.tmpdir(), "arcgis-pack-src-"));
   try {
     let key: string;
     if (source === "worktree") {
-      key = `worktree-${await copyWorktree(snapshot)}`;
+      key = `worktree-${await copyFiles(REPO_ROOT, await worktreeFiles(), snapshot)}`;
     } else {
       key = `tree-${(await git(["rev-parse", `${source.ref}^{tree}`])).trim()}`;
     }
@@ -375,22 +373,8 @@ async function packRepoUncached(source: PackSource): Promise<string> {
  * @example `await packDirectory(path.join(__dirname, "fixtures/echo-provider"))`
  */
 export async function packDirectory(dir: string): Promise<string> {
-  const files = (await fsp.readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
-    .filter((file) => !file.split(path.sep).includes("node_modules"));
-  const hash = createHash("sha256");
-  for (const file of files.sort()) {
-    hash
-      .update(file)
-      .update("\0")
-      .update(await fsp.readFile(path.join(dir, file)))
-      .update("\0");
-  }
-  const cached = path.join(
-    CACHE_DIR,
-    `${path.basename(dir)}-${hash.digest("hex").slice(0, 24)}.tgz`,
-  );
+  const hash = await copyFiles(dir, await listFiles(dir, new Set(["node_modules"])));
+  const cached = path.join(CACHE_DIR, `${path.basename(dir)}-${hash}.tgz`);
   if (fs.existsSync(cached)) return cached;
   return packInto(dir, dir, cached);
 }
@@ -441,21 +425,61 @@ async function git(args: readonly string[]): Promise<string> {
   return result.stdout;
 }
 
-/** Copies tracked and untracked-but-not-ignored files; returns a hash of paths and contents. */
-async function copyWorktree(destination: string): Promise<string> {
-  const listing = await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-  const files = [...new Set(listing.split("\0").filter((f) => f !== ""))].sort();
+async function isCleanGitTree(): Promise<boolean> {
+  try {
+    return (await git(["status", "--porcelain"])).trim() === "";
+  } catch {
+    return false;
+  }
+}
+
+/** Tracked and untracked-but-not-ignored files: what a clone plus local edits holds. */
+async function worktreeFiles(): Promise<string[]> {
+  try {
+    const listing = await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+    return [...new Set(listing.split("\0").filter((f) => f !== ""))].sort();
+  } catch {
+    // Not a git checkout (e.g. an unpacked source archive): take the tree as is.
+    return listFiles(REPO_ROOT, new Set(["node_modules", "dist", "coverage", ".git"]));
+  }
+}
+
+/** Relative paths of the files under `root`, skipping directories with these names. */
+async function listFiles(root: string, skip: ReadonlySet<string>): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    for (const entry of await fsp.readdir(path.join(root, relative), { withFileTypes: true })) {
+      const child = relative === "" ? entry.name : path.join(relative, entry.name);
+      if (entry.isDirectory() && !skip.has(entry.name)) await walk(child);
+      else if (entry.isFile()) files.push(child);
+    }
+  };
+  await walk("");
+  return files.sort();
+}
+
+/**
+ * Hashes paths and contents of `files` (relative to `root`) and, given a
+ * destination, copies them there. Missing files are skipped: `git ls-files
+ * --cached` still lists files deleted from the working tree.
+ */
+async function copyFiles(
+  root: string,
+  files: readonly string[],
+  destination?: string,
+): Promise<string> {
   const hash = createHash("sha256");
   for (const file of files) {
-    const from = path.join(REPO_ROOT, file);
-    // `--cached` still lists files deleted from the working tree.
+    const from = path.join(root, file);
     const stat = await fsp.lstat(from).catch(() => undefined);
     if (stat === undefined || !stat.isFile()) continue;
     const content = await fsp.readFile(from);
     hash.update(file).update("\0").update(content).update("\0");
-    const to = path.join(destination, file);
-    await fsp.mkdir(path.dirname(to), { recursive: true });
-    await fsp.writeFile(to, content);
+    if (destination !== undefined) {
+      const to = path.join(destination, file);
+      await fsp.mkdir(path.dirname(to), { recursive: true });
+      await fsp.writeFile(to, content);
+    }
   }
   return hash.digest("hex").slice(0, 24);
 }

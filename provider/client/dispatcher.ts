@@ -40,6 +40,25 @@ export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; 
     bodyMs: 300_000,
   };
 
+/**
+ * Fills in the default for every time limit that is not given.
+ *
+ * @param timeouts - the caller's limits, possibly partial.
+ * @returns all three limits in milliseconds.
+ * @example
+ * ```ts
+ * effectiveTimeouts({ headersMs: 5000 }) // { connectMs: 10000, headersMs: 5000, bodyMs: 300000 }
+ * ```
+ * Maps to: no REST operation.
+ */
+export function effectiveTimeouts(timeouts?: RequestTimeouts): typeof DEFAULT_TIMEOUTS {
+  return {
+    connectMs: timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    headersMs: timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
+    bodyMs: timeouts?.bodyMs ?? DEFAULT_TIMEOUTS.bodyMs,
+  };
+}
+
 const agents = new Map<string, Agent>();
 
 /**
@@ -59,7 +78,7 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
   if (transport.dispatcher) return transport.dispatcher;
   const caCert = transport.tls?.caCert;
   const insecure = transport.tls?.insecureSkipVerify === true;
-  const connectMs = transport.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs;
+  const { connectMs } = effectiveTimeouts(transport.timeouts);
   const caHash = caCert ? createHash("sha256").update(caCert).digest("hex") : "";
   const key = `${caHash}|${insecure}|${connectMs}`;
   let agent = agents.get(key);

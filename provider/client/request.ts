@@ -1,6 +1,11 @@
 import { request, type Dispatcher } from "undici";
 import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
-import { DEFAULT_TIMEOUTS, dispatcherFor, type TransportOptions } from "./dispatcher";
+import {
+  dispatcherFor,
+  effectiveTimeouts,
+  type DEFAULT_TIMEOUTS,
+  type TransportOptions,
+} from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 import { withRetry, type RetryPolicy } from "./retry";
 
@@ -147,8 +152,8 @@ export async function sendRequest(
       body: req.body ?? null,
       dispatcher: dispatcherFor(transport),
       signal: transport.signal ?? null,
-      headersTimeout: transport.timeouts?.headersMs ?? DEFAULT_TIMEOUTS.headersMs,
-      bodyTimeout: transport.timeouts?.bodyMs ?? DEFAULT_TIMEOUTS.bodyMs,
+      headersTimeout: effectiveTimeouts(transport.timeouts).headersMs,
+      bodyTimeout: effectiveTimeouts(transport.timeouts).bodyMs,
     });
   } catch (e) {
     throw transportError(e, transport, ctx);
@@ -192,44 +197,21 @@ export function transportError(
   if (transport.signal?.aborted || isAbort(e)) {
     return requestError(ctx, "ABORTED", "the request was aborted by the caller.", { cause });
   }
-  const code = errorCodeOf(e);
+  const code = errorCodeOf(e) ?? "";
   const what = describeError(e);
-  const t = { ...DEFAULT_TIMEOUTS, ...definedOnly(transport.timeouts) };
-  switch (code) {
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return requestError(
-        ctx,
-        "TIMEOUT",
-        `no connection within ${t.connectMs} ms (timeouts.connectMs).`,
-        {
-          cause,
-        },
-      );
-    case "UND_ERR_HEADERS_TIMEOUT":
-      return requestError(
-        ctx,
-        "TIMEOUT",
-        `no answer within ${t.headersMs} ms (timeouts.headersMs).`,
-        {
-          cause,
-        },
-      );
-    case "UND_ERR_BODY_TIMEOUT":
-      return requestError(
-        ctx,
-        "TIMEOUT",
-        `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`,
-        {
-          cause,
-        },
-      );
-    case "ETIMEDOUT":
-      return requestError(ctx, "TIMEOUT", `the connection timed out (${what}).`, { cause });
-  }
-  if (code && isTlsCode(code))
-    return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
+  const timeout = TIMEOUT_DETAILS[code]?.(effectiveTimeouts(transport.timeouts));
+  if (timeout) return requestError(ctx, "TIMEOUT", timeout, { cause });
+  if (isTlsCode(code)) return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
   return requestError(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
 }
+
+/** Names the option that set each limit, so the message says what to raise. */
+const TIMEOUT_DETAILS: Record<string, (t: typeof DEFAULT_TIMEOUTS) => string> = {
+  UND_ERR_CONNECT_TIMEOUT: (t) => `no connection within ${t.connectMs} ms (timeouts.connectMs).`,
+  UND_ERR_HEADERS_TIMEOUT: (t) => `no answer within ${t.headersMs} ms (timeouts.headersMs).`,
+  UND_ERR_BODY_TIMEOUT: (t) => `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`,
+  ETIMEDOUT: () => "the connection timed out (ETIMEDOUT).",
+};
 
 function isAbort(e: unknown): boolean {
   const name = (e as { name?: unknown } | null)?.name;
@@ -241,17 +223,16 @@ function errorCodeOf(e: unknown, depth = 0): string | undefined {
   if (typeof e !== "object" || e === null || depth > 5) return undefined;
   const code = (e as { code?: unknown }).code;
   if (typeof code === "string" && code !== "UND_ERR" && code !== "UND_ERR_SOCKET") return code;
-  const nested = [
-    (e as { cause?: unknown }).cause,
-    ...((e as { errors?: unknown }).errors instanceof Array
-      ? (e as { errors: unknown[] }).errors
-      : []),
-  ];
+  const nested = [(e as { cause?: unknown }).cause, ...asArray((e as { errors?: unknown }).errors)];
   for (const inner of nested) {
     const found = errorCodeOf(inner, depth + 1);
     if (found) return found;
   }
   return typeof code === "string" ? code : undefined;
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
 }
 
 function describeError(e: unknown): string {
@@ -319,10 +300,4 @@ function withQuery(url: string, form: URLSearchParams): string {
  */
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function definedOnly<T extends object>(o: T | undefined): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(o ?? {}).filter(([, v]) => v !== undefined),
-  ) as Partial<T>;
 }

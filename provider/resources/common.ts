@@ -1,0 +1,291 @@
+/**
+ * Pieces shared by the resource files: the lazy provider that Pulumi serializes, input checking
+ * with zod, progress reporting and polling.
+ *
+ * Nothing here builds HTTP requests: that is the client layer's job.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { TlsOptions, TransportOptions } from "../client";
+
+/** The package name under which the host resolves our implementation at run time. */
+export const PACKAGE_NAME = "pulumi-arcgis-admin";
+
+/** Pulumi's sentinel for values that are not known yet during a preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** The reserved input in which Pulumi keeps the serialized provider. */
+const PROVIDER_KEY = "__provider";
+
+/** One `check()` failure as Pulumi expects it. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** The methods every resource implementation provides (a Pulumi dynamic provider). */
+export type ResourceImplementation = Required<
+  Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">
+>;
+
+/**
+ * Builds the small provider object that Pulumi serializes into every resource's state.
+ *
+ * Its methods load the real implementation by package name when the host calls them, so state
+ * holds a few hundred bytes instead of the whole client layer, and the provider keeps working
+ * when the package is installed in a user's node_modules (where the host's cwd is the user's
+ * project and relative requires fail). The methods must not reference anything from module scope:
+ * whatever they capture is copied into state.
+ *
+ * @param resourceFile - the file under dist/provider/resources/ that exports `implementation`.
+ * @example
+ * ```ts
+ * export const siteProvider = lazyProvider("site");
+ * ```
+ */
+export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvider {
+  const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile;
+  return {
+    async check(olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.check(olds, news);
+    },
+    async diff(id: string, olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.diff(id, olds, news);
+    },
+    async create(inputs: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.create(inputs);
+    },
+    async read(id: string, props: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.read(id, props);
+    },
+    async update(id: string, olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.update(id, olds, news);
+    },
+    async delete(id: string, props: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.delete(id, props);
+    },
+  };
+}
+
+/** True when the value, or anything inside it, is still unknown (preview). */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") {
+    return Object.values(value).some(containsUnknown);
+  }
+  return false;
+}
+
+/** Paths (as key arrays) of every unknown value inside `value`. */
+function unknownPaths(value: unknown, at: PropertyKey[] = []): PropertyKey[][] {
+  if (value === UNKNOWN) return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unknownPaths(v, [...at, i]));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, [...at, k]));
+  }
+  return [];
+}
+
+/** Formats a property path the way Pulumi users write it: `directories[1].directoryType`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function isPrefix(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
+  return a.length <= b.length && a.every((k, i) => k === b[i]);
+}
+
+/** Removes Pulumi's reserved `__provider` key so that strict schemas see only user inputs. */
+export function withoutProvider(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  delete copy[PROVIDER_KEY];
+  return copy;
+}
+
+/**
+ * Validates resource inputs with a zod schema, the way `check()` must: every problem at once, each
+ * with its property path, and no complaint about values that are still unknown during a preview.
+ *
+ * @param schema - strict schema of the inputs; it fills in defaults.
+ * @param news - the inputs Pulumi passed to `check()`.
+ * @param crossChecks - rules across fields, run on the raw inputs even when items are invalid.
+ * @returns the inputs to record (defaults filled in when valid) and the failures.
+ */
+export function checkInputs<S extends z.ZodType>(
+  schema: S,
+  news: unknown,
+  crossChecks: (raw: Record<string, unknown>) => CheckFailure[] = () => [],
+): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const raw = withoutProvider(news);
+  const result = schema.safeParse(raw);
+  const unknowns = unknownPaths(raw);
+  const extra = crossChecks(raw).filter(
+    (f) => !unknowns.some((u) => f.property.startsWith(formatPath(u))),
+  );
+  if (result.success) {
+    return { inputs: result.data as Record<string, unknown>, failures: extra };
+  }
+  const failures: CheckFailure[] = [...extra];
+  for (const issue of result.error.issues) {
+    const paths =
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((k) => [...issue.path, k])
+        : [issue.path as PropertyKey[]];
+    for (const path of paths) {
+      // A value that is still unknown is checked again once it is known (at `pulumi up`).
+      if (unknowns.some((u) => isPrefix(u, path) || isPrefix(path, u))) continue;
+      const reason =
+        issue.code === "unrecognized_keys" ? "unknown property; check its spelling" : issue.message;
+      failures.push({ property: formatPath(path) || "(inputs)", reason });
+    }
+  }
+  return { inputs: raw, failures };
+}
+
+/**
+ * Compares two JSON-like values for equality regardless of key order, treating `undefined`
+ * members as absent (state round trips drop them).
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = canonical(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Input schema of the `tls` argument shared by every resource. */
+export function tlsSchema() {
+  return z
+    .strictObject({
+      caCert: z
+        .string()
+        .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
+          message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
+        })
+        .optional(),
+      insecureSkipVerify: z.boolean().optional(),
+    })
+    .optional();
+}
+
+/** Input schema of a URL that must be http(s). */
+export function httpUrlSchema() {
+  return z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "https:" || url.protocol === "http:";
+      } catch {
+        return false;
+      }
+    },
+    { message: "must be an http(s) URL, e.g. https://gis.example.com:20443/arcgis/admin" },
+  );
+}
+
+/** A non-empty string. */
+export function nonEmpty() {
+  return z.string().min(1, { message: "must not be empty" });
+}
+
+/**
+ * Turns the `tls` input into the client layer's transport options, and warns when verification
+ * is switched off (the user asked for it, but it should be visible in every run).
+ */
+export function transportFor(
+  target: string,
+  tls: { caCert?: string | undefined; insecureSkipVerify?: boolean | undefined } | undefined,
+  extra: Omit<TransportOptions, "tls"> = {},
+): TransportOptions {
+  const options: TlsOptions = {};
+  if (tls?.caCert !== undefined) options.caCert = tls.caCert;
+  if (tls?.insecureSkipVerify === true) {
+    options.insecureSkipVerify = true;
+    pulumi.log.warn(
+      `TLS certificate verification is switched off for ${target} (tls.insecureSkipVerify). ` +
+        "Prefer tls.caCert with the server's CA certificate.",
+    );
+  }
+  return { ...extra, tls: options };
+}
+
+/** Formats a duration for progress messages: `45s`, `3m05s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+}
+
+/**
+ * Reports progress of a long wait through Pulumi's log at a modest rate, so that a pipeline's
+ * output shows that a long creation is alive without flooding it.
+ */
+export class ProgressReporter {
+  private readonly started = Date.now();
+  private lastReport = 0;
+
+  /**
+   * @param what - what is being waited for, e.g. "site creation on https://host/arcgis/admin".
+   * @param limitMs - how long the wait may take in total.
+   * @param everyMs - minimum interval between two messages.
+   */
+  constructor(
+    private readonly what: string,
+    private readonly limitMs: number,
+    private readonly everyMs = 15_000,
+  ) {}
+
+  /** Milliseconds since the wait started. */
+  elapsed(): number {
+    return Date.now() - this.started;
+  }
+
+  /** Reports the current state if enough time has passed since the last report. */
+  tick(state: string): void {
+    const now = Date.now();
+    if (now - this.lastReport < this.everyMs) return;
+    this.lastReport = now;
+    pulumi.log.info(
+      `Waiting for ${this.what}: ${state} (${formatDuration(this.elapsed())} of at most ${formatDuration(this.limitMs)})`,
+    );
+  }
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Reads a message from anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

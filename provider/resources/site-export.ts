@@ -1,0 +1,341 @@
+/**
+ * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
+ * resource.
+ */
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  createAdminSession,
+  downloadExport,
+  exportSite,
+  hasServerCode,
+  isArcGISRequestError,
+  verifyArchive,
+} from "../client";
+import {
+  type CheckFailure,
+  checkInputs,
+  httpUrlSchema,
+  lazyProvider,
+  messageOf,
+  nonEmpty,
+  ProgressReporter,
+  type ResourceImplementation,
+  sameValue,
+  sleep,
+  tlsSchema,
+  transportFor,
+  withoutProvider,
+} from "./common";
+
+/** Default bound on an export, including the time spent waiting for a lock held by another. */
+export const DEFAULT_EXPORT_MS = 30 * 60_000;
+
+/** Inputs of a `SiteExport` whose values are known. */
+export interface SiteExportInputs {
+  adminUrl: string;
+  username: string;
+  password: string;
+  location?: string;
+  downloadTo?: string;
+  triggers?: unknown[];
+  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  timeouts: { exportMs: number };
+}
+
+/** Outputs of a `SiteExport` as stored in state. */
+export interface SiteExportOutputs extends SiteExportInputs {
+  /** The server path of the archive, or the URL it can be downloaded from. */
+  location: string;
+  /** The `location` input (a server folder), when one was given. */
+  requestedLocation?: string;
+  fileName: string;
+  exportedAt: string;
+  localPath?: string;
+  sizeBytes?: number;
+  sha256?: string;
+}
+
+/** The zod schema of the SiteExport inputs. */
+export function siteExportInputsSchema() {
+  return z.strictObject({
+    adminUrl: httpUrlSchema(),
+    username: nonEmpty(),
+    password: nonEmpty(),
+    location: nonEmpty().optional(),
+    downloadTo: nonEmpty().optional(),
+    triggers: z.array(z.unknown()).optional(),
+    tls: tlsSchema(),
+    timeouts: z
+      .strictObject({
+        exportMs: z
+          .number()
+          .int()
+          .min(0, { message: "must not be negative" })
+          .default(DEFAULT_EXPORT_MS),
+      })
+      .default({ exportMs: DEFAULT_EXPORT_MS }),
+  });
+}
+
+/** Rules across fields, reported together with the per-field problems. */
+export function siteExportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  if (values.location !== undefined && values.downloadTo !== undefined) {
+    return [
+      {
+        property: "downloadTo",
+        reason:
+          "cannot be combined with location: the server answers a download URL only when " +
+          "location is omitted",
+      },
+    ];
+  }
+  return [];
+}
+
+/** Inputs whose change means a new export (a replacement). */
+const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
+/** Inputs whose change only updates state. */
+const STATE_ONLY_INPUTS = ["username", "password", "tls", "timeouts"] as const;
+
+/** Keys that exist only in outputs: left out when outputs are read back as inputs. */
+const OUTPUT_ONLY_KEYS = ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256"] as const;
+
+function parseInputs(raw: unknown): SiteExportInputs {
+  const values = withoutProvider(raw);
+  for (const key of OUTPUT_ONLY_KEYS) delete values[key];
+  if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
+  else if (values.fileName !== undefined) delete values.location;
+  delete values.requestedLocation;
+  const { inputs, failures } = checkInputs(siteExportInputsSchema(), values, siteExportCrossChecks);
+  if (failures.length > 0) {
+    const problems = failures.map((f) => `${f.property}: ${f.reason}`);
+    throw new Error(`Invalid SiteExport inputs: ${problems.join("; ")}`);
+  }
+  return inputs as unknown as SiteExportInputs;
+}
+
+/** True when the site is held by another export or administrative change (try again later). */
+function isSiteBusy(error: unknown): boolean {
+  if (!isArcGISRequestError(error)) return false;
+  if (hasServerCode(error, 409)) return true;
+  return error.messages.some((m) =>
+    /being exported|another administrative operation|try again later/i.test(m),
+  );
+}
+
+function sessionFor(inputs: SiteExportInputs) {
+  return createAdminSession({
+    adminUrl: inputs.adminUrl,
+    username: inputs.username,
+    password: inputs.password,
+    ...transportFor(inputs.adminUrl, inputs.tls),
+  });
+}
+
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseInputs(raw);
+  const session = sessionFor(inputs);
+  const progress = new ProgressReporter(
+    `exportSite on ${inputs.adminUrl}`,
+    inputs.timeouts.exportMs,
+  );
+  let answer: { location: string };
+  for (let delay = 500; ; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      answer = await exportSite(
+        session,
+        inputs.location === undefined ? {} : { location: inputs.location },
+      );
+      break;
+    } catch (error) {
+      if (!isSiteBusy(error)) {
+        throw new Error(`exportSite on ${inputs.adminUrl} failed: ${messageOf(error)}`);
+      }
+      if (progress.elapsed() >= inputs.timeouts.exportMs) {
+        throw new Error(
+          `exportSite on ${inputs.adminUrl} could not start within timeouts.exportMs ` +
+            `(${inputs.timeouts.exportMs} ms): the site stayed busy with another export or ` +
+            `administrative change (${messageOf(error)}). Raise timeouts.exportMs or run again.`,
+        );
+      }
+      progress.tick("the site is busy with another export or administrative change");
+      // Jitter keeps parallel exports of one site from retrying in lock step.
+      await sleep(delay / 2 + Math.random() * (delay / 2));
+    }
+  }
+
+  const isUrl = /^https?:\/\//i.test(answer.location);
+  const { location: requested, ...rest } = inputs;
+  const outs: SiteExportOutputs = {
+    ...rest,
+    location: answer.location,
+    fileName: path.posix.basename(answer.location.replace(/\\/g, "/")),
+    exportedAt: new Date().toISOString(),
+  };
+  // `location` in state is the server's answer; what the user asked for is kept for diff.
+  if (requested !== undefined) outs.requestedLocation = requested;
+
+  if (inputs.downloadTo !== undefined) {
+    if (!isUrl) {
+      throw new Error(
+        `exportSite on ${inputs.adminUrl} wrote ${answer.location} on the server instead of ` +
+          "answering a download URL, so there is nothing to download to downloadTo.",
+      );
+    }
+    const local = await downloadExport(
+      session,
+      answer.location,
+      inputs.downloadTo,
+      transportFor(inputs.adminUrl, inputs.tls, {
+        timeouts: { connectMs: 10_000, headersMs: 120_000, bodyMs: 300_000 },
+      }),
+    );
+    Object.assign(outs, {
+      fileName: local.fileName,
+      localPath: local.path,
+      sizeBytes: local.sizeBytes,
+      sha256: local.sha256,
+    });
+  }
+  return { id: answer.location, outs };
+}
+
+function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  // `location` in state is the server's answer; the user's input is kept as `requestedLocation`.
+  const oldInputs: Record<string, unknown> = { ...olds, location: olds.requestedLocation };
+  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
+  return { changes: updates.length > 0 };
+}
+
+async function update(
+  _id: string,
+  olds: SiteExportOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const news = parseInputs(rawNews);
+  const outs: Record<string, unknown> = { ...olds };
+  for (const key of STATE_ONLY_INPUTS) {
+    if (news[key] === undefined) delete outs[key];
+    else outs[key] = news[key];
+  }
+  return { outs };
+}
+
+async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
+  if (props.localPath === undefined || props.sha256 === undefined) return { id, props };
+  try {
+    const local = await verifyArchive(props.localPath);
+    if (local.sha256 === props.sha256) return { id, props };
+    pulumi.log.warn(
+      `The downloaded export ${props.localPath} changed since it was downloaded; the next ` +
+        "`pulumi up` exports again.",
+    );
+  } catch (error) {
+    pulumi.log.warn(
+      `The downloaded export ${props.localPath} is missing or unreadable (${messageOf(error)}); ` +
+        "the next `pulumi up` exports again.",
+    );
+  }
+  return {};
+}
+
+async function remove(_id: string, props: SiteExportOutputs): Promise<void> {
+  const where = props.localPath ?? props.location;
+  pulumi.log.info(
+    `Kept the site export ${where}: backups must outlive stacks. Delete it yourself when it is ` +
+      "no longer needed.",
+  );
+}
+
+/** The SiteExport implementation the host runs; tests call it directly. */
+export const implementation: ResourceImplementation = {
+  check: async (_olds: unknown, news: unknown) =>
+    checkInputs(siteExportInputsSchema(), news, siteExportCrossChecks),
+  diff: async (id: string, olds: SiteExportOutputs, news: unknown) => diff(id, olds, news),
+  create,
+  read,
+  update,
+  delete: remove,
+};
+
+/** The serialized provider of `SiteExport`. */
+export const siteExportProvider = lazyProvider("site-export");
+
+/** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
+export interface SiteExportArgs {
+  /** Administrative root of the mission server (typically a Site's `adminUrl`). */
+  adminUrl: pulumi.Input<string>;
+  /** An administrator of the site. */
+  username: pulumi.Input<string>;
+  /** That administrator's password. Stored only as a secret. */
+  password: pulumi.Input<string>;
+  /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
+  location?: pulumi.Input<string>;
+  /** A local folder to stream the archive to (only without `location`). */
+  downloadTo?: pulumi.Input<string>;
+  /** Any values: a change exports again (as `triggers` in pulumi-command). */
+  triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
+  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
+  tls?: pulumi.Input<{
+    caCert?: pulumi.Input<string>;
+    insecureSkipVerify?: pulumi.Input<boolean>;
+  }>;
+  /** How long an export may take, including waiting for another export to finish. */
+  timeouts?: pulumi.Input<{ exportMs?: pulumi.Input<number> }>;
+}
+
+/**
+ * An export of a site's configuration (a backup), made with `POST {admin_root}/exportSite`.
+ *
+ * @example
+ * ```ts
+ * const backup = new SiteExport("backup", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   downloadTo: "./backups",
+ *   triggers: [release],
+ * });
+ * ```
+ */
+export class SiteExport extends pulumi.dynamic.Resource {
+  /** The archive's path on the server, or the URL it was downloaded from. */
+  declare public readonly location: pulumi.Output<string>;
+  /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */
+  declare public readonly fileName: pulumi.Output<string>;
+  /** When the export was made (ISO 8601). */
+  declare public readonly exportedAt: pulumi.Output<string>;
+  /** With downloadTo: where the archive was written locally. */
+  declare public readonly localPath: pulumi.Output<string | undefined>;
+  /** With downloadTo: the archive's size in bytes. */
+  declare public readonly sizeBytes: pulumi.Output<number | undefined>;
+  /** With downloadTo: the archive's SHA-256 (hex). */
+  declare public readonly sha256: pulumi.Output<string | undefined>;
+
+  /**
+   * @param name - the resource's name in the stack.
+   * @param args - what to export and where; see {@link SiteExportArgs}.
+   * @param opts - the usual Pulumi resource options.
+   */
+  constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      siteExportProvider,
+      name,
+      {
+        ...args,
+        password: pulumi.secret(args.password),
+        fileName: undefined,
+        exportedAt: undefined,
+        localPath: undefined,
+        sizeBytes: undefined,
+        sha256: undefined,
+      },
+      { ...opts, additionalSecretOutputs: ["password"] },
+    );
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * A small fault-injecting HTTP proxy for tests: it sits between the client and a plain-HTTP
+ * emulator and, per request, forwards, delays, answers 502/504, resets the connection, truncates
+ * the body, or drops the answer after the server has acted.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** What the proxy does with one request. */
+export type Fault =
+  | { kind: "forward" }
+  | { kind: "delay"; ms: number }
+  | { kind: "status"; status: 502 | 503 | 504; body?: string; contentType?: string }
+  | { kind: "reset" }
+  | { kind: "truncate" }
+  /** Forwards the request, waits for the server's answer, then destroys the client socket. */
+  | { kind: "drop-answer" }
+  /** Answers with this body and status instead of forwarding. */
+  | { kind: "answer"; status: number; body: string; contentType?: string };
+
+/** Chooses a fault for a request; `undefined` forwards it. */
+export type FaultRule = (request: { method: string; path: string }) => Fault | undefined;
+
+/** A running proxy. */
+export interface FaultProxy {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** Replaces the rule deciding each request's fault. */
+  setRule(rule: FaultRule): void;
+  /** Every request seen: method, path and the fault applied. */
+  seen: Array<{ method: string; path: string; fault: Fault["kind"] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy on 127.0.0.1, port 0, in front of `target` (an `http://host:port` origin).
+ *
+ * @example
+ * ```ts
+ * const proxy = await startFaultProxy(emulatorOrigin);
+ * proxy.setRule(({ path }) => (path.endsWith("/createNewSite") ? { kind: "drop-answer" } : undefined));
+ * ```
+ */
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+  const upstream = new URL(target);
+  let rule: FaultRule = () => undefined;
+  const seen: FaultProxy["seen"] = [];
+
+  const server = http.createServer((req, res) => {
+    const method = req.method ?? "GET";
+    const path = req.url ?? "/";
+    const fault = rule({ method, path }) ?? { kind: "forward" };
+    seen.push({ method, path, fault: fault.kind });
+
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      switch (fault.kind) {
+        case "reset":
+          req.socket.destroy();
+          return;
+        case "status":
+          res.writeHead(fault.status, { "content-type": fault.contentType ?? "text/html" });
+          res.end(fault.body ?? `<html><body><h1>${fault.status} Bad Gateway</h1></body></html>`);
+          return;
+        case "answer":
+          res.writeHead(fault.status, { "content-type": fault.contentType ?? "application/json" });
+          res.end(fault.body);
+          return;
+        case "delay":
+          setTimeout(() => forward(fault), fault.ms);
+          return;
+        default:
+          forward(fault);
+      }
+    });
+
+    function forward(f: Fault): void {
+      const headers = { ...req.headers, host: upstream.host };
+      const out = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method,
+          path,
+          headers,
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on("data", (c: Buffer) => parts.push(c));
+          answer.on("end", () => {
+            const full = Buffer.concat(parts);
+            if (f.kind === "drop-answer") {
+              req.socket.destroy();
+              return;
+            }
+            if (f.kind === "truncate") {
+              const responseHeaders = { ...answer.headers };
+              delete responseHeaders["transfer-encoding"];
+              responseHeaders["content-length"] = String(full.length);
+              res.writeHead(answer.statusCode ?? 502, responseHeaders);
+              res.write(full.subarray(0, Math.floor(full.length / 2)));
+              setTimeout(() => req.socket.destroy(), 20);
+              return;
+            }
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(full);
+          });
+        },
+      );
+      out.on("error", () => {
+        if (!res.headersSent) {
+          res.writeHead(502, { "content-type": "text/html" });
+          res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+        } else {
+          req.socket.destroy();
+        }
+      });
+      out.end(Buffer.concat(chunks));
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setRule(next) {
+      rule = next;
+    },
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -12,7 +12,7 @@ import {
   type EmulatorOptions,
 } from "./options";
 import { MAX_BODY_BYTES } from "./http";
-import { startEmulator, type EmulatorEndpoints } from "./index";
+import { startEmulator, type EmulatorEndpoints, type RunningEmulator } from "./index";
 
 function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -57,10 +57,7 @@ export function buildProgram(): Command {
   return new Command()
     .name("arcgis-admin-emulator")
     .description(
-      "Local emulator of an ArcGIS mission server (admin API under /arcgis/admin) and a portal\n" +
-        "(sharing API under /portal/sharing/rest). Prints one JSON ready line on stdout:\n" +
-        '  {"adminUrl","sharingUrl","healthUrl","caCertFile","portalId"}\n' +
-        "then logs to stderr. SIGINT or SIGTERM stops it.",
+      "Local emulator of an ArcGIS mission server (admin API under /arcgis/admin) and a portal (sharing API under /portal/sharing/rest).",
     )
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumber(65535), 0)
@@ -71,7 +68,7 @@ export function buildProgram(): Command {
     )
     .option(
       "--seed <file>",
-      'JSON seed: {"portal":{"id","users":[{"username","password","role":"org_admin"|"org_user"}],"collaborations":[{"id","name","description","hostPortalId","guestPortalIds"}]}}',
+      "JSON file with the portal's id, users and collaborations (format below)",
     )
     .option("--no-tls", "serve plain HTTP instead of HTTPS")
     .option(
@@ -112,7 +109,13 @@ export function buildProgram(): Command {
     .option("--quiet", "no log lines on stderr", false)
     .addHelpText(
       "after",
-      `\nWithout --seed the portal has one org_admin: ${DEFAULT_PORTAL_ADMIN.username} / ${DEFAULT_PORTAL_ADMIN.password}.\n` +
+      "\nOnce listening it prints one JSON line on stdout:\n" +
+        '  {"adminUrl":...,"sharingUrl":...,"healthUrl":...,"caCertFile":...,"portalId":...}\n' +
+        "then logs to stderr. SIGINT or SIGTERM stops it.\n" +
+        "\nSeed file:\n" +
+        '  {"portal":{"id":"...","users":[{"username":"...","password":"...","role":"org_admin"|"org_user"}],\n' +
+        '   "collaborations":[{"id":"...","name":"...","description":"...","hostPortalId":"...","guestPortalIds":["..."]}]}}\n' +
+        `Without --seed the portal has one org_admin: ${DEFAULT_PORTAL_ADMIN.username} / ${DEFAULT_PORTAL_ADMIN.password}.\n` +
         `Request bodies are limited to ${MAX_BODY_BYTES} bytes.\n` +
         "Control endpoints (emulator only): GET /__emulator/stats, GET /__emulator/requests,\n" +
         "POST /__emulator/expire-tokens, POST /__emulator/fail-next-create (message).",
@@ -156,27 +159,40 @@ async function main(): Promise<void> {
   const program = buildProgram();
   program.parse();
   const options = toOptions(program.opts<CliFlags>());
-  const emulator = await startEmulator(options);
-  process.stdout.write(`${readyLine(emulator)}\n`);
 
-  let stopping = false;
+  // Signal handlers go in before anything is printed: a supervisor that stops the emulator
+  // as soon as it reads the ready line must get a clean stop, not the default kill.
+  let emulator: RunningEmulator | null = null;
+  let stopSignal: NodeJS.Signals | null = null;
   const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (stopSignal !== null) {
       // A second signal while stopping: give up waiting.
       process.exit(1);
     }
-    stopping = true;
+    stopSignal = signal;
     process.stderr.write(`arcgis-admin-emulator: ${signal} received, stopping\n`);
-    emulator.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`arcgis-admin-emulator: error while stopping: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    // Still starting: main() stops it once it is up.
+    if (emulator !== null) closeAndExit(emulator);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+
+  emulator = await startEmulator(options);
+  if (stopSignal !== null) {
+    closeAndExit(emulator);
+    return;
+  }
+  process.stdout.write(`${readyLine(emulator)}\n`);
+}
+
+function closeAndExit(emulator: RunningEmulator): void {
+  emulator.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`arcgis-admin-emulator: error while stopping: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }
 
 main().catch((error: unknown) => {

@@ -10,21 +10,33 @@ const scryptAsync = promisify(scrypt) as (
   password: string,
   salt: Buffer,
   keylen: number,
+  options: { N: number },
 ) => Promise<Buffer>;
 
-/** Hashes a password for the state file (`scrypt$<salt>$<hash>`, base64url). */
+/**
+ * scrypt cost. Lower than a production default on purpose: the hash only keeps plain
+ * passwords out of the emulator's state file, and every generateToken pays for it.
+ */
+const SCRYPT_COST = 4096;
+
+/** Hashes a password for the state file (`scrypt$<N>$<salt>$<hash>`, base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32);
-  return `scrypt$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+  const hash = await scryptAsync(password, salt, 32, { N: SCRYPT_COST });
+  return `scrypt$${SCRYPT_COST}$${salt.toString("base64url")}$${hash.toString("base64url")}`;
 }
 
 /** Checks a password against a hash made by {@link hashPassword}. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || salt === undefined || hash === undefined) return false;
+  const [scheme, cost, salt, hash] = stored.split("$");
+  const N = Number(cost);
+  if (scheme !== "scrypt" || !Number.isSafeInteger(N) || salt === undefined || hash === undefined) {
+    return false;
+  }
   const expected = Buffer.from(hash, "base64url");
-  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), expected.length);
+  const actual = await scryptAsync(password, Buffer.from(salt, "base64url"), expected.length, {
+    N,
+  });
   return timingSafeEqual(actual, expected);
 }
 

@@ -1,4 +1,4 @@
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN, type Answer } from "./support";
 
 const WINDOWS_DIRECTORIES = JSON.stringify({
   directories: [
@@ -120,11 +120,9 @@ describe("createNewSite", () => {
       "mission-a",
     ]);
     const dirs = await h.adminGet(`/system/directories?f=json&token=${token}`);
-    expect(dirs.json.directories.map((d: { directoryType: string }) => d.directoryType).sort()).toEqual([
-      "JOBS",
-      "OUTPUT",
-      "SYSTEM",
-    ]);
+    expect(
+      dirs.json.directories.map((d: { directoryType: string }) => d.directoryType).sort(),
+    ).toEqual(["JOBS", "OUTPUT", "SYSTEM"]);
     const services = await h.adminGet(`/services?f=json&token=${token}`);
     expect(services.json.folders).toContain("System");
     const system = await h.adminGet(`/services/System?f=json&token=${token}`);
@@ -133,7 +131,10 @@ describe("createNewSite", () => {
 
   it("accepts Windows paths for directories and the config store and records them verbatim, without creating them", async () => {
     h = await Harness.start();
-    await h.createSite({ directories: WINDOWS_DIRECTORIES, configStoreConnection: WINDOWS_CONFIG_STORE });
+    await h.createSite({
+      directories: WINDOWS_DIRECTORIES,
+      configStoreConnection: WINDOWS_CONFIG_STORE,
+    });
     const token = await h.adminToken();
     const dirs = await h.adminGet(`/system/directories?f=json&token=${token}`);
     expect(dirs.json.directories).toEqual(JSON.parse(WINDOWS_DIRECTORIES).directories);
@@ -151,7 +152,9 @@ describe("createNewSite", () => {
     const root = await h.adminGet("/?f=json");
     expect(root.json.status).toBe("error");
     expect([498, 499]).not.toContain(root.json.code);
-    expect(root.json.messages.join(" ")).toMatch(/Site creation is in progress on machine 'mission-b'/);
+    expect(root.json.messages.join(" ")).toMatch(
+      /Site creation is in progress on machine 'mission-b'/,
+    );
     const health = await send200(h, h.emu.healthUrl + "?f=json");
     expect(health.success).toBe(false);
     expect((await h.admin("generateToken", SITE_ADMIN)).json.status).toBe("error");
@@ -207,7 +210,9 @@ describe("createNewSite", () => {
       directories: JSON.stringify(badType),
     });
     expect(typeAnswer.json.status).toBe("error");
-    expect(typeAnswer.json.messages.join(" ")).toContain("directories.directories[1].directoryType");
+    expect(typeAnswer.json.messages.join(" ")).toContain(
+      "directories.directories[1].directoryType",
+    );
 
     const badMode = structuredClone(dirs);
     badMode.directories[2]!.cleanupMode = "SOMETIMES";
@@ -247,7 +252,8 @@ describe("createNewSite log settings", () => {
 
   async function logLevel(): Promise<string> {
     const token = await h.adminToken();
-    return (await h.adminGet(`/logs/settings?f=json&token=${token}`)).json.settings.logLevel as string;
+    return (await h.adminGet(`/logs/settings?f=json&token=${token}`)).json.settings
+      .logLevel as string;
   }
 
   it("accepts them as 'settings'", async () => {
@@ -313,13 +319,18 @@ describe("a failing site creation", () => {
   });
 
   it("with runAsync reports progress first, then the failure on the admin root", async () => {
-    h = await Harness.start({ failCreate: "Failed to create the site. The specified configuration store location is not accessible." });
+    h = await Harness.start({
+      failCreate:
+        "Failed to create the site. The specified configuration store location is not accessible.",
+    });
     const answer = await h.admin("createNewSite", { ...SITE_ADMIN, runAsync: "true" });
     expect(answer.json.status).toBe("success");
     expect((await h.adminGet("/?f=json")).json.messages.join(" ")).toContain("in progress");
     await h.waitForSite();
     const root = await h.adminGet("/?f=json");
-    expect(root.json.messages.join(" ")).toContain("configuration store location is not accessible");
+    expect(root.json.messages.join(" ")).toContain(
+      "configuration store location is not accessible",
+    );
   });
 });
 
@@ -335,10 +346,16 @@ describe("createNewSite on a machine already in a site", () => {
     const anonymous = await h.admin("createNewSite", { username: "other", password: "other-pw" });
     expect(anonymous.json).toMatchObject({ status: "error", code: 499 });
     const token = await h.adminToken();
-    const admin = await h.admin("createNewSite", { username: "other", password: "other-pw", token });
+    const admin = await h.admin("createNewSite", {
+      username: "other",
+      password: "other-pw",
+      token,
+    });
     expect(admin.json.status).toBe("error");
     expect([498, 499]).not.toContain(admin.json.code);
-    expect(admin.json.messages.join(" ")).toContain("machine 'mission-c' already participates in a site");
+    expect(admin.json.messages.join(" ")).toContain(
+      "machine 'mission-c' already participates in a site",
+    );
     // The first administrator is still the one.
     expect(typeof (await h.adminToken())).toBe("string");
   });
@@ -368,7 +385,10 @@ describe("generateToken (admin)", () => {
   });
 
   it("refuses a wrong password in the admin error format", async () => {
-    const answer = await h.admin("generateToken", { username: SITE_ADMIN.username, password: "wrong" });
+    const answer = await h.admin("generateToken", {
+      username: SITE_ADMIN.username,
+      password: "wrong",
+    });
     expect(answer.status).toBe(200);
     expect(answer.json.status).toBe("error");
     expect(answer.json.messages.join(" ")).toContain("Invalid username or password");
@@ -405,8 +425,15 @@ describe("site resources", () => {
   });
 
   it("logs/settings/edit changes the log settings and names a bad field", async () => {
-    const edit = await h.admin("logs/settings/edit", { token, logLevel: "VERBOSE", maxLogFileAge: "7" });
-    expect(edit.json).toMatchObject({ status: "success", settings: { logLevel: "VERBOSE", maxLogFileAge: 7 } });
+    const edit = await h.admin("logs/settings/edit", {
+      token,
+      logLevel: "VERBOSE",
+      maxLogFileAge: "7",
+    });
+    expect(edit.json).toMatchObject({
+      status: "success",
+      settings: { logLevel: "VERBOSE", maxLogFileAge: 7 },
+    });
     const read = await h.adminGet(`/logs/settings?f=json&token=${token}`);
     expect(read.json.settings).toMatchObject({ logLevel: "VERBOSE", maxLogFileAge: 7 });
     const bad = await h.admin("logs/settings/edit", { token, logLevel: "LOUD" });
@@ -438,7 +465,7 @@ describe("site resources", () => {
   });
 });
 
-async function send200(h: Harness, url: string): Promise<any> {
+async function send200(h: Harness, url: string): Promise<Answer["json"]> {
   const answer = await send(h.agent, "GET", url);
   expect(answer.status).toBe(200);
   return answer.json;

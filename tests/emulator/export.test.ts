@@ -32,8 +32,15 @@ function stampOf(at: Date): string {
   return `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}-UTC`;
 }
 
-async function started(options: Parameters<typeof Harness.start>[0] = {}): Promise<{ h: Harness; token: string }> {
-  const h = await Harness.start({ createDelayMs: 0, exportDelayMs: 50, machineName: "mission-x", ...options });
+async function started(
+  options: Parameters<typeof Harness.start>[0] = {},
+): Promise<{ h: Harness; token: string }> {
+  const h = await Harness.start({
+    createDelayMs: 0,
+    exportDelayMs: 50,
+    machineName: "mission-x",
+    ...options,
+  });
   await h.createSite({ settings: JSON.stringify({ logLevel: "FINE" }) });
   return { h, token: await h.adminToken() };
 }
@@ -84,9 +91,13 @@ describe("exportSite with a location", () => {
       expect(entry).toBeDefined();
       expect(() => JSON.parse(entry!.data.toString("utf8"))).not.toThrow();
     }
-    const logSettings = JSON.parse(entries.find((e) => e.name === "log-settings.json")!.data.toString("utf8"));
+    const logSettings = JSON.parse(
+      entries.find((e) => e.name === "log-settings.json")!.data.toString("utf8"),
+    );
     expect(logSettings.settings.logLevel).toBe("FINE");
-    const machines = JSON.parse(entries.find((e) => e.name === "machines.json")!.data.toString("utf8"));
+    const machines = JSON.parse(
+      entries.find((e) => e.name === "machines.json")!.data.toString("utf8"),
+    );
     expect(machines.machines[0].machineName).toBe("mission-x");
   });
 
@@ -139,7 +150,8 @@ describe("exportSite with a location", () => {
     const name = path.basename(answer.json.location as string);
     expect(taken.has(name)).toBe(false);
     expect(name).toMatch(/-UTC-1\.agssite$/);
-    for (const kept of taken) expect(await fs.readFile(path.join(folder, kept), "utf8")).toBe("keep me");
+    for (const kept of taken)
+      expect(await fs.readFile(path.join(folder, kept), "utf8")).toBe("keep me");
   });
 
   it("five exports started at once (retried on 409) yield five distinct archives", async () => {
@@ -193,7 +205,9 @@ describe("exportSite without a location", () => {
     const url = answer.json.location as string;
     expect(url).toMatch(new RegExp(`^${h.emu.adminUrl}/uploads/[0-9a-f]{32}$`));
 
-    const download = await send(h.agent, "GET", url, { headers: { "X-Esri-Authorization": `Bearer ${token}` } });
+    const download = await send(h.agent, "GET", url, {
+      headers: { "X-Esri-Authorization": `Bearer ${token}` },
+    });
     expect(download.status).toBe(200);
     const disposition = download.headers["content-disposition"] as string;
     expect(disposition).toMatch(/^attachment; filename="\d{8}-\d{6}-UTC\.agssite"$/);
@@ -203,7 +217,10 @@ describe("exportSite without a location", () => {
     const id = url.split("/").at(-1)!;
     const name = /filename="([^"]+)"/.exec(disposition)![1]!;
     const onDisk = await fs.readFile(path.join(h.dataDir, "uploads", id, name));
-    const raw = await request(url, { headers: { authorization: `Bearer ${token}` }, dispatcher: h.agent });
+    const raw = await request(url, {
+      headers: { authorization: `Bearer ${token}` },
+      dispatcher: h.agent,
+    });
     expect(Buffer.from(await raw.body.arrayBuffer()).equals(onDisk)).toBe(true);
     expect(raw.headers["content-length"]).toBe(String(onDisk.length));
   });
@@ -212,8 +229,17 @@ describe("exportSite without a location", () => {
     const answer = await h.admin("exportSite", { token });
     const url = answer.json.location as string;
     expect((await send(h.agent, "GET", `${url}?f=json`)).json.code).toBe(499);
-    for (const id of ["..%2F..%2Fstate.json", "..%2Fstate.json", "ZZZZ", `${url.split("/").at(-1)!}x`]) {
-      const bad = await send(h.agent, "GET", `${h.emu.adminUrl}/uploads/${id}?f=json&token=${token}`);
+    for (const id of [
+      "..%2F..%2Fstate.json",
+      "..%2Fstate.json",
+      "ZZZZ",
+      `${url.split("/").at(-1)!}x`,
+    ]) {
+      const bad = await send(
+        h.agent,
+        "GET",
+        `${h.emu.adminUrl}/uploads/${id}?f=json&token=${token}`,
+      );
       expect(bad.status).toBe(200);
       expect(bad.json).toMatchObject({ status: "error", code: 404 });
       expect(bad.text).not.toContain("tokenSecret");
@@ -247,13 +273,19 @@ describe("a running export", () => {
       expect(refusal.json).toEqual({
         status: "error",
         code: 409,
-        messages: [expect.stringMatching(/configuration cannot be changed while the site is being exported/)],
+        messages: [
+          expect.stringMatching(/configuration cannot be changed while the site is being exported/),
+        ],
       });
     }
     // Reading is still fine.
-    expect((await h.adminGet(`/logs/settings?f=json&token=${token}`)).json.settings.logLevel).toBe("FINE");
+    expect((await h.adminGet(`/logs/settings?f=json&token=${token}`)).json.settings.logLevel).toBe(
+      "FINE",
+    );
     expect((await running).json.status).toBe("success");
-    expect((await h.admin("logs/settings/edit", { token, logLevel: "SEVERE" })).json.status).toBe("success");
+    expect((await h.admin("logs/settings/edit", { token, logLevel: "SEVERE" })).json.status).toBe(
+      "success",
+    );
     expect(h.emu.stats()).toMatchObject({ exportsStarted: 1, exportsCompleted: 1 });
   });
 
@@ -276,7 +308,9 @@ describe("a running export", () => {
     expect(await fs.readdir(folder)).toEqual([]);
     h = await Harness.start({ dataDir: h.dataDir, exportDelayMs: 10 });
     const token2 = await h.adminToken();
-    expect((await h.admin("exportSite", { location: folder, token: token2 })).json.status).toBe("success");
+    expect((await h.admin("exportSite", { location: folder, token: token2 })).json.status).toBe(
+      "success",
+    );
   });
 });
 

@@ -16,6 +16,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The parsed body (undefined when not JSON); arbitrary JSON that each test asserts on. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 
@@ -82,7 +84,11 @@ export class Harness {
   }
 
   /** POSTs an admin operation (`f=json` unless the form sets f). */
-  admin(op: string, form: Record<string, string> = {}, headers?: Record<string, string>): Promise<Answer> {
+  admin(
+    op: string,
+    form: Record<string, string> = {},
+    headers?: Record<string, string>,
+  ): Promise<Answer> {
     return send(this.agent, "POST", `${this.emu.adminUrl}/${op}`, {
       form: { f: "json", ...form },
       ...(headers === undefined ? {} : { headers }),
@@ -97,7 +103,11 @@ export class Harness {
   }
 
   /** POSTs a sharing API operation (`f=json` unless the form sets f). */
-  sharing(op: string, form: Record<string, string> = {}, headers?: Record<string, string>): Promise<Answer> {
+  sharing(
+    op: string,
+    form: Record<string, string> = {},
+    headers?: Record<string, string>,
+  ): Promise<Answer> {
     return send(this.agent, "POST", `${this.emu.sharingUrl}/${op}`, {
       form: { f: "json", ...form },
       ...(headers === undefined ? {} : { headers }),
@@ -121,14 +131,20 @@ export class Harness {
   /** An admin token for {@link SITE_ADMIN}. */
   async adminToken(extra: Record<string, string> = {}): Promise<string> {
     const answer = await this.admin("generateToken", { ...SITE_ADMIN, ...extra });
-    if (typeof answer.json?.token !== "string") throw new Error(`generateToken failed: ${answer.text}`);
+    if (typeof answer.json?.token !== "string")
+      throw new Error(`generateToken failed: ${answer.text}`);
     return answer.json.token as string;
   }
 
   /** A portal token. */
-  async portalToken(username: string, password: string, extra: Record<string, string> = {}): Promise<string> {
+  async portalToken(
+    username: string,
+    password: string,
+    extra: Record<string, string> = {},
+  ): Promise<string> {
     const answer = await this.sharing("generateToken", { username, password, ...extra });
-    if (typeof answer.json?.token !== "string") throw new Error(`generateToken failed: ${answer.text}`);
+    if (typeof answer.json?.token !== "string")
+      throw new Error(`generateToken failed: ${answer.text}`);
     return answer.json.token as string;
   }
 

@@ -50,14 +50,18 @@ describe("tokens", () => {
     });
 
     it("are accepted in the Authorization bearer header", async () => {
-      const answer = await h.adminGet("/machines?f=json", { Authorization: `Bearer ${adminToken}` });
+      const answer = await h.adminGet("/machines?f=json", {
+        Authorization: `Bearer ${adminToken}`,
+      });
       expect(answer.json.machines).toBeDefined();
     });
 
     it("answer 498 'Invalid token.' for a forged or portal token", async () => {
       const forged = await h.adminGet("/machines?f=json", { Authorization: "Bearer not.a-token" });
       expect(forged.json).toEqual({ status: "error", code: 498, messages: ["Invalid token."] });
-      const portal = await h.adminGet("/machines?f=json", { Authorization: `Bearer ${portalToken}` });
+      const portal = await h.adminGet("/machines?f=json", {
+        Authorization: `Bearer ${portalToken}`,
+      });
       expect(portal.json.code).toBe(498);
     });
   });
@@ -74,7 +78,9 @@ describe("tokens", () => {
     });
 
     it("are accepted as a query parameter", async () => {
-      const answer = await h.sharingGet(`/community/self?f=json&token=${encodeURIComponent(portalToken)}`);
+      const answer = await h.sharingGet(
+        `/community/self?f=json&token=${encodeURIComponent(portalToken)}`,
+      );
       expect(answer.json.username).toBe("gisadmin");
     });
 
@@ -86,18 +92,25 @@ describe("tokens", () => {
     });
 
     it("are accepted in the Authorization bearer header", async () => {
-      const answer = await h.sharingGet("/community/self?f=json", { Authorization: `Bearer ${portalToken}` });
+      const answer = await h.sharingGet("/community/self?f=json", {
+        Authorization: `Bearer ${portalToken}`,
+      });
       expect(answer.json.username).toBe("gisadmin");
     });
 
     it("answer 498 in the sharing format for an admin token", async () => {
-      const answer = await h.sharingGet("/community/self?f=json", { Authorization: `Bearer ${adminToken}` });
+      const answer = await h.sharingGet("/community/self?f=json", {
+        Authorization: `Bearer ${adminToken}`,
+      });
       expect(answer.status).toBe(200);
       expect(answer.json).toEqual({ error: { code: 498, message: "Invalid token.", details: [] } });
     });
 
     it("are issued with expires and ssl, and refused for bad credentials in the sharing format", async () => {
-      const good = await h.sharing("generateToken", { username: "viewer", password: "Viewer-Pass-1" });
+      const good = await h.sharing("generateToken", {
+        username: "viewer",
+        password: "Viewer-Pass-1",
+      });
       expect(good.json).toMatchObject({ ssl: true });
       expect(good.json.expires).toBeGreaterThan(Date.now());
       const bad = await h.sharing("generateToken", { username: "viewer", password: "nope" });
@@ -108,11 +121,16 @@ describe("tokens", () => {
 
   describe("bound to a referer", () => {
     it("work with the same Referer and are rejected (498) with another Referer or none, on the admin API", async () => {
-      const bound = await h.adminToken({ client: "referer", referer: "https://deploy.example.com" });
+      const bound = await h.adminToken({
+        client: "referer",
+        referer: "https://deploy.example.com",
+      });
       const call = (headers: Record<string, string>) =>
         h.adminGet("/machines?f=json", { "X-Esri-Authorization": `Bearer ${bound}`, ...headers });
       expect((await call({ Referer: "https://deploy.example.com" })).json.machines).toBeDefined();
-      expect((await call({ Referer: "https://deploy.example.com/app/page" })).json.machines).toBeDefined();
+      expect(
+        (await call({ Referer: "https://deploy.example.com/app/page" })).json.machines,
+      ).toBeDefined();
       expect((await call({ Referer: "https://evil.example.com" })).json.code).toBe(498);
       expect((await call({ Referer: "https://deploy.example.com.evil.net" })).json.code).toBe(498);
       expect((await call({})).json.code).toBe(498);
@@ -141,23 +159,32 @@ describe("tokens", () => {
     const answer = await h.adminGet("/machines?f=json", { Authorization: `Bearer ${bound}` });
     expect(answer.json.code).toBe(498);
     const own = await h.adminToken({ client: "requestip" });
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${own}` })).json.machines).toBeDefined();
+    expect(
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${own}` })).json.machines,
+    ).toBeDefined();
   });
 
   it("all become expired (498) on both APIs after expireTokens(), and new ones work", async () => {
     await h.emu.expireTokens();
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${adminToken}` })).json.code).toBe(498);
     expect(
-      (await h.sharingGet("/community/self?f=json", { Authorization: `Bearer ${portalToken}` })).json.error.code,
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${adminToken}` })).json.code,
+    ).toBe(498);
+    expect(
+      (await h.sharingGet("/community/self?f=json", { Authorization: `Bearer ${portalToken}` }))
+        .json.error.code,
     ).toBe(498);
     const fresh = await h.adminToken();
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${fresh}` })).json.machines).toBeDefined();
+    expect(
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${fresh}` })).json.machines,
+    ).toBeDefined();
   });
 
   it("all become expired through POST /__emulator/expire-tokens", async () => {
     const answer = await send(h.agent, "POST", `${h.emu.controlUrl}/expire-tokens`);
     expect(answer.json).toEqual({ success: true });
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${adminToken}` })).json.code).toBe(498);
+    expect(
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${adminToken}` })).json.code,
+    ).toBe(498);
   });
 });
 
@@ -173,8 +200,12 @@ describe("token lifetime", () => {
     const answer = await h.admin("generateToken", { ...SITE_ADMIN, expiration: "60" });
     expect(answer.json.expires - Date.now()).toBeLessThan(400);
     const token = answer.json.token as string;
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${token}` })).json.machines).toBeDefined();
+    expect(
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${token}` })).json.machines,
+    ).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect((await h.adminGet("/machines?f=json", { Authorization: `Bearer ${token}` })).json.code).toBe(498);
+    expect(
+      (await h.adminGet("/machines?f=json", { Authorization: `Bearer ${token}` })).json.code,
+    ).toBe(498);
   });
 });

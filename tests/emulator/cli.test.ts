@@ -1,0 +1,341 @@
+/**
+ * The `arcgis-admin-emulator` CLI as a real child process. The emulator sources are
+ * transpiled once with the TypeScript compiler API into a temporary folder (a full
+ * `tsc -p tsconfig.build.json` would also compile, and depend on, the provider).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { promises as fs, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { Agent } from "undici";
+import { send, SITE_ADMIN, tempDir, type Answer } from "./support";
+import { readZip } from "./zip";
+
+const REPO = path.resolve(__dirname, "../..");
+let buildDir: string;
+let cli: string;
+
+async function buildCli(outDir: string): Promise<string> {
+  const srcDir = path.join(REPO, "emulator");
+  await fs.mkdir(path.join(outDir, "emulator"), { recursive: true });
+  for (const name of await fs.readdir(srcDir)) {
+    if (!name.endsWith(".ts")) continue;
+    const source = await fs.readFile(path.join(srcDir, name), "utf8");
+    const { outputText } = ts.transpileModule(source, {
+      fileName: name,
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2023,
+        esModuleInterop: true,
+      },
+    });
+    await fs.writeFile(path.join(outDir, "emulator", name.replace(/\.ts$/, ".js")), outputText);
+  }
+  return path.join(outDir, "emulator", "cli.js");
+}
+
+interface Ready {
+  adminUrl: string;
+  sharingUrl: string;
+  healthUrl: string;
+  caCertFile: string | null;
+  portalId: string;
+}
+
+/** A spawned emulator. */
+class Spawned {
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  ready!: Ready;
+  agent!: Agent;
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (this.stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  static async start(args: string[]): Promise<Spawned> {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, NODE_PATH: path.join(REPO, "node_modules") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const spawned = new Spawned(child);
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (spawned.stdout.includes("\n")) {
+            child.stdout.off("data", check);
+            resolve();
+          }
+        };
+        child.stdout.on("data", check);
+      }),
+      spawned.exited.then(({ code }) => {
+        throw new Error(`emulator exited (${code}) before it was ready: ${spawned.stderr}`);
+      }),
+    ]);
+    spawned.ready = JSON.parse(spawned.stdout.split("\n")[0]!) as Ready;
+    const ca =
+      spawned.ready.caCertFile === null
+        ? undefined
+        : readFileSync(spawned.ready.caCertFile, "utf8");
+    spawned.agent = new Agent(ca === undefined ? {} : { connect: { ca } });
+    return spawned;
+  }
+
+  admin(op: string, form: Record<string, string> = {}): Promise<Answer> {
+    return send(this.agent, "POST", `${this.ready.adminUrl}/${op}`, {
+      form: { f: "json", ...form },
+    });
+  }
+
+  async adminToken(): Promise<string> {
+    const answer = await this.admin("generateToken", SITE_ADMIN);
+    if (typeof answer.json?.token !== "string") throw new Error(`no token: ${answer.text}`);
+    return answer.json.token as string;
+  }
+
+  async stop(
+    signal: NodeJS.Signals = "SIGTERM",
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.kill(signal);
+    const result = await this.exited;
+    await this.agent.close();
+    return result;
+  }
+}
+
+/** Runs the CLI to completion (for --help and bad flags). */
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, NODE_PATH: path.join(REPO, "node_modules") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  buildDir = await tempDir("arcgis-emu-cli-build-");
+  cli = await buildCli(buildDir);
+});
+
+afterAll(async () => {
+  await fs.rm(buildDir, { recursive: true, force: true });
+});
+
+describe("the arcgis-admin-emulator CLI", () => {
+  let dataDir: string;
+  const running: Spawned[] = [];
+  beforeEach(async () => {
+    dataDir = await tempDir();
+  });
+  afterEach(async () => {
+    for (const s of running.splice(0)) {
+      if (s.child.exitCode === null && s.child.signalCode === null) await s.stop("SIGKILL");
+    }
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+  const start = async (args: string[]): Promise<Spawned> => {
+    const s = await Spawned.start(args);
+    running.push(s);
+    return s;
+  };
+
+  it("is the package's bin, with a node shebang", () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8"));
+    expect(pkg.bin["arcgis-admin-emulator"]).toBe("dist/emulator/cli.js");
+    expect(
+      readFileSync(path.join(REPO, "emulator", "cli.ts"), "utf8").startsWith(
+        "#!/usr/bin/env node\n",
+      ),
+    ).toBe(true);
+  });
+
+  it("--help documents every flag, the ready line, the seed format and the default credentials", async () => {
+    const { code, stdout } = await run(["--help"]);
+    expect(code).toBe(0);
+    for (const flag of [
+      "--host",
+      "--port",
+      "--data-dir",
+      "--seed",
+      "--no-tls",
+      "--cert",
+      "--key",
+      "--create-delay",
+      "--export-delay",
+      "--export-root",
+      "--machine-name",
+      "--token-lifetime",
+      "--export-padding-bytes",
+      "--fail-create",
+      "--quiet",
+    ]) {
+      expect(stdout).toContain(flag);
+    }
+    expect(stdout).toContain('"adminUrl"');
+    expect(stdout).toContain('"guestPortalIds"');
+    expect(stdout).toContain("portaladmin / emulator-Admin-1");
+  });
+
+  it("refuses bad flags with a message on stderr and a non-zero exit", async () => {
+    const badPort = await run(["--port", "eighty", "--data-dir", dataDir]);
+    expect(badPort.code).not.toBe(0);
+    expect(badPort.stderr).toContain("--port");
+    const halfTls = await run(["--cert", "/tmp/cert.pem", "--data-dir", dataDir]);
+    expect(halfTls.code).not.toBe(0);
+    expect(halfTls.stderr).toContain("--cert and --key");
+    expect(halfTls.stdout).toBe("");
+  });
+
+  it("prints exactly one JSON ready line on stdout, logs to stderr, and stops cleanly on SIGTERM", async () => {
+    const s = await start(["--data-dir", dataDir]);
+    expect(Object.keys(s.ready)).toEqual([
+      "adminUrl",
+      "sharingUrl",
+      "healthUrl",
+      "caCertFile",
+      "portalId",
+    ]);
+    expect(s.ready.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin$/);
+    const port = new URL(s.ready.adminUrl).port;
+    expect(s.ready.sharingUrl).toBe(`https://127.0.0.1:${port}/portal/sharing/rest`);
+    expect(s.ready.healthUrl).toBe(`https://127.0.0.1:${port}/arcgis/rest/info/healthCheck`);
+    expect(s.ready.caCertFile).toBe(path.join(dataDir, "tls", "cert.pem"));
+    expect(s.ready.portalId).toMatch(/^[A-Z0-9]+$/);
+    const root = await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`);
+    expect(root.json.messages.join(" ")).toContain("not participating in any Site");
+
+    const { code } = await s.stop("SIGTERM");
+    expect(code).toBe(0);
+    expect(s.stdout.split("\n").filter((l) => l !== "")).toHaveLength(1);
+    expect(s.stderr).toContain("listening");
+    expect(s.stderr).toContain("stopped");
+    await expect(fs.access(path.join(dataDir, "emulator.pid"))).rejects.toThrow();
+  });
+
+  it("stops cleanly on SIGINT", async () => {
+    const s = await start(["--data-dir", dataDir, "--quiet"]);
+    const { code } = await s.stop("SIGINT");
+    expect(code).toBe(0);
+    expect(s.stderr).not.toContain("listening");
+  });
+
+  it("keeps its state across a restart", async () => {
+    let s = await start(["--data-dir", dataDir, "--create-delay", "50"]);
+    expect((await s.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
+    const portalId = s.ready.portalId;
+    await s.stop();
+    s = await start(["--data-dir", dataDir]);
+    expect(s.ready.portalId).toBe(portalId);
+    expect((await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`)).json.code).toBe(499);
+    expect(typeof (await s.adminToken())).toBe("string");
+  });
+
+  it("after a SIGKILL during an export shows no partial archive under a final name, keeps its state, and exports again", async () => {
+    const folder = path.join(dataDir, "backups");
+    await fs.mkdir(folder);
+    let s = await start(["--data-dir", dataDir, "--create-delay", "0", "--export-delay", "5000"]);
+    await s.admin("createNewSite", SITE_ADMIN);
+    const token = await s.adminToken();
+    const exporting = s.admin("exportSite", { location: folder, token }).catch(() => null);
+    await until(async () => (await fs.readdir(folder)).some((n) => n.endsWith(".partial")));
+    const { signal } = await s.stop("SIGKILL");
+    expect(signal).toBe("SIGKILL");
+    await exporting;
+    expect((await fs.readdir(folder)).filter((n) => n.endsWith(".agssite"))).toEqual([]);
+    expect(() => JSON.parse(readFileSync(path.join(dataDir, "state.json"), "utf8"))).not.toThrow();
+
+    s = await start(["--data-dir", dataDir, "--export-delay", "0"]);
+    expect(await fs.readdir(folder)).toEqual([]);
+    const fresh = await s.adminToken();
+    const answer = await s.admin("exportSite", { location: folder, token: fresh });
+    expect(answer.json.status).toBe("success");
+    expect(await fs.readdir(folder)).toEqual([path.basename(answer.json.location as string)]);
+  });
+
+  it("maps --fail-create, --machine-name, --token-lifetime, --export-root and --export-padding-bytes", async () => {
+    const root = await tempDir("arcgis-emu-cli-root-");
+    try {
+      const s = await start([
+        "--data-dir",
+        dataDir,
+        "--create-delay",
+        "0",
+        "--export-delay",
+        "0",
+        "--fail-create",
+        "Failed to create the site. No license.",
+        "--machine-name",
+        "cli-machine",
+        "--token-lifetime",
+        "0.5",
+        "--export-root",
+        root,
+        "--export-root",
+        dataDir,
+        "--export-padding-bytes",
+        "4096",
+      ]);
+      const failed = await s.admin("createNewSite", SITE_ADMIN);
+      expect(failed.json.messages).toEqual(["Failed to create the site. No license."]);
+      const root0 = await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`);
+      expect(root0.json.messages.join(" ")).toContain("'cli-machine'");
+      expect(root0.json.messages.join(" ")).toContain("No license.");
+      expect((await s.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
+      const tokenAnswer = await s.admin("generateToken", SITE_ADMIN);
+      expect(tokenAnswer.json.expires - Date.now()).toBeLessThan(31_000);
+      const token = tokenAnswer.json.token as string;
+      const inRoot = await s.admin("exportSite", { location: root, token });
+      expect(inRoot.json.status).toBe("success");
+      const padding = (await readZip(inRoot.json.location as string)).find(
+        (e) => e.name === "padding.bin",
+      );
+      expect(padding?.uncompressedSize).toBe(4096);
+      expect((await s.admin("exportSite", { location: dataDir, token })).json.status).toBe(
+        "success",
+      );
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("serves plain HTTP with --no-tls and the seed's portal with --seed", async () => {
+    const seedFile = path.join(dataDir, "seed.json");
+    await fs.writeFile(
+      seedFile,
+      JSON.stringify({
+        portal: {
+          id: "CLISEEDPORTAL",
+          users: [{ username: "u1", password: "p1", role: "org_admin" }],
+        },
+      }),
+    );
+    const s = await start(["--data-dir", dataDir, "--no-tls", "--seed", seedFile]);
+    expect(s.ready.caCertFile).toBeNull();
+    expect(s.ready.adminUrl).toMatch(/^http:\/\//);
+    expect(s.ready.portalId).toBe("CLISEEDPORTAL");
+    const token = await send(s.agent, "POST", `${s.ready.sharingUrl}/generateToken`, {
+      form: { username: "u1", password: "p1", f: "json" },
+    });
+    expect(typeof token.json.token).toBe("string");
+  });
+});

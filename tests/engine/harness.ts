@@ -56,10 +56,14 @@
  * - Errors from check/diff/read/delete and from create/update reach the engine
  *   as gRPC UNKNOWN with `details` = the error's `message` (no stack), but the
  *   host ALSO prints check/diff/read/delete errors with their stack to its
- *   stderr, which the engine shows the user. From
- *   create/update only, an error carrying `id` adds `grpc-status-details-bin`
- *   with `pulumirpc.ErrorResourceInitFailed {id, properties, reasons}`: the
- *   engine then records the resource as created with errors.
+ *   stderr, which the engine shows the user. From create/update only, an
+ *   error carrying `id` adds `grpc-status-details-bin` with
+ *   `pulumirpc.ErrorResourceInitFailed {id, properties, reasons}`: the engine
+ *   then records the resource as created with errors.
+ * - The host caches each deserialized provider by its `__provider` text and
+ *   calls `provider.configure` once per text, with the config current when
+ *   that text is first used; provider output written synchronously during a call is in
+ *   {@link Host.stdout}/{@link Host.stderr} when the call resolves.
  * - Outputs keep `__provider` (the host copies it back); `read` answers an
  *   empty id when the provider says the resource is gone.
  */

@@ -112,3 +112,24 @@ export async function closeDispatchers(): Promise<void> {
   agents.clear();
   await Promise.all(all.map((a) => a.close()));
 }
+
+/**
+ * Copies only the transport fields of an options object, so credentials never travel into
+ * request options.
+ *
+ * @param o - any options object that extends TransportOptions.
+ * @returns a new object with tls, timeouts, signal and dispatcher (those that are set).
+ * @example
+ * ```ts
+ * transportOf({ adminUrl, password, tls }) // { tls }
+ * ```
+ * Maps to: no REST operation.
+ */
+export function transportOf(o: TransportOptions): TransportOptions {
+  const t: TransportOptions = {};
+  if (o.tls !== undefined) t.tls = o.tls;
+  if (o.timeouts !== undefined) t.timeouts = o.timeouts;
+  if (o.signal !== undefined) t.signal = o.signal;
+  if (o.dispatcher !== undefined) t.dispatcher = o.dispatcher;
+  return t;
+}

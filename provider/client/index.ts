@@ -11,5 +11,6 @@ export * from "./dispatcher";
 export * from "./request";
 export * from "./download";
 export * from "./auth";
+export * from "./session";
 export * from "./admin";
 export * from "./portal";

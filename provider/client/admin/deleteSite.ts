@@ -1,4 +1,4 @@
-import type { AdminSession } from "../auth";
+import type { AdminSession } from "../session";
 
 /**
  * Deletes the site: the machine returns to "no site". Never retried by the client.

@@ -1,4 +1,4 @@
-import type { AdminSession } from "../auth";
+import type { AdminSession } from "../session";
 import type { TransportOptions } from "../dispatcher";
 import {
   downloadToFile,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AdminSession } from "../auth";
+import type { AdminSession } from "../session";
 import { validateAnswer } from "../response";
 
 const ExportSiteAnswer = z.looseObject({ location: z.string().min(1) });

@@ -1,4 +1,4 @@
-import type { AdminSession } from "../auth";
+import type { AdminSession } from "../session";
 
 /**
  * Lists the names of the machines in the site. Lenient: accepts `machines` as objects with

@@ -1,4 +1,4 @@
-import type { PortalSession } from "../auth";
+import type { PortalSession } from "../session";
 import { requestError } from "../response";
 import { collaborationPath } from "./paths";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PortalSession } from "../auth";
+import type { PortalSession } from "../session";
 import { validateAnswer } from "../response";
 import { collaborationPath } from "./paths";
 

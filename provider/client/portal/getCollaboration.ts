@@ -11,7 +11,7 @@ const CollaborationAnswer = z.looseObject({
 });
 
 /** A distributed collaboration as the portal describes it (unknown fields kept). */
-export type Collaboration = z.infer<typeof CollaborationAnswer>;
+export type CollaborationInfo = z.infer<typeof CollaborationAnswer>;
 
 /**
  * Reads a collaboration. A missing one fails with an error that {@link isNotFoundError}
@@ -32,7 +32,7 @@ export async function getCollaboration(
   session: PortalSession,
   portalId: string,
   collaborationId: string,
-): Promise<Collaboration> {
+): Promise<CollaborationInfo> {
   const path = collaborationPath(portalId, collaborationId);
   const raw = await session.call(
     path,

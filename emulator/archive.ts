@@ -155,8 +155,7 @@ export async function writeArchive(
   try {
     await sleep(delayMs, undefined, { signal });
   } catch (error) {
-    zip.outputStream.unpipe();
-    output.destroy();
+    // The same signal aborts the pipeline, which destroys both streams.
     await written.catch(() => undefined);
     throw error;
   }

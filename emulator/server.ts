@@ -35,6 +35,9 @@ export const CONTROL_PREFIX = "/__emulator";
 /** Name of the request log inside the data dir (one JSON line per request line). */
 export const REQUEST_LOG_FILE = "requests.log";
 
+/** Request lines kept in memory by requestLog(); older ones are dropped. */
+export const MAX_REQUEST_LOG_ENTRIES = 100_000;
+
 /** Which API a path belongs to; decides the error format. */
 type Api = "admin" | "sharing" | "rest" | "control";
 
@@ -131,6 +134,8 @@ export class RequestHandler {
       at: new Date().toISOString(),
     };
     this.rt.requests.push(entry);
+    // Bounded in memory (requests.log keeps everything): a long-running emulator must not grow.
+    if (this.rt.requests.length > MAX_REQUEST_LOG_ENTRIES) this.rt.requests.shift();
     this.logStream.write(`${JSON.stringify(entry)}\n`);
   }
 

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { Harness, send, SITE_ADMIN, type Answer } from "./support";
 
 const WINDOWS_DIRECTORIES = JSON.stringify({
@@ -140,6 +142,9 @@ describe("createNewSite", () => {
     expect(dirs.json.directories).toEqual(JSON.parse(WINDOWS_DIRECTORIES).directories);
     const store = await h.adminGet(`/system/configstore?f=json&token=${token}`);
     expect(store.json.connectionString).toBe("\\\\fileserver\\share\\config-store");
+    // "D:/arcgis/system" would be a relative path here: nothing may have been created.
+    expect(existsSync(path.resolve("D:"))).toBe(false);
+    expect(existsSync(path.resolve("C:\\arcgismission"))).toBe(false);
   });
 
   it("answers at once with runAsync in any letter case, reports creation in progress, then completes after the create delay", async () => {

@@ -73,14 +73,19 @@ export class Harness {
   /** Starts an emulator (quiet, short delays) in a new data dir unless one is given. */
   static async start(options: EmulatorOptions = {}): Promise<Harness> {
     const dataDir = options.dataDir ?? (await tempDir());
-    const emu = await startEmulator({
-      quiet: true,
-      createDelayMs: 200,
-      exportDelayMs: 200,
-      ...options,
-      dataDir,
-    });
-    return new Harness(emu, dataDir);
+    try {
+      const emu = await startEmulator({
+        quiet: true,
+        createDelayMs: 200,
+        exportDelayMs: 200,
+        ...options,
+        dataDir,
+      });
+      return new Harness(emu, dataDir);
+    } catch (error) {
+      if (options.dataDir === undefined) await fs.rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   /** POSTs an admin operation (`f=json` unless the form sets f). */

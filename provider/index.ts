@@ -3,4 +3,5 @@
  *
  * @packageDocumentation
  */
+export * from "./resources";
 export * from "./client";

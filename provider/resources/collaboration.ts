@@ -18,6 +18,7 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  logInfo,
   httpUrlSchema,
   lazyProvider,
   messageOf,
@@ -152,6 +153,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       throw new Error(
         `The ${describeTarget(inputs, portalId)} does not exist. Check collaborationId and ` +
           "portalId.",
+        { cause: error },
       );
     }
     throw error;
@@ -234,15 +236,15 @@ async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
   try {
     if (props.role === "host") {
       await deleteCollaboration(session, props.portalId, props.collaborationId);
-      pulumi.log.info(`Deleted the ${target}; its sharing has stopped.`);
+      logInfo(`Deleted the ${target}; its sharing has stopped.`);
     } else {
       await removeParticipation(session, props.portalId, props.collaborationId);
-      pulumi.log.info(`Portal ${props.portalId} no longer participates in the ${target}.`);
+      logInfo(`Portal ${props.portalId} no longer participates in the ${target}.`);
     }
   } catch (error) {
     // Already gone: destroy can be re-run.
     if (isNotFoundError(error)) {
-      pulumi.log.info(`The ${target} no longer exists; nothing to delete.`);
+      logInfo(`The ${target} no longer exists; nothing to delete.`);
       return;
     }
     const hint = isAuthError(error)
@@ -251,6 +253,7 @@ async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
     throw new Error(
       `${props.role === "host" ? "Deleting" : "Leaving"} the ${target} failed: ` +
         `${messageOf(error)}.${hint} It stays in the stack; run \`pulumi destroy\` again.`,
+      { cause: error },
     );
   }
 }

@@ -44,7 +44,8 @@ export type ResourceImplementation = Required<
  * ```
  */
 export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvider {
-  const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile;
+  // Exports patterns add no extension: name the .js file itself.
+  const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile + ".js";
   return {
     async check(olds: unknown, news: unknown) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -147,9 +148,7 @@ export function checkInputs<S extends z.ZodType>(
   const failures: CheckFailure[] = [...extra];
   for (const issue of result.error.issues) {
     const paths =
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map((k) => [...issue.path, k])
-        : [issue.path as PropertyKey[]];
+      issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
     for (const path of paths) {
       // A value that is still unknown is checked again once it is known (at `pulumi up`).
       if (unknowns.some((u) => isPrefix(u, path) || isPrefix(path, u))) continue;
@@ -230,7 +229,7 @@ export function transportFor(
   if (tls?.caCert !== undefined) options.caCert = tls.caCert;
   if (tls?.insecureSkipVerify === true) {
     options.insecureSkipVerify = true;
-    pulumi.log.warn(
+    logWarn(
       `TLS certificate verification is switched off for ${target} (tls.insecureSkipVerify). ` +
         "Prefer tls.caCert with the server's CA certificate.",
     );
@@ -274,10 +273,23 @@ export class ProgressReporter {
     const now = Date.now();
     if (now - this.lastReport < this.everyMs) return;
     this.lastReport = now;
-    pulumi.log.info(
+    logInfo(
       `Waiting for ${this.what}: ${state} (${formatDuration(this.elapsed())} of at most ${formatDuration(this.limitMs)})`,
     );
   }
+}
+
+/**
+ * Writes a progress or status line through Pulumi's log. In the provider host there is no engine
+ * connection and Pulumi prints to the console, which the engine shows the user.
+ */
+export function logInfo(message: string): void {
+  void pulumi.log.info(message);
+}
+
+/** Writes a warning through Pulumi's log. */
+export function logWarn(message: string): void {
+  void pulumi.log.warn(message);
 }
 
 /** Resolves after `ms` milliseconds. */

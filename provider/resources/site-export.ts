@@ -16,6 +16,8 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  logInfo,
+  logWarn,
   httpUrlSchema,
   lazyProvider,
   messageOf,
@@ -151,18 +153,23 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       break;
     } catch (error) {
       if (!isSiteBusy(error)) {
-        throw new Error(`exportSite on ${inputs.adminUrl} failed: ${messageOf(error)}`);
+        throw new Error(`exportSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
       if (progress.elapsed() >= inputs.timeouts.exportMs) {
         throw new Error(
           `exportSite on ${inputs.adminUrl} could not start within timeouts.exportMs ` +
             `(${inputs.timeouts.exportMs} ms): the site stayed busy with another export or ` +
             `administrative change (${messageOf(error)}). Raise timeouts.exportMs or run again.`,
+          { cause: error },
         );
       }
       progress.tick("the site is busy with another export or administrative change");
-      // Jitter keeps parallel exports of one site from retrying in lock step.
-      await sleep(delay / 2 + Math.random() * (delay / 2));
+      // Jitter keeps parallel exports of one site from retrying in lock step; the last wait ends
+      // at the deadline so that one more attempt is made there.
+      const remaining = inputs.timeouts.exportMs - progress.elapsed();
+      await sleep(Math.min(remaining, delay / 2 + Math.random() * (delay / 2)));
     }
   }
 
@@ -231,12 +238,12 @@ async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynami
   try {
     const local = await verifyArchive(props.localPath);
     if (local.sha256 === props.sha256) return { id, props };
-    pulumi.log.warn(
+    logWarn(
       `The downloaded export ${props.localPath} changed since it was downloaded; the next ` +
         "`pulumi up` exports again.",
     );
   } catch (error) {
-    pulumi.log.warn(
+    logWarn(
       `The downloaded export ${props.localPath} is missing or unreadable (${messageOf(error)}); ` +
         "the next `pulumi up` exports again.",
     );
@@ -246,7 +253,7 @@ async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynami
 
 async function remove(_id: string, props: SiteExportOutputs): Promise<void> {
   const where = props.localPath ?? props.location;
-  pulumi.log.info(
+  logInfo(
     `Kept the site export ${where}: backups must outlive stacks. Delete it yourself when it is ` +
       "no longer needed.",
   );

@@ -20,6 +20,8 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  logInfo,
+  logWarn,
   containsUnknown,
   httpUrlSchema,
   lazyProvider,
@@ -289,7 +291,7 @@ async function waitForSite(inputs: SiteInputs, requestMayBeLost: boolean): Promi
     `site creation on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,
   );
-  let lastState = "starting";
+  let lastState: string;
   for (;;) {
     const status = await siteStatus(inputs.adminUrl, transport);
     if (status.state === "in-site") {
@@ -385,14 +387,16 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     if (isAlreadyInSite(error)) {
       // Another client created a site between our status check and our request.
       if (inputs.adoptExisting) return adopt(inputs);
-      throw new Error(alreadyInSiteMessage(inputs.adminUrl));
+      throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
     }
     if (!answerMayBeLost(error)) {
-      throw new Error(`createNewSite on ${inputs.adminUrl} failed: ${messageOf(error)}`);
+      throw new Error(`createNewSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     // Never send createNewSite twice: look at the machine to learn whether the request arrived.
     requestMayBeLost = true;
-    pulumi.log.warn(
+    logWarn(
       `The answer to createNewSite on ${inputs.adminUrl} was lost (${messageOf(error)}); ` +
         "checking the machine to learn whether the site is being created.",
     );
@@ -413,11 +417,12 @@ async function adopt(inputs: SiteInputs): Promise<pulumi.dynamic.CreateResult> {
         `adoptExisting is set, but the given credentials could not obtain an administrator ` +
           `token from ${inputs.adminUrl} (${(error as ArcGISRequestError).message}). Give the ` +
           "existing site's primary administrator (or another administrator) credentials.",
+        { cause: error },
       );
     }
     throw error;
   }
-  pulumi.log.info(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
+  logInfo(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", machines) };
 }
 
@@ -468,7 +473,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     );
   }
   if (status.state === "no-site") {
-    pulumi.log.info(`The machine at ${inputs.adminUrl} is no longer in a site.`);
+    logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
   let machines = props.machines;
@@ -476,9 +481,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     machines = await machinesOf(inputs);
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;
-    pulumi.log.warn(
-      `Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`,
-    );
+    logWarn(`Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`);
   }
   return { id, props: { ...props, machines } };
 }
@@ -486,7 +489,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
 async function remove(_id: string, props: SiteOutputs): Promise<void> {
   const inputs = parseInputs(props);
   if (!inputs.deleteSiteOnDestroy) {
-    pulumi.log.info(
+    logInfo(
       `The site at ${inputs.adminUrl} was left running and is no longer managed by this stack ` +
         "(deleteSiteOnDestroy is false).",
     );
@@ -508,12 +511,14 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
   for (let delay = 1_000; ; delay = Math.min(delay * 2, 15_000)) {
     try {
       await deleteSite(session);
-      pulumi.log.info(`Deleted the site at ${inputs.adminUrl}.`);
+      logInfo(`Deleted the site at ${inputs.adminUrl}.`);
       return;
     } catch (error) {
       // An export holds the site: wait for it rather than fail the destroy.
       if (!hasServerCode(error, 409) || progress.elapsed() >= inputs.timeouts.createMs) {
-        throw new Error(`deleteSite on ${inputs.adminUrl} failed: ${messageOf(error)}`);
+        throw new Error(`deleteSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
       progress.tick("an export holds the site configuration");
       await sleep(delay);

@@ -5,7 +5,7 @@ import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emu
 
 /** Runs check() and fails the test if the inputs are rejected. */
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await site.check!({}, raw);
+  const result = await site.check({}, raw);
   expect(result.failures ?? []).toEqual([]);
   return result.inputs!;
 }
@@ -30,7 +30,7 @@ describe("Site check()", () => {
   });
 
   it("returns every problem at once, each with its property path", async () => {
-    const result = await site.check!(
+    const result = await site.check(
       {},
       {
         ...base,
@@ -77,14 +77,14 @@ describe("Site check()", () => {
   });
 
   it("names unknown properties", async () => {
-    const result = await site.check!({}, { ...base, pasword: "typo" });
+    const result = await site.check({}, { ...base, pasword: "typo" });
     expect(result.failures).toEqual([
       { property: "pasword", reason: "unknown property; check its spelling" },
     ]);
   });
 
   it("tolerates values that are still unknown during a preview", async () => {
-    const result = await site.check!(
+    const result = await site.check(
       {},
       {
         ...base,
@@ -96,7 +96,7 @@ describe("Site check()", () => {
   });
 
   it("still reports known problems next to unknown values", async () => {
-    const result = await site.check!({}, { ...base, adminUrl: UNKNOWN, username: "" });
+    const result = await site.check({}, { ...base, adminUrl: UNKNOWN, username: "" });
     expect(result.failures).toEqual([{ property: "username", reason: "must not be empty" }]);
   });
 });
@@ -120,12 +120,12 @@ describe("Site diff() and update()", () => {
   };
 
   it("reports no change when the inputs are the same", async () => {
-    expect(await site.diff!("id", olds, news())).toEqual({ changes: false });
+    expect(await site.diff("id", olds, news())).toEqual({ changes: false });
   });
 
   it("rejects a change to a site-defining input, naming the properties and the reason", async () => {
     await expect(
-      site.diff!("id", olds, {
+      site.diff("id", olds, {
         ...news(),
         directories: [{ name: "d", physicalPath: "/d", directoryType: "JOBS" }],
         password: "other-Password-2",
@@ -137,14 +137,14 @@ describe("Site diff() and update()", () => {
 
   it("does not put the password in the rejection", async () => {
     await expect(
-      site.diff!("id", olds, { ...news(), password: "other-Password-2" }),
+      site.diff("id", olds, { ...news(), password: "other-Password-2" }),
     ).rejects.toThrow(
       expect.objectContaining({ message: expect.not.stringMatching(/Password-[12]/) }),
     );
   });
 
   it("replaces, deleting first, when deleteSiteOnDestroy is set", async () => {
-    const result = await site.diff!(
+    const result = await site.diff(
       "id",
       { ...olds, deleteSiteOnDestroy: true },
       {
@@ -157,7 +157,7 @@ describe("Site diff() and update()", () => {
   });
 
   it("waits for known values before judging a site-defining change", async () => {
-    expect(await site.diff!("id", olds, { ...news(), adminUrl: UNKNOWN })).toEqual({
+    expect(await site.diff("id", olds, { ...news(), adminUrl: UNKNOWN })).toEqual({
       changes: true,
     });
   });
@@ -169,9 +169,9 @@ describe("Site diff() and update()", () => {
       tls: { insecureSkipVerify: false },
       timeouts: { serverReadyMs: 5, createMs: 6 },
     };
-    const d = await site.diff!("id", olds, next);
+    const d = await site.diff("id", olds, next);
     expect(d).toEqual({ changes: true });
-    const { outs } = await site.update!("id", olds, next);
+    const { outs } = await site.update("id", olds, next);
     expect(outs).toEqual({
       ...olds,
       runAsync: false,
@@ -191,7 +191,7 @@ describe("Site against the emulator", () => {
   it("creates a site synchronously and records its machines", async () => {
     emu = await startTestEmulator({ machineName: "GISMACHINE1" });
     const inputs = await checked(siteInputs(emu, { runAsync: false }));
-    const { id, outs } = await site.create!(inputs);
+    const { id, outs } = await site.create(inputs);
     expect(id).toBe(emu.adminUrl);
     expect(outs).toMatchObject({
       state: "created",
@@ -206,7 +206,7 @@ describe("Site against the emulator", () => {
     emu = await startTestEmulator({ createDelayMs: 1500 });
     const inputs = await checked(siteInputs(emu));
     const started = Date.now();
-    const { outs } = await site.create!(inputs);
+    const { outs } = await site.create(inputs);
     const took = Date.now() - started;
     expect(outs.state).toBe("created");
     expect(took).toBeGreaterThanOrEqual(1500);
@@ -228,7 +228,7 @@ describe("Site against the emulator", () => {
         ],
       }),
     );
-    await site.create!(inputs);
+    await site.create(inputs);
     const create = emu.requestLog().find((r) => r.url.includes("createNewSite"));
     expect(create?.url).not.toMatch(/password/);
     expect(emu.stats().sitesCreated).toBe(1);
@@ -241,7 +241,7 @@ describe("Site against the emulator", () => {
       siteInputs(emu, { timeouts: { serverReadyMs: 10_000, createMs: 60_000 } }),
     );
     const started = Date.now();
-    await expect(site.create!(inputs)).rejects.toThrow(
+    await expect(site.create(inputs)).rejects.toThrow(
       /failed.*configuration store location is not accessible/,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -250,8 +250,8 @@ describe("Site against the emulator", () => {
   it("refuses a machine that is already in a site and says what to do", async () => {
     emu = await startTestEmulator();
     const inputs = await checked(siteInputs(emu));
-    await site.create!(inputs);
-    const error = await site.create!(inputs).catch((e: Error) => e);
+    await site.create(inputs);
+    const error = await site.create(inputs).catch((e: Error) => e);
     expect((error as Error).message).toMatch(/already participates in a site/);
     expect((error as Error).message).toMatch(/adoptExisting: true/);
     expect((error as Error).message).toMatch(/alias/);
@@ -260,17 +260,17 @@ describe("Site against the emulator", () => {
 
   it("adopts an existing site with adoptExisting and working credentials, without createNewSite", async () => {
     emu = await startTestEmulator();
-    await site.create!(await checked(siteInputs(emu)));
-    const { outs } = await site.create!(await checked(siteInputs(emu, { adoptExisting: true })));
+    await site.create(await checked(siteInputs(emu)));
+    const { outs } = await site.create(await checked(siteInputs(emu, { adoptExisting: true })));
     expect(outs.state).toBe("adopted");
     expect(emu.stats().createNewSiteRequests).toBe(1);
   });
 
   it("refuses to adopt with credentials that obtain no admin token", async () => {
     emu = await startTestEmulator();
-    await site.create!(await checked(siteInputs(emu)));
+    await site.create(await checked(siteInputs(emu)));
     await expect(
-      site.create!(
+      site.create(
         await checked(siteInputs(emu, { adoptExisting: true, password: "wrong-Password-9" })),
       ),
     ).rejects.toThrow(/adoptExisting is set, but the given credentials could not obtain/);
@@ -283,7 +283,7 @@ describe("Site against the emulator", () => {
       siteInputs(emu, { adminUrl: deadUrl, timeouts: { serverReadyMs: 1500, createMs: 1000 } }),
     );
     const started = Date.now();
-    await expect(site.create!(inputs)).rejects.toThrow(
+    await expect(site.create(inputs)).rejects.toThrow(
       /did not answer within timeouts.serverReadyMs/,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
@@ -293,19 +293,19 @@ describe("Site against the emulator", () => {
   it("refresh keeps a site that exists and forgets one that is gone", async () => {
     emu = await startTestEmulator();
     const inputs = await checked(siteInputs(emu, { deleteSiteOnDestroy: true }));
-    const { id, outs } = await site.create!(inputs);
-    const kept = await site.read!(id, outs);
+    const { id, outs } = await site.create(inputs);
+    const kept = await site.read(id, outs);
     expect(kept.id).toBe(id);
     expect(kept.props).toMatchObject({ state: "created" });
-    await site.delete!(id, outs);
-    expect(await site.read!(id, outs)).toEqual({});
+    await site.delete(id, outs);
+    expect(await site.read(id, outs)).toEqual({});
   });
 
   it("leaves the site running on delete unless deleteSiteOnDestroy is set", async () => {
     emu = await startTestEmulator();
-    const { id, outs } = await site.create!(await checked(siteInputs(emu)));
-    await site.delete!(id, outs);
-    expect((await site.read!(id, outs)).id).toBe(id);
+    const { id, outs } = await site.create(await checked(siteInputs(emu)));
+    await site.delete(id, outs);
+    expect((await site.read(id, outs)).id).toBe(id);
   });
 });
 
@@ -328,7 +328,7 @@ describe("Site through a faulty network", () => {
     );
     const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
     const inputs = await checked(siteInputs(emu, { adminUrl, tls: {} }));
-    const { outs } = await site.create!(inputs);
+    const { outs } = await site.create(inputs);
     expect(outs.state).toBe("created");
     expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
   });
@@ -349,7 +349,7 @@ describe("Site through a faulty network", () => {
       return undefined;
     });
     const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
-    const { outs } = await site.create!(
+    const { outs } = await site.create(
       await checked(
         siteInputs(emu, { adminUrl, tls: {}, timeouts: { serverReadyMs: 5000, createMs: 20_000 } }),
       ),

@@ -1,0 +1,211 @@
+/**
+ * Site through Pulumi's real dynamic-provider host, from the packed package installed in a
+ * consumer project's node_modules.
+ */
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  DYNAMIC_RESOURCE_TYPE,
+  findText,
+  HostCallError,
+  isSecret,
+  prepareConsumer,
+  unwrapSecrets,
+  urn,
+  type Consumer,
+  type Host,
+  type PropertyMap,
+  type Registration,
+} from "./harness";
+
+const PASSWORD = "site-Engine-Pw-4c1d";
+const URN = urn("site");
+
+let emu: TestEmulator;
+let consumer: Consumer;
+let host: Host;
+let registration: Registration;
+let checkedInputs: PropertyMap;
+let created: { id: string; properties: PropertyMap };
+const errorTexts: string[] = [];
+
+function program(extra = ""): string {
+  return `
+    const pulumi = require("@pulumi/pulumi");
+    const { Site } = require("pulumi-arcgis-admin");
+    const config = new pulumi.Config("arcgis");
+    new Site("site", {
+      adminUrl: ${JSON.stringify(emu.adminUrl)},
+      username: "siteadmin",
+      password: config.requireSecret("password"),
+      directories: [{ name: "arcgissystem", physicalPath: "D:\\\\arcgis\\\\system", directoryType: "SYSTEM" }],
+      deleteSiteOnDestroy: true,
+      tls: { caCert: ${JSON.stringify(emu.caCert)} },
+      ${extra}
+    });
+  `;
+}
+
+async function failure(promise: Promise<unknown>): Promise<HostCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HostCallError);
+  errorTexts.push((error as HostCallError).message);
+  return error as HostCallError;
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ createDelayMs: 300 });
+  consumer = await prepareConsumer();
+  const registrations = await consumer.runProgram(program(), {
+    config: { "arcgis:password": PASSWORD },
+  });
+  expect(registrations).toHaveLength(1);
+  registration = registrations[0]!;
+  host = await consumer.startHost();
+  await host.configure();
+}, 180_000);
+
+afterAll(async () => {
+  await host?.close();
+  await consumer?.cleanup();
+  await emu?.close();
+});
+
+describe("Site in a user's program (setMocks)", () => {
+  it("registers one dynamic resource with the password as a secret", () => {
+    expect(registration.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(isSecret(registration.inputs.password)).toBe(true);
+    expect(registration.options?.additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["password"]),
+    );
+  });
+
+  it("serializes a small provider that loads the installed package by name", () => {
+    const provider = registration.inputs.__provider as string;
+    expect(Buffer.byteLength(provider)).toBeLessThan(4096);
+    expect(provider).toContain("pulumi-arcgis-admin");
+    expect(provider).not.toContain(PASSWORD);
+  });
+});
+
+describe("Site through the dynamic-provider host", () => {
+  it("checks the inputs and fills in the defaults", async () => {
+    const result = await host.check(URN, {}, registration.inputs);
+    expect(result.failures).toEqual([]);
+    checkedInputs = result.inputs;
+    expect(unwrapSecrets(checkedInputs)).toMatchObject({
+      runAsync: true,
+      adoptExisting: false,
+      timeouts: { serverReadyMs: 900_000, createMs: 3_600_000 },
+    });
+    expect(isSecret(checkedInputs.password)).toBe(true);
+  });
+
+  it("returns every check failure with its property path", async () => {
+    const bad = {
+      ...registration.inputs,
+      adminUrl: "gis.example.com/arcgis/admin",
+      directories: [{ name: "x", physicalPath: "/x", directoryType: "TEMP" }],
+    };
+    const result = await host.check(URN, {}, bad);
+    expect(result.failures.map((f) => f.property).sort()).toEqual([
+      "adminUrl",
+      "directories[0].directoryType",
+    ]);
+  });
+
+  it("creates the site, with outputs that survive the protobuf round trip", async () => {
+    created = await host.create(URN, checkedInputs, { additionalSecretOutputs: ["password"] });
+    expect(created.id).toBe(emu.adminUrl);
+    const outs = unwrapSecrets(created.properties);
+    expect(outs).toMatchObject({
+      adminUrl: emu.adminUrl,
+      username: "siteadmin",
+      state: "created",
+      machines: [expect.any(String)],
+      deleteSiteOnDestroy: true,
+      directories: [
+        { name: "arcgissystem", physicalPath: "D:\\arcgis\\system", directoryType: "SYSTEM" },
+      ],
+    });
+    expect(Number.isNaN(Date.parse(outs.createdAt as string))).toBe(false);
+    expect(emu.stats().sitesCreated).toBe(1);
+  });
+
+  it("keeps the password only under a key Pulumi marks secret", () => {
+    const places = findText(created.properties, PASSWORD);
+    expect(places.length).toBeGreaterThan(0);
+    expect(places.every((p) => p.secret)).toBe(true);
+    expect(places.map((p) => p.path)).toEqual(["password"]);
+  });
+
+  it("reads the site back on refresh", async () => {
+    const read = await host.read(created.id, URN, created.properties, checkedInputs);
+    expect(read.id).toBe(created.id);
+    expect(unwrapSecrets(read.properties)).toMatchObject({ state: "created" });
+  });
+
+  it("rejects a change to the directories with an error naming it", async () => {
+    const changed = {
+      ...checkedInputs,
+      directories: [{ name: "other", physicalPath: "E:\\sys", directoryType: "SYSTEM" }],
+      deleteSiteOnDestroy: false,
+    };
+    const olds = { ...created.properties, deleteSiteOnDestroy: false };
+    const error = await failure(host.diff(created.id, URN, olds, changed));
+    expect(error.message).toMatch(
+      /Cannot change directories of the site at .*createNewSite cannot run/,
+    );
+  });
+
+  it("replaces (deleting first) when deleteSiteOnDestroy is set", async () => {
+    const changed = {
+      ...checkedInputs,
+      directories: [{ name: "other", physicalPath: "E:\\sys", directoryType: "SYSTEM" }],
+    };
+    const diff = await host.diff(created.id, URN, created.properties, changed);
+    expect(diff).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: ["directories"],
+      deleteBeforeReplace: true,
+    });
+  });
+
+  it("updates state-only inputs and keeps every output", async () => {
+    const news = { ...checkedInputs, timeouts: { serverReadyMs: 1000, createMs: 2000 } };
+    const diff = await host.diff(created.id, URN, created.properties, news);
+    expect(diff.changes).toBe("DIFF_SOME");
+    expect(diff.replaces).toEqual([]);
+    const updated = await host.update(created.id, URN, created.properties, news, {
+      additionalSecretOutputs: ["password"],
+    });
+    const outs = unwrapSecrets(updated.properties);
+    expect(outs).toMatchObject({
+      ...unwrapSecrets(created.properties),
+      timeouts: { serverReadyMs: 1000, createMs: 2000 },
+    });
+    expect(findText(updated.properties, PASSWORD).every((p) => p.secret)).toBe(true);
+    created = { id: created.id, properties: updated.properties };
+  });
+
+  it("reports a machine already in a site when created again", async () => {
+    const error = await failure(host.create(URN, checkedInputs));
+    expect(error.message).toMatch(/already participates in a site.*adoptExisting/);
+  });
+
+  it("deletes the site on destroy when deleteSiteOnDestroy is set", async () => {
+    await host.delete(created.id, URN, created.properties);
+    const read = await host.read(created.id, URN, created.properties, checkedInputs);
+    expect(read.id).toBe("");
+  });
+
+  it("never prints the password, nor puts it in an error", () => {
+    expect(host.stdout()).not.toContain(PASSWORD);
+    expect(host.stderr()).not.toContain(PASSWORD);
+    expect(errorTexts.length).toBeGreaterThan(0);
+    for (const text of errorTexts) expect(text).not.toContain(PASSWORD);
+    expect(emu.requestLog().some((r) => r.url.includes(PASSWORD))).toBe(false);
+  });
+});

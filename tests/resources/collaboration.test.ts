@@ -1,0 +1,230 @@
+import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import {
+  type CollaborationOutputs,
+  implementation as collaboration,
+} from "../../provider/resources/collaboration";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const PORTAL_ID = "HOSTPORTAL1";
+const ADMIN = { username: "gisadmin", password: "portal-Admin-1" };
+const VIEWER = { username: "viewer", password: "portal-User-1" };
+
+/** A portal that hosts one collaboration and is a guest of another. */
+const seed = () => ({
+  portal: {
+    id: PORTAL_ID,
+    users: [
+      { ...ADMIN, role: "org_admin" as const },
+      { ...VIEWER, role: "org_user" as const },
+    ],
+    collaborations: [
+      {
+        id: "hosted1",
+        name: "Regional partners",
+        description: "Shares basemaps with partners",
+        hostPortalId: PORTAL_ID,
+        guestPortalIds: ["GUESTPORTAL9"],
+      },
+      {
+        id: "hosted2",
+        name: "Second",
+        description: "",
+        hostPortalId: PORTAL_ID,
+        guestPortalIds: [],
+      },
+      {
+        id: "joined1",
+        name: "State data hub",
+        description: "Hosted elsewhere",
+        hostPortalId: "STATEPORTAL7",
+        guestPortalIds: [PORTAL_ID],
+      },
+    ],
+  },
+});
+
+async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await collaboration.check({}, raw);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs!;
+}
+
+describe("Collaboration check()", () => {
+  const base = {
+    sharingUrl: "https://portal.example.com/portal/sharing/rest",
+    collaborationId: "c1",
+  };
+
+  it("accepts username and password, or a token", async () => {
+    expect(await checked({ ...base, ...ADMIN })).toMatchObject({ leaveAsGuest: false });
+    await checked({ ...base, token: "abc" });
+  });
+
+  it("asks for credentials when none are given, naming both fields", async () => {
+    const result = await collaboration.check({}, base);
+    expect((result.failures ?? []).map((f) => f.property).sort()).toEqual(["password", "username"]);
+  });
+
+  it("rejects a token together with a password", async () => {
+    const result = await collaboration.check({}, { ...base, ...ADMIN, token: "abc" });
+    expect(result.failures).toEqual([
+      { property: "token", reason: "give either username and password, or a token, not both" },
+    ]);
+  });
+});
+
+describe("Collaboration diff()", () => {
+  const olds: CollaborationOutputs = {
+    sharingUrl: "https://portal.example.com/portal/sharing/rest",
+    collaborationId: "c1",
+    ...ADMIN,
+    leaveAsGuest: false,
+    portalId: PORTAL_ID,
+    portalIdGiven: false,
+    name: "n",
+    description: "d",
+    hostPortalId: PORTAL_ID,
+    role: "host",
+  };
+  const news = {
+    sharingUrl: olds.sharingUrl,
+    collaborationId: "c1",
+    ...ADMIN,
+    leaveAsGuest: false,
+  };
+
+  it("does not count a looked-up portalId as a change", async () => {
+    expect(await collaboration.diff("id", olds, news)).toEqual({ changes: false });
+  });
+
+  it("replaces on collaborationId, sharingUrl or portalId changes", async () => {
+    expect(await collaboration.diff("id", olds, { ...news, collaborationId: "c2" })).toEqual({
+      changes: true,
+      replaces: ["collaborationId"],
+    });
+    expect(await collaboration.diff("id", olds, { ...news, portalId: "OTHER" })).toEqual({
+      changes: true,
+      replaces: ["portalId"],
+    });
+  });
+
+  it("updates credentials in state only, keeping every output", async () => {
+    const next = { ...news, password: "new-Password-3" };
+    expect(await collaboration.diff("id", olds, next)).toEqual({ changes: true });
+    const { outs } = await collaboration.update("id", olds, next);
+    expect(outs).toEqual({ ...olds, password: "new-Password-3" });
+  });
+});
+
+describe("Collaboration against the emulator", () => {
+  let emu: TestEmulator;
+  beforeEach(async () => {
+    emu = await startTestEmulator({ seed: seed() });
+  });
+  afterEach(async () => {
+    await emu.close();
+  });
+
+  const inputs = (extra: Record<string, unknown> = {}) =>
+    checked({
+      sharingUrl: emu.sharingUrl,
+      collaborationId: "hosted1",
+      ...ADMIN,
+      tls: { caCert: emu.caCert },
+      ...extra,
+    });
+
+  async function exists(id: string): Promise<boolean> {
+    const session = createPortalSession({
+      sharingUrl: emu.sharingUrl,
+      ...ADMIN,
+      tls: { caCert: emu.caCert! },
+    });
+    try {
+      await getCollaboration(session, PORTAL_ID, id);
+      return true;
+    } catch (error) {
+      if (isNotFoundError(error)) return false;
+      throw error;
+    }
+  }
+
+  it("records the collaboration as host, with the portal id from portals/self", async () => {
+    const { id, outs } = await collaboration.create(await inputs());
+    expect(id).toBe(`${PORTAL_ID}/hosted1`);
+    expect(outs).toMatchObject({
+      portalId: PORTAL_ID,
+      portalIdGiven: false,
+      name: "Regional partners",
+      description: "Shares basemaps with partners",
+      hostPortalId: PORTAL_ID,
+      role: "host",
+    });
+  });
+
+  it("deletes it as host on destroy, and a second destroy succeeds", async () => {
+    const { id, outs } = await collaboration.create(await inputs());
+    await collaboration.delete(id, outs);
+    expect(await exists("hosted1")).toBe(false);
+    expect(await exists("hosted2")).toBe(true);
+    await expect(collaboration.delete(id, outs)).resolves.toBeUndefined();
+    expect(await collaboration.read(id, outs)).toEqual({});
+  });
+
+  it("refuses a guest collaboration without leaveAsGuest, and says what to do", async () => {
+    await expect(
+      collaboration.create(await inputs({ collaborationId: "joined1" })),
+    ).rejects.toThrow(
+      /guest cannot delete a collaboration.*leaveAsGuest: true.*removeParticipation/,
+    );
+  });
+
+  it("leaves a guest collaboration on destroy with leaveAsGuest", async () => {
+    const { id, outs } = await collaboration.create(
+      await inputs({ collaborationId: "joined1", leaveAsGuest: true }),
+    );
+    expect(outs.role).toBe("guest");
+    await collaboration.delete(id, outs);
+    expect(await exists("joined1")).toBe(false);
+    expect(emu.requestLog().some((r) => r.url.includes("/joined1/removeParticipation"))).toBe(true);
+    expect(emu.requestLog().some((r) => r.url.includes("/joined1/delete"))).toBe(false);
+  });
+
+  it("rejects credentials that are not an administrator's", async () => {
+    await expect(collaboration.create(await inputs({ ...VIEWER }))).rejects.toThrow(
+      /viewer .* not an administrator's \(role org_user\)/,
+    );
+  });
+
+  it("reports a collaboration that does not exist", async () => {
+    await expect(collaboration.create(await inputs({ collaborationId: "nope" }))).rejects.toThrow(
+      /collaboration nope on portal HOSTPORTAL1 .* does not exist/,
+    );
+  });
+
+  it("works with a token instead of a password", async () => {
+    const session = createPortalSession({
+      sharingUrl: emu.sharingUrl,
+      ...ADMIN,
+      tls: { caCert: emu.caCert! },
+    });
+    const token = await session.token();
+    const { id, outs } = await collaboration.create(
+      await checked({
+        sharingUrl: emu.sharingUrl,
+        collaborationId: "hosted2",
+        token,
+        tls: { caCert: emu.caCert },
+      }),
+    );
+    await collaboration.delete(id, outs);
+    expect(await exists("hosted2")).toBe(false);
+  });
+
+  it("keeps the collaboration in state when the delete fails for another reason", async () => {
+    const { id, outs } = await collaboration.create(await inputs());
+    const broken = { ...outs, password: "wrong-Password-0" };
+    await expect(collaboration.delete(id, broken)).rejects.toThrow(/failed.*stays in the stack/);
+    expect(await exists("hosted1")).toBe(true);
+  });
+});

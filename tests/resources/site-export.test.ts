@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createAdminSession, exportSite, verifyArchive } from "../../provider/client";
+import { implementation as site } from "../../provider/resources/site";
+import {
+  implementation as siteExport,
+  type SiteExportOutputs,
+} from "../../provider/resources/site-export";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await siteExport.check({}, raw);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs!;
+}
+
+describe("SiteExport check()", () => {
+  const base = {
+    adminUrl: "https://gis.example.com:20443/arcgis/admin",
+    username: "siteadmin",
+    password: "site-Password-1",
+  };
+
+  it("fills in the default timeout", async () => {
+    expect(await checked(base)).toMatchObject({ timeouts: { exportMs: 30 * 60_000 } });
+  });
+
+  it("rejects downloadTo together with location, and bad values, all at once", async () => {
+    const result = await siteExport.check(
+      {},
+      {
+        ...base,
+        location: "D:\\backups",
+        downloadTo: "./b",
+        password: "",
+        timeouts: { exportMs: -1 },
+      },
+    );
+    expect((result.failures ?? []).map((f) => f.property).sort()).toEqual(
+      ["downloadTo", "password", "timeouts.exportMs"].sort(),
+    );
+  });
+});
+
+describe("SiteExport diff() and update()", () => {
+  const olds: SiteExportOutputs = {
+    adminUrl: "https://gis.example.com:20443/arcgis/admin",
+    username: "siteadmin",
+    password: "site-Password-1",
+    triggers: ["r1"],
+    timeouts: { exportMs: 1000 },
+    location: "https://gis.example.com:20443/arcgis/admin/uploads/abc",
+    fileName: "20261122-101010-UTC.agssite",
+    exportedAt: "2026-11-22T10:10:10.000Z",
+  };
+  const news = { ...olds, location: undefined } as Record<string, unknown>;
+  delete news.location;
+  delete news.fileName;
+  delete news.exportedAt;
+
+  it("reports no change for the same inputs", async () => {
+    expect(await siteExport.diff("id", olds, news)).toEqual({ changes: false });
+  });
+
+  it("exports again when triggers, location, downloadTo or adminUrl change", async () => {
+    expect(await siteExport.diff("id", olds, { ...news, triggers: ["r2"] })).toEqual({
+      changes: true,
+      replaces: ["triggers"],
+    });
+    expect(await siteExport.diff("id", olds, { ...news, location: "/backups" })).toEqual({
+      changes: true,
+      replaces: ["location"],
+    });
+    expect(await siteExport.diff("id", olds, { ...news, downloadTo: "/tmp/b" })).toEqual({
+      changes: true,
+      replaces: ["downloadTo"],
+    });
+  });
+
+  it("keeps a server folder given as location from looking changed", async () => {
+    const withFolder = {
+      ...olds,
+      requestedLocation: "D:\\backups",
+      location: "D:\\backups\\x.agssite",
+    };
+    expect(await siteExport.diff("id", withFolder, { ...news, location: "D:\\backups" })).toEqual({
+      changes: false,
+    });
+  });
+
+  it("updates credentials, tls and timeouts in state and keeps every output", async () => {
+    const next = { ...news, password: "new-Password-2", timeouts: { exportMs: 5 } };
+    expect(await siteExport.diff("id", olds, next)).toEqual({ changes: true });
+    const { outs } = await siteExport.update("id", olds, next);
+    expect(outs).toEqual({ ...olds, password: "new-Password-2", timeouts: { exportMs: 5 } });
+  });
+});
+
+describe("SiteExport against the emulator", () => {
+  let emu: TestEmulator;
+  let downloads: string;
+
+  beforeAll(async () => {
+    emu = await startTestEmulator({ exportDelayMs: 400 });
+    await site.create((await site.check({}, siteInputs(emu, { runAsync: false }))).inputs);
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+  beforeEach(() => {
+    downloads = fs.mkdtempSync(path.join(os.tmpdir(), "exports-"));
+  });
+
+  const exportInputs = (extra: Record<string, unknown> = {}) => {
+    const { adminUrl, username, password, tls } = siteInputs(emu);
+    return checked({ adminUrl, username, password, tls, ...extra });
+  };
+
+  it("writes the archive into a server folder given as location", async () => {
+    const { outs } = await siteExport.create(await exportInputs({ location: emu.dataDir }));
+    expect(outs.location).toMatch(/\d{8}-\d{6}-UTC.*\.agssite$/);
+    expect(path.dirname(outs.location as string)).toBe(emu.dataDir);
+    expect(fs.existsSync(outs.location as string)).toBe(true);
+    expect(outs.requestedLocation).toBe(emu.dataDir);
+    expect(outs).not.toHaveProperty("localPath");
+  });
+
+  it("downloads the archive to downloadTo and verifies it", async () => {
+    const { outs } = await siteExport.create(await exportInputs({ downloadTo: downloads }));
+    expect(outs.location).toMatch(new RegExp(`^${emu.adminUrl}/uploads/`));
+    const local = outs.localPath as string;
+    expect(path.dirname(local)).toBe(downloads);
+    expect(outs.fileName).toMatch(/\.agssite$/);
+    const bytes = fs.readFileSync(local);
+    expect(outs.sizeBytes).toBe(bytes.length);
+    expect(outs.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    await expect(verifyArchive(local)).resolves.toMatchObject({ sha256: outs.sha256 });
+    expect(fs.readdirSync(downloads)).toEqual([path.basename(local)]);
+  });
+
+  it("runs two exports of one site in parallel, both succeeding with distinct archives", async () => {
+    const [a, b] = await Promise.all([
+      siteExport.create(await exportInputs({ downloadTo: downloads })),
+      siteExport.create(await exportInputs({ downloadTo: downloads })),
+    ]);
+    expect(a.outs.location).not.toBe(b.outs.location);
+    expect(a.outs.localPath).not.toBe(b.outs.localPath);
+    expect(fs.readdirSync(downloads)).toHaveLength(2);
+  });
+
+  it("waits for a lock held by another export instead of failing", async () => {
+    const before = emu.stats();
+    const session = createAdminSession({
+      adminUrl: emu.adminUrl,
+      username: "siteadmin",
+      password: "site-Password-1",
+      tls: { caCert: emu.caCert! },
+    });
+    const other = exportSite(session, {});
+    await new Promise((r) => setTimeout(r, 50));
+    const { outs } = await siteExport.create(await exportInputs());
+    await other;
+    expect(outs.location).toMatch(/\/uploads\//);
+    const after = emu.stats();
+    expect(after.exportsCompleted - before.exportsCompleted).toBe(2);
+    expect(after.changesRefusedDuringExport).toBeGreaterThan(before.changesRefusedDuringExport);
+  });
+
+  it("gives up on a held lock after timeouts.exportMs with a clear message", async () => {
+    const session = createAdminSession({
+      adminUrl: emu.adminUrl,
+      username: "siteadmin",
+      password: "site-Password-1",
+      tls: { caCert: emu.caCert! },
+    });
+    const other = exportSite(session, {});
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(
+      siteExport.create(await exportInputs({ timeouts: { exportMs: 100 } })),
+    ).rejects.toThrow(/could not start within timeouts.exportMs.*another export/);
+    await other;
+  });
+
+  it("refresh keeps a verified download and forgets a missing or changed one", async () => {
+    const { id, outs } = await siteExport.create(await exportInputs({ downloadTo: downloads }));
+    expect((await siteExport.read(id, outs)).id).toBe(id);
+    fs.appendFileSync(outs.localPath as string, "tampered");
+    expect(await siteExport.read(id, outs)).toEqual({});
+    fs.rmSync(outs.localPath as string);
+    expect(await siteExport.read(id, outs)).toEqual({});
+  });
+
+  it("keeps the archive when deleted", async () => {
+    const { id, outs } = await siteExport.create(await exportInputs({ downloadTo: downloads }));
+    await siteExport.delete(id, outs);
+    expect(fs.existsSync(outs.localPath as string)).toBe(true);
+  });
+
+  it("reports a location outside the server's allowed folders", async () => {
+    await expect(
+      siteExport.create(await exportInputs({ location: path.join(os.tmpdir(), "elsewhere") })),
+    ).rejects.toThrow(/exportSite on .* failed/);
+  });
+});

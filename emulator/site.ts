@@ -84,8 +84,9 @@ export async function finishCreationLater(rt: Runtime, site: SiteRecord): Promis
   } catch {
     return { ok: false, message: "The emulator stopped before the site creation completed." };
   }
-  const outcome = await rt.store.update((draft): CreationOutcome => {
-    if (draft.site?.id !== site.id || draft.site.status !== "creating") return { ok: true };
+  const outcome = await rt.store.update((draft): CreationOutcome | null => {
+    // Already completed (by the countdown of an earlier start): nothing to do or count.
+    if (draft.site?.id !== site.id || draft.site.status !== "creating") return null;
     const failure = draft.site.pendingFailure;
     if (failure !== null) {
       // A failed creation leaves the machine in no site, with the failure remembered for
@@ -97,6 +98,7 @@ export async function finishCreationLater(rt: Runtime, site: SiteRecord): Promis
     draft.site.status = "ready";
     return { ok: true };
   });
+  if (outcome === null) return { ok: true };
   if (outcome.ok) {
     rt.stats.sitesCreated++;
     rt.log("site created");

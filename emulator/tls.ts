@@ -54,12 +54,13 @@ export async function selfSignedTls(
   if (cert !== null && key !== null) return { cert, key, caCertFile: certFile };
 
   await fs.mkdir(dir, { recursive: true });
-  const dns = new Set(["localhost", os.hostname()]);
+  const dns = new Set(["localhost"]);
   const ips = new Set(["127.0.0.1", "::1"]);
-  for (const name of names) {
-    if (name === "" || name === "0.0.0.0" || name === "::") continue;
+  for (const name of [...names, os.hostname()]) {
+    if (name === "0.0.0.0" || name === "::") continue;
     if (isIP(name) !== 0) ips.add(name);
-    else dns.add(name);
+    // Only what a DNS name may be: a free-form machine name must not break generation.
+    else if (/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(name)) dns.add(name);
   }
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 3 * 365 * 24 * 3600 * 1000);

@@ -1,3 +1,4 @@
+import { X509Certificate } from "node:crypto";
 import { promises as fs } from "node:fs";
 import https from "node:https";
 import path from "node:path";
@@ -46,6 +47,26 @@ describe("state across restarts", () => {
       ).toBe("DEBUG");
       expect(typeof (await h.adminToken())).toBe("string");
       expect(await collaborationIds(h)).toEqual(["keep"]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("replaces state.json by rename on every change (a new file each time), never rewriting it in place", async () => {
+    const h = await Harness.start({ createDelayMs: 0 });
+    try {
+      const stateFile = path.join(h.dataDir, "state.json");
+      // Holding the old file open keeps its inode from being reused by the new one.
+      const old = await fs.open(stateFile, "r");
+      try {
+        const before = await old.stat();
+        await h.createSite();
+        expect((await fs.stat(stateFile)).ino).not.toBe(before.ino);
+        expect(JSON.parse(await old.readFile("utf8")).site).toBeNull();
+        expect(JSON.parse(await fs.readFile(stateFile, "utf8")).site.status).toBe("ready");
+      } finally {
+        await old.close();
+      }
     } finally {
       await h.close();
     }
@@ -161,6 +182,24 @@ describe("TLS", () => {
     h = await Harness.start({ dataDir });
     expect(h.ca).toBe(firstCert);
     await h.close();
+  });
+
+  it("names 127.0.0.1, localhost and a DNS-like machine name in the certificate, and leaves out a machine name that is not one", async () => {
+    const named = await Harness.start({ machineName: "gis-node-7.example.com" });
+    const spaced = await Harness.start({ machineName: "GIS Server #1" });
+    try {
+      const namedSan = new X509Certificate(named.ca!).subjectAltName ?? "";
+      expect(namedSan).toContain("DNS:localhost");
+      expect(namedSan).toContain("IP Address:127.0.0.1");
+      expect(namedSan).toContain("DNS:gis-node-7.example.com");
+      const spacedSan = new X509Certificate(spaced.ca!).subjectAltName ?? "";
+      expect(spacedSan).toContain("DNS:localhost");
+      expect(spacedSan).not.toContain("GIS Server");
+      expect((await spaced.adminGet("/?f=json")).json.messages[0]).toContain("'GIS Server #1'");
+    } finally {
+      await named.close();
+      await spaced.close();
+    }
   });
 
   it("serves a certificate brought with tls.certFile/keyFile and reports it as caCertFile", async () => {

@@ -143,7 +143,9 @@ export class RequestHandler {
     const rawUrl = req.url ?? "/";
     let url: URL;
     try {
-      url = new URL(rawUrl, "http://emulator.invalid");
+      // Appended, not resolved: "//x/y" must stay a path, not become a host.
+      if (!rawUrl.startsWith("/")) throw new Error("not a path");
+      url = new URL(`http://emulator.invalid${rawUrl}`);
     } catch {
       send(res, 400, "text/plain; charset=utf-8", "Bad request URL.\n");
       return;

@@ -1,5 +1,6 @@
+import { createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { cleanUrl } from "./errors";
+import { ArcGISRequestError, cleanUrl, isArcGISRequestError } from "./errors";
 import { arcgisRequest } from "./request";
 import { transportOf, type TransportOptions } from "./dispatcher";
 import { validateAnswer } from "./response";
@@ -68,6 +69,23 @@ export async function generateToken(opts: GenerateTokenOptions): Promise<TokenIn
     referer: opts.referer,
     secrets: [opts.password],
     retry: opts.retry,
+  }).catch((error: unknown) => {
+    // A refused login is an authentication failure, whatever code the server gave it (400 on
+    // the admin API, 400 or 498 on the sharing API).
+    if (isArcGISRequestError(error) && error.code === "SERVER") {
+      throw new ArcGISRequestError({
+        code: "AUTH",
+        operation: "generateToken",
+        url: opts.tokenUrl,
+        detail: error.messages.join(" ") || "the server refused the credentials.",
+        serverCode: error.serverCode,
+        messages: error.messages,
+        httpStatus: error.httpStatus,
+        cause: error,
+        secrets: [opts.password],
+      });
+    }
+    throw error;
   });
   const answer = validateAnswer(TokenAnswer, body, {
     operation: "generateToken",
@@ -81,13 +99,35 @@ export async function generateToken(opts: GenerateTokenOptions): Promise<TokenIn
   return { token: answer.token, expires };
 }
 
-/** Identifies a cached token: the root URL it was issued by and the account. */
+/** Identifies a cached token: the root URL it was issued by, the account and its credentials. */
 export interface TokenKey {
   /** Admin root or sharing root. */
   rootUrl: string;
   /** Account name. */
   username: string;
+  /**
+   * A fingerprint of the password the token was obtained with (see {@link credentialFingerprint}),
+   * so that a wrong or changed password never reuses a token that another password obtained.
+   */
+  credential?: string;
 }
+
+/**
+ * A one-way fingerprint of a password for cache keys. Salted per process, kept in memory only,
+ * never logged.
+ *
+ * @param password - the password.
+ * @returns a hex digest.
+ * @example
+ * ```ts
+ * cache.get({ rootUrl, username, credential: credentialFingerprint(password) }, fetch)
+ * ```
+ */
+export function credentialFingerprint(password: string): string {
+  return createHmac("sha256", FINGERPRINT_SALT).update(password).digest("hex");
+}
+
+const FINGERPRINT_SALT = randomBytes(32);
 
 /** Options of {@link TokenCache}. */
 export interface TokenCacheOptions {
@@ -200,7 +240,7 @@ export class TokenCache {
 }
 
 function cacheId(key: TokenKey): string {
-  return `${cleanUrl(key.rootUrl)}\n${key.username}`;
+  return `${cleanUrl(key.rootUrl)}\n${key.username}\n${key.credential ?? ""}`;
 }
 
 /** The process-wide token cache used by sessions that are not given one. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { link, mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
@@ -75,11 +75,33 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   try {
     const { sizeBytes, sha256 } = await streamToFile(res, temp, opts, ctx);
     await opts.verify?.(temp, ctx);
-    await rename(temp, target);
-    return { path: target, fileName: basename(target), sizeBytes, sha256 };
+    const isFolder = !(typeof opts.dest === "object" && "file" in opts.dest);
+    const final = isFolder ? await publishBesideOthers(temp, target) : target;
+    if (!isFolder) await rename(temp, target);
+    return { path: final, fileName: basename(final), sizeBytes, sha256 };
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
+  }
+}
+
+/**
+ * Gives a finished file its name in a folder without replacing a file already there: two exports
+ * made in the same second carry the same name, and a backup must never overwrite another. A hard
+ * link fails when the name is taken, which makes the check and the naming one atomic step.
+ */
+async function publishBesideOthers(temp: string, target: string): Promise<string> {
+  const ext = extname(target);
+  const stem = target.slice(0, target.length - ext.length);
+  for (let n = 0; ; n++) {
+    const candidate = n === 0 ? target : `${stem}-${n}${ext}`;
+    try {
+      await link(temp, candidate);
+      await rm(temp, { force: true });
+      return candidate;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  credentialFingerprint,
   generateToken,
   sharedTokenCache,
   DEFAULT_REFERER,
@@ -317,7 +318,7 @@ function passwordTokens(
   password: string,
 ): TokenSource {
   const cache = options.tokenCache ?? sharedTokenCache;
-  const key = { rootUrl, username };
+  const key = { rootUrl, username, credential: credentialFingerprint(password) };
   const fetchToken = (): Promise<TokenInfo> =>
     generateToken({
       ...transportOf(options),

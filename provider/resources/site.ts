@@ -252,30 +252,43 @@ function answerMayBeLost(error: unknown): boolean {
   return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
 }
 
-/** Waits until the machine answers at all (a fresh install can take minutes). */
+/** How a server says that a site is being created right now. */
+const CREATION_IN_PROGRESS = /in progress/i;
+
+/**
+ * Waits until the machine answers at all (a fresh install can take minutes), and until a site
+ * creation that is already running there (an interrupted earlier run, another tool) has ended, so
+ * that the answer says for sure whether the machine is in a site.
+ */
 async function waitForServer(inputs: SiteInputs) {
   const transport = transportOf(inputs, { timeouts: { connectMs: 10_000, headersMs: 30_000 } });
   const progress = new ProgressReporter(
     `${inputs.adminUrl} to answer`,
     inputs.timeouts.serverReadyMs,
   );
+  let limit = inputs.timeouts.serverReadyMs;
   let delay = 250;
   for (;;) {
     const status = await siteStatus(inputs.adminUrl, transport);
-    if (status.state !== "unreachable") return status;
-    if (status.error.code === "TLS") throw status.error;
-    if (progress.elapsed() >= inputs.timeouts.serverReadyMs) {
+    let problem: string;
+    if (status.state === "in-site") return status;
+    if (status.state === "no-site") {
+      if (!CREATION_IN_PROGRESS.test(status.message)) return status;
+      limit = inputs.timeouts.serverReadyMs + inputs.timeouts.createMs;
+      problem = `a site creation is already in progress there (${status.message})`;
+    } else {
+      if (status.error.code === "TLS") throw status.error;
+      problem = `not answering yet (${status.error.message})`;
+    }
+    if (progress.elapsed() >= limit) {
       throw new Error(
-        `${inputs.adminUrl} did not answer within timeouts.serverReadyMs ` +
-          `(${inputs.timeouts.serverReadyMs} ms). Last error: ${status.error.message}. ` +
-          "Check that ArcGIS Server is installed and running and that the URL is right, or raise " +
-          "timeouts.serverReadyMs.",
+        `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
+          `(${inputs.timeouts.serverReadyMs} ms): ${problem}. Check that ArcGIS Server is ` +
+          "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
       );
     }
-    progress.tick(`not answering yet (${status.error.message})`);
-    await sleep(
-      Math.min(delay, Math.max(0, inputs.timeouts.serverReadyMs - progress.elapsed()) + 1),
-    );
+    progress.tick(problem);
+    await sleep(Math.min(delay, Math.max(0, limit - progress.elapsed()) + 1));
     delay = Math.min(delay * 2, 5_000);
   }
 }
@@ -285,7 +298,11 @@ async function waitForServer(inputs: SiteInputs) {
  * credentials and the health check reports healthy. A failure the server reports is thrown at
  * once instead of being waited out.
  */
-async function waitForSite(inputs: SiteInputs, requestMayBeLost: boolean): Promise<void> {
+async function waitForSite(
+  inputs: SiteInputs,
+  requestMayBeLost: boolean,
+  messageBefore: string,
+): Promise<void> {
   const transport = transportOf(inputs, { timeouts: { connectMs: 10_000, headersMs: 30_000 } });
   const progress = new ProgressReporter(
     `site creation on ${inputs.adminUrl}`,
@@ -299,7 +316,8 @@ async function waitForSite(inputs: SiteInputs, requestMayBeLost: boolean): Promi
       lastState = "site exists, waiting for it to become healthy";
     } else if (status.state === "no-site") {
       // The server keeps the failure of an async creation in the admin root's message.
-      if (/fail/i.test(status.message)) {
+      // (A failure of an earlier attempt may still be there until ours starts: ignore that one.)
+      if (/fail/i.test(status.message) && status.message !== messageBefore) {
         throw new Error(`Site creation on ${inputs.adminUrl} failed: ${status.message}`);
       }
       if (requestMayBeLost && progress.elapsed() >= LOST_REQUEST_GRACE_MS) {
@@ -401,7 +419,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         "checking the machine to learn whether the site is being created.",
     );
   }
-  await waitForSite(inputs, requestMayBeLost);
+  await waitForSite(inputs, requestMayBeLost, status.message);
   const machines = await machinesOf(inputs);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "created", machines) };
 }

@@ -148,6 +148,7 @@ describe("generateToken()", () => {
       }),
     );
     expect(e.serverCode).toBe(400);
+    expect(e.code).toBe("AUTH");
     expect(e.message).toContain("Invalid username or password.");
     expect(`${e.message} ${inspect(e)}`).not.toContain(ADMIN_PASSWORD);
   });
@@ -192,6 +193,30 @@ describe("AdminSession", () => {
       expect(call.headers["x-esri-authorization"]).toBeUndefined();
     }
     expectNoTokenInAnyUrl(agent, [ADMIN_TOKEN]);
+  });
+
+  it("never serves a token obtained with one password to a session with another", async () => {
+    const { agent, pool, tokenCache, session, tokenCalls } = adminSetup();
+    pool
+      .intercept({ path: `${ADMIN_PATH}/generateToken`, method: "POST" })
+      .reply(200, tokenAnswer(ADMIN_TOKEN, Date.now() + HOUR), json);
+    pool
+      .intercept({ path: `${ADMIN_PATH}/generateToken`, method: "POST" })
+      .reply(
+        200,
+        { error: { code: 400, message: "Unable to generate token.", details: [] } },
+        json,
+      );
+    await session.token();
+    const wrong = createAdminSession({
+      adminUrl: `${ADMIN_URL}/`,
+      username: "siteadmin",
+      password: "not-the-password",
+      dispatcher: agent,
+      tokenCache,
+    });
+    await expect(wrong.token()).rejects.toMatchObject({ code: "AUTH" });
+    expect(tokenCalls()).toHaveLength(2);
   });
 
   it("sends the token of a GET in the X-Esri-Authorization header", async () => {
@@ -257,7 +282,7 @@ describe("AdminSession", () => {
       .intercept({ path: `${ADMIN_PATH}/generateToken`, method: "POST" })
       .reply(200, BadLoginAnswer, json);
     replyToken(pool, ADMIN_TOKEN, Date.now() + HOUR);
-    await expect(session.token()).rejects.toMatchObject({ code: "SERVER" });
+    await expect(session.token()).rejects.toMatchObject({ code: "AUTH" });
     await expect(session.token()).resolves.toBe(ADMIN_TOKEN);
     expect(tokenCalls()).toHaveLength(2);
   });

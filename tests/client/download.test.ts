@@ -172,6 +172,22 @@ describe("downloadExport()", () => {
     expect(existsSync(join(dir, "20220823-140812-UTC.agssite"))).toBe(true);
   });
 
+  it("never overwrites an archive of the same name in the folder", async () => {
+    const dir = newDir();
+    writeFileSync(join(dir, "20220823-140812-UTC.agssite"), "an older backup");
+    const url = `${origin}/arcgis/admin/uploads/named`;
+    const [a, b] = await Promise.all([
+      downloadExport(session(), url, dir),
+      downloadExport(session(), url, dir),
+    ]);
+    expect([a.fileName, b.fileName].sort()).toEqual([
+      "20220823-140812-UTC-1.agssite",
+      "20220823-140812-UTC-2.agssite",
+    ]);
+    expect(readFileSync(join(dir, "20220823-140812-UTC.agssite"), "utf8")).toBe("an older backup");
+    expect(readdirSync(dir).filter((f) => f.endsWith(".part"))).toEqual([]);
+  });
+
   it("keeps only the last segment of a Content-Disposition name (no path traversal)", async () => {
     const dir = newDir();
     const result = await downloadExport(session(), `${origin}/arcgis/admin/uploads/evil`, { dir });

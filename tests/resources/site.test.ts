@@ -1,3 +1,4 @@
+import { createNewSite } from "../../provider/client";
 import { implementation as site, type SiteOutputs } from "../../provider/resources/site";
 import { UNKNOWN } from "../../provider/resources/common";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
@@ -266,6 +267,18 @@ describe("Site against the emulator", () => {
     expect(emu.stats().createNewSiteRequests).toBe(1);
   });
 
+  it("waits for a creation already running on the machine, then adopts its site", async () => {
+    emu = await startTestEmulator({ createDelayMs: 1200 });
+    await createNewSite(
+      emu.adminUrl,
+      { username: "siteadmin", password: "site-Password-1", runAsync: true },
+      { tls: { caCert: emu.caCert! } },
+    );
+    const { outs } = await site.create(await checked(siteInputs(emu, { adoptExisting: true })));
+    expect(outs.state).toBe("adopted");
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+  });
+
   it("refuses to adopt with credentials that obtain no admin token", async () => {
     emu = await startTestEmulator();
     await site.create(await checked(siteInputs(emu)));
@@ -284,7 +297,7 @@ describe("Site against the emulator", () => {
     );
     const started = Date.now();
     await expect(site.create(inputs)).rejects.toThrow(
-      /did not answer within timeouts.serverReadyMs/,
+      /was not ready within timeouts.serverReadyMs/,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
     expect(Date.now() - started).toBeLessThan(6000);

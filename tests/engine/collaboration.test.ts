@@ -1,0 +1,312 @@
+/**
+ * Collaboration through Pulumi's real dynamic-provider host, from the packed package installed in
+ * a consumer project's node_modules.
+ */
+import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  DYNAMIC_RESOURCE_TYPE,
+  findText,
+  HostCallError,
+  isSecret,
+  prepareConsumer,
+  unwrapSecrets,
+  urn,
+  type Consumer,
+  type Host,
+  type PropertyMap,
+  type Registration,
+} from "./harness";
+
+const PORTAL_ID = "HOSTPORTAL1";
+const PASSWORD = "collab-Engine-Pw-5f8d";
+const ADMIN = { username: "gisadmin", password: PASSWORD };
+const URN = urn("partners");
+
+/** A portal that hosts two collaborations and is a guest of a third. */
+const seed = {
+  portal: {
+    id: PORTAL_ID,
+    users: [{ ...ADMIN, role: "org_admin" as const }],
+    collaborations: [
+      {
+        id: "hosted1",
+        name: "Regional partners",
+        description: "Shares basemaps with partners",
+        hostPortalId: PORTAL_ID,
+        guestPortalIds: ["GUESTPORTAL9"],
+      },
+      {
+        id: "hosted2",
+        name: "Second",
+        description: "",
+        hostPortalId: PORTAL_ID,
+        guestPortalIds: [],
+      },
+      {
+        id: "joined1",
+        name: "State data hub",
+        description: "Hosted elsewhere",
+        hostPortalId: "STATEPORTAL7",
+        guestPortalIds: [PORTAL_ID],
+      },
+    ],
+  },
+};
+
+let emu: TestEmulator;
+let consumer: Consumer;
+let host: Host;
+/** A portal token of the administrator, obtained before the program runs. */
+let token: string;
+let withPassword: Registration;
+let withToken: Registration;
+let checkedInputs: PropertyMap;
+let checkedTokenInputs: PropertyMap;
+let created: { id: string; properties: PropertyMap };
+const errorTexts: string[] = [];
+
+/** The user's program; `credentials` is the JS of the credential arguments. */
+function program(credentials: string): string {
+  return `
+    const pulumi = require("@pulumi/pulumi");
+    const { Collaboration } = require("pulumi-arcgis-admin");
+    const config = new pulumi.Config("arcgis");
+    new Collaboration("partners", {
+      sharingUrl: ${JSON.stringify(emu.sharingUrl)},
+      collaborationId: "hosted1",
+      ${credentials}
+      tls: { caCert: ${JSON.stringify(emu.caCert)} },
+    });
+  `;
+}
+
+async function failure(promise: Promise<unknown>): Promise<HostCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HostCallError);
+  errorTexts.push((error as HostCallError).message);
+  return error as HostCallError;
+}
+
+/** Whether the collaboration still exists on the emulated portal. */
+async function exists(collaborationId: string): Promise<boolean> {
+  const session = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...ADMIN,
+    tls: { caCert: emu.caCert! },
+  });
+  try {
+    await getCollaboration(session, PORTAL_ID, collaborationId);
+    return true;
+  } catch (error) {
+    if (isNotFoundError(error)) return false;
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed });
+  token = await createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...ADMIN,
+    tls: { caCert: emu.caCert! },
+  }).token();
+  consumer = await prepareConsumer();
+  const passwordRegs = await consumer.runProgram(
+    program(`username: "gisadmin", password: config.requireSecret("password"),`),
+    { config: { "arcgis:password": PASSWORD } },
+  );
+  const tokenRegs = await consumer.runProgram(program(`token: config.requireSecret("token"),`), {
+    config: { "arcgis:token": token },
+  });
+  expect(passwordRegs).toHaveLength(1);
+  expect(tokenRegs).toHaveLength(1);
+  withPassword = passwordRegs[0]!;
+  withToken = tokenRegs[0]!;
+  host = await consumer.startHost();
+  await host.configure();
+}, 180_000);
+
+afterAll(async () => {
+  await host?.close();
+  await consumer?.cleanup();
+  await emu?.close();
+});
+
+describe("Collaboration in a user's program (setMocks)", () => {
+  it("registers one dynamic resource with the password as a secret", () => {
+    expect(withPassword.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(withPassword.name).toBe("partners");
+    expect(isSecret(withPassword.inputs.password)).toBe(true);
+    expect(withPassword.options?.additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["password", "token"]),
+    );
+  });
+
+  it("registers the token as a secret in the token variant", () => {
+    expect(withToken.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(isSecret(withToken.inputs.token)).toBe(true);
+    expect(withToken.inputs).not.toHaveProperty("password");
+    expect(withToken.options?.additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["password", "token"]),
+    );
+  });
+
+  it("serializes a small provider that loads the installed package by name", () => {
+    for (const registration of [withPassword, withToken]) {
+      const provider = registration.inputs.__provider as string;
+      expect(typeof provider).toBe("string");
+      expect(Buffer.byteLength(provider)).toBeLessThan(4096);
+      expect(provider).toContain("pulumi-arcgis-admin");
+      expect(provider).not.toContain(PASSWORD);
+      expect(provider).not.toContain(token);
+    }
+  });
+});
+
+describe("Collaboration through the dynamic-provider host", () => {
+  it("checks the inputs and fills in the defaults", async () => {
+    const result = await host.check(URN, {}, withPassword.inputs);
+    expect(result.failures).toEqual([]);
+    checkedInputs = result.inputs;
+    expect(unwrapSecrets(checkedInputs)).toMatchObject({
+      sharingUrl: emu.sharingUrl,
+      collaborationId: "hosted1",
+      username: "gisadmin",
+      leaveAsGuest: false,
+    });
+    expect(isSecret(checkedInputs.password)).toBe(true);
+  });
+
+  it("accepts a token instead of username and password, keeping it secret", async () => {
+    const result = await host.check(URN, {}, withToken.inputs);
+    expect(result.failures).toEqual([]);
+    checkedTokenInputs = result.inputs;
+    expect(isSecret(checkedTokenInputs.token)).toBe(true);
+    expect(checkedTokenInputs).not.toHaveProperty("password");
+  });
+
+  it("returns every check failure with its property path", async () => {
+    const bad: PropertyMap = {
+      ...withPassword.inputs,
+      sharingUrl: "portal.example.com/portal/sharing/rest",
+    };
+    delete bad.username;
+    delete bad.password;
+    const result = await host.check(URN, {}, bad);
+    expect(result.failures.map((f) => f.property).sort()).toEqual([
+      "password",
+      "sharingUrl",
+      "username",
+    ]);
+    const both = await host.check(
+      URN,
+      {},
+      { ...withPassword.inputs, token: withToken.inputs.token! },
+    );
+    expect(both.failures).toEqual([
+      { property: "token", reason: "give either username and password, or a token, not both" },
+    ]);
+  });
+
+  it("creates the resource as host, with outputs that survive the protobuf round trip", async () => {
+    created = await host.create(URN, checkedInputs, {
+      additionalSecretOutputs: ["password", "token"],
+    });
+    expect(created.id).toBe(`${PORTAL_ID}/hosted1`);
+    expect(unwrapSecrets(created.properties)).toMatchObject({
+      sharingUrl: emu.sharingUrl,
+      collaborationId: "hosted1",
+      username: "gisadmin",
+      leaveAsGuest: false,
+      portalId: PORTAL_ID,
+      name: "Regional partners",
+      description: "Shares basemaps with partners",
+      hostPortalId: PORTAL_ID,
+      role: "host",
+    });
+    expect(await exists("hosted1")).toBe(true);
+  });
+
+  it("keeps the password only under a key Pulumi marks secret", () => {
+    const places = findText(created.properties, PASSWORD);
+    expect(places.map((p) => p.path)).toEqual(["password"]);
+    expect(places.every((p) => p.secret)).toBe(true);
+  });
+
+  it("reads the collaboration back on refresh", async () => {
+    const read = await host.read(created.id, URN, created.properties, checkedInputs);
+    expect(read.id).toBe(created.id);
+    expect(unwrapSecrets(read.properties)).toMatchObject({
+      name: "Regional partners",
+      role: "host",
+    });
+  });
+
+  it("replaces the resource when collaborationId changes", async () => {
+    const news = { ...checkedInputs, collaborationId: "hosted2" };
+    const diff = await host.diff(created.id, URN, created.properties, news);
+    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: ["collaborationId"] });
+  });
+
+  it("updates a switch from password to token in state, keeping every output", async () => {
+    const diff = await host.diff(created.id, URN, created.properties, checkedTokenInputs);
+    expect(diff.changes).toBe("DIFF_SOME");
+    expect(diff.replaces).toEqual([]);
+    const updated = await host.update(created.id, URN, created.properties, checkedTokenInputs, {
+      additionalSecretOutputs: ["password", "token"],
+    });
+    const before = unwrapSecrets(created.properties);
+    delete before.username;
+    delete before.password;
+    expect(unwrapSecrets(updated.properties)).toEqual({ ...before, token });
+    const places = findText(updated.properties, token);
+    expect(places.map((p) => p.path)).toEqual(["token"]);
+    expect(places.every((p) => p.secret)).toBe(true);
+    expect(findText(updated.properties, PASSWORD)).toEqual([]);
+    expect(await exists("hosted1")).toBe(true);
+    created = { id: created.id, properties: updated.properties };
+  });
+
+  it("refuses to create a guest collaboration without leaveAsGuest, and says what to do", async () => {
+    const error = await failure(
+      host.create(urn("joined"), { ...checkedInputs, collaborationId: "joined1" }),
+    );
+    expect(error.message).toMatch(
+      /^Portal HOSTPORTAL1 is a guest of the collaboration joined1 .*a guest cannot delete a collaboration.*leaveAsGuest: true.*removeParticipation/,
+    );
+    expect(await exists("joined1")).toBe(true);
+  });
+
+  it("deletes the collaboration on destroy", async () => {
+    await host.delete(created.id, URN, created.properties);
+    expect(await exists("hosted1")).toBe(false);
+    expect(await exists("hosted2")).toBe(true);
+    expect(emu.requestLog().some((r) => r.url.includes("/collaborations/hosted1/delete"))).toBe(
+      true,
+    );
+  });
+
+  it("succeeds when destroy runs again after the collaboration is gone", async () => {
+    await expect(host.delete(created.id, URN, created.properties)).resolves.toBeUndefined();
+    expect(host.stdout()).toContain("no longer exists; nothing to delete");
+  });
+
+  it("reports the collaboration as gone on refresh after delete", async () => {
+    const read = await host.read(created.id, URN, created.properties, checkedTokenInputs);
+    expect(read.id).toBe("");
+  });
+
+  it("never prints the password or the token, nor puts them in an error or a URL", () => {
+    expect(errorTexts.length).toBeGreaterThan(0);
+    for (const value of [PASSWORD, token]) {
+      expect(host.stdout()).not.toContain(value);
+      expect(host.stderr()).not.toContain(value);
+      for (const text of errorTexts) expect(text).not.toContain(value);
+      expect(emu.requestLog().some((r) => r.url.includes(value))).toBe(false);
+    }
+  });
+});

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { TlsOptions, TransportOptions } from "../client";
+import { isArcGISRequestError, type TlsOptions, type TransportOptions } from "../client";
 
 /** The package name under which the host resolves our implementation at run time. */
 export const PACKAGE_NAME = "pulumi-arcgis-admin";
@@ -295,6 +295,15 @@ export function logWarn(message: string): void {
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The message for a failed operation: a client error already says which operation failed where,
+ * anything else gets that prefix.
+ */
+export function failureMessage(operation: string, target: string, error: unknown): string {
+  if (isArcGISRequestError(error)) return error.message;
+  return `${operation} on ${target} failed: ${messageOf(error)}`;
 }
 
 /** Reads a message from anything thrown. */

@@ -16,6 +16,7 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  failureMessage,
   logInfo,
   logWarn,
   httpUrlSchema,
@@ -153,7 +154,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       break;
     } catch (error) {
       if (!isSiteBusy(error)) {
-        throw new Error(`exportSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+        throw new Error(failureMessage("exportSite", inputs.adminUrl, error), {
           cause: error,
         });
       }

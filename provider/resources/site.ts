@@ -20,6 +20,7 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  failureMessage,
   logInfo,
   logWarn,
   containsUnknown,
@@ -408,7 +409,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
     }
     if (!answerMayBeLost(error)) {
-      throw new Error(`createNewSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+      throw new Error(failureMessage("createNewSite", inputs.adminUrl, error), {
         cause: error,
       });
     }
@@ -534,7 +535,7 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
     } catch (error) {
       // An export holds the site: wait for it rather than fail the destroy.
       if (!hasServerCode(error, 409) || progress.elapsed() >= inputs.timeouts.createMs) {
-        throw new Error(`deleteSite on ${inputs.adminUrl} failed: ${messageOf(error)}`, {
+        throw new Error(failureMessage("deleteSite", inputs.adminUrl, error), {
           cause: error,
         });
       }

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * `npm run destroy`: undoes `npm start`.
+ *
+ * 1. Finds the Pulumi CLI, exactly as `npm start` does; without one, stops at once.
+ * 2. When the stack exists: makes sure the emulator runs (the destroy talks to it: it deletes the
+ *    collaboration) and runs `pulumi destroy --yes`.
+ * 3. Stops the emulator and removes its data dir, so that the next `npm start` begins afresh
+ *    (the site was left on the emulator, as Site leaves sites by default, and the collaboration
+ *    is gone). The stack itself is kept, empty, and backups stay in site-exports/.
+ *
+ * Takes the same flags as scripts/start.mjs.
+ */
+import { parseArgs } from "node:util";
+import fs from "node:fs";
+import qs from "./quickstart.cjs";
+
+const { values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true });
+if (values.help) {
+  console.log("Usage: npm run destroy [-- --port N --stack NAME --state-dir DIR --data-dir DIR]");
+  process.exit(0);
+}
+const settings = qs.settingsFrom(values);
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const cli = qs.findPulumiCli();
+if (cli === undefined) {
+  process.stderr.write(`\n${qs.noCliMessage("npm run destroy")}\n\n`);
+  process.exit(1);
+}
+
+try {
+  log(`Pulumi CLI: ${cli.source}`);
+  const env = qs.pulumiEnv(settings);
+  const stack = settings.stack;
+  let stackExists = false;
+  if (fs.existsSync(settings.stateDir)) {
+    const listing = await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], {
+      env,
+      log,
+      capture: true,
+    });
+    stackExists = JSON.parse(listing.stdout).some(
+      (s) => s.name === stack || s.name.endsWith(`/${stack}`),
+    );
+  }
+  if (stackExists) {
+    qs.ensureSelfLink();
+    if ((await qs.runningEmulator(settings.dataDir)) === undefined) {
+      const emulator = await qs.startEmulatorInBackground(settings);
+      log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
+    }
+    await qs.mustRunPulumi(cli, ["destroy", "--yes", "--stack", stack], { env, log });
+  } else {
+    log(`No stack ${stack} in ${env.PULUMI_BACKEND_URL}: nothing to destroy.`);
+  }
+
+  const stopped = await qs.stopEmulator(settings.dataDir);
+  if (stopped !== undefined) log(`Stopped the emulator (process ${stopped}).`);
+  if (qs.removeEmulatorData(settings.dataDir)) log(`Removed ${settings.dataDir}.`);
+  console.log(
+    `\nQuick start destroyed. Downloaded backups, if any, are still in ${settings.downloadDir}.`,
+  );
+} catch (error) {
+  process.stderr.write(
+    `\nnpm run destroy failed: ${error instanceof Error ? error.message : error}\n`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,476 @@
+"use strict";
+/**
+ * What `npm start` (scripts/start.mjs) and `npm run destroy` (scripts/destroy.mjs) share: the
+ * paths and demo values, finding the Pulumi CLI, the package's link to itself, and the emulator
+ * that runs in the background between the two commands.
+ *
+ * Plain CommonJS (tooling, not part of the published package) so that the Jest suites under
+ * tests/examples can require it as it is.
+ */
+const { spawn, spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const https = require("node:https");
+const path = require("node:path");
+
+/** The repository root: the Pulumi project (Pulumi.yaml) and the package itself. */
+const REPO_ROOT = path.resolve(__dirname, "..");
+/** The package name the serialized providers require at run time. */
+const PACKAGE_NAME = "pulumi-arcgis-admin";
+/** The stack `npm start` creates. */
+const STACK = "quickstart";
+/** The passphrase that encrypts the demo stack's secrets (documented in README.md; demo only). */
+const DEMO_PASSPHRASE = "quickstart-demo-passphrase";
+/** The emulator's port: fixed, so that URLs in config and state stay the same across restarts. */
+const DEFAULT_PORT = 20443;
+/** The seed of the demo portal: its administrator and the collaboration the stack deletes. */
+const SEED_FILE = path.join(REPO_ROOT, "examples", "quickstart", "emulator-seed.json");
+/** The primary administrator the Site creates (demo values). */
+const SITE_ADMIN = { username: "siteadmin", password: "quickstart-Site-Admin-1" };
+/** The file, inside the emulator's data dir, where `npm start` keeps the emulator's pid and ready line. */
+const EMULATOR_RECORD = "quickstart-emulator.json";
+/** The emulator's own claim on its data dir (see emulator/index.ts). */
+const EMULATOR_PID_FILE = "emulator.pid";
+
+const INSTALL_HELP = [
+  "Install the Pulumi CLI, then run this command again:",
+  "  - see https://www.pulumi.com/docs/install/ (e.g. `curl -fsSL https://get.pulumi.com | sh`,",
+  "    `brew install pulumi/tap/pulumi` or `winget install pulumi`);",
+  "  - or `npm install -g pulumi` (Pulumi's official npm installer, which downloads the CLI on",
+  "    first use).",
+].join("\n");
+
+/** Default locations, all inside the repository and ignored by git. */
+function defaultPaths(root = REPO_ROOT) {
+  return {
+    stateDir: path.join(root, ".pulumi-state"),
+    dataDir: path.join(root, ".emulator-data", "quickstart"),
+    downloadDir: path.join(root, "site-exports"),
+  };
+}
+
+/** The options start.mjs and destroy.mjs accept (node:util parseArgs format). */
+const CLI_OPTIONS = {
+  port: { type: "string" },
+  stack: { type: "string" },
+  "state-dir": { type: "string" },
+  "data-dir": { type: "string" },
+  "download-dir": { type: "string" },
+  "skip-build": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** Turns parsed flags into settings with every default applied and every path absolute. */
+function settingsFrom(values) {
+  const defaults = defaultPaths();
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be a whole number from 0 to 65535, got ${values.port}.`);
+  }
+  return {
+    port,
+    stack: values.stack ?? STACK,
+    stateDir: path.resolve(values["state-dir"] ?? defaults.stateDir),
+    dataDir: path.resolve(values["data-dir"] ?? defaults.dataDir),
+    downloadDir: path.resolve(values["download-dir"] ?? defaults.downloadDir),
+    skipBuild: values["skip-build"] === true,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The Pulumi CLI
+// ---------------------------------------------------------------------------
+
+function isExecutableFile(file) {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    if (process.platform !== "win32") fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first `name` on PATH (with PATHEXT on Windows), or undefined. */
+function findOnPath(name, env = process.env) {
+  const dirs = (env.PATH ?? env.Path ?? "").split(path.delimiter).filter((d) => d !== "");
+  const extensions =
+    process.platform === "win32" ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";")] : [""];
+  for (const dir of dirs) {
+    for (const extension of extensions) {
+      const candidate = path.join(dir, name + extension);
+      if (isExecutableFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Finds the Pulumi CLI: `pulumi` on PATH, or else the bin of the `pulumi` npm package (Pulumi's
+ * installer) when it can be resolved from `resolveFrom`. Returns how to run it, or undefined.
+ */
+function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
+  const onPath = findOnPath("pulumi", env);
+  if (onPath !== undefined) {
+    return { command: onPath, prefix: [], source: `${onPath} (on PATH)` };
+  }
+  let manifestPath;
+  try {
+    manifestPath = require.resolve("pulumi/package.json", { paths: [resolveFrom] });
+  } catch {
+    return undefined;
+  }
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pulumi;
+  if (typeof bin !== "string") return undefined;
+  const script = path.resolve(path.dirname(manifestPath), bin);
+  if (!fs.existsSync(script)) return undefined;
+  const source = `${script} (the pulumi npm package ${manifest.version ?? ""})`.replace(" )", ")");
+  // The installer's bin is a Node script: run it with this Node, on every platform.
+  if (/\.[cm]?js$/.test(script)) return { command: process.execPath, prefix: [script], source };
+  return { command: script, prefix: [], source };
+}
+
+/** The message printed when no CLI can be had. */
+function noCliMessage(what) {
+  return (
+    `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH and the ` +
+    "`pulumi` npm package is not installed. Nothing was started and nothing was deployed.\n\n" +
+    INSTALL_HELP
+  );
+}
+
+/**
+ * The environment of every Pulumi command: the file state backend inside the repository, the
+ * demo passphrase, no update check, and this Node first on PATH (the language host and the
+ * dynamic-provider host run `node` from PATH; this one is the supported version).
+ *
+ * PULUMI_BACKEND_URL selects the backend for these commands only: unlike `pulumi login`, it
+ * leaves the user's current login (~/.pulumi/credentials.json) alone.
+ */
+function pulumiEnv(settings, env = process.env) {
+  const next = { ...env };
+  delete next.PULUMI_CONFIG_PASSPHRASE_FILE;
+  const pathKey = Object.keys(next).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
+  next[pathKey] = [path.dirname(process.execPath), next[pathKey] ?? ""].join(path.delimiter);
+  return {
+    ...next,
+    PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}`,
+    PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+}
+
+/**
+ * Runs one Pulumi command in the project (the repository root). `input` is written to its stdin
+ * (how secrets are passed: never on the command line); `capture` collects stdout instead of
+ * showing it. Resolves with the exit code and the captured output.
+ */
+function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } = {}) {
+  log(`$ pulumi ${args.map(shellQuote).join(" ")}${input === undefined ? "" : " < (stdin)"}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cli.command, [...cli.prefix, ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "inherit", "inherit"],
+      shell: process.platform === "win32" && /\.(cmd|bat)$/i.test(cli.command),
+    });
+    let stdout = "";
+    if (capture) child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    if (input !== undefined) child.stdin.end(input);
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code: code ?? 1, signal, stdout }));
+  });
+}
+
+/** Like runPulumi, but throws when the command fails. */
+async function mustRunPulumi(cli, args, options) {
+  const result = await runPulumi(cli, args, options);
+  if (result.code !== 0) {
+    throw new Error(`\`pulumi ${args[0]} ${args[1] ?? ""}\` failed (exit ${result.code}).`);
+  }
+  return result;
+}
+
+function shellQuote(arg) {
+  const firstLine = arg.split("\n")[0];
+  const shown = firstLine !== arg || arg.length > 80 ? `${firstLine.slice(0, 60)}…` : arg;
+  return /^[\w@%+=:,./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
+}
+
+function defaultLog(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/** The stack config `npm start` sets, from the emulator's ready line and the seed. */
+function stackConfig(ready, settings, seed = readSeed()) {
+  const admin = seed.portal.users.find((u) => u.role === "org_admin");
+  const collaboration = seed.portal.collaborations[0];
+  if (admin === undefined || collaboration === undefined) {
+    throw new Error(`${SEED_FILE} must hold an org_admin user and a collaboration.`);
+  }
+  const plain = {
+    adminUrl: ready.adminUrl,
+    sharingUrl: ready.sharingUrl,
+    portalId: ready.portalId,
+    siteAdminUsername: SITE_ADMIN.username,
+    portalAdminUsername: admin.username,
+    collaborationId: collaboration.id,
+    downloadDir: settings.downloadDir,
+  };
+  if (ready.caCertFile !== null) plain.caCert = fs.readFileSync(ready.caCertFile, "utf8");
+  const secret = {
+    siteAdminPassword: SITE_ADMIN.password,
+    portalAdminPassword: admin.password,
+  };
+  return { plain, secret };
+}
+
+function readSeed() {
+  return JSON.parse(fs.readFileSync(SEED_FILE, "utf8"));
+}
+
+// ---------------------------------------------------------------------------
+// The package's link to itself
+// ---------------------------------------------------------------------------
+
+/**
+ * Makes `node_modules/pulumi-arcgis-admin` a link to the repository root, so that the package
+ * resolves by name from anywhere in the repository.
+ *
+ * Why: each resource's serialized provider runs `require("pulumi-arcgis-admin/dist/...")` in
+ * Pulumi's dynamic-provider host. The host rebuilds the provider with require-from-string, i.e.
+ * as a module without a file name, resolved from the host's working directory (the program's
+ * folder). Package self-reference only works from files inside the package, so without this
+ * link the require fails (MODULE_NOT_FOUND) and every create/delete with it.
+ *
+ * Returns "created" or "present"; throws when something else sits at that path.
+ */
+function ensureSelfLink(root = REPO_ROOT) {
+  const link = path.join(root, "node_modules", PACKAGE_NAME);
+  let stat;
+  try {
+    stat = fs.lstatSync(link);
+  } catch (error) {
+    if (error.code !== "ENOENT") throw error;
+  }
+  if (stat !== undefined) {
+    if (fs.realpathSync(link) === fs.realpathSync(root)) return "present";
+    throw new Error(
+      `${link} exists but is not a link to this repository. Remove it (it is not one of the ` +
+        "package's dependencies) and run the command again.",
+    );
+  }
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  // A junction needs no privilege on Windows (and an absolute target); elsewhere a relative
+  // link survives moving the repository.
+  if (process.platform === "win32") fs.symlinkSync(root, link, "junction");
+  else fs.symlinkSync("..", link);
+  return "created";
+}
+
+// ---------------------------------------------------------------------------
+// The emulator in the background
+// ---------------------------------------------------------------------------
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function readPid(dataDir) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dataDir, EMULATOR_PID_FILE), "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the emulator answers on its control endpoint (HTTPS with its CA, or HTTP). */
+function emulatorAnswers(ready, timeoutMs = 3000) {
+  const url = new URL("/__emulator/stats", ready.adminUrl);
+  const ca = ready.caCertFile === null ? undefined : fs.readFileSync(ready.caCertFile);
+  const get = url.protocol === "https:" ? https.get : require("node:http").get;
+  return new Promise((resolve) => {
+    const req = get(url, { ca, timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", () => resolve(false));
+  });
+}
+
+/**
+ * The emulator `npm start` left running on this data dir, or undefined when none runs. Throws
+ * when another process holds the data dir or the recorded emulator stopped answering.
+ */
+async function runningEmulator(dataDir) {
+  const pid = readPid(dataDir);
+  if (pid === undefined || !processAlive(pid)) return undefined;
+  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
+  if (record === undefined || record.pid !== pid) {
+    throw new Error(
+      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
+        "start. Stop that emulator, or pass another --data-dir.",
+    );
+  }
+  if (!(await emulatorAnswers(record.ready))) {
+    throw new Error(
+      `The emulator started earlier (process ${pid}) does not answer at ${record.ready.adminUrl}. ` +
+        `Stop it (npm run destroy, or kill ${pid}) and run npm start again.`,
+    );
+  }
+  return record;
+}
+
+/**
+ * Starts the emulator in the background (detached, logs in `<data dir>/emulator.log`) and waits
+ * for its ready line. Returns the record {pid, ready, ...} that is also written to the data dir.
+ */
+async function startEmulatorInBackground(settings, { timeoutMs = 30_000 } = {}) {
+  const { dataDir } = settings;
+  const cli = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first.`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const readyFile = path.join(dataDir, "emulator.ready");
+  const logFile = path.join(dataDir, "emulator.log");
+  fs.rmSync(readyFile, { force: true });
+  const out = fs.openSync(readyFile, "w");
+  const err = fs.openSync(logFile, "a");
+  const args = [cli, "--data-dir", dataDir, "--port", String(settings.port), "--seed", SEED_FILE];
+  let child;
+  try {
+    child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      detached: true,
+      stdio: ["ignore", out, err],
+      windowsHide: true,
+    });
+  } finally {
+    fs.closeSync(out);
+    fs.closeSync(err);
+  }
+  let exited;
+  child.on("exit", (code, signal) => (exited = code ?? signal));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = fs.readFileSync(readyFile, "utf8");
+    const newline = text.indexOf("\n");
+    if (newline >= 0) {
+      const record = {
+        pid: child.pid,
+        ready: JSON.parse(text.slice(0, newline)),
+        startedAt: new Date().toISOString(),
+        log: logFile,
+      };
+      fs.writeFileSync(path.join(dataDir, EMULATOR_RECORD), `${JSON.stringify(record)}\n`);
+      child.unref();
+      return record;
+    }
+    if (exited !== undefined || Date.now() > deadline) {
+      if (exited === undefined) child.kill("SIGKILL");
+      const tail = fs.readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-15).join("\n");
+      throw new Error(
+        `The emulator ${exited === undefined ? `printed no ready line within ${timeoutMs} ms` : `exited (${exited})`}` +
+          `. Its log (${logFile}):\n${tail}` +
+          (/EADDRINUSE/.test(tail) ? `\nPort ${settings.port} is taken: pass --port.` : ""),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Stops the emulator `npm start` started on this data dir (SIGTERM, then waits for it to exit).
+ * Returns its pid, or undefined when none was running. Never signals a process it did not start.
+ */
+async function stopEmulator(dataDir, { timeoutMs = 15_000 } = {}) {
+  const pid = readPid(dataDir);
+  if (pid === undefined || !processAlive(pid)) return undefined;
+  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
+  if (record === undefined || record.pid !== pid) {
+    throw new Error(
+      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
+        "start: leaving it alone.",
+    );
+  }
+  // A pid file left by a killed emulator may name an unrelated process by now: only signal a
+  // process that answers as this emulator.
+  if (!(await emulatorAnswers(record.ready))) {
+    throw new Error(
+      `Process ${pid} holds the emulator data dir ${dataDir} but does not answer at ` +
+        `${record.ready.adminUrl}; if it is the emulator, stop it yourself.`,
+    );
+  }
+  process.kill(pid, "SIGTERM");
+  const deadline = Date.now() + timeoutMs;
+  while (processAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`The emulator (process ${pid}) did not stop.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return pid;
+}
+
+/** Removes the data dir, only if npm start made it (its record is there). */
+function removeEmulatorData(dataDir) {
+  if (!fs.existsSync(path.join(dataDir, EMULATOR_RECORD))) return false;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return true;
+}
+
+/** Runs `npm run build` in the repository (npm's own CLI when run from npm). */
+function build() {
+  const npmCli = process.env.npm_execpath;
+  const [command, args] =
+    npmCli !== undefined && /\.[cm]?js$/.test(npmCli)
+      ? [process.execPath, [npmCli, "run", "build"]]
+      : ["npm", ["run", "build"]];
+  const result = spawnSync(command, args, {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+    shell: process.platform === "win32" && command === "npm",
+  });
+  if (result.status !== 0) throw new Error("`npm run build` failed.");
+}
+
+module.exports = {
+  REPO_ROOT,
+  PACKAGE_NAME,
+  STACK,
+  DEMO_PASSPHRASE,
+  DEFAULT_PORT,
+  SEED_FILE,
+  SITE_ADMIN,
+  EMULATOR_RECORD,
+  INSTALL_HELP,
+  CLI_OPTIONS,
+  defaultPaths,
+  settingsFrom,
+  findOnPath,
+  findPulumiCli,
+  noCliMessage,
+  pulumiEnv,
+  runPulumi,
+  mustRunPulumi,
+  stackConfig,
+  readSeed,
+  ensureSelfLink,
+  runningEmulator,
+  startEmulatorInBackground,
+  stopEmulator,
+  removeEmulatorData,
+  build,
+};

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: deploys the quick start (examples/quickstart, through the root Pulumi.yaml) with
+ * `pulumi up` against the local emulator, then prints the stack's outputs.
+ *
+ * 1. Finds the Pulumi CLI (PATH, else the `pulumi` npm package); without one, stops at once.
+ * 2. Builds the package (`npm run build`).
+ * 3. Links node_modules/pulumi-arcgis-admin to the repository (see ensureSelfLink).
+ * 4. Reuses the emulator a previous run left running, or starts one in the background (seeded
+ *    from examples/quickstart/emulator-seed.json, data in .emulator-data/quickstart/).
+ * 5. Uses the file state backend in .pulumi-state/ with the demo passphrase, selects (or
+ *    creates) the stack, sets its config from the emulator's ready line (passwords as secrets,
+ *    through stdin), runs `pulumi up --yes` and `pulumi stack output --json`.
+ *
+ * Running it again is fine: it reuses the emulator (or its data dir) and Pulumi finds nothing to
+ * change. `npm run destroy` undoes it. Flags (mostly for tests): --port N (default 20443; 0 picks
+ * a free one), --stack NAME, --state-dir DIR, --data-dir DIR, --download-dir DIR, --skip-build.
+ */
+import { parseArgs } from "node:util";
+import fs from "node:fs";
+import qs from "./quickstart.cjs";
+
+const { values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true });
+if (values.help) {
+  console.log("Usage: npm start [-- --port N --stack NAME --state-dir DIR --data-dir DIR");
+  console.log("                    --download-dir DIR --skip-build]");
+  process.exit(0);
+}
+const settings = qs.settingsFrom(values);
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// 1. The CLI first: without one, nothing else may happen (no build, no emulator, no state).
+const cli = qs.findPulumiCli();
+if (cli === undefined) {
+  process.stderr.write(`\n${qs.noCliMessage("npm start")}\n\n`);
+  process.exit(1);
+}
+
+try {
+  log(`Pulumi CLI: ${cli.source}`);
+  const env = qs.pulumiEnv(settings);
+  const version = await qs.runPulumi(cli, ["version"], { env, capture: true, log });
+  if (version.code !== 0) {
+    throw new Error(
+      `The Pulumi CLI at ${cli.source} does not run (\`pulumi version\` exited ${version.code}).\n` +
+        qs.INSTALL_HELP,
+    );
+  }
+  log(`Pulumi CLI version ${version.stdout.trim()}`);
+
+  // 2. Build: the providers and the emulator run from dist/.
+  if (!settings.skipBuild) qs.build();
+
+  // 3. The serialized providers require the package by name from the program's folder.
+  if (qs.ensureSelfLink() === "created") {
+    log(`Linked node_modules/${qs.PACKAGE_NAME} to this repository.`);
+  }
+
+  // 4. The emulator.
+  let emulator = await qs.runningEmulator(settings.dataDir);
+  if (emulator !== undefined) {
+    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
+  } else {
+    emulator = await qs.startEmulatorInBackground(settings);
+    log(`Started the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
+    log(`  data: ${settings.dataDir}  log: ${emulator.log}`);
+  }
+
+  // 5. Pulumi, with its state in the repository.
+  fs.mkdirSync(settings.stateDir, { recursive: true });
+  log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
+  const stack = settings.stack;
+  const run = (args, options = {}) => qs.mustRunPulumi(cli, args, { env, log, ...options });
+  await run(["stack", "select", "--create", stack]);
+  const { plain, secret } = qs.stackConfig(emulator.ready, settings);
+  const plainArgs = Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]);
+  await run(["config", "set-all", "--stack", stack, ...plainArgs]);
+  for (const [key, value] of Object.entries(secret)) {
+    await run(["config", "set", "--stack", stack, "--secret", key], { input: value });
+  }
+  await run(["up", "--yes", "--stack", stack]);
+  const { stdout } = await run(["stack", "output", "--json", "--stack", stack], { capture: true });
+
+  const outputs = JSON.parse(stdout);
+  console.log("\nQuick start deployed. Stack outputs:");
+  for (const [key, value] of Object.entries(outputs)) {
+    console.log(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  }
+  console.log(
+    `\nThe emulator keeps running (process ${emulator.pid}); \`npm run destroy\` deletes the ` +
+      "collaboration, stops the emulator and removes its data. Downloaded backups stay in " +
+      `${settings.downloadDir}.`,
+  );
+} catch (error) {
+  process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : error}\n`);
+  process.exit(1);
+}

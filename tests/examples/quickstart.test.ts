@@ -1,0 +1,293 @@
+/**
+ * The main job, proven without the Pulumi CLI (it cannot be installed here): the ROOT project's
+ * program (Pulumi.yaml → examples/quickstart/index.ts) goes through what `pulumi up` and then
+ * `pulumi destroy` would do with it, against a live emulator seeded like `npm start` seeds it.
+ *
+ * - The program runs in its own folder (the engine's `--pwd` for it) with TypeScript set up the
+ *   way Pulumi's Node.js language host does it (ts-node with type checking, the folder's
+ *   tsconfig.json), under `pulumi.runtime.setMocks`, with the stack config `npm start` sets
+ *   (scripts/quickstart.cjs), and every registered resource is recorded, serialized
+ *   `__provider` included (tests/examples/program-runner.cjs).
+ * - Each resource goes, in registration order, to Pulumi's REAL dynamic-provider host: check,
+ *   then create, with secrets stripped and re-marked as the engine does (tests/engine/harness.ts).
+ *   The host's cwd is the repository root, the project `npm start` deploys; a second probe runs
+ *   the serialized providers from the program's folder, where the CLI starts the host.
+ * - Then they are deleted in reverse order, as destroy does.
+ *
+ * Needs an up-to-date dist/ (`npm test` builds before Jest) and makes sure of the link
+ * node_modules/pulumi-arcgis-admin → repository root, as `npm start` does: the host rebuilds
+ * each provider with require-from-string (a module without a file name, resolved from the cwd),
+ * so package self-reference cannot find the package there.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  createPortalSession,
+  getCollaboration,
+  isNotFoundError,
+  siteStatus,
+} from "../../provider/client";
+import { readZip } from "../emulator/zip";
+import {
+  DYNAMIC_RESOURCE_TYPE,
+  findText,
+  isSecret,
+  REPO_ROOT,
+  startHost,
+  unwrapSecrets,
+  type Host,
+  type PropertyMap,
+} from "../engine/harness";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const qs = require("../../scripts/quickstart.cjs");
+
+const PROGRAM_DIR = path.join(REPO_ROOT, "examples", "quickstart");
+const PROJECT = /^name:\s*(\S+)/m.exec(
+  fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8"),
+)![1]!;
+const STACK = qs.STACK as string;
+const RUNNER_MARK = "__PROGRAM_RUNNER__ ";
+
+interface Registration {
+  type: string;
+  name: string;
+  inputs: PropertyMap;
+  custom: boolean;
+  options: { additionalSecretOutputs: string[]; dependencies: string[] } | null;
+}
+
+let emu: TestEmulator;
+let host: Host;
+let downloadDir: string;
+let config: { plain: Record<string, string>; secret: Record<string, string> };
+let registrations: Registration[];
+let outputs: Record<string, unknown>;
+const created = new Map<string, { id: string; properties: PropertyMap }>();
+
+const urnOf = (name: string) =>
+  `urn:pulumi:${STACK}::${PROJECT}::${DYNAMIC_RESOURCE_TYPE}::${name}`;
+const byName = (name: string) => registrations.find((r) => r.name === name)!;
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function collaborationExists(id: string): Promise<boolean> {
+  const session = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    username: config.plain.portalAdminUsername!,
+    password: config.secret.portalAdminPassword!,
+    tls: { caCert: emu.caCert! },
+  });
+  try {
+    await getCollaboration(session, emu.portalId, id);
+    return true;
+  } catch (error) {
+    if (isNotFoundError(error)) return false;
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "provider", "resources", "site.js"))) {
+    throw new Error("dist/ is missing: run `npm run build` first (npm test does).");
+  }
+  qs.ensureSelfLink();
+  downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-downloads-"));
+  emu = await startTestEmulator({ seed: qs.SEED_FILE, createDelayMs: 200, exportDelayMs: 100 });
+  config = qs.stackConfig(emu, { downloadDir });
+
+  // Stack config as the language host passes it: PULUMI_CONFIG, secrets listed apart.
+  const all = { ...config.plain, ...config.secret };
+  const result = await run(
+    process.execPath,
+    [path.join(__dirname, "program-runner.cjs"), "index.ts", PROJECT, STACK],
+    {
+      cwd: PROGRAM_DIR,
+      env: {
+        ...process.env,
+        PULUMI_CONFIG: JSON.stringify(
+          Object.fromEntries(Object.entries(all).map(([k, v]) => [`${PROJECT}:${k}`, v])),
+        ),
+        PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(
+          Object.keys(config.secret).map((k) => `${PROJECT}:${k}`),
+        ),
+      },
+      timeoutMs: 60_000,
+    },
+  );
+  const line = result.stdout.split("\n").find((l) => l.startsWith(RUNNER_MARK));
+  if (result.code !== 0 || line === undefined) {
+    throw new Error(`the quick start program failed (exit ${result.code}):\n${result.stderr}`);
+  }
+  ({ registrations, outputs } = JSON.parse(line.slice(RUNNER_MARK.length)));
+
+  host = await startHost(REPO_ROOT);
+  await host.configure();
+}, 120_000);
+
+afterAll(async () => {
+  await host?.close();
+  await emu?.close();
+  if (downloadDir) fs.rmSync(downloadDir, { recursive: true, force: true });
+});
+
+describe("the root program (examples/quickstart) under the language host's TypeScript setup", () => {
+  it("is the program Pulumi.yaml names, and registers a Site, a SiteExport and a Collaboration", () => {
+    expect(fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8")).toMatch(
+      /^main: examples\/quickstart\/index\.ts$/m,
+    );
+    expect(registrations.map((r) => [r.name, r.type, r.custom])).toEqual([
+      ["site", DYNAMIC_RESOURCE_TYPE, true],
+      ["partners", DYNAMIC_RESOURCE_TYPE, true],
+      ["site-backup", DYNAMIC_RESOURCE_TYPE, true],
+    ]);
+    // The backup waits for the site: it uses the site's outputs.
+    expect(byName("site-backup").options?.dependencies).toEqual([urnOf("site")]);
+    expect(Object.keys(outputs).sort()).toEqual(
+      [
+        "backupFile",
+        "backupSha256",
+        "backupSizeBytes",
+        "collaborationName",
+        "collaborationRole",
+        "siteAdminUrl",
+        "siteMachines",
+        "siteState",
+      ].sort(),
+    );
+  });
+
+  it("reads URLs, CA certificate and credentials from stack config, passwords as secrets", () => {
+    const site = byName("site").inputs;
+    expect(unwrapSecrets(site)).toMatchObject({
+      adminUrl: emu.adminUrl,
+      username: "siteadmin",
+      tls: { caCert: emu.caCert },
+    });
+    expect(unwrapSecrets(byName("site-backup").inputs)).toMatchObject({
+      adminUrl: emu.adminUrl,
+      downloadTo: downloadDir,
+    });
+    expect(unwrapSecrets(byName("partners").inputs)).toMatchObject({
+      sharingUrl: emu.sharingUrl,
+      collaborationId: "quickstart-partners",
+      portalId: emu.portalId,
+      username: "portaladmin",
+    });
+    for (const r of registrations) {
+      expect(isSecret(r.inputs.password)).toBe(true);
+      for (const pw of Object.values(config.secret)) {
+        expect(findText(r.inputs, pw).every((hit) => hit.secret)).toBe(true);
+      }
+    }
+  });
+
+  it("serializes small providers that load the package by name", () => {
+    for (const r of registrations) {
+      const provider = r.inputs.__provider as string;
+      expect(Buffer.byteLength(provider)).toBeLessThan(4096);
+      expect(provider).toMatch(/"pulumi-arcgis-admin\/dist\/provider\/resources\/[a-z-]+\.js"/);
+    }
+  });
+
+  it("has providers that resolve the package from the program's folder too (the CLI's host cwd)", async () => {
+    const probe = `
+      const rfs = require(require.resolve("require-from-string", { paths: [require.resolve("@pulumi/pulumi")] }));
+      const inputs = JSON.parse(process.env.PROBE_INPUTS);
+      Promise.all(inputs.map(([text, news]) => rfs(text).handler().check({}, news)))
+        .then((results) => console.log(JSON.stringify(results.map((r) => r.failures ?? []))));
+    `;
+    const result = await run(process.execPath, ["-e", probe], {
+      cwd: PROGRAM_DIR,
+      env: {
+        ...process.env,
+        PROBE_INPUTS: JSON.stringify(
+          registrations.map((r) => [r.inputs.__provider, unwrapSecrets(r.inputs)]),
+        ),
+      },
+      timeoutMs: 30_000,
+    });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual([[], [], []]);
+  });
+});
+
+describe("pulumi up, then pulumi destroy, through the real dynamic-provider host", () => {
+  it("checks then creates each resource in order: site, collaboration, downloaded backup", async () => {
+    for (const r of registrations) {
+      const checked = await host.check(urnOf(r.name), {}, r.inputs);
+      expect(checked.failures).toEqual([]);
+      const result = await host.create(urnOf(r.name), checked.inputs, {
+        additionalSecretOutputs: r.options?.additionalSecretOutputs ?? [],
+      });
+      created.set(r.name, result);
+    }
+
+    const site = unwrapSecrets(created.get("site")!.properties);
+    expect(site).toMatchObject({ adminUrl: emu.adminUrl, state: "created" });
+    expect((await siteStatus(emu.adminUrl, { tls: { caCert: emu.caCert! } })).state).toBe(
+      "in-site",
+    );
+
+    const collaboration = unwrapSecrets(created.get("partners")!.properties);
+    expect(collaboration).toMatchObject({ role: "host", name: "Quick start partners" });
+
+    const backup = unwrapSecrets(created.get("site-backup")!.properties);
+    expect(path.dirname(backup.localPath as string)).toBe(downloadDir);
+    expect(fs.statSync(backup.localPath as string).size).toBe(backup.sizeBytes);
+    const entries = await readZip(backup.localPath as string);
+    expect(entries.map((e) => e.name)).toContain("manifest.json");
+
+    // Passwords stay under keys the engine stores as secrets.
+    for (const { properties } of created.values()) {
+      for (const pw of Object.values(config.secret)) {
+        expect(findText(properties, pw).every((hit) => hit.secret)).toBe(true);
+      }
+    }
+  });
+
+  it("deletes in reverse order: the collaboration is gone, the site and the backup stay", async () => {
+    for (const r of [...registrations].reverse()) {
+      const { id, properties } = created.get(r.name)!;
+      await host.delete(id, urnOf(r.name), properties);
+    }
+    expect(await collaborationExists("quickstart-partners")).toBe(false);
+    expect((await siteStatus(emu.adminUrl, { tls: { caCert: emu.caCert! } })).state).toBe(
+      "in-site",
+    );
+    const backup = unwrapSecrets(created.get("site-backup")!.properties);
+    const entries = await readZip(backup.localPath as string);
+    expect(
+      JSON.parse(entries.find((e) => e.name === "manifest.json")!.data.toString("utf8")),
+    ).toMatchObject({ formatVersion: 1 });
+  });
+
+  it("never prints a password", () => {
+    for (const pw of Object.values(config.secret)) {
+      expect(host.stdout()).not.toContain(pw);
+      expect(host.stderr()).not.toContain(pw);
+      expect(emu.requestLog().some((entry) => entry.url.includes(pw))).toBe(false);
+    }
+  });
+});

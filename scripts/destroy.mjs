@@ -3,7 +3,7 @@
  * `npm run destroy`: undoes `npm start`.
  *
  * 1. Finds the Pulumi CLI, exactly as `npm start` does; without one, stops at once.
- * 2. When the stack exists: makes sure the emulator runs (the destroy talks to it: it deletes the
+ * 2. When the stack holds resources: makes sure the emulator runs (the destroy talks to it: it deletes the
  *    collaboration) and runs `pulumi destroy --yes`.
  * 3. Stops the emulator and removes its data dir, so that the next `npm start` begins afresh
  *    (the site was left on the emulator, as Site leaves sites by default, and the collaboration
@@ -33,18 +33,20 @@ try {
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
   const stack = settings.stack;
-  let stackExists = false;
+  // Destroy only a stack that holds resources: an absent or empty one needs no emulator.
+  let resources = 0;
   if (fs.existsSync(settings.stateDir)) {
     const listing = await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], {
       env,
       log,
       capture: true,
     });
-    stackExists = JSON.parse(listing.stdout).some(
+    const found = JSON.parse(listing.stdout).find(
       (s) => s.name === stack || s.name.endsWith(`/${stack}`),
     );
+    if (found !== undefined) resources = found.resourceCount ?? Infinity;
   }
-  if (stackExists) {
+  if (resources > 0) {
     qs.ensureSelfLink();
     if ((await qs.runningEmulator(settings.dataDir)) === undefined) {
       const emulator = await qs.startEmulatorInBackground(settings);
@@ -52,7 +54,7 @@ try {
     }
     await qs.mustRunPulumi(cli, ["destroy", "--yes", "--stack", stack], { env, log });
   } else {
-    log(`No stack ${stack} in ${env.PULUMI_BACKEND_URL}: nothing to destroy.`);
+    log(`No resources in stack ${stack} (${env.PULUMI_BACKEND_URL}): nothing to destroy.`);
   }
 
   const stopped = await qs.stopEmulator(settings.dataDir);

@@ -272,12 +272,18 @@ function ensureSelfLink(root = REPO_ROOT) {
 // The emulator in the background
 // ---------------------------------------------------------------------------
 
+/** Whether a process runs; on Linux, an exited one that init has not reaped yet does not. */
 function processAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return error.code === "EPERM";
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8"); // "pid (comm) state ..."
+    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -304,7 +310,7 @@ function emulatorAnswers(ready, timeoutMs = 3000) {
   const ca = ready.caCertFile === null ? undefined : fs.readFileSync(ready.caCertFile);
   const get = url.protocol === "https:" ? https.get : require("node:http").get;
   return new Promise((resolve) => {
-    const req = get(url, { ca, timeout: timeoutMs }, (res) => {
+    const req = get(url, { ca, timeout: timeoutMs, agent: false }, (res) => {
       res.resume();
       resolve(res.statusCode === 200);
     });
@@ -416,8 +422,10 @@ async function stopEmulator(dataDir, { timeoutMs = 15_000 } = {}) {
     );
   }
   process.kill(pid, "SIGTERM");
+  // Stopped once it has released the data dir (its last step) or exited. Exited alone is not
+  // enough to wait for: reparented to init, it may linger as a zombie until init reaps it.
   const deadline = Date.now() + timeoutMs;
-  while (processAlive(pid)) {
+  while (processAlive(pid) && readPid(dataDir) === pid) {
     if (Date.now() > deadline) throw new Error(`The emulator (process ${pid}) did not stop.`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -19,7 +19,6 @@
  * each provider with require-from-string (a module without a file name, resolved from the cwd),
  * so package self-reference cannot find the package there.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -38,59 +37,22 @@ import {
   startHost,
   unwrapSecrets,
   type Host,
-  type PropertyMap,
 } from "../engine/harness";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { checkAndCreate, run, runProgram, type Created, type ProgramRun } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
 
 const PROGRAM_DIR = path.join(REPO_ROOT, "examples", "quickstart");
-const PROJECT = /^name:\s*(\S+)/m.exec(
-  fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8"),
-)![1]!;
 const STACK = qs.STACK as string;
-const RUNNER_MARK = "__PROGRAM_RUNNER__ ";
-
-interface Registration {
-  type: string;
-  name: string;
-  inputs: PropertyMap;
-  custom: boolean;
-  options: { additionalSecretOutputs: string[]; dependencies: string[] } | null;
-}
 
 let emu: TestEmulator;
 let host: Host;
 let downloadDir: string;
 let config: { plain: Record<string, string>; secret: Record<string, string> };
-let registrations: Registration[];
-let outputs: Record<string, unknown>;
-const created = new Map<string, { id: string; properties: PropertyMap }>();
-
-const urnOf = (name: string) =>
-  `urn:pulumi:${STACK}::${PROJECT}::${DYNAMIC_RESOURCE_TYPE}::${name}`;
-const byName = (name: string) => registrations.find((r) => r.name === name)!;
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+let program: ProgramRun;
+const created = new Map<string, Created>();
 
 async function collaborationExists(id: string): Promise<boolean> {
   const session = createPortalSession({
@@ -117,30 +79,14 @@ beforeAll(async () => {
   emu = await startTestEmulator({ seed: qs.SEED_FILE, createDelayMs: 200, exportDelayMs: 100 });
   config = qs.stackConfig(emu, { downloadDir });
 
-  // Stack config as the language host passes it: PULUMI_CONFIG, secrets listed apart.
-  const all = { ...config.plain, ...config.secret };
-  const result = await run(
-    process.execPath,
-    [path.join(__dirname, "program-runner.cjs"), "index.ts", PROJECT, STACK],
-    {
-      cwd: PROGRAM_DIR,
-      env: {
-        ...process.env,
-        PULUMI_CONFIG: JSON.stringify(
-          Object.fromEntries(Object.entries(all).map(([k, v]) => [`${PROJECT}:${k}`, v])),
-        ),
-        PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(
-          Object.keys(config.secret).map((k) => `${PROJECT}:${k}`),
-        ),
-      },
-      timeoutMs: 60_000,
-    },
-  );
-  const line = result.stdout.split("\n").find((l) => l.startsWith(RUNNER_MARK));
-  if (result.code !== 0 || line === undefined) {
-    throw new Error(`the quick start program failed (exit ${result.code}):\n${result.stderr}`);
-  }
-  ({ registrations, outputs } = JSON.parse(line.slice(RUNNER_MARK.length)));
+  program = await runProgram({
+    programDir: PROGRAM_DIR,
+    entry: "index.ts",
+    pulumiYaml: path.join(REPO_ROOT, "Pulumi.yaml"),
+    stack: STACK,
+    config: config.plain,
+    secrets: config.secret,
+  });
 
   host = await startHost(REPO_ROOT);
   await host.configure();
@@ -157,14 +103,14 @@ describe("the root program (examples/quickstart) under the language host's TypeS
     expect(fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8")).toMatch(
       /^main: examples\/quickstart\/index\.ts$/m,
     );
-    expect(registrations.map((r) => [r.name, r.type, r.custom])).toEqual([
+    expect(program.registrations.map((r) => [r.name, r.type, r.custom])).toEqual([
       ["site", DYNAMIC_RESOURCE_TYPE, true],
       ["partners", DYNAMIC_RESOURCE_TYPE, true],
       ["site-backup", DYNAMIC_RESOURCE_TYPE, true],
     ]);
     // The backup waits for the site: it uses the site's outputs.
-    expect(byName("site-backup").options?.dependencies).toEqual([urnOf("site")]);
-    expect(Object.keys(outputs).sort()).toEqual(
+    expect(program.byName("site-backup").options?.dependencies).toEqual([program.urn("site")]);
+    expect(Object.keys(program.outputs).sort()).toEqual(
       [
         "backupFile",
         "backupSha256",
@@ -179,23 +125,23 @@ describe("the root program (examples/quickstart) under the language host's TypeS
   });
 
   it("reads URLs, CA certificate and credentials from stack config, passwords as secrets", () => {
-    const site = byName("site").inputs;
+    const site = program.byName("site").inputs;
     expect(unwrapSecrets(site)).toMatchObject({
       adminUrl: emu.adminUrl,
       username: "siteadmin",
       tls: { caCert: emu.caCert },
     });
-    expect(unwrapSecrets(byName("site-backup").inputs)).toMatchObject({
+    expect(unwrapSecrets(program.byName("site-backup").inputs)).toMatchObject({
       adminUrl: emu.adminUrl,
       downloadTo: downloadDir,
     });
-    expect(unwrapSecrets(byName("partners").inputs)).toMatchObject({
+    expect(unwrapSecrets(program.byName("partners").inputs)).toMatchObject({
       sharingUrl: emu.sharingUrl,
       collaborationId: "quickstart-partners",
       portalId: emu.portalId,
       username: "portaladmin",
     });
-    for (const r of registrations) {
+    for (const r of program.registrations) {
       expect(isSecret(r.inputs.password)).toBe(true);
       for (const pw of Object.values(config.secret)) {
         expect(findText(r.inputs, pw).every((hit) => hit.secret)).toBe(true);
@@ -204,7 +150,7 @@ describe("the root program (examples/quickstart) under the language host's TypeS
   });
 
   it("serializes small providers that load the package by name", () => {
-    for (const r of registrations) {
+    for (const r of program.registrations) {
       const provider = r.inputs.__provider as string;
       expect(Buffer.byteLength(provider)).toBeLessThan(4096);
       expect(provider).toMatch(/"pulumi-arcgis-admin\/dist\/provider\/resources\/[a-z-]+\.js"/);
@@ -223,7 +169,7 @@ describe("the root program (examples/quickstart) under the language host's TypeS
       env: {
         ...process.env,
         PROBE_INPUTS: JSON.stringify(
-          registrations.map((r) => [r.inputs.__provider, unwrapSecrets(r.inputs)]),
+          program.registrations.map((r) => [r.inputs.__provider, unwrapSecrets(r.inputs)]),
         ),
       },
       timeoutMs: 30_000,
@@ -235,13 +181,8 @@ describe("the root program (examples/quickstart) under the language host's TypeS
 
 describe("pulumi up, then pulumi destroy, through the real dynamic-provider host", () => {
   it("checks then creates each resource in order: site, collaboration, downloaded backup", async () => {
-    for (const r of registrations) {
-      const checked = await host.check(urnOf(r.name), {}, r.inputs);
-      expect(checked.failures).toEqual([]);
-      const result = await host.create(urnOf(r.name), checked.inputs, {
-        additionalSecretOutputs: r.options?.additionalSecretOutputs ?? [],
-      });
-      created.set(r.name, result);
+    for (const r of program.registrations) {
+      created.set(r.name, await checkAndCreate(host, program.urn(r.name), r));
     }
 
     const site = unwrapSecrets(created.get("site")!.properties);
@@ -268,9 +209,9 @@ describe("pulumi up, then pulumi destroy, through the real dynamic-provider host
   });
 
   it("deletes in reverse order: the collaboration is gone, the site and the backup stay", async () => {
-    for (const r of [...registrations].reverse()) {
+    for (const r of [...program.registrations].reverse()) {
       const { id, properties } = created.get(r.name)!;
-      await host.delete(id, urnOf(r.name), properties);
+      await host.delete(id, program.urn(r.name), properties);
     }
     expect(await collaborationExists("quickstart-partners")).toBe(false);
     expect((await siteStatus(emu.adminUrl, { tls: { caCert: emu.caCert! } })).state).toBe(

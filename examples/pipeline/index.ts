@@ -1,0 +1,71 @@
+/**
+ * A site as a release pipeline manages it: created once with its configuration store,
+ * directories and log settings, then backed up again on every release.
+ *
+ * `SiteExport` exports when it is created and never again by itself; a change to `triggers`
+ * replaces it, i.e. exports anew. Here the trigger is the release from stack config, which the
+ * pipeline sets before `pulumi up`:
+ *
+ *     pulumi config set release "$CI_PIPELINE_ID"   # or a tag, a date...
+ *     pulumi up --yes
+ *
+ * Each release's archive is kept (deleting a SiteExport never deletes its archive).
+ */
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { Site, SiteExport } from "pulumi-arcgis-admin";
+
+const config = new pulumi.Config();
+const release = config.require("release");
+const caCert = config.get("caCert");
+const tls = caCert === undefined ? {} : { tls: { caCert } };
+// A share every machine of the site can reach, e.g. \\fileserver\arcgis.
+const share = config.get("sharedFolder") ?? "\\\\fileserver\\arcgis";
+
+const site = new Site("site", {
+  adminUrl: config.require("adminUrl"),
+  username: config.require("siteAdminUsername"),
+  password: config.requireSecret("siteAdminPassword"),
+  configStoreConnection: {
+    type: "FILESYSTEM",
+    connectionString: `${share}\\config-store`,
+  },
+  directories: [
+    { name: "arcgissystem", physicalPath: `${share}\\system`, directoryType: "SYSTEM" },
+    { name: "arcgisjobs", physicalPath: `${share}\\jobs`, directoryType: "JOBS" },
+    {
+      name: "arcgisoutput",
+      physicalPath: `${share}\\output`,
+      directoryType: "OUTPUT",
+      cleanupMode: "TIME_ELAPSED_SINCE_LAST_MODIFIED",
+      maxFileAge: 10,
+    },
+  ],
+  logSettings: {
+    logLevel: "WARNING",
+    logDir: `${share}\\logs`,
+    maxErrorReportsCount: 10,
+    maxLogFileAge: 90,
+  },
+  // Creation takes minutes on a real install; give it more than the pipeline's usual step.
+  timeouts: { createMs: 45 * 60_000 },
+  ...tls,
+});
+
+const backup = new SiteExport("backup", {
+  adminUrl: site.adminUrl,
+  username: site.username,
+  password: site.password,
+  // Kept as an artifact of the pipeline run (relative paths are relative to this folder).
+  downloadTo: path.resolve(config.get("backupDir") ?? "backups"),
+  triggers: [release],
+  // Includes the wait for another export (or administrative change) to finish.
+  timeouts: { exportMs: 20 * 60_000 },
+  ...tls,
+});
+
+export const siteAdminUrl = site.adminUrl;
+export const backedUpRelease = release;
+export const backupFile = backup.localPath;
+export const backupSha256 = backup.sha256;
+export const backupExportedAt = backup.exportedAt;

@@ -1,0 +1,185 @@
+/**
+ * The other examples run as `pulumi up` would run them (each in its folder, under mocks, see
+ * support.ts), their resources replayed through Pulumi's real dynamic-provider host against one
+ * emulator: the pipeline's backup is taken again when the release changes, an existing site is
+ * adopted, and collaborations are deleted as host and left as guest on destroy.
+ *
+ * Type checking of the examples is `tsc`'s job (npm test): the programs run transpile-only here.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import { readZip } from "../emulator/zip";
+import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../engine/harness";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { checkAndCreate, runProgram, type Created } from "./support";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const qs = require("../../scripts/quickstart.cjs");
+
+const PORTAL_ID = "EXAMPLEPORTAL1";
+const PORTAL_ADMIN = { username: "gisadmin", password: "example-Portal-1" };
+const SITE_ADMIN = { username: "siteadmin", password: "example-Site-1" };
+
+let emu: TestEmulator;
+let host: Host;
+let work: string;
+
+function example(name: string, config: Record<string, string>, secrets: Record<string, string>) {
+  const programDir = path.join(REPO_ROOT, "examples", name);
+  return runProgram({
+    programDir,
+    entry: "index.ts",
+    pulumiYaml: path.join(programDir, "Pulumi.yaml"),
+    stack: "dev",
+    config: { ...config, ...(emu.caCert === undefined ? {} : { caCert: emu.caCert }) },
+    secrets,
+    typeCheck: false,
+  });
+}
+
+async function collaborationExists(id: string): Promise<boolean> {
+  const session = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...PORTAL_ADMIN,
+    tls: { caCert: emu.caCert! },
+  });
+  try {
+    await getCollaboration(session, PORTAL_ID, id);
+    return true;
+  } catch (error) {
+    if (isNotFoundError(error)) return false;
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  qs.ensureSelfLink();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-examples-"));
+  emu = await startTestEmulator({
+    createDelayMs: 200,
+    exportDelayMs: 100,
+    seed: {
+      portal: {
+        id: PORTAL_ID,
+        users: [{ ...PORTAL_ADMIN, role: "org_admin" }],
+        collaborations: [
+          { id: "hosted1", name: "Regional partners", hostPortalId: PORTAL_ID },
+          {
+            id: "joined1",
+            name: "State data hub",
+            hostPortalId: "STATEPORTAL7",
+            guestPortalIds: [PORTAL_ID],
+          },
+        ],
+      },
+    },
+  });
+  host = await startHost(REPO_ROOT);
+  await host.configure();
+}, 60_000);
+
+afterAll(async () => {
+  await host?.close();
+  await emu?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe("examples/pipeline", () => {
+  const config = (release: string) => ({
+    adminUrl: emu.adminUrl,
+    siteAdminUsername: SITE_ADMIN.username,
+    release,
+    backupDir: path.join(work, "pipeline-backups"),
+  });
+  const secrets = { siteAdminPassword: SITE_ADMIN.password };
+  let backup: Created;
+
+  it("creates the site with its store, directories and logs, and a first backup", async () => {
+    const program = await example("pipeline", config("r1"), secrets);
+    expect(program.registrations.map((r) => r.name)).toEqual(["site", "backup"]);
+    const site = await checkAndCreate(host, program.urn("site"), program.byName("site"));
+    expect(unwrapSecrets(site.properties)).toMatchObject({
+      state: "created",
+      configStoreConnection: { type: "FILESYSTEM" },
+      directories: [
+        { directoryType: "SYSTEM" },
+        { directoryType: "JOBS" },
+        { directoryType: "OUTPUT" },
+      ],
+      logSettings: { logLevel: "WARNING" },
+    });
+    backup = await checkAndCreate(host, program.urn("backup"), program.byName("backup"));
+    expect(unwrapSecrets(backup.properties)).toMatchObject({ triggers: ["r1"] });
+  });
+
+  it("takes a new backup when the release changes, and keeps the old archive", async () => {
+    const program = await example("pipeline", config("r2"), secrets);
+    const urn = program.urn("backup");
+    const news = await host.check(urn, backup.inputs, program.byName("backup").inputs);
+    const diff = await host.diff(backup.id, urn, backup.properties, news.inputs);
+    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: ["triggers"] });
+
+    // A replacement: create the new backup, then delete the old one.
+    const next = await checkAndCreate(host, urn, program.byName("backup"));
+    await host.delete(backup.id, urn, backup.properties);
+    const files = [backup, next].map((b) => unwrapSecrets(b.properties).localPath as string);
+    expect(new Set(files).size).toBe(2);
+    for (const file of files) {
+      expect((await readZip(file)).map((e) => e.name)).toContain("manifest.json");
+    }
+  });
+});
+
+describe("examples/existing-site", () => {
+  it("adopts the site that is already there, and takes a baseline backup", async () => {
+    const program = await example(
+      "existing-site",
+      {
+        adminUrl: emu.adminUrl,
+        siteAdminUsername: SITE_ADMIN.username,
+        backupDir: path.join(work, "baseline"),
+      },
+      { siteAdminPassword: SITE_ADMIN.password },
+    );
+    const created = emu.stats().sitesCreated;
+    const site = await checkAndCreate(host, program.urn("site"), program.byName("site"));
+    expect(unwrapSecrets(site.properties)).toMatchObject({ state: "adopted", adoptExisting: true });
+    expect(emu.stats().sitesCreated).toBe(created);
+    const baseline = await checkAndCreate(
+      host,
+      program.urn("baseline"),
+      program.byName("baseline"),
+    );
+    expect(fs.existsSync(unwrapSecrets(baseline.properties).localPath as string)).toBe(true);
+  });
+});
+
+describe("examples/collaboration-teardown", () => {
+  it("deletes the hosted collaboration and leaves the joined one on destroy", async () => {
+    const program = await example(
+      "collaboration-teardown",
+      {
+        sharingUrl: emu.sharingUrl,
+        portalAdminUsername: PORTAL_ADMIN.username,
+        hostedCollaborationId: "hosted1",
+        joinedCollaborationId: "joined1",
+      },
+      { portalAdminPassword: PORTAL_ADMIN.password },
+    );
+    const hosted = await checkAndCreate(host, program.urn("hosted"), program.byName("hosted"));
+    const joined = await checkAndCreate(host, program.urn("joined"), program.byName("joined"));
+    expect(unwrapSecrets(hosted.properties)).toMatchObject({ role: "host" });
+    expect(unwrapSecrets(joined.properties)).toMatchObject({ role: "guest", leaveAsGuest: true });
+
+    await host.delete(joined.id, program.urn("joined"), joined.properties);
+    await host.delete(hosted.id, program.urn("hosted"), hosted.properties);
+    expect(await collaborationExists("hosted1")).toBe(false);
+    expect(await collaborationExists("joined1")).toBe(false);
+    const urls = emu.requestLog().map((r) => r.url);
+    expect(urls.some((u) => u.includes("/collaborations/hosted1/delete"))).toBe(true);
+    expect(urls.some((u) => u.includes("/collaborations/joined1/removeParticipation"))).toBe(true);
+    expect(urls.some((u) => u.includes("/collaborations/joined1/delete"))).toBe(false);
+  });
+});

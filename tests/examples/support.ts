@@ -1,0 +1,144 @@
+/**
+ * Helpers of the example suites: run an example program as `pulumi up` would (see
+ * program-runner.cjs), name its resources as the engine does, and replay them through the
+ * dynamic-provider host.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DYNAMIC_RESOURCE_TYPE, REPO_ROOT, type Host, type PropertyMap } from "../engine/harness";
+
+const RUNNER = path.join(__dirname, "program-runner.cjs");
+const RUNNER_MARK = "__PROGRAM_RUNNER__ ";
+
+/** One resource registration recorded by program-runner.cjs. */
+export interface Registration {
+  type: string;
+  name: string;
+  /** As the engine holds them: secrets are sentinel objects, `__provider` is the serialized provider. */
+  inputs: PropertyMap;
+  custom: boolean;
+  options: { additionalSecretOutputs: string[]; dependencies: string[] } | null;
+}
+
+/** What a program run produced. */
+export interface ProgramRun {
+  registrations: Registration[];
+  /** The program's exports, resolved (unknown values are null). */
+  outputs: Record<string, unknown>;
+  /** The project name read from the Pulumi.yaml that runs the program. */
+  project: string;
+  /** Finds a registration by resource name. */
+  byName(name: string): Registration;
+  /** The URN the engine gives a resource of this program. */
+  urn(name: string): string;
+}
+
+/** A child process run to completion (never rejects on its exit code). */
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The project name of a Pulumi.yaml. */
+export function projectName(pulumiYaml: string): string {
+  const name = /^name:\s*(\S+)/m.exec(fs.readFileSync(pulumiYaml, "utf8"))?.[1];
+  if (name === undefined) throw new Error(`no name in ${pulumiYaml}`);
+  return name;
+}
+
+/**
+ * Runs a program as `pulumi up` would: in `programDir`, TypeScript set up like the language
+ * host, stack config given as `key: value` (the project's namespace is added) with `secrets`
+ * marked secret.
+ *
+ * @param options.typeCheck - false sets PULUMI_NODEJS_TRANSPILE_ONLY (faster; tsc checks anyway).
+ */
+export async function runProgram(options: {
+  programDir: string;
+  entry: string;
+  pulumiYaml: string;
+  stack: string;
+  config: Record<string, string>;
+  secrets?: Record<string, string>;
+  typeCheck?: boolean;
+}): Promise<ProgramRun> {
+  const project = projectName(options.pulumiYaml);
+  const all = { ...options.config, ...options.secrets };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PULUMI_CONFIG: JSON.stringify(
+      Object.fromEntries(Object.entries(all).map(([k, v]) => [`${project}:${k}`, v])),
+    ),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(
+      Object.keys(options.secrets ?? {}).map((k) => `${project}:${k}`),
+    ),
+  };
+  if (options.typeCheck === false) env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
+  const result = await run(process.execPath, [RUNNER, options.entry, project, options.stack], {
+    cwd: options.programDir,
+    env,
+    timeoutMs: 60_000,
+  });
+  const line = result.stdout.split("\n").find((l) => l.startsWith(RUNNER_MARK));
+  if (result.code !== 0 || line === undefined) {
+    throw new Error(
+      `${path.relative(REPO_ROOT, options.programDir)} failed (exit ${result.code}):\n${result.stderr}`,
+    );
+  }
+  const parsed = JSON.parse(line.slice(RUNNER_MARK.length)) as {
+    registrations: Registration[];
+    outputs: Record<string, unknown>;
+  };
+  const urn = (name: string) =>
+    `urn:pulumi:${options.stack}::${project}::${DYNAMIC_RESOURCE_TYPE}::${name}`;
+  return {
+    ...parsed,
+    project,
+    urn,
+    byName(name) {
+      const found = parsed.registrations.find((r) => r.name === name);
+      if (found === undefined) throw new Error(`no resource named ${name}`);
+      return found;
+    },
+  };
+}
+
+/** A resource as created through the host: its id and outputs (as the engine stores them). */
+export interface Created {
+  id: string;
+  properties: PropertyMap;
+  /** The checked inputs. */
+  inputs: PropertyMap;
+}
+
+/** `pulumi up` for one new resource: check, then create. Throws on check failures. */
+export async function checkAndCreate(
+  host: Host,
+  urn: string,
+  registration: Registration,
+): Promise<Created> {
+  const checked = await host.check(urn, {}, registration.inputs);
+  if (checked.failures.length > 0) {
+    throw new Error(`check of ${urn} failed: ${JSON.stringify(checked.failures)}`);
+  }
+  const created = await host.create(urn, checked.inputs, {
+    additionalSecretOutputs: registration.options?.additionalSecretOutputs ?? [],
+  });
+  return { ...created, inputs: checked.inputs };
+}

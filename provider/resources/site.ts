@@ -262,7 +262,10 @@ const CREATION_IN_PROGRESS = /in progress/i;
  * that the answer says for sure whether the machine is in a site.
  */
 async function waitForServer(inputs: SiteInputs) {
-  const transport = transportOf(inputs, { timeouts: { connectMs: 10_000, headersMs: 30_000 } });
+  // A server that accepts connections but never answers (a half-started install) must not hold
+  // one poll past the deadline: each poll waits for headers at most the time left (at least 1 s).
+  const connectMs = Math.min(10_000, Math.max(1_000, inputs.timeouts.serverReadyMs));
+  const base = transportOf(inputs, { timeouts: { connectMs, headersMs: 30_000 } });
   const progress = new ProgressReporter(
     `${inputs.adminUrl} to answer`,
     inputs.timeouts.serverReadyMs,
@@ -270,6 +273,8 @@ async function waitForServer(inputs: SiteInputs) {
   let limit = inputs.timeouts.serverReadyMs;
   let delay = 250;
   for (;;) {
+    const headersMs = Math.min(30_000, Math.max(1_000, limit - progress.elapsed()));
+    const transport = { ...base, timeouts: { connectMs, headersMs } };
     const status = await siteStatus(inputs.adminUrl, transport);
     let problem: string;
     if (status.state === "in-site") return status;

@@ -13,10 +13,23 @@ export type Fault =
   | { kind: "status"; status: 502 | 503 | 504; body?: string; contentType?: string }
   | { kind: "reset" }
   | { kind: "truncate" }
-  /** Forwards the request, waits for the server's answer, then destroys the client socket. */
-  | { kind: "drop-answer" }
+  /**
+   * Forwards the request, waits for the server's answer, then destroys the client socket; with
+   * `replaceWith`, answers that status instead (a load balancer timing out on a slow backend).
+   */
+  | { kind: "drop-answer"; replaceWith?: { status: 502 | 504; body?: string } }
   /** Answers with this body and status instead of forwarding. */
   | { kind: "answer"; status: number; body: string; contentType?: string };
+
+/** One forwarded request and the server's answer, as the proxy saw them. */
+export interface Exchange {
+  method: string;
+  path: string;
+  requestBody: Buffer;
+  status: number;
+  contentType: string | undefined;
+  responseBody: Buffer;
+}
 
 /** Chooses a fault for a request; `undefined` forwards it. */
 export type FaultRule = (request: { method: string; path: string }) => Fault | undefined;
@@ -29,6 +42,8 @@ export interface FaultProxy {
   setRule(rule: FaultRule): void;
   /** Every request seen: method, path and the fault applied. */
   seen: Array<{ method: string; path: string; fault: Fault["kind"] }>;
+  /** Calls `observer` with every exchange that reached the server (bodies included). */
+  observe(observer: (exchange: Exchange) => void): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +59,7 @@ export interface FaultProxy {
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
   let rule: FaultRule = () => undefined;
+  let observer: ((exchange: Exchange) => void) | undefined;
   const seen: FaultProxy["seen"] = [];
 
   const server = http.createServer((req, res) => {
@@ -90,8 +106,24 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           answer.on("data", (c: Buffer) => parts.push(c));
           answer.on("end", () => {
             const full = Buffer.concat(parts);
+            observer?.({
+              method,
+              path,
+              requestBody: Buffer.concat(chunks),
+              status: answer.statusCode ?? 0,
+              contentType: answer.headers["content-type"],
+              responseBody: full,
+            });
             if (f.kind === "drop-answer") {
-              req.socket.destroy();
+              if (f.replaceWith === undefined) {
+                req.socket.destroy();
+                return;
+              }
+              res.writeHead(f.replaceWith.status, { "content-type": "text/html" });
+              res.end(
+                f.replaceWith.body ??
+                  `<html><body><h1>${f.replaceWith.status} Gateway error</h1></body></html>`,
+              );
               return;
             }
             if (f.kind === "truncate") {
@@ -128,6 +160,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       rule = next;
     },
     seen,
+    observe(next) {
+      observer = next;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

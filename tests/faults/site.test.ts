@@ -1,0 +1,338 @@
+/**
+ * Site creation under network and server faults, each with a measured outcome: lost createNewSite
+ * answers, a server that comes up late or never, gateway errors while polling, and a creation that
+ * fails on the server. The emulator runs without TLS behind the fault proxy (or nothing listens at
+ * all), and the Site implementation is called as the provider host calls it.
+ */
+import * as net from "node:net";
+import { implementation as site } from "../../provider/resources/site";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
+import { SuiteFigures } from "../results/record";
+import { errorOf, faultsSeen, freePort, measure, proxiedAdminUrl, sleep, valueOf } from "./measure";
+
+const figures = new SuiteFigures("faults-site");
+afterAll(() => figures.write());
+
+/** Checked Site inputs; fails the test when check() rejects them. */
+async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await site.check({}, raw);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs!;
+}
+
+/** Whether the emulated machine is in a ready site, asked without the proxy. */
+async function inReadySite(emu: TestEmulator): Promise<boolean> {
+  const res = await fetch(`${emu.healthUrl}?f=json`);
+  return ((await res.json()) as { success?: boolean }).success === true;
+}
+
+describe("Site: a lost createNewSite answer", () => {
+  let emu: TestEmulator;
+  let proxy: FaultProxy;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await emu?.close();
+  });
+
+  const variants: Array<{ name: string; runAsync: boolean; fault: Fault }> = [
+    {
+      name: "async, connection cut after the server acted",
+      runAsync: true,
+      fault: { kind: "drop-answer" },
+    },
+    {
+      name: "sync, connection cut after the server created the site",
+      runAsync: false,
+      fault: { kind: "drop-answer" },
+    },
+    {
+      name: "sync, a load balancer's 504 after the server created the site",
+      runAsync: false,
+      fault: { kind: "drop-answer", replaceWith: { status: 504 } },
+    },
+    {
+      name: "async, a load balancer's 502 after the server started creating",
+      runAsync: true,
+      fault: { kind: "drop-answer", replaceWith: { status: 502 } },
+    },
+  ];
+
+  it.each(variants)(
+    "ends with the site created and exactly one creation ($name)",
+    async ({ name, runAsync, fault }) => {
+      emu = await startTestEmulator({ tls: false, createDelayMs: 600 });
+      proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+      proxy.setRule(({ path }) => (path.endsWith("/createNewSite") ? fault : undefined));
+      const inputs = await checked(
+        siteInputs(emu, {
+          adminUrl: proxiedAdminUrl(proxy, emu),
+          runAsync,
+          timeouts: { serverReadyMs: 10_000, createMs: 60_000 },
+        }),
+      );
+      const outcome = await measure(site.create(inputs));
+      const { outs } = valueOf(outcome);
+      expect(outs.state).toBe("created");
+      // The answer really was lost: the proxy applied the fault to the one createNewSite.
+      expect(proxy.seen.filter((s) => s.path.endsWith("/createNewSite"))).toEqual([
+        { method: "POST", path: "/arcgis/admin/createNewSite", fault: "drop-answer" },
+      ]);
+      const stats = emu.stats();
+      expect(stats.createNewSiteRequests).toBe(1);
+      expect(stats.sitesCreated).toBe(1);
+      expect(await inReadySite(emu)).toBe(true);
+      figures.record(
+        `lost createNewSite answer: ${name}`,
+        {
+          faultsInjected: faultsSeen(proxy),
+          faultsSurvived: faultsSeen(proxy),
+          dataLost: stats.sitesCreated === 1 ? 0 : 1,
+        },
+        { tookMs: outcome.ms, createNewSiteRequests: stats.createNewSiteRequests },
+      );
+    },
+  );
+});
+
+describe("Site: a server that is unreachable at first", () => {
+  let emu: TestEmulator | undefined;
+  let proxy: FaultProxy | undefined;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await emu?.close();
+    proxy = undefined;
+    emu = undefined;
+  });
+
+  it("waits for a server that starts listening 3 s later, then creates the site once", async () => {
+    const port = await freePort();
+    const adminUrl = `http://127.0.0.1:${port}/arcgis/admin`;
+    const inputs = await checked({
+      adminUrl,
+      username: "siteadmin",
+      password: "site-Password-1",
+      timeouts: { serverReadyMs: 30_000, createMs: 60_000 },
+    });
+    const outageMs = 3000;
+    const creation = measure(site.create(inputs));
+    await sleep(outageMs);
+    emu = await startTestEmulator({ tls: false, port, createDelayMs: 300 });
+    const outcome = await creation;
+    const { outs } = valueOf(outcome);
+    expect(outs.state).toBe("created");
+    expect(outcome.ms).toBeGreaterThanOrEqual(outageMs);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    figures.record(
+      "server listening only after 3 s (connection refused meanwhile)",
+      { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+      { outageMs, tookMs: outcome.ms },
+    );
+  });
+
+  it("waits through 3 s of connection resets at a proxy, then creates the site once", async () => {
+    emu = await startTestEmulator({ tls: false, createDelayMs: 300 });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    const outageMs = 3000;
+    const upAt = Date.now() + outageMs;
+    proxy.setRule(() => (Date.now() < upAt ? { kind: "reset" } : undefined));
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl: proxiedAdminUrl(proxy, emu),
+        timeouts: { serverReadyMs: 30_000, createMs: 60_000 },
+      }),
+    );
+    const outcome = await measure(site.create(inputs));
+    expect(valueOf(outcome).outs.state).toBe("created");
+    expect(outcome.ms).toBeGreaterThanOrEqual(outageMs - 100);
+    const resets = faultsSeen(proxy);
+    expect(resets).toBeGreaterThanOrEqual(2);
+    // Every reset hit a status poll, never createNewSite.
+    expect(
+      proxy.seen.filter((s) => s.fault === "reset" && s.path.includes("createNewSite")),
+    ).toEqual([]);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    figures.record(
+      "connections reset for 3 s by a proxy",
+      { faultsInjected: resets, faultsSurvived: resets, dataLost: 0 },
+      { outageMs, tookMs: outcome.ms, resets },
+    );
+  });
+
+  const READY_MS = 2000;
+  const MARGIN_MS = 3000;
+
+  it("reports a server that never listens within serverReadyMs plus a small margin", async () => {
+    const port = await freePort();
+    const inputs = await checked({
+      adminUrl: `http://127.0.0.1:${port}/arcgis/admin`,
+      username: "siteadmin",
+      password: "site-Password-1",
+      timeouts: { serverReadyMs: READY_MS, createMs: 60_000 },
+    });
+    const outcome = await measure(site.create(inputs));
+    const error = errorOf(outcome);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^http://127\\.0\\.0\\.1:${port}/arcgis/admin was not ready within timeouts\\.serverReadyMs \\(${READY_MS} ms\\): not answering yet \\(.*could not reach the server.*ECONNREFUSED`,
+      ),
+    );
+    expect(error.message).toMatch(/raise timeouts\.serverReadyMs/);
+    expect(error.message).not.toContain("site-Password-1");
+    expect(outcome.ms).toBeGreaterThanOrEqual(READY_MS - 100);
+    expect(outcome.ms).toBeLessThan(READY_MS + MARGIN_MS);
+    figures.record(
+      "server never listens: timeout error",
+      { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+      { serverReadyMs: READY_MS, tookMs: outcome.ms, marginMs: MARGIN_MS },
+    );
+  });
+
+  it("reports a gateway that only ever answers 502 within serverReadyMs plus a small margin, saying what came back", async () => {
+    emu = await startTestEmulator({ tls: false });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    proxy.setRule(() => ({ kind: "status", status: 502 }));
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl: proxiedAdminUrl(proxy, emu),
+        timeouts: { serverReadyMs: READY_MS, createMs: 60_000 },
+      }),
+    );
+    const outcome = await measure(site.create(inputs));
+    const error = errorOf(outcome);
+    expect(error.message).toMatch(/was not ready within timeouts\.serverReadyMs \(2000 ms\)/);
+    expect(error.message).toMatch(/an HTML page \(HTTP 502\): "502 Bad Gateway"/);
+    expect(outcome.ms).toBeGreaterThanOrEqual(READY_MS - 100);
+    expect(outcome.ms).toBeLessThan(READY_MS + MARGIN_MS);
+    expect(emu.stats().createNewSiteRequests).toBe(0);
+    figures.record(
+      "gateway answers 502 forever: timeout error",
+      { faultsInjected: faultsSeen(proxy), faultsSurvived: faultsSeen(proxy), dataLost: 0 },
+      { serverReadyMs: READY_MS, tookMs: outcome.ms },
+    );
+  });
+
+  it("reports a server that accepts connections but never answers within serverReadyMs plus a small margin", async () => {
+    // A half-started server: TCP connects, no HTTP answer ever comes.
+    const sockets = new Set<net.Socket>();
+    const blackHole = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
+    const { port } = blackHole.address() as net.AddressInfo;
+    try {
+      const inputs = await checked({
+        adminUrl: `http://127.0.0.1:${port}/arcgis/admin`,
+        username: "siteadmin",
+        password: "site-Password-1",
+        timeouts: { serverReadyMs: READY_MS, createMs: 60_000 },
+      });
+      const outcome = await measure(site.create(inputs));
+      const error = errorOf(outcome);
+      expect(error.message).toMatch(/was not ready within timeouts\.serverReadyMs \(2000 ms\)/);
+      expect(error.message).toMatch(/no answer within/);
+      expect(outcome.ms).toBeGreaterThanOrEqual(READY_MS - 100);
+      expect(outcome.ms).toBeLessThan(READY_MS + MARGIN_MS);
+      figures.record(
+        "server accepts connections but never answers: timeout error",
+        { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+        { serverReadyMs: READY_MS, tookMs: outcome.ms },
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => blackHole.close(() => resolve()));
+    }
+  });
+});
+
+describe("Site: faults while an asynchronous creation runs", () => {
+  let emu: TestEmulator;
+  let proxy: FaultProxy;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await emu?.close();
+  });
+
+  it("keeps polling through 502, 503 and 504 answers and resets, and ends created", async () => {
+    emu = await startTestEmulator({ tls: false, createDelayMs: 2000 });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    const faults: Fault[] = [
+      { kind: "status", status: 502 },
+      { kind: "status", status: 504 },
+      { kind: "status", status: 503 },
+      { kind: "reset" },
+    ];
+    let createSentAt: number | null = null;
+    let next = 0;
+    proxy.setRule(({ path }) => {
+      if (path.endsWith("/createNewSite")) {
+        createSentAt = Date.now();
+        return undefined;
+      }
+      // Every request during the first 1.5 s of the creation meets a failing gateway.
+      if (createSentAt !== null && Date.now() - createSentAt < 1500) {
+        return faults[next++ % faults.length];
+      }
+      return undefined;
+    });
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl: proxiedAdminUrl(proxy, emu),
+        timeouts: { serverReadyMs: 10_000, createMs: 60_000 },
+      }),
+    );
+    const outcome = await measure(site.create(inputs));
+    expect(valueOf(outcome).outs.state).toBe("created");
+    const injected = faultsSeen(proxy);
+    expect(injected).toBeGreaterThanOrEqual(2);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    figures.record(
+      "gateway errors and resets while polling an async creation",
+      { faultsInjected: injected, faultsSurvived: injected, dataLost: 0 },
+      { tookMs: outcome.ms, createDelayMs: 2000 },
+    );
+  });
+
+  const CREATE_MS = 60_000;
+
+  it.each([
+    { mode: "async", runAsync: true },
+    { mode: "sync", runAsync: false },
+  ])(
+    "reports a creation that fails on the server at once, not after createMs ($mode)",
+    async ({ mode, runAsync }) => {
+      emu = await startTestEmulator({ tls: false, createDelayMs: 800 });
+      proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+      const failure = "Failed to create the site. The machine does not have a valid license.";
+      emu.failNextCreate(failure);
+      const inputs = await checked(
+        siteInputs(emu, {
+          adminUrl: proxiedAdminUrl(proxy, emu),
+          runAsync,
+          timeouts: { serverReadyMs: 10_000, createMs: CREATE_MS },
+        }),
+      );
+      const outcome = await measure(site.create(inputs));
+      const error = errorOf(outcome);
+      expect(error.message).toMatch(/failed/);
+      expect(error.message).toContain("does not have a valid license");
+      expect(error.message).not.toContain("site-Password-1");
+      // Reported as soon as the server knows (800 ms), far from the 60 s bound.
+      expect(outcome.ms).toBeLessThan(10_000);
+      expect(emu.stats()).toMatchObject({
+        createNewSiteRequests: 1,
+        sitesCreated: 0,
+        siteCreationsFailed: 1,
+      });
+      figures.record(
+        `creation fails on the server (${mode}): reported, not waited out`,
+        { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+        { tookMs: outcome.ms, createMs: CREATE_MS },
+      );
+    },
+  );
+});

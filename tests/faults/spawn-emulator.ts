@@ -1,0 +1,118 @@
+/**
+ * The emulator's CLI as a real child process, for faults a process in the test's own memory cannot
+ * suffer (SIGKILL) and for checking what address it binds. The emulator sources are transpiled
+ * once per suite into a temporary folder, as tests/emulator/cli.test.ts does (a full
+ * `tsc -p tsconfig.build.json` would also compile the provider, and `dist/` may be stale or
+ * rebuilt by a colleague at the same moment).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ts from "typescript";
+
+const REPO = path.resolve(__dirname, "../..");
+
+/** Transpiles emulator/*.ts into `<outDir>/emulator` and returns the path of cli.js. */
+export async function buildEmulatorCli(outDir: string): Promise<string> {
+  const srcDir = path.join(REPO, "emulator");
+  await fs.mkdir(path.join(outDir, "emulator"), { recursive: true });
+  for (const name of await fs.readdir(srcDir)) {
+    if (!name.endsWith(".ts")) continue;
+    const source = await fs.readFile(path.join(srcDir, name), "utf8");
+    const { outputText } = ts.transpileModule(source, {
+      fileName: name,
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2023,
+        esModuleInterop: true,
+      },
+    });
+    await fs.writeFile(path.join(outDir, "emulator", name.replace(/\.ts$/, ".js")), outputText);
+  }
+  return path.join(outDir, "emulator", "cli.js");
+}
+
+/** The ready line the CLI prints. */
+export interface ReadyLine {
+  adminUrl: string;
+  sharingUrl: string;
+  healthUrl: string;
+  caCertFile: string | null;
+  portalId: string;
+}
+
+/** A running emulator child process. */
+export class SpawnedEmulator {
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  ready!: ReadyLine;
+
+  private constructor(readonly child: ChildProcess) {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (this.stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  /** Starts `node <cli> ...args` and resolves once the ready line is printed. */
+  static async start(cli: string, args: readonly string[]): Promise<SpawnedEmulator> {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, NODE_PATH: path.join(REPO, "node_modules") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const spawned = new SpawnedEmulator(child);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          const check = (): void => {
+            if (spawned.stdout.includes("\n")) {
+              child.stdout.off("data", check);
+              resolve();
+            }
+          };
+          child.stdout.on("data", check);
+        }),
+        spawned.exited.then(({ code, signal }) => {
+          throw new Error(
+            `emulator exited (${code ?? signal}) before it was ready: ${spawned.stderr}`,
+          );
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`emulator not ready after 30 s: ${spawned.stderr}`)),
+            30_000,
+          );
+        }),
+      ]);
+    } catch (error) {
+      child.kill("SIGKILL");
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    spawned.ready = JSON.parse(spawned.stdout.split("\n")[0]!) as ReadyLine;
+    return spawned;
+  }
+
+  /** The origin (`scheme://host:port`) the emulator answers on. */
+  get origin(): string {
+    return new URL(this.ready.adminUrl).origin;
+  }
+
+  /** Sends `signal` and waits for the process to exit. */
+  async stop(
+    signal: NodeJS.Signals = "SIGTERM",
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+/** A new temporary directory. */
+export function tempDir(prefix: string): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}

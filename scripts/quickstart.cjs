@@ -10,6 +10,7 @@
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const https = require("node:https");
+const { createRequire } = require("node:module");
 const path = require("node:path");
 
 /** The repository root: the Pulumi project (Pulumi.yaml) and the package itself. */
@@ -113,12 +114,13 @@ function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
   if (onPath !== undefined) {
     return { command: onPath, prefix: [], source: `${onPath} (on PATH)` };
   }
-  let manifestPath;
-  try {
-    manifestPath = require.resolve("pulumi/package.json", { paths: [resolveFrom] });
-  } catch {
-    return undefined;
-  }
+  // The node_modules folders `require("pulumi")` would search from there (whatever the package
+  // exports: only its package.json is read).
+  const searched = createRequire(path.join(resolveFrom, "index.js")).resolve.paths("pulumi") ?? [];
+  const manifestPath = searched
+    .map((dir) => path.join(dir, "pulumi", "package.json"))
+    .find((file) => fs.existsSync(file));
+  if (manifestPath === undefined) return undefined;
   const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pulumi;
   if (typeof bin !== "string") return undefined;

@@ -142,14 +142,9 @@ afterAll(() => {
 
 describe("without a Pulumi CLI", () => {
   beforeAll(() => {
-    let installed: string | undefined;
-    try {
-      installed = require.resolve("pulumi/package.json", { paths: [REPO_ROOT] });
-    } catch {
-      installed = undefined;
-    }
+    const installed = qs.findPulumiCli({ env: { PATH: "" } });
     if (installed !== undefined) {
-      throw new Error(`these tests need the pulumi npm package absent, found ${installed}`);
+      throw new Error(`these tests need the pulumi npm package absent, found ${installed.source}`);
     }
   });
 

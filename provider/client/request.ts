@@ -168,7 +168,15 @@ async function readBodyText(
   try {
     return await res.body.text();
   } catch (e) {
-    throw transportError(e, transport, ctx);
+    const error = transportError(e, transport, ctx);
+    if (error.code !== "NETWORK") throw error;
+    // The server did answer: say that its answer was cut short, not that it was unreachable.
+    throw requestError(
+      ctx,
+      "NETWORK",
+      `the answer (HTTP ${res.statusCode}) broke off before it was complete (${describeError(e)}).`,
+      { cause: e, httpStatus: res.statusCode },
+    );
   }
 }
 

@@ -154,6 +154,7 @@ export class ArcGISSession {
    * with a fresh one: safe even for non-idempotent operations, as the server did not act.
    *
    * @param fn - the work that needs a token.
+   * @param renewAlsoOn - further failures that mean "token not accepted" for this call.
    * @returns what `fn` returns.
    * @example
    * ```ts
@@ -161,13 +162,17 @@ export class ArcGISSession {
    * ```
    * Maps to: `generateToken` when a token is needed.
    */
-  async withToken<T>(fn: (token: string) => Promise<T>): Promise<T> {
+  async withToken<T>(
+    fn: (token: string) => Promise<T>,
+    renewAlsoOn: (e: unknown) => boolean = () => false,
+  ): Promise<T> {
     const token = await this.#tokens.get();
     try {
       return await fn(token);
     } catch (e) {
-      if (!isTokenRejectedError(e)) throw e;
-      if (!this.#tokens.refreshable) throw givenTokenRejected(e, this.secrets());
+      const rejected = isTokenRejectedError(e);
+      if (!rejected && !renewAlsoOn(e)) throw e;
+      if (!this.#tokens.refreshable) throw rejected ? givenTokenRejected(e, this.secrets()) : e;
       this.#tokens.invalidate(token);
       return await fn(await this.#tokens.get());
     }

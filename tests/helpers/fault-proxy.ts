@@ -56,7 +56,17 @@ export interface FaultProxy {
  * proxy.setRule(({ path }) => (path.endsWith("/createNewSite") ? { kind: "drop-answer" } : undefined));
  * ```
  */
-export async function startFaultProxy(target: string): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  options: {
+    /**
+     * Forward the client's Host header instead of the target's, as a reverse proxy in front of
+     * a server usually does: URLs the server builds from it (download links) then point at the
+     * proxy.
+     */
+    preserveHost?: boolean;
+  } = {},
+): Promise<FaultProxy> {
   const upstream = new URL(target);
   let rule: FaultRule = () => undefined;
   let observer: ((exchange: Exchange) => void) | undefined;
@@ -92,7 +102,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     });
 
     function forward(f: Fault): void {
-      const headers = { ...req.headers, host: upstream.host };
+      const headers = {
+        ...req.headers,
+        host: options.preserveHost === true ? req.headers.host : upstream.host,
+      };
       const out = http.request(
         {
           host: upstream.hostname,

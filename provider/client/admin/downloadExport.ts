@@ -6,6 +6,7 @@ import {
   type DownloadDestination,
   type DownloadResult,
 } from "../download";
+import { isArcGISRequestError } from "../errors";
 import { withRetry } from "../retry";
 
 /**
@@ -36,21 +37,37 @@ export async function downloadExport(
   const merged = { ...session.transport, ...definedFields(transport) };
   return withRetry(
     () =>
-      session.withToken((token) =>
-        downloadToFile({
-          ...merged,
-          url,
-          operation: "downloadExport",
-          token,
-          referer: session.referer,
-          secrets: session.secrets(),
-          dest,
-          defaultExtension: ".agssite",
-          verify: verifyZipFile,
-        }),
+      session.withToken(
+        (token) =>
+          downloadToFile({
+            ...merged,
+            url,
+            operation: "downloadExport",
+            token,
+            referer: session.referer,
+            secrets: session.secrets(),
+            dest,
+            defaultExtension: ".agssite",
+            verify: verifyZipFile,
+          }),
+        isHtmlInsteadOfFile,
       ),
     session.retry,
     merged.signal,
+  );
+}
+
+/**
+ * A download goes without f=json (which would describe the item instead of sending it), so a
+ * server shows a token it no longer accepts as an HTML page (its error view or a login page) with
+ * HTTP 200, not as a JSON 498: such an answer gets one renewal of the token too.
+ */
+function isHtmlInsteadOfFile(e: unknown): boolean {
+  return (
+    isArcGISRequestError(e) &&
+    e.code === "BAD_RESPONSE" &&
+    e.httpStatus === 200 &&
+    e.message.includes("the server answered an HTML page")
   );
 }
 

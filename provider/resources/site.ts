@@ -646,7 +646,7 @@ export class Site extends pulumi.dynamic.Resource {
   declare public readonly createdAt: pulumi.Output<string>;
   /** Names of the site's machines. */
   declare public readonly machines: pulumi.Output<string[]>;
-  /** The configuration store (its connectionSecret, if any, is a secret). */
+  /** The configuration store (a secret when it has a connectionSecret). */
   declare public readonly configStoreConnection: pulumi.Output<SiteInputs["configStoreConnection"]>;
   /** The TLS settings used to reach the server. */
   declare public readonly tls: pulumi.Output<SiteInputs["tls"]>;
@@ -663,13 +663,21 @@ export class Site extends pulumi.dynamic.Resource {
       {
         ...args,
         password: pulumi.secret(args.password),
+        // A cloud store's credentials make the whole connection a secret; a file share path
+        // alone stays readable in previews and outputs.
+        configStoreConnection:
+          args.configStoreConnection === undefined
+            ? undefined
+            : pulumi
+                .output(args.configStoreConnection)
+                .apply((c) => (c.connectionSecret === undefined ? c : pulumi.secret(c))),
         state: undefined,
         createdAt: undefined,
         machines: undefined,
       },
       {
         ...opts,
-        additionalSecretOutputs: ["password", "configStoreConnection"],
+        additionalSecretOutputs: ["password"],
       },
     );
   }

@@ -90,6 +90,35 @@ describe("Site in a user's program (setMocks)", () => {
   });
 });
 
+describe("Site's config store connection in a user's program", () => {
+  const withStore = (store: string) => `
+    const { Site } = require("pulumi-arcgis-admin");
+    new Site("store", {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "siteadmin",
+      password: "not-used-here",
+      configStoreConnection: ${store},
+    });
+  `;
+
+  it("is a secret when it carries a connectionSecret", async () => {
+    const [reg] = await consumer.runProgram(
+      withStore(
+        `{ type: "AZURE", connectionString: "NAMESPACE=x", connectionSecret: "k3y-Store" }`,
+      ),
+    );
+    expect(isSecret(reg!.inputs.configStoreConnection)).toBe(true);
+  });
+
+  it("stays readable when it is only a path", async () => {
+    const [reg] = await consumer.runProgram(
+      withStore(`{ type: "FILESYSTEM", connectionString: "\\\\\\\\fs\\\\store" }`),
+    );
+    expect(isSecret(reg!.inputs.configStoreConnection)).toBe(false);
+    expect(reg!.inputs.configStoreConnection).toMatchObject({ type: "FILESYSTEM" });
+  });
+});
+
 describe("Site through the dynamic-provider host", () => {
   it("checks the inputs and fills in the defaults", async () => {
     const result = await host.check(URN, {}, registration.inputs);

@@ -100,11 +100,17 @@ function unknownPaths(value: unknown, at: PropertyKey[] = []): PropertyKey[][] {
   return [];
 }
 
-/** Formats a property path the way Pulumi users write it: `directories[1].directoryType`. */
+/**
+ * Formats a property path the way Pulumi users write it: `directories[1].directoryType`. A key
+ * that is not a plain name (empty, or with dots, brackets or spaces) is quoted, `tags["a.b"]`, so
+ * that the path still names it.
+ */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
+    else if (typeof key === "string" && !/^[A-Za-z_$][\w$-]*$/.test(key))
+      out += `[${JSON.stringify(key)}]`;
     else out += out === "" ? String(key) : `.${String(key)}`;
   }
   return out;

@@ -244,7 +244,7 @@ describe("SiteExport through the dynamic-provider host", () => {
     delete inputs.downloadTo;
     const error = await failure(host.create(URN, inputs));
     expect(error.message).toMatch(
-      new RegExp(`^exportSite on ${emu.adminUrl} failed: .*outside the folders`),
+      new RegExp(`^exportSite on ${emu.adminUrl} failed \\(code \\d+\\): .*outside the folders`),
     );
   });
 

@@ -18,6 +18,9 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  parseValidInputs,
+  type TlsArgs,
+  withStateOnlyChanges,
   logInfo,
   httpUrlSchema,
   lazyProvider,
@@ -103,18 +106,15 @@ const OUTPUT_ONLY_KEYS = ["portalIdGiven", "name", "description", "hostPortalId"
 
 function parseInputs(raw: unknown): CollaborationInputs {
   const values = withoutProvider(raw);
+  // A portal id that was looked up (not given) is not an input.
   if (values.portalIdGiven === false) delete values.portalId;
-  for (const key of OUTPUT_ONLY_KEYS) delete values[key];
-  const { inputs, failures } = checkInputs(
+  return parseValidInputs<CollaborationInputs>(
+    "Collaboration",
     collaborationInputsSchema(),
     values,
+    OUTPUT_ONLY_KEYS,
     collaborationCrossChecks,
   );
-  if (failures.length > 0) {
-    const problems = failures.map((f) => `${f.property}: ${f.reason}`);
-    throw new Error(`Invalid Collaboration inputs: ${problems.join("; ")}`);
-  }
-  return inputs as unknown as CollaborationInputs;
 }
 
 function sessionFor(inputs: CollaborationInputs) {
@@ -200,19 +200,7 @@ async function update(
   olds: CollaborationOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const news = parseInputs(rawNews);
-  const outs: Record<string, unknown> = { ...olds };
-  for (const key of STATE_ONLY_INPUTS) {
-    if (news[key] === undefined) delete outs[key];
-    else outs[key] = news[key];
-  }
-  if (outs.role === "guest" && news.leaveAsGuest !== true) {
-    throw new Error(
-      `Portal ${olds.portalId} is a guest of collaboration ${olds.collaborationId}: ` +
-        "leaveAsGuest must stay true, because a guest cannot delete a collaboration.",
-    );
-  }
-  return { outs };
+  return { outs: withStateOnlyChanges(olds, parseInputs(rawNews), STATE_ONLY_INPUTS) };
 }
 
 async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -289,10 +277,7 @@ export interface CollaborationArgs {
   /** On a guest portal: make destroy remove this portal's participation (default false). */
   leaveAsGuest?: pulumi.Input<boolean>;
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: pulumi.Input<{
-    caCert?: pulumi.Input<string>;
-    insecureSkipVerify?: pulumi.Input<boolean>;
-  }>;
+  tls?: TlsArgs;
 }
 
 /**

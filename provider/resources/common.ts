@@ -167,6 +167,56 @@ export function checkInputs<S extends z.ZodType>(
 }
 
 /**
+ * Reads inputs (or outputs read back as inputs) that must be valid, as create, update, read and
+ * delete do: output-only keys are dropped, and any problem is thrown as one error.
+ *
+ * @param resource - the resource's name for the message, e.g. "Site".
+ * @param outputOnlyKeys - keys that exist only in outputs.
+ */
+export function parseValidInputs<T>(
+  resource: string,
+  schema: z.ZodType,
+  raw: unknown,
+  outputOnlyKeys: readonly string[],
+  crossChecks?: (raw: Record<string, unknown>) => CheckFailure[],
+): T {
+  const values = withoutProvider(raw);
+  for (const key of outputOnlyKeys) delete values[key];
+  const { inputs, failures } = checkInputs(schema, values, crossChecks);
+  if (failures.length > 0) {
+    const problems = failures.map((f) => `${f.property}: ${f.reason}`);
+    throw new Error(`Invalid ${resource} inputs: ${problems.join("; ")}`);
+  }
+  return inputs as T;
+}
+
+/**
+ * The outputs after an update that changes only state: the old outputs with the state-only
+ * inputs taken from the new inputs (an input left out is removed).
+ */
+export function withStateOnlyChanges<O extends object>(
+  olds: O,
+  news: object,
+  stateOnlyKeys: readonly string[],
+): O {
+  const outs = { ...olds } as Record<string, unknown>;
+  const next = news as Record<string, unknown>;
+  for (const key of stateOnlyKeys) {
+    if (next[key] === undefined) delete outs[key];
+    else outs[key] = next[key];
+  }
+  return outs as O;
+}
+
+/** The `tls` argument of every resource. */
+export type TlsArgs = pulumi.Input<{
+  /** A CA certificate (PEM) to trust, e.g. the server's self-signed certificate. */
+  caCert?: pulumi.Input<string>;
+  /** Switches certificate verification off (discouraged; warns on every run). */
+  insecureSkipVerify?: pulumi.Input<boolean>;
+}>;
+
+/**
  * Compares two JSON-like values for equality regardless of key order, treating `undefined`
  * members as absent (state round trips drop them).
  */

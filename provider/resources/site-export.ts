@@ -16,6 +16,9 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  parseValidInputs,
+  type TlsArgs,
+  withStateOnlyChanges,
   failureMessage,
   logInfo,
   logWarn,
@@ -107,16 +110,17 @@ const OUTPUT_ONLY_KEYS = ["fileName", "exportedAt", "localPath", "sizeBytes", "s
 
 function parseInputs(raw: unknown): SiteExportInputs {
   const values = withoutProvider(raw);
-  for (const key of OUTPUT_ONLY_KEYS) delete values[key];
+  // In outputs, `location` is the server's answer and the input is `requestedLocation`.
   if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
   else if (values.fileName !== undefined) delete values.location;
   delete values.requestedLocation;
-  const { inputs, failures } = checkInputs(siteExportInputsSchema(), values, siteExportCrossChecks);
-  if (failures.length > 0) {
-    const problems = failures.map((f) => `${f.property}: ${f.reason}`);
-    throw new Error(`Invalid SiteExport inputs: ${problems.join("; ")}`);
-  }
-  return inputs as unknown as SiteExportInputs;
+  return parseValidInputs<SiteExportInputs>(
+    "SiteExport",
+    siteExportInputsSchema(),
+    values,
+    OUTPUT_ONLY_KEYS,
+    siteExportCrossChecks,
+  );
 }
 
 /** True when the site is held by another export or administrative change (try again later). */
@@ -225,13 +229,7 @@ async function update(
   olds: SiteExportOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const news = parseInputs(rawNews);
-  const outs: Record<string, unknown> = { ...olds };
-  for (const key of STATE_ONLY_INPUTS) {
-    if (news[key] === undefined) delete outs[key];
-    else outs[key] = news[key];
-  }
-  return { outs };
+  return { outs: withStateOnlyChanges(olds, parseInputs(rawNews), STATE_ONLY_INPUTS) };
 }
 
 async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -289,10 +287,7 @@ export interface SiteExportArgs {
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: pulumi.Input<{
-    caCert?: pulumi.Input<string>;
-    insecureSkipVerify?: pulumi.Input<boolean>;
-  }>;
+  tls?: TlsArgs;
   /** How long an export may take, including waiting for another export to finish. */
   timeouts?: pulumi.Input<{ exportMs?: pulumi.Input<number> }>;
 }

@@ -20,6 +20,9 @@ import {
 import {
   type CheckFailure,
   checkInputs,
+  parseValidInputs,
+  type TlsArgs,
+  withStateOnlyChanges,
   failureMessage,
   logInfo,
   logWarn,
@@ -216,14 +219,13 @@ const LOST_REQUEST_GRACE_MS = 60_000;
 const OUTPUT_ONLY_KEYS = ["state", "createdAt", "machines"] as const;
 
 function parseInputs(raw: unknown): SiteInputs {
-  const values = withoutProvider(raw);
-  for (const key of OUTPUT_ONLY_KEYS) delete values[key];
-  const { inputs, failures } = checkInputs(siteInputsSchema(), values, siteCrossChecks);
-  if (failures.length > 0) {
-    const problems = failures.map((f) => `${f.property}: ${f.reason}`);
-    throw new Error(`Invalid Site inputs: ${problems.join("; ")}`);
-  }
-  return inputs as unknown as SiteInputs;
+  return parseValidInputs<SiteInputs>(
+    "Site",
+    siteInputsSchema(),
+    raw,
+    OUTPUT_ONLY_KEYS,
+    siteCrossChecks,
+  );
 }
 
 function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {
@@ -478,13 +480,7 @@ async function update(
   olds: SiteOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const news = parseInputs(rawNews);
-  const outs: SiteOutputs = { ...olds };
-  for (const key of STATE_ONLY_INPUTS) {
-    if (news[key] === undefined) delete outs[key];
-    else Object.assign(outs, { [key]: news[key] });
-  }
-  return { outs };
+  return { outs: withStateOnlyChanges(olds, parseInputs(rawNews), STATE_ONLY_INPUTS) };
 }
 
 async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -608,10 +604,7 @@ export interface SiteArgs {
   /** Delete the site (deleteSite) when the resource is destroyed (default false: leave it). */
   deleteSiteOnDestroy?: pulumi.Input<boolean>;
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: pulumi.Input<{
-    caCert?: pulumi.Input<string>;
-    insecureSkipVerify?: pulumi.Input<boolean>;
-  }>;
+  tls?: TlsArgs;
   /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
   timeouts?: pulumi.Input<{
     serverReadyMs?: pulumi.Input<number>;

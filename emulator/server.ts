@@ -45,6 +45,8 @@ interface Target {
   readonly api: Api;
   readonly segments: string[];
   readonly title: string;
+  /** The path is under this API but is not valid percent-encoding. */
+  readonly malformed?: boolean;
 }
 
 function splitPath(rest: string): string[] | null {
@@ -71,7 +73,10 @@ function targetOf(pathname: string): Target | null {
     const rest = under(prefix);
     if (rest === null) continue;
     const segments = splitPath(rest);
-    return segments === null ? null : { api, segments, title };
+    // Answered in the API's own error format, like any other bad request to it.
+    return segments === null
+      ? { api, segments: [], title, malformed: true }
+      : { api, segments, title };
   }
   // The token service of ArcGIS Server lives outside the admin root; same operation.
   if (pathname === "/arcgis/tokens/generateToken") {
@@ -167,6 +172,12 @@ export class RequestHandler {
 
     let format: Format = "json";
     try {
+      if (target.malformed === true) {
+        format = formatOf(new Map(url.searchParams)) ?? "json";
+        throw target.api === "sharing"
+          ? new SharingError(400, "The request path is not valid percent-encoding.")
+          : new AdminError(400, ["The request path is not valid percent-encoding."]);
+      }
       const params = new Map(url.searchParams);
       const body = await readBody(req);
       for (const [key, value] of await decodeForm(body, req.headers["content-type"]))

@@ -207,8 +207,13 @@ const STATE_ONLY_INPUTS = [
   "timeouts",
 ] as const;
 
-/** How often the provider looks at a machine while a site is being created. */
-const POLL_INTERVAL_MS = 500;
+/**
+ * How often the provider looks at a machine while a site is being created. 700 ms notices a
+ * completion within about 0.7 s (plus the readiness round trips) while sending at most about
+ * 1.5 status requests per second, counting the one sent right after createNewSite (issue 9:
+ * p95 at most 1 s, at most 2 requests/s; 500 ms measured up to 2.2 requests/s on a 3 s creation).
+ */
+const POLL_INTERVAL_MS = 700;
 /**
  * After a lost createNewSite answer, how long a machine may keep reporting "no site" before we
  * conclude that the request never reached it.

@@ -74,7 +74,8 @@ async function timed(
   const started = performance.now();
   const result = await run();
   const durationMs = performance.now() - started;
-  const otherCores = otherCoresBusy(before, cpuSnapshot());
+  // Under a second, the 10 ms CPU accounting of /proc says little.
+  const otherCores = durationMs >= 1000 ? otherCoresBusy(before, cpuSnapshot()) : Number.NaN;
   console.error(
     `bench: ${name} done in ${(durationMs / 1000).toFixed(1)} s (other processes: ${otherCores.toFixed(2)} cores)`,
   );
@@ -164,7 +165,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   const loadAfter = loadAverage();
-  const busiest = Math.max(...figures.map((f) => f.otherCores));
+  const busiest = Math.max(0, ...figures.map((f) => f.otherCores).filter((c) => !Number.isNaN(c)));
   const notes: string[] = [];
   notes.push(
     busiest >= 0.25

@@ -13,6 +13,8 @@ const TARGET_P95_MS = 1000;
 const TARGET_RATE = 2;
 
 interface Run {
+  /** The emulated creation time, ms. */
+  delayMs: number;
   /** create returned minus the emulator's completion, ms. */
   latencyMs: number;
   /** Requests that arrived after createNewSite up to the completion. */
@@ -50,6 +52,7 @@ async function oneRun(
     const after = log.slice(createIndex + 1).filter((r) => r.epoch > finishedEpoch);
     const times = [createEpoch, ...waiting.map((r) => r.epoch)];
     return {
+      delayMs,
       latencyMs: t.createdAt - finished,
       waitRequests: waiting.length,
       waitMs: finishedEpoch - createEpoch,
@@ -62,6 +65,9 @@ async function oneRun(
   }
 }
 
+/** Spread of the creation times: run i of n takes delayMs + i * SPREAD_MS / n. */
+export const SPREAD_MS = 1000;
+
 /** The result of one creation delay. */
 export interface CompletionResult {
   delayMs: number;
@@ -71,7 +77,11 @@ export interface CompletionResult {
 
 /**
  * Measures `runs` creations with an emulated delay, one after the other, or all at once on
- * separate emulators (starts staggered by 250 ms) when `parallel`.
+ * separate emulators (starts staggered by 250 ms) when `parallel`. Run i of n takes
+ * `delayMs + i * SPREAD_MS / n`: completions then fall evenly over the provider's poll cycle
+ * (any interval up to SPREAD_MS). With one fixed delay, every run would complete at the same
+ * point of the cycle (the poll phase is set by createNewSite's answer), and the percentiles would
+ * measure that one phase, not the distribution a user sees.
  */
 export async function measureCompletion(
   setup: ProviderSetup,
@@ -86,15 +96,20 @@ export async function measureCompletion(
       ...(await Promise.all(
         Array.from({ length: runs }, async (_, i) => {
           await sleep(i * 250);
-          return oneRun(setup, host, delayMs, `site-${delayMs}-${i}`);
+          return oneRun(setup, host, delayOf(delayMs, i, runs), `site-${delayMs}-${i}`);
         }),
       )),
     );
   } else {
-    for (let i = 0; i < runs; i++)
-      results.push(await oneRun(setup, host, delayMs, `site-${delayMs}-${i}`));
+    for (let i = 0; i < runs; i++) {
+      results.push(await oneRun(setup, host, delayOf(delayMs, i, runs), `site-${delayMs}-${i}`));
+    }
   }
   return { delayMs, parallel, runs: results };
+}
+
+function delayOf(delayMs: number, i: number, runs: number): number {
+  return delayMs + Math.round((i * SPREAD_MS) / runs);
 }
 
 /** Warms the host up (loads the package) with one instant creation. */
@@ -122,6 +137,7 @@ export function completionFigure(
     const maxRate = Math.max(...rates);
     const allGaps = r.runs.flatMap((x) => x.gaps);
     const label = `${r.delayMs / 1000} s`;
+    const spread = `${r.delayMs / 1000} to ${(r.delayMs + SPREAD_MS) / 1000} s`;
     summary.push({
       figure: `3. Completion detection, ${label} creation: p50 / p95 (${r.runs.length} runs)`,
       measured: `${ms(p50)} / ${ms(p95)}`,
@@ -136,7 +152,7 @@ export function completionFigure(
     });
     const lat = range(latencies);
     rows.push([
-      label,
+      spread,
       r.parallel
         ? `${r.runs.length} at once, separate emulators`
         : `${r.runs.length}, one after the other`,
@@ -159,11 +175,15 @@ export function completionFigure(
       );
     }
   }
+  const perRun = results.map(
+    (r) =>
+      `- ${r.delayMs / 1000} s: latencies in run order (creation times ${r.runs.map((x) => x.delayMs).join(", ")} ms): ${r.runs.map((x) => Math.round(x.latencyMs)).join(", ")} ms.`,
+  );
   return {
     title: "Completion detection (runAsync)",
     summary,
     details: [
-      "Method: each run creates a site (runAsync true, the default) through the warm host on a fresh emulator with the given createDelayMs; the host was warmed up with one instant creation first.",
+      `Method: each run creates a site (runAsync true, the default) through the warm host on a fresh emulator; the host was warmed up with one instant creation first. Creation times are spread evenly over ${SPREAD_MS} ms above the nominal delay (run i of n: delay + i × ${SPREAD_MS} ms / n), so that completions fall at every point of the provider's poll cycle: with one fixed delay, every run completes at the same point of the cycle (its phase is set by createNewSite's answer) and the percentiles describe that one phase (with 3000 ms and a 500 ms interval, completion lands just before a poll and p50 looks better than a user would see).`,
       "- *Emulator finished*: the emulator calls its log function synchronously right after the state write that makes the site ready (the moment a client can first see it); the benchmark's log function records `performance.now()` there, in the same process and clock as the gRPC client. Resolution: sub-millisecond, late by at most one event-loop turn of the bench process. *Create returned*: `performance.now()` when the host's Create answer arrived. Latency = returned − finished.",
       "- *Requests/s while waiting*: from the emulator's request log (arrival times, 1 ms resolution): requests that arrived after createNewSite and up to the completion, divided by the time from createNewSite's arrival to the completion. The requests after completion (readiness proof and machine list) are counted apart.",
       "- Percentiles: nearest rank (p95 of 12 runs is the 12th value).",
@@ -182,6 +202,8 @@ export function completionFigure(
         ],
         rows,
       ),
+      "",
+      ...perRun,
     ],
     misses,
   };

@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Host } from "../../tests/engine/harness";
-import { startBenchEmulator } from "../lib/emulators";
+import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { createThroughHost, newsFor, type ProviderSetup } from "../lib/provider";
 import { rawAgent, rawCreateSite } from "../lib/raw";
 import type { FigureResult } from "../lib/report";
@@ -16,6 +16,7 @@ const TARGET_RATIO = 1.5;
 interface Side {
   totals: number[];
   requests: number[];
+  timelines: string[];
 }
 
 interface ModeResult {
@@ -29,12 +30,21 @@ async function providerRun(
   host: Host,
   runAsync: boolean,
   name: string,
-): Promise<{ total: number; check: number; create: number; diff: number; requests: number }> {
+): Promise<{
+  total: number;
+  check: number;
+  create: number;
+  diff: number;
+  requests: number;
+  timeline: string;
+}> {
   const bench = await startBenchEmulator({ createDelayMs: 0 });
   try {
     const news = newsFor(setup.registrations.site, bench, { runAsync });
+    const startedEpoch = Date.now();
     const t = await createThroughHost(host, news, name, setup.registrations.site);
     return {
+      timeline: timeline(bench, startedEpoch),
       total: t.checkMs + t.createMs + t.diffMs,
       check: t.checkMs,
       create: t.createMs,
@@ -46,15 +56,31 @@ async function providerRun(
   }
 }
 
-async function rawRun(
-  runAsync: boolean,
-): Promise<{ total: number; healthChecks: number; requests: number }> {
+/** The requests of a run with their arrival, in ms after the run started: `GET admin/ @ 25`. */
+function timeline(bench: BenchEmulator, startedEpoch: number): string {
+  return bench.emu
+    .requestLog()
+    .map((r) => {
+      const name = r.url.replace(/^\/arcgis\//, "").replace(/\?f=json$/, "");
+      return `${r.method} ${name} @ ${Date.parse(r.at) - startedEpoch}`;
+    })
+    .join(" → ");
+}
+
+async function rawRun(runAsync: boolean): Promise<{
+  total: number;
+  healthChecks: number;
+  requests: number;
+  timeline: string;
+}> {
   const bench = await startBenchEmulator({ createDelayMs: 0 });
   const agent = rawAgent(bench);
   try {
+    const startedEpoch = Date.now();
     const t0 = performance.now();
     const { healthChecks } = await rawCreateSite(bench, agent, runAsync);
     return {
+      timeline: timeline(bench, startedEpoch),
       total: performance.now() - t0,
       healthChecks,
       requests: bench.emu.requestLog().length,
@@ -91,8 +117,8 @@ export async function creationOverhead(
     for (const runAsync of [false, true]) {
       const mode: ModeResult = {
         runAsync,
-        provider: { totals: [], requests: [], check: [], create: [], diff: [] },
-        raw: { totals: [], requests: [], healthChecks: [] },
+        provider: { totals: [], requests: [], timelines: [], check: [], create: [], diff: [] },
+        raw: { totals: [], requests: [], timelines: [], healthChecks: [] },
       };
       for (let i = 0; i < runs; i++) {
         // Alternate which side goes first, so that drift in machine load hits both alike.
@@ -105,11 +131,13 @@ export async function creationOverhead(
             mode.provider.create.push(r.create);
             mode.provider.diff.push(r.diff);
             mode.provider.requests.push(r.requests);
+            mode.provider.timelines.push(r.timeline);
           } else {
             const r = await rawRun(runAsync);
             mode.raw.totals.push(r.total);
             mode.raw.healthChecks.push(r.healthChecks);
             mode.raw.requests.push(r.requests);
+            mode.raw.timelines.push(r.timeline);
           }
         }
       }
@@ -145,6 +173,15 @@ export async function creationOverhead(
     [`runAsync ${m.runAsync}`, "**ratio of medians**", `**${num(ratioOf(m))}x**`, "", ""],
   ]);
 
+  /** The timeline of the run whose total is closest to the median. */
+  const medianTimeline = (side: Side): string => {
+    const m = median(side.totals);
+    let best = 0;
+    side.totals.forEach((v, i) => {
+      if (Math.abs(v - m) < Math.abs(side.totals[best]! - m)) best = i;
+    });
+    return side.timelines[best] ?? "";
+  };
   const misses: string[] = [];
   if (syncRatio > TARGET_RATIO) {
     misses.push(
@@ -185,6 +222,16 @@ export async function creationOverhead(
       ...table(
         ["Mode", "Side", "Median (min to max)", "Breakdown (medians)", "HTTP requests"],
         modeRows,
+      ),
+      "",
+      "Where the time goes: the requests of the run closest to the median, with their arrival at the emulator in ms after the run started (request log, 1 ms resolution).",
+      "",
+      ...table(
+        ["Mode", "Side", "Requests"],
+        modes.flatMap((m) => [
+          [`runAsync ${m.runAsync}`, "provider", medianTimeline(m.provider)],
+          [`runAsync ${m.runAsync}`, "raw", medianTimeline(m.raw)],
+        ]),
       ),
       "",
       ...table(

@@ -96,10 +96,12 @@ export function render(report: Report): string {
   report.figures.forEach((f, i) => {
     lines.push(`## ${i + 1}. ${f.title}`, "");
     lines.push(...f.details, "");
-    lines.push(
-      `Other processes kept ${f.otherCores.toFixed(2)} of ${facts.cores} cores busy on average while this figure ran (${(f.durationMs / 1000).toFixed(0)} s).`,
-      "",
-    );
+    if (!Number.isNaN(f.otherCores)) {
+      lines.push(
+        `Other processes kept ${f.otherCores.toFixed(2)} of ${facts.cores} cores busy on average while this figure ran (${(f.durationMs / 1000).toFixed(0)} s).`,
+        "",
+      );
+    }
     if (f.misses.length > 0)
       lines.push("**Missed target: why, and what would close the gap.**", "", ...f.misses, "");
   });

@@ -243,7 +243,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
       await host.update(created.id, URN, created.properties, rotated, secretOutputs("backup")),
     );
     // Refused: a location outside the server's export roots.
-    const outside = { ...checked.inputs, location: "/definitely/not/allowed" };
+    const outside: PropertyMap = { ...checked.inputs, location: "/definitely/not/allowed" };
     delete outside.downloadTo;
     await refused(host.create(urn("outside"), outside, secretOutputs("backup")));
     await host.delete(created.id, URN, updated.properties);

@@ -445,7 +445,12 @@ describe(`the emulator under random requests (fast-check, seed ${SEED})`, () => 
                   `Bearer ${value}`;
               }
             }
-            const answer = await send(method, `${endpoint.path(param)}?${query.toString()}`, headers, data);
+            const answer = await send(
+              method,
+              `${endpoint.path(param)}?${query.toString()}`,
+              headers,
+              data,
+            );
             const context = `${method} ${endpoint.path(param)} (${b.contentType ?? "no type"}, token ${which}/${token.form})`;
             outcomes[judge(endpoint.api, answer, context)]++;
           },

@@ -15,12 +15,19 @@ import { parseArgs } from "node:util";
 import fs from "node:fs";
 import qs from "./quickstart.cjs";
 
-const { values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true });
+let values;
+let settings;
+try {
+  ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
+  settings = qs.settingsFrom(values);
+} catch (error) {
+  process.stderr.write(`npm run destroy: ${error.message} (see --help)\n`);
+  process.exit(2);
+}
 if (values.help) {
   console.log("Usage: npm run destroy [-- --port N --stack NAME --state-dir DIR --data-dir DIR]");
   process.exit(0);
 }
-const settings = qs.settingsFrom(values);
 const log = (line) => process.stderr.write(`${line}\n`);
 
 const cli = qs.findPulumiCli();

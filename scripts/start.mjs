@@ -20,13 +20,20 @@ import { parseArgs } from "node:util";
 import fs from "node:fs";
 import qs from "./quickstart.cjs";
 
-const { values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true });
+let values;
+let settings;
+try {
+  ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
+  settings = qs.settingsFrom(values);
+} catch (error) {
+  process.stderr.write(`npm start: ${error.message} (see --help)\n`);
+  process.exit(2);
+}
 if (values.help) {
   console.log("Usage: npm start [-- --port N --stack NAME --state-dir DIR --data-dir DIR");
   console.log("                    --download-dir DIR --skip-build]");
   process.exit(0);
 }
-const settings = qs.settingsFrom(values);
 const log = (line) => process.stderr.write(`${line}\n`);
 
 // 1. The CLI first: without one, nothing else may happen (no build, no emulator, no state).

@@ -7,7 +7,7 @@
  *   --runs N               measured runs per side and mode of figure 2 (default 15)
  *   --completion-runs N    runs of the 3 s completion figure (default 12, at least 10)
  *   --scale 1,10,50        site counts of figure 4
- *   --export-mib 25,100    archive padding sizes of figure 5, in MiB
+ *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
  *   --only 1,2,3,4,5       run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
@@ -24,11 +24,12 @@ import { providerSizes } from "./figures/size";
 import { cpuSnapshot, loadAverage, machineFacts, otherCoresBusy } from "./lib/machine";
 import { prepareProvider, startConfiguredHost, type ProviderSetup } from "./lib/provider";
 import { render, type FigureResult } from "./lib/report";
+import { secureContextCost } from "./lib/tls-cost";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100] [--only 1,2,3,4,5] [--pack-ref REF] [--out FILE]`;
+       [--export-mib 25,100,200] [--only 1,2,3,4,5] [--pack-ref REF] [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
   const values = text.split(",").map((v) => Number(v.trim()));
@@ -99,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
       runs: { type: "string", default: "15" },
       "completion-runs": { type: "string", default: "12" },
       scale: { type: "string", default: "1,10,50" },
-      "export-mib": { type: "string", default: "25,100" },
+      "export-mib": { type: "string", default: "25,100,200" },
       only: { type: "string" },
       "pack-ref": { type: "string" },
       out: { type: "string", default: path.join(REPO_ROOT, "bench", "RESULTS.md") },
@@ -131,11 +132,14 @@ export async function main(argv: string[]): Promise<number> {
     values["pack-ref"] === undefined ? undefined : { ref: values["pack-ref"] },
   );
   const figures: FigureResult[] = [];
+  const tlsCost = secureContextCost();
   try {
     if (only.includes(1))
       figures.push(await timed("1 provider size", async () => providerSizes(setup)));
     if (only.includes(2)) {
-      figures.push(await timed("2 creation overhead", () => creationOverhead(setup, runs)));
+      figures.push(
+        await timed("2 creation overhead", () => creationOverhead(setup, runs, tlsCost)),
+      );
     }
     if (only.includes(3)) {
       const poll = pollIntervalOf(setup);
@@ -157,7 +161,9 @@ export async function main(argv: string[]): Promise<number> {
         }),
       );
     }
-    if (only.includes(4)) figures.push(await timed("4 scale", () => scale(setup, counts, 2000)));
+    if (only.includes(4)) {
+      figures.push(await timed("4 scale", () => scale(setup, counts, 2000, tlsCost, facts.cores)));
+    }
     if (only.includes(5))
       figures.push(await timed("5 export download", () => exportDownload(setup, exportMiB)));
   } finally {

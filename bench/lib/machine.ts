@@ -89,7 +89,8 @@ export interface CpuSnapshot {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
 
-function processCpuMs(pid: number): number {
+/** CPU time (user + system, own and reaped children) of a process, in ms, from /proc. */
+export function processCpuMs(pid: number): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

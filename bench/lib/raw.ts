@@ -87,25 +87,42 @@ export async function rawToken(bench: BenchEmulator, agent: Agent): Promise<stri
 
 /**
  * exportSite without a location, then the archive streamed to `file` with undici: the
- * baseline download rate of figure 5.
+ * baseline download rate of figure 5. Samples this process's `arrayBuffers` (memory of Buffers,
+ * outside V8's heap) every 20 ms meanwhile.
  *
- * @returns archive size and download time (from sending the GET to the last byte on disk).
+ * @returns archive size, download time (from sending the GET to the last byte on disk), the
+ *   highest arrayBuffers growth seen, and how many times it fell by more than 8 MiB (a
+ *   collection freeing the chunks already written).
  */
 export async function rawExportAndDownload(
   bench: BenchEmulator,
   agent: Agent,
   file: string,
-): Promise<{ bytes: number; downloadMs: number }> {
+): Promise<{ bytes: number; downloadMs: number; peakArrayBuffers: number; drops: number }> {
   const token = await rawToken(bench, agent);
   const answer = await postForm(agent, `${bench.emu.adminUrl}/exportSite`, { token });
-  const started = performance.now();
-  const res = await request(String(answer.location), {
-    dispatcher: agent,
-    headers: { referer: REFERER, "x-esri-authorization": `Bearer ${token}` },
-  });
-  if (res.statusCode !== 200) throw new Error(`download failed with HTTP ${res.statusCode}`);
-  let bytes = 0;
-  res.body.on("data", (chunk: Buffer) => (bytes += chunk.length));
-  await pipeline(res.body, createWriteStream(file));
-  return { bytes, downloadMs: performance.now() - started };
+  const base = process.memoryUsage().arrayBuffers;
+  let peakArrayBuffers = 0;
+  let last = 0;
+  let drops = 0;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage().arrayBuffers - base;
+    if (now < last - 8 * 1024 * 1024) drops++;
+    last = now;
+    peakArrayBuffers = Math.max(peakArrayBuffers, now);
+  }, 20);
+  try {
+    const started = performance.now();
+    const res = await request(String(answer.location), {
+      dispatcher: agent,
+      headers: { referer: REFERER, "x-esri-authorization": `Bearer ${token}` },
+    });
+    if (res.statusCode !== 200) throw new Error(`download failed with HTTP ${res.statusCode}`);
+    let bytes = 0;
+    res.body.on("data", (chunk: Buffer) => (bytes += chunk.length));
+    await pipeline(res.body, createWriteStream(file));
+    return { bytes, downloadMs: performance.now() - started, peakArrayBuffers, drops };
+  } finally {
+    clearInterval(sampler);
+  }
 }

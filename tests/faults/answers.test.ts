@@ -350,5 +350,10 @@ describe("answers that are not the JSON an operation needs", () => {
     expect(succeeded).toBeGreaterThanOrEqual(4);
     expect(emu.stats().exportsCompleted).toBe(succeeded);
     expect(emu.stats().sitesCreated).toBe(1);
+    figures.record(
+      "state after the bad answers: exactly the acknowledged exports, one site",
+      { dataLost: Math.abs(emu.stats().exportsCompleted - succeeded) },
+      { exportsCompleted: emu.stats().exportsCompleted },
+    );
   });
 });

@@ -29,7 +29,7 @@ import { SuiteFigures } from "../results/record";
 /** Fixed seed: a failure reproduces with the same inputs. Printed in the test names. */
 const SEED = 20_261_123;
 /** Runs per property; 3 resources x 4 properties stays well under a few seconds. */
-const RUNS = 250;
+const RUNS = 200;
 
 const figures = new SuiteFigures("fuzz-check", SEED);
 afterAll(() => figures.write());

@@ -180,6 +180,22 @@ afterAll(async () => {
   if (downloads !== undefined) await fs.rm(downloads, { recursive: true, force: true });
 });
 
+/** Counters at the start of the current test, for {@link recordStep}. */
+let stepStart = { results: 0, errors: 0 };
+beforeEach(() => {
+  stepStart = { results: results.length, errors: errors.length };
+});
+
+/** Records the current lifecycle test with the host results and refusals it counted. */
+function recordStep(name: string, faultsInjected = 0): void {
+  figures.record(name, {
+    inputsTried: results.length - stepStart.results,
+    refusalsVerified: (errors.length - stepStart.errors) / 2,
+    faultsInjected,
+    faultsSurvived: faultsInjected,
+  });
+}
+
 const secretOutputs = (name: keyof typeof regs) => ({
   additionalSecretOutputs: regs[name].options?.additionalSecretOutputs ?? [],
 });
@@ -216,6 +232,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
     );
     // Refused: creating it again on a machine that is in a site.
     await refused(host.create(URN, siteInputs, secretOutputs("site")));
+    recordStep("Site lifecycle steps through the host");
   });
 
   it("SiteExport: check, create (download), read, diff, update with a rotated password, a refused create, delete", async () => {
@@ -247,6 +264,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
     delete outside.downloadTo;
     await refused(host.create(urn("outside"), outside, secretOutputs("backup")));
     await host.delete(created.id, URN, updated.properties);
+    recordStep("SiteExport lifecycle steps through the host");
   });
 
   it("Site: a refresh after every token expired renews the token", async () => {
@@ -258,6 +276,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
     );
     expect(read.id).toBe(siteState.id);
     expect(issuedTokens.size).toBe(before + 1);
+    recordStep("Site refresh after every token expired", 1);
   });
 
   it("Collaboration: check, create, read, diff and update to a token, a refused create, delete", async () => {
@@ -293,12 +312,14 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
     // With a password again, destroy deletes it.
     await host.delete(created.id, URN, created.properties);
     keep("collab read after delete", await host.read(created.id, URN, created.properties));
+    recordStep("Collaboration lifecycle steps through the host");
   });
 
   it("Site: delete (deleteSite) as the last step", async () => {
     await host.delete(siteState.id, urn("site"), siteState.properties);
     const gone = await host.read(siteState.id, urn("site"), siteState.properties, siteInputs);
     expect(gone.id).toBe("");
+    recordStep("Site delete through the host");
   });
 });
 
@@ -377,7 +398,6 @@ describe("where the secrets went", () => {
         secretsTracked: secrets.length,
         secretsLeaked: leaks.length,
         inputsTried: results.length,
-        refusalsVerified: errors.length / 2,
       },
       {
         tokensIssued: issuedTokens.size,

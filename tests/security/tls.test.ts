@@ -111,12 +111,13 @@ describe("TLS verification by default", () => {
         ),
       ),
     );
-    for (const error of [exported, collab]) {
+    const refusals = [exported, collab];
+    for (const error of refusals) {
       expect(error.message).toMatch(/TLS certificate is not trusted.*as tls\.caCert/);
     }
     expect(emu.requestLog().length).toBe(before);
     figures.record("SiteExport and Collaboration without the CA: refused", {
-      refusalsVerified: 2,
+      refusalsVerified: refusals.length,
     });
   });
 

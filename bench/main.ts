@@ -77,9 +77,8 @@ async function timed(
   const durationMs = performance.now() - started;
   // Under a second, the 10 ms CPU accounting of /proc says little.
   const otherCores = durationMs >= 1000 ? otherCoresBusy(before, cpuSnapshot()) : Number.NaN;
-  console.error(
-    `bench: ${name} done in ${(durationMs / 1000).toFixed(1)} s (other processes: ${otherCores.toFixed(2)} cores)`,
-  );
+  const load = Number.isNaN(otherCores) ? "" : ` (other processes: ${otherCores.toFixed(2)} cores)`;
+  console.error(`bench: ${name} done in ${(durationMs / 1000).toFixed(1)} s${load}`);
   for (const row of result.summary) {
     console.error(`  ${row.figure}: ${row.measured} [target ${row.target || "-"}]`);
   }

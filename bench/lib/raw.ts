@@ -2,8 +2,7 @@
  * The same work as the provider, by hand: undici requests straight to the emulator, without the
  * client layer, validation, Pulumi or gRPC. The baseline of figures 2 and 5.
  */
-import { createWriteStream } from "node:fs";
-import { pipeline } from "node:stream/promises";
+import { spawn } from "node:child_process";
 import { Agent, request } from "undici";
 import type { BenchEmulator } from "./emulators";
 
@@ -85,44 +84,101 @@ export async function rawToken(bench: BenchEmulator, agent: Agent): Promise<stri
   return String(answer.token);
 }
 
+/** What the raw download child reports. */
+export interface RawDownload {
+  bytes: number;
+  /** From sending the GET to the file closed, ms. */
+  downloadMs: number;
+  /** The child's VmHWM after the download − its VmRSS before it (same rule as the host's). */
+  rssGrowth: number;
+  /** Highest growth of the child's `arrayBuffers` (Buffers outside V8's heap), sampled every 20 ms. */
+  peakArrayBuffers: number;
+  /** How many times arrayBuffers fell by more than 8 MiB between samples (collections). */
+  drops: number;
+}
+
 /**
- * exportSite without a location, then the archive streamed to `file` with undici: the
- * baseline download rate of figure 5. Samples this process's `arrayBuffers` (memory of Buffers,
- * outside V8's heap) every 20 ms meanwhile.
- *
- * @returns archive size, download time (from sending the GET to the last byte on disk), the
- *   highest arrayBuffers growth seen, and how many times it fell by more than 8 MiB (a
- *   collection freeing the chunks already written).
+ * The child that downloads: plain undici streaming to a file, in its own Node process (as the
+ * provider's host is), so that neither end shares an event loop with the emulator.
+ */
+const DOWNLOAD_CHILD = String.raw`"use strict";
+const fs = require("node:fs");
+const { pipeline } = require("node:stream/promises");
+const { Agent, request } = require(process.env.BENCH_UNDICI);
+const env = process.env;
+function status() {
+  const text = fs.readFileSync("/proc/self/status", "utf8");
+  const field = (name) => Number(new RegExp("^" + name + ":\\s+(\\d+) kB", "m").exec(text)[1]) * 1024;
+  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+(async () => {
+  const agent = new Agent({ connect: env.BENCH_CA ? { ca: env.BENCH_CA } : {} });
+  const headers = { referer: env.BENCH_REFERER, "x-esri-authorization": "Bearer " + env.BENCH_TOKEN };
+  // Warm-up: connection, TLS session and code paths, before the baseline is read.
+  const warm = await request(env.BENCH_HEALTH_URL, { dispatcher: agent, headers });
+  await warm.body.text();
+  const before = status();
+  const base = process.memoryUsage().arrayBuffers;
+  let peak = 0, last = 0, drops = 0;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage().arrayBuffers - base;
+    if (now < last - 8 * 1024 * 1024) drops++;
+    last = now;
+    peak = Math.max(peak, now);
+  }, 20);
+  const started = performance.now();
+  const res = await request(env.BENCH_URL, { dispatcher: agent, headers });
+  if (res.statusCode !== 200) throw new Error("download failed with HTTP " + res.statusCode);
+  await pipeline(res.body, fs.createWriteStream(env.BENCH_FILE));
+  const downloadMs = performance.now() - started;
+  clearInterval(sampler);
+  const after = status();
+  await agent.close();
+  process.stdout.write(JSON.stringify({
+    bytes: fs.statSync(env.BENCH_FILE).size,
+    downloadMs,
+    rssGrowth: after.hwm - before.rss,
+    peakArrayBuffers: peak,
+    drops,
+  }));
+})().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
+
+/**
+ * exportSite without a location (from this process), then the archive streamed to `file` with
+ * plain undici in a child Node process: the baseline of figure 5 (rate and memory).
  */
 export async function rawExportAndDownload(
   bench: BenchEmulator,
   agent: Agent,
   file: string,
-): Promise<{ bytes: number; downloadMs: number; peakArrayBuffers: number; drops: number }> {
+): Promise<RawDownload> {
   const token = await rawToken(bench, agent);
   const answer = await postForm(agent, `${bench.emu.adminUrl}/exportSite`, { token });
-  const base = process.memoryUsage().arrayBuffers;
-  let peakArrayBuffers = 0;
-  let last = 0;
-  let drops = 0;
-  const sampler = setInterval(() => {
-    const now = process.memoryUsage().arrayBuffers - base;
-    if (now < last - 8 * 1024 * 1024) drops++;
-    last = now;
-    peakArrayBuffers = Math.max(peakArrayBuffers, now);
-  }, 20);
-  try {
-    const started = performance.now();
-    const res = await request(String(answer.location), {
-      dispatcher: agent,
-      headers: { referer: REFERER, "x-esri-authorization": `Bearer ${token}` },
-    });
-    if (res.statusCode !== 200) throw new Error(`download failed with HTTP ${res.statusCode}`);
-    let bytes = 0;
-    res.body.on("data", (chunk: Buffer) => (bytes += chunk.length));
-    await pipeline(res.body, createWriteStream(file));
-    return { bytes, downloadMs: performance.now() - started, peakArrayBuffers, drops };
-  } finally {
-    clearInterval(sampler);
-  }
+  const child = spawn(process.execPath, ["-e", DOWNLOAD_CHILD], {
+    env: {
+      ...process.env,
+      BENCH_UNDICI: require.resolve("undici"),
+      BENCH_CA: bench.caCert ?? "",
+      BENCH_TOKEN: token,
+      BENCH_REFERER: REFERER,
+      BENCH_URL: String(answer.location),
+      BENCH_HEALTH_URL: `${bench.emu.healthUrl}?f=json`,
+      BENCH_FILE: file,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  if (code !== 0) throw new Error(`the raw download child failed (${code}): ${stderr}`);
+  return JSON.parse(stdout) as RawDownload;
 }

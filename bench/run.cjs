@@ -1,30 +1,6 @@
-/**
- * Entry point of `npm run bench`.
- *
- * The benchmark is TypeScript (bench/*.ts, type-checked and linted with the rest of the repo by
- * `npm run typecheck` and `npm run lint`). It runs straight from the sources: this file teaches
- * `require` to transpile `.ts` files to CommonJS with the repo's own `typescript` (transpile
- * only, like ts-node's transpile-only mode), then runs bench/main.ts. Why not `tsc` into an output
- * folder: tests/engine/harness.ts finds the repository from its own `__dirname`, which must stay
- * tests/engine; and nothing is emitted that would need a .gitignore entry.
- */
+/** Entry point of `npm run bench`: runs bench/main.ts from the sources (see ts-hook.cjs). */
 "use strict";
-const fs = require("node:fs");
-const ts = require("typescript");
-
-const compilerOptions = {
-  module: ts.ModuleKind.CommonJS,
-  target: ts.ScriptTarget.ES2023,
-  esModuleInterop: true,
-  inlineSourceMap: true,
-};
-
-require.extensions[".ts"] = function compileTypeScript(module, filename) {
-  const source = fs.readFileSync(filename, "utf8");
-  const { outputText } = ts.transpileModule(source, { compilerOptions, fileName: filename });
-  module._compile(outputText, filename);
-};
-process.setSourceMapsEnabled(true);
+require("./ts-hook.cjs");
 
 require("./main.ts")
   .main(process.argv.slice(2))

@@ -45,7 +45,7 @@ async function emulatorWithSite(paddingBytes: number): Promise<BenchEmulator> {
   });
   const agent = rawAgent(bench);
   try {
-    await rawCreateSite(bench, agent, false);
+    await rawCreateSite(bench.emu, agent, false);
   } finally {
     await agent.close();
   }

@@ -5,8 +5,9 @@
 import { performance } from "node:perf_hooks";
 import type { Host } from "../../tests/engine/harness";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
+import { clientConnectionsTo } from "../lib/machine";
 import { createThroughHost, newsFor, type ProviderSetup } from "../lib/provider";
-import { rawAgent, rawCreateSite } from "../lib/raw";
+import { startRawClient, type RawClient } from "../lib/raw";
 import type { FigureResult } from "../lib/report";
 import type { SecureContextCost } from "../lib/tls-cost";
 import { table } from "../lib/report";
@@ -17,6 +18,7 @@ const TARGET_RATIO = 1.5;
 interface Side {
   totals: number[];
   requests: number[];
+  connections: number[];
   timelines: string[];
 }
 
@@ -37,6 +39,7 @@ async function providerRun(
   create: number;
   diff: number;
   requests: number;
+  connections: number;
   timeline: string;
 }> {
   const bench = await startBenchEmulator({ createDelayMs: 0 });
@@ -45,6 +48,7 @@ async function providerRun(
     const startedEpoch = Date.now();
     const t = await createThroughHost(host, news, name, setup.registrations.site);
     return {
+      connections: clientConnectionsTo(Number(new URL(bench.emu.adminUrl).port)),
       timeline: timeline(bench, startedEpoch),
       total: t.checkMs + t.createMs + t.diffMs,
       check: t.checkMs,
@@ -68,26 +72,28 @@ function timeline(bench: BenchEmulator, startedEpoch: number): string {
     .join(" → ");
 }
 
-async function rawRun(runAsync: boolean): Promise<{
+async function rawRun(
+  raw: RawClient,
+  runAsync: boolean,
+): Promise<{
   total: number;
   healthChecks: number;
   requests: number;
+  connections: number;
   timeline: string;
 }> {
   const bench = await startBenchEmulator({ createDelayMs: 0 });
-  const agent = rawAgent(bench);
   try {
     const startedEpoch = Date.now();
-    const t0 = performance.now();
-    const { healthChecks } = await rawCreateSite(bench, agent, runAsync);
+    const { ms: total, healthChecks } = await raw.create(bench, runAsync);
     return {
+      connections: clientConnectionsTo(Number(new URL(bench.emu.adminUrl).port)),
       timeline: timeline(bench, startedEpoch),
-      total: performance.now() - t0,
+      total,
       healthChecks,
       requests: bench.emu.requestLog().length,
     };
   } finally {
-    await agent.close();
     await bench.close();
   }
 }
@@ -111,16 +117,25 @@ export async function creationOverhead(
   const startToConfigured = performance.now() - spawnStarted;
   let firstCreate: Awaited<ReturnType<typeof providerRun>>;
   const modes: ModeResult[] = [];
+  const raw = startRawClient();
   try {
     firstCreate = await providerRun(setup, host, false, "cold");
-    await rawRun(false); // warm-up of the raw side (loads undici in this process)
+    await rawRun(raw, false); // warm-up of the raw side (loads undici in its process)
     await providerRun(setup, host, true, "warm-async");
-    await rawRun(true);
+    await rawRun(raw, true);
     for (const runAsync of [false, true]) {
       const mode: ModeResult = {
         runAsync,
-        provider: { totals: [], requests: [], timelines: [], check: [], create: [], diff: [] },
-        raw: { totals: [], requests: [], timelines: [], healthChecks: [] },
+        provider: {
+          totals: [],
+          requests: [],
+          connections: [],
+          timelines: [],
+          check: [],
+          create: [],
+          diff: [],
+        },
+        raw: { totals: [], requests: [], connections: [], timelines: [], healthChecks: [] },
       };
       for (let i = 0; i < runs; i++) {
         // Alternate which side goes first, so that drift in machine load hits both alike.
@@ -133,12 +148,14 @@ export async function creationOverhead(
             mode.provider.create.push(r.create);
             mode.provider.diff.push(r.diff);
             mode.provider.requests.push(r.requests);
+            mode.provider.connections.push(r.connections);
             mode.provider.timelines.push(r.timeline);
           } else {
-            const r = await rawRun(runAsync);
+            const r = await rawRun(raw, runAsync);
             mode.raw.totals.push(r.total);
             mode.raw.healthChecks.push(r.healthChecks);
             mode.raw.requests.push(r.requests);
+            mode.raw.connections.push(r.connections);
             mode.raw.timelines.push(r.timeline);
           }
         }
@@ -146,6 +163,7 @@ export async function creationOverhead(
       modes.push(mode);
     }
   } finally {
+    await raw.close();
     await host.close();
   }
 
@@ -164,6 +182,7 @@ export async function creationOverhead(
       spread(m.provider.totals),
       `check ${ms(median(m.provider.check))}, create ${ms(median(m.provider.create))}, diff ${ms(median(m.provider.diff))}`,
       num(median(m.provider.requests), 0),
+      num(median(m.provider.connections), 0),
     ],
     [
       `runAsync ${m.runAsync}`,
@@ -171,8 +190,9 @@ export async function creationOverhead(
       spread(m.raw.totals),
       `healthCheck requests: median ${num(median(m.raw.healthChecks), 0)}`,
       num(median(m.raw.requests), 0),
+      num(median(m.raw.connections), 0),
     ],
-    [`runAsync ${m.runAsync}`, "**ratio of medians**", `**${num(ratioOf(m))}x**`, "", ""],
+    [`runAsync ${m.runAsync}`, "**ratio of medians**", `**${num(ratioOf(m))}x**`, "", "", ""],
   ]);
 
   /** The timeline of the run whose total is closest to the median. */
@@ -187,7 +207,7 @@ export async function creationOverhead(
   const misses: string[] = [];
   if (syncRatio > TARGET_RATIO) {
     misses.push(
-      `- runAsync false: ${num(syncRatio)}x, i.e. ${ms(median(sync.provider.totals) - median(sync.raw.totals))} more per creation. Where it goes (timelines above): (1) the provider sends ${num(median(sync.provider.requests), 0)} requests where the hand-written sequence sends ${num(median(sync.raw.requests), 0)}: a status check of the admin root before createNewSite (to adopt or refuse rather than ever send createNewSite twice), and after creation a token (proof that the site's credentials work; the server hashes the password), the health check, and the machine list for the outputs; (2) its new connection builds a TLS secure context from the system root store plus tls.caCert, ${ms(tlsCost.withSystemRootsMs)} of CPU against ${ms(tlsCost.caOnlyMs)} for the hand-written client that trusts the CA alone (provider/client/dispatcher.ts; see figure 4); (3) the gRPC round trips and input validation of Check and Diff, ${ms(median(sync.provider.check) + median(sync.provider.diff))} together. What would close part of the gap: one secure context per Agent instead of one per connection (saves about ${ms(tlsCost.withSystemRootsMs - tlsCost.caOnlyMs)} per new connection). Meeting 1.5x would also take dropping the pre-check or the token-based readiness proof, which I would not do: they protect a one-off operation that takes minutes on a real server, where these tens of milliseconds vanish.`,
+      `- runAsync false: ${num(syncRatio)}x, i.e. ${ms(median(sync.provider.totals) - median(sync.raw.totals))} more per creation. Where it goes (timelines above): (1) the provider sends ${num(median(sync.provider.requests), 0)} requests where the hand-written sequence sends ${num(median(sync.raw.requests), 0)}: a status check of the admin root before createNewSite (to adopt or refuse rather than ever send createNewSite twice), and after creation a token (proof that the site's credentials work; the server hashes the password), the health check, and the machine list for the outputs; (2) it opens ${num(median(sync.provider.connections), 0)} TLS connections where the hand-written client opens ${num(median(sync.raw.connections), 0)} (connections counted from /proc/net/tcp), and each of the provider's builds a secure context from the system root store plus tls.caCert, ${ms(tlsCost.withSystemRootsMs)} of CPU against ${ms(tlsCost.caOnlyMs)} for a client that trusts the CA alone (provider/client/dispatcher.ts; see figure 4); (3) the gRPC round trips and input validation of Check and Diff, ${ms(median(sync.provider.check) + median(sync.provider.diff))} together. What would close part of the gap: one secure context per Agent instead of one per connection (saves about ${ms(tlsCost.withSystemRootsMs - tlsCost.caOnlyMs)} per new connection). Meeting 1.5x would also take dropping the pre-check or the token-based readiness proof, which I would not do: they protect a one-off operation that takes minutes on a real server, where these tens of milliseconds vanish.`,
     );
   }
   if (asyncRatio > TARGET_RATIO) {
@@ -219,10 +239,17 @@ export async function creationOverhead(
       },
     ],
     details: [
-      `Method: every run creates a site on a fresh emulator (own port and data dir, createDelayMs 0, TLS with its own self-signed CA), so both sides open new connections and a new TLS session each run. Provider side: Check, Create and the no-op Diff of the next \`pulumi up\` sent to \`@pulumi/pulumi/cmd/dynamic-provider\` over gRPC by tests/engine/harness.ts, the host running the packed package from a consumer project (one warm host for all runs; the engine itself does not Diff a new resource, so the Diff makes this side slower, not faster). Raw side: undici from this process, POST createNewSite with the same parameters, then GET healthCheck until it reports success. ${runs} measured runs per side and mode after one warm-up each, sides alternating first; time from the first request to the last answer.`,
+      `Method: every run creates a site on a fresh emulator (own port and data dir, createDelayMs 0, TLS with its own self-signed CA), so both sides open new connections and a new TLS session each run. Provider side: Check, Create and the no-op Diff of the next \`pulumi up\` sent to \`@pulumi/pulumi/cmd/dynamic-provider\` over gRPC by tests/engine/harness.ts, the host running the packed package from a consumer project (one warm host for all runs; the engine itself does not Diff a new resource, so the Diff makes this side slower, not faster). Raw side: undici in a separate, long-lived Node process (as the host is one; neither shares the emulators' event loop), a new Agent trusting the emulator's CA per run, POST createNewSite with the same parameters, then GET healthCheck until it reports success, timed in that process. ${runs} measured runs per side and mode after one warm-up each, sides alternating first; time from the first request to the last answer.`,
       "",
       ...table(
-        ["Mode", "Side", "Median (min to max)", "Breakdown (medians)", "HTTP requests"],
+        [
+          "Mode",
+          "Side",
+          "Median (min to max)",
+          "Breakdown (medians)",
+          "HTTP requests",
+          "TLS connections opened",
+        ],
         modeRows,
       ),
       "",

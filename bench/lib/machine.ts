@@ -133,3 +133,29 @@ export function otherCoresBusy(before: CpuSnapshot, after: CpuSnapshot): number 
   const own = after.ownMs - before.ownMs;
   return Math.max(0, (busy - own) / wall);
 }
+
+/**
+ * Counts the TCP connections any process on this machine has opened to a local port (the client
+ * ends: rows of /proc/net/tcp and tcp6 whose remote port is `port`, in any state but LISTEN, so
+ * that connections already closed but in TIME_WAIT count too). Each emulator has its own port,
+ * so this is how many connections a client opened to it.
+ */
+export function clientConnectionsTo(port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  let count = 0;
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const remote = fields[2];
+      const state = fields[3];
+      if (remote?.endsWith(`:${hexPort}`) && state !== "0A") count++;
+    }
+  }
+  return count;
+}

@@ -2,7 +2,8 @@
  * The same work as the provider, by hand: undici requests straight to the emulator, without the
  * client layer, validation, Pulumi or gRPC. The baseline of figures 2 and 5.
  */
-import { spawn } from "node:child_process";
+import { fork, spawn } from "node:child_process";
+import * as path from "node:path";
 import { Agent, request } from "undici";
 import type { BenchEmulator } from "./emulators";
 
@@ -49,6 +50,12 @@ async function getJson(
   return (await res.body.json()) as Record<string, unknown>;
 }
 
+/** Where a raw creation goes. */
+export interface RawTarget {
+  adminUrl: string;
+  healthUrl: string;
+}
+
 /**
  * createNewSite plus a readiness check: with runAsync false, one healthCheck after the
  * (synchronous) answer; with runAsync true, healthCheck back to back until it reports success.
@@ -56,22 +63,70 @@ async function getJson(
  * @returns how many healthCheck requests were needed.
  */
 export async function rawCreateSite(
-  bench: BenchEmulator,
+  target: RawTarget,
   agent: Agent,
   runAsync: boolean,
 ): Promise<{ healthChecks: number }> {
-  await postForm(agent, `${bench.emu.adminUrl}/createNewSite`, {
+  await postForm(agent, `${target.adminUrl}/createNewSite`, {
     ...SITE_USER,
     directories: JSON.stringify({ directories: SITE_DIRECTORIES }),
     runAsync: String(runAsync),
   });
   for (let healthChecks = 1; ; healthChecks++) {
-    const health = await getJson(agent, bench.emu.healthUrl);
+    const health = await getJson(agent, target.healthUrl);
     if (health.success === true) return { healthChecks };
-    if (!runAsync)
+    if (!runAsync) {
       throw new Error(`the site is not healthy after createNewSite: ${JSON.stringify(health)}`);
+    }
     if (healthChecks > 10_000) throw new Error("the site never became healthy");
   }
+}
+
+/** A message to the raw child: one creation on this emulator. */
+export interface RawCreateRequest extends RawTarget {
+  caCert: string | undefined;
+  runAsync: boolean;
+}
+
+/** The raw child's answer: the creation's duration as the child measured it. */
+export type RawCreateResult =
+  { ok: true; ms: number; healthChecks: number } | { ok: false; error: string };
+
+/** A long-lived child process that performs raw creations (see bench/raw-child.cjs). */
+export interface RawClient {
+  create(bench: BenchEmulator, runAsync: boolean): Promise<{ ms: number; healthChecks: number }>;
+  close(): Promise<void>;
+}
+
+/** Forks the raw child. */
+export function startRawClient(): RawClient {
+  const child = fork(path.join(__dirname, "..", "raw-child.cjs"), [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    create: (bench, runAsync) =>
+      new Promise((resolve, reject) => {
+        const onExit = (): void => reject(new Error("the raw child exited"));
+        child.once("exit", onExit);
+        child.once("message", (reply: RawCreateResult) => {
+          child.off("exit", onExit);
+          if (reply.ok) resolve({ ms: reply.ms, healthChecks: reply.healthChecks });
+          else reject(new Error(`raw creation failed: ${reply.error}`));
+        });
+        const request: RawCreateRequest = {
+          adminUrl: bench.emu.adminUrl,
+          healthUrl: bench.emu.healthUrl,
+          caCert: bench.caCert,
+          runAsync,
+        };
+        child.send(request);
+      }),
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    },
+  };
 }
 
 /** An admin token of the benchmark site (client=referer). */

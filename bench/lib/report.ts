@@ -72,7 +72,10 @@ export function render(report: Report): string {
           "Commit",
           `${facts.gitCommit}${facts.gitDirty ? " (working tree has uncommitted changes)" : ""}`,
         ],
-        ["Package measured", `\`${report.tarball}\` (packed by tests/engine/harness.ts)`],
+        [
+          "Package measured",
+          `\`${report.tarball}\` (packed by tests/engine/harness.ts; the emulators run from this checkout's emulator/ sources)`,
+        ],
         [
           "Load average (1 min) at start / end",
           `${report.loadBefore.toFixed(2)} / ${report.loadAfter.toFixed(2)}`,

@@ -4,7 +4,13 @@
  */
 import { performance } from "node:perf_hooks";
 import { closeAll, startBenchEmulator, startBenchEmulators } from "../lib/emulators";
-import { processCpuMs, procMemory } from "../lib/machine";
+import {
+  clientConnectionsTo,
+  cpuSnapshot,
+  otherCoresBusy,
+  processCpuMs,
+  procMemory,
+} from "../lib/machine";
 import {
   createThroughHost,
   newsFor,
@@ -35,6 +41,12 @@ interface Level {
   detectionMs: number[];
   /** CPU time used during the batch by the host, and by this process (the emulators and the gRPC client). */
   hostCpuMs: number;
+  /** Cores other processes kept busy during the batch. */
+  otherCores: number;
+  /** Host CPU used by the time the last createNewSite arrived (50 ms samples), ms. */
+  hostCpuAtLastCreateNewSiteMs: number;
+  /** TLS connections the host opened to the emulators (from /proc/net/tcp). */
+  connections: number;
   benchCpuMs: number;
 }
 
@@ -62,9 +74,18 @@ async function level(setup: ProviderSetup, sites: number, delayMs: number): Prom
       const before = procMemory(host.pid);
       const hostCpuBefore = processCpuMs(host.pid);
       const benchCpuBefore = process.cpuUsage();
+      const cpuBefore = cpuSnapshot([host.pid]);
       const t0Epoch = Date.now();
       const t0 = performance.now();
-      const timings = await Promise.all(
+      // The host's CPU time every 50 ms: how much of it went into starting the creations.
+      const hostCpuSamples: { at: number; cpuMs: number }[] = [];
+      const sampler = setInterval(() => {
+        hostCpuSamples.push({
+          at: Date.now() - t0Epoch,
+          cpuMs: processCpuMs(host.pid) - hostCpuBefore,
+        });
+      }, 50);
+      const batch = Promise.all(
         emulators.map((bench, i) =>
           createThroughHost(
             host,
@@ -75,7 +96,14 @@ async function level(setup: ProviderSetup, sites: number, delayMs: number): Prom
           ),
         ),
       );
+      let timings: Awaited<typeof batch>;
+      try {
+        timings = await batch;
+      } finally {
+        clearInterval(sampler);
+      }
       const wallMs = performance.now() - t0;
+      const otherCores = otherCoresBusy(cpuBefore, cpuSnapshot([host.pid]));
       const after = procMemory(host.pid);
       const hostCpuMs = processCpuMs(host.pid) - hostCpuBefore;
       const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -86,18 +114,26 @@ async function level(setup: ProviderSetup, sites: number, delayMs: number): Prom
       const completedAt = emulators.map((e) => (e.sitesCreatedEpochMs[0] ?? Number.NaN) - t0Epoch);
       const created = emulators.reduce((n, e) => n + e.emu.stats().sitesCreated, 0);
       if (created !== sites) throw new Error(`${created} of ${sites} sites were created`);
+      const lastCreateNewSiteMs = Math.max(...createNewSiteAt);
+      const startSample = hostCpuSamples.filter((x) => x.at <= lastCreateNewSiteMs).at(-1);
       return {
         sites,
         wallMs,
+        otherCores,
+        hostCpuAtLastCreateNewSiteMs: startSample?.cpuMs ?? 0,
         slowestMs: Math.max(...timings.map((t) => t.checkMs + t.createMs)),
         baselineRss: before.rss,
         baselineHwm: before.hwm,
         peakHwm: after.hwm,
         emulatorStartMs,
-        lastCreateNewSiteMs: Math.max(...createNewSiteAt),
+        lastCreateNewSiteMs,
         lastCompletionMs: Math.max(...completedAt),
         detectionMs: timings.map((t, i) => t.createdAt - emulators[i]!.sitesCreatedAt[0]!),
         hostCpuMs,
+        connections: emulators.reduce(
+          (n, e) => n + clientConnectionsTo(Number(new URL(e.emu.adminUrl).port)),
+          0,
+        ),
         benchCpuMs: (benchCpu.user + benchCpu.system) / 1000,
       };
     } finally {
@@ -131,8 +167,8 @@ export async function scale(
     const perSite = most.hostCpuMs / most.sites;
     const busy = (most.hostCpuMs + most.benchCpuMs) / most.wallMs;
     misses.push(
-      `- ${most.sites} sites took ${num(factor)}x the time of ${one.sites}. The time is lost while the creations start, not while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the polls then noticed completions with a median delay of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site) and the bench process, which runs all ${most.sites} emulators, ${ms(most.benchCpuMs)}, i.e. ${num(busy)} cores busy on average with these two alone, on a ${cores} core machine also running other work.`,
-      `- The largest provider-side cost: every TLS connection the provider opens with \`tls.caCert\` builds a new secure context from the whole system root store plus that certificate (provider/client/dispatcher.ts passes \`ca: [...rootCertificates, caCert]\` in undici's connect options, and Node builds a context per connection when it is not given one): measured here at ${ms(tlsCost.withSystemRootsMs)} of CPU per connection (${tlsCost.systemRoots} roots), against ${ms(tlsCost.caOnlyMs)} with the CA alone. (A CPU profile with \`node --cpu-prof\` of 50 concurrent creations run in-process, taken while writing this benchmark and not part of this run, put \`createSecureContext\` at the top of the provider's own CPU time.) What would close the gap: build the secure context once per Agent in \`dispatcherFor\` (\`tls.createSecureContext\`, passed as \`connect.secureContext\`), so that a connection costs a handshake only; then fewer requests per creation. The rest is the benchmark rig: ${most.sites} emulators (TLS, scrypt, fsync'd state writes) share the same ${cores} cores with the host, which ${most.sites} real machines would not.`,
+      `- ${most.sites} sites took ${num(factor)}x the time of ${one.sites}. The time is lost while the creations start, not while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the polls then noticed completions with a median delay of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site) and the bench process, which runs all ${most.sites} emulators, ${ms(most.benchCpuMs)}, i.e. ${num(busy)} cores busy on average with these two alone, on a ${cores} core machine where other processes kept ${num(most.otherCores)} cores busy during the batch. By the time the last createNewSite arrived, the host had used ${ms(most.hostCpuAtLastCreateNewSiteMs)} of CPU (sampled every 50 ms) in ${ms(most.lastCreateNewSiteMs)}: one event loop working through ${most.sites} starts (validation, gRPC, TLS).`,
+      `- The largest provider-side cost: every TLS connection the provider opens with \`tls.caCert\` builds a new secure context from the whole system root store plus that certificate (provider/client/dispatcher.ts passes \`ca: [...rootCertificates, caCert]\` in undici's connect options, and Node builds a context per connection when it is not given one): measured here at ${ms(tlsCost.withSystemRootsMs)} of CPU per connection (${tlsCost.systemRoots} roots), against ${ms(tlsCost.caOnlyMs)} with the CA alone. The host opened ${most.connections} connections for the ${most.sites} sites, so about ${ms((most.connections * tlsCost.withSystemRootsMs) / most.sites)} of its ${ms(perSite)} of CPU per site went to building secure contexts. (A CPU profile with \`node --cpu-prof\` of 50 concurrent creations run in-process, taken while writing this benchmark and not part of this run, put \`createSecureContext\` at the top of the provider's own CPU time.) What would close the gap: build the secure context once per Agent in \`dispatcherFor\` (\`tls.createSecureContext\`, passed as \`connect.secureContext\`), so that a connection costs a handshake only; then fewer requests per creation. The rest is the benchmark rig: ${most.sites} emulators (TLS, scrypt, fsync'd state writes) share the same ${cores} cores with the host, which ${most.sites} real machines would not.`,
     );
   }
   return {
@@ -185,6 +221,8 @@ export async function scale(
           "Detection p50 / max",
           "Host CPU",
           "Bench process CPU",
+          "TLS connections opened by the host",
+          "Other processes (cores)",
         ],
         levels.map((l) => [
           String(l.sites),
@@ -193,6 +231,8 @@ export async function scale(
           `${ms(median(l.detectionMs))} / ${ms(Math.max(...l.detectionMs))}`,
           ms(l.hostCpuMs),
           ms(l.benchCpuMs),
+          String(l.connections),
+          num(l.otherCores),
         ]),
       ),
     ],

@@ -136,10 +136,27 @@ export async function exportDownload(
   const growth = (r: SizeResult): number => r.after.hwm - r.before.rss;
   const rate = (bytes: number, durationMs: number): number => bytes / MiB / (durationMs / 1000);
   const largest = results.at(-1)!;
+  // RSS growth per byte of archive between the two largest sizes: a buffered archive gives about
+  // 1, streaming about 0 once the archives are large enough for collections to run meanwhile.
+  const second = results.at(-2);
+  const slope =
+    second === undefined
+      ? Number.NaN
+      : (growth(largest) - growth(second)) / (largest.archiveBytes - second.archiveBytes);
+  const slopeText =
+    second === undefined
+      ? ""
+      : `${num(slope, 2)} MiB of RSS per MiB of archive between ${mib(second.archiveBytes)} and ${mib(largest.archiveBytes)}`;
+  const bySize = results.map((r) => `${mib(growth(r))} at ${mib(r.archiveBytes)}`).join(", ");
   const misses: string[] = [];
   for (const r of results.filter((x) => growth(x) > TARGET_GROWTH)) {
+    const proportional = Number.isNaN(slope) || slope > 0.25;
     misses.push(
-      `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))}, against ${mib(r.raw.rssGrowth)} for plain undici streaming in its own process. ${growth(r) - r.raw.rssGrowth > 16 * MiB ? "The provider adds much more than plain streaming: something on its download path (hashing, the zip check, or the body) holds data in memory; profile provider/client/download.ts." : "The provider adds little to plain streaming: the growth is garbage awaiting collection (see above). Bounding it lower would take reading into reused buffers instead of a new Buffer per chunk, which undici's body stream does not offer."}`,
+      `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))}, ${mib(growth(r) - r.raw.rssGrowth)} more than plain undici streaming the same archive in its own process (${mib(r.raw.rssGrowth)}). Across sizes the host grew ${bySize}: ${
+        proportional
+          ? `still growing with the archive (${slopeText || "one size only"}), so something on the download path may hold data in memory; profile provider/client/download.ts.`
+          : `not in proportion to the archive (${slopeText}), so nothing holds the archive: the peak is garbage awaiting collection (above), and where it lands depends on when V8 collects. The host probably collects later than the small plain-undici process: its heap is bigger (${mib(r.before.rss)} resident before the download, the Pulumi SDK loaded), and V8 sizes its collections to the heap (not verified here). What would give a margin below the bound: fewer allocations per chunk on the provider's path (download.ts hashes in an async-generator stage, which adds promise and iterator objects per chunk; a Transform would not), to be confirmed with this figure; a hard bound would need reading into reused buffers, which undici's body stream does not offer.`
+      }`,
     );
   }
   return {
@@ -193,7 +210,7 @@ export async function exportDownload(
       ),
       "",
       results.length > 1
-        ? `Growth from the ${mib(results[0]!.archiveBytes)} to the ${mib(largest.archiveBytes)} archive: ${mib(growth(results[0]!))} vs ${mib(growth(largest))} for ${num(largest.archiveBytes / results[0]!.archiveBytes, 1)}x the bytes.`
+        ? `Growth by archive size: ${bySize}; ${slopeText} (a buffered archive would give about 1).`
         : "",
       "",
       "Why there is any growth at all, although the body is streamed (provider/client/download.ts pipes undici's body through a hashing step into a file write stream, with backpressure): each chunk read from the socket is a new Buffer, garbage once written, and it and the objects around it are freed only when V8 collects; until then they, and the allocator's retained pages, count in RSS. The same download with plain undici in its own process (no provider code) grows as much, which says this is Node's streaming working set, not the provider holding the archive:",

@@ -162,13 +162,16 @@ export async function scale(
   const one = levels.find((l) => l.sites === 1) ?? levels[0]!;
   const most = levels.at(-1)!;
   const factor = most.wallMs / one.wallMs;
+  const perSite = most.hostCpuMs / most.sites;
+  const busy = (most.hostCpuMs + most.benchCpuMs) / most.wallMs;
+  const analysis = [
+    `- With ${most.sites} sites, time is lost while the creations start rather than while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the polls then noticed completions with a median delay of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site), ${ms(most.hostCpuAtLastCreateNewSiteMs)} of it by the time the last createNewSite arrived (sampled every 50 ms): one event loop working through ${most.sites} starts (validation, gRPC, TLS). The bench process, which runs all ${most.sites} emulators, used ${ms(most.benchCpuMs)}; these two alone kept ${num(busy)} cores busy on average, and other processes ${num(most.otherCores)}, on ${cores} cores.`,
+    `- The largest provider-side cost: every TLS connection the provider opens with \`tls.caCert\` builds a new secure context from the whole system root store plus that certificate (provider/client/dispatcher.ts passes \`ca: [...rootCertificates, caCert]\` in undici's connect options, and Node builds a context per connection when it is not given one): measured here at ${ms(tlsCost.withSystemRootsMs)} of CPU per connection (${tlsCost.systemRoots} roots), against ${ms(tlsCost.caOnlyMs)} with the CA alone. The host opened ${most.connections} connections for the ${most.sites} sites, so about ${ms((most.connections * tlsCost.withSystemRootsMs) / most.sites)} of its ${ms(perSite)} of CPU per site went to building secure contexts. (A CPU profile with \`node --cpu-prof\` of 50 concurrent creations run in-process, taken while writing this benchmark and not part of this run, put \`createSecureContext\` at the top of the provider's own CPU time.) Building the context once per Agent in \`dispatcherFor\` (\`tls.createSecureContext\`, passed as \`connect.secureContext\`) would leave a connection the cost of its handshake only.`,
+  ];
   const misses: string[] = [];
   if (factor > TARGET_FACTOR) {
-    const perSite = most.hostCpuMs / most.sites;
-    const busy = (most.hostCpuMs + most.benchCpuMs) / most.wallMs;
     misses.push(
-      `- ${most.sites} sites took ${num(factor)}x the time of ${one.sites}. The time is lost while the creations start, not while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the polls then noticed completions with a median delay of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site) and the bench process, which runs all ${most.sites} emulators, ${ms(most.benchCpuMs)}, i.e. ${num(busy)} cores busy on average with these two alone, on a ${cores} core machine where other processes kept ${num(most.otherCores)} cores busy during the batch. By the time the last createNewSite arrived, the host had used ${ms(most.hostCpuAtLastCreateNewSiteMs)} of CPU (sampled every 50 ms) in ${ms(most.lastCreateNewSiteMs)}: one event loop working through ${most.sites} starts (validation, gRPC, TLS).`,
-      `- The largest provider-side cost: every TLS connection the provider opens with \`tls.caCert\` builds a new secure context from the whole system root store plus that certificate (provider/client/dispatcher.ts passes \`ca: [...rootCertificates, caCert]\` in undici's connect options, and Node builds a context per connection when it is not given one): measured here at ${ms(tlsCost.withSystemRootsMs)} of CPU per connection (${tlsCost.systemRoots} roots), against ${ms(tlsCost.caOnlyMs)} with the CA alone. The host opened ${most.connections} connections for the ${most.sites} sites, so about ${ms((most.connections * tlsCost.withSystemRootsMs) / most.sites)} of its ${ms(perSite)} of CPU per site went to building secure contexts. (A CPU profile with \`node --cpu-prof\` of 50 concurrent creations run in-process, taken while writing this benchmark and not part of this run, put \`createSecureContext\` at the top of the provider's own CPU time.) What would close the gap: build the secure context once per Agent in \`dispatcherFor\` (\`tls.createSecureContext\`, passed as \`connect.secureContext\`), so that a connection costs a handshake only; then fewer requests per creation. The rest is the benchmark rig: ${most.sites} emulators (TLS, scrypt, fsync'd state writes) share the same ${cores} cores with the host, which ${most.sites} real machines would not.`,
+      `- ${most.sites} sites took ${num(factor)}x the time of ${one.sites}: the start-up is CPU-bound (analysis above). What would close the gap: one secure context per Agent in provider/client/dispatcher.ts (about ${ms((most.connections * (tlsCost.withSystemRootsMs - tlsCost.caOnlyMs)) / most.sites)} of host CPU per site here), then fewer requests per creation. Part of it is the benchmark rig: ${most.sites} emulators (TLS, scrypt, fsync'd state writes) share the same ${cores} cores with the host, which ${most.sites} real machines would not; other processes' load (${num(most.otherCores)} cores during the batch) adds to it.`,
     );
   }
   return {
@@ -235,6 +238,8 @@ export async function scale(
           num(l.otherCores),
         ]),
       ),
+      "",
+      ...analysis,
     ],
     misses,
   };

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
 
 /** How the server's certificate is checked. Verification is on unless switched off explicitly. */
@@ -86,8 +86,12 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
     agent = new Agent({
       connect: {
         // With `ca` set, Node trusts only these CAs; add the system store so a public
-        // certificate still verifies when a caCert is configured "just in case".
-        ...(caCert ? { ca: [...rootCertificates, caCert] } : {}),
+        // certificate still verifies when a caCert is configured "just in case". One secure
+        // context per Agent: built per connection, parsing ~150 root certificates costs about
+        // 10 ms of CPU each time (measured in bench/, figures 2 and 4).
+        ...(caCert
+          ? { secureContext: createSecureContext({ ca: [...rootCertificates, caCert] }) }
+          : {}),
         rejectUnauthorized: !insecure,
         timeout: connectMs,
       },

@@ -209,9 +209,9 @@ const STATE_ONLY_INPUTS = [
 
 /**
  * How often the provider looks at a machine while a site is being created. 700 ms notices a
- * completion within about 0.7 s (plus the readiness round trips) while sending at most about
- * 1.5 status requests per second, counting the one sent right after createNewSite (issue 9:
- * p95 at most 1 s, at most 2 requests/s; 500 ms measured up to 2.2 requests/s on a 3 s creation).
+ * completion within about 0.7 s (plus the readiness round trips) and sends about 1.4 status
+ * requests per second, at most 1.7 on a short wait where the one sent right after createNewSite
+ * counts too (bench/ figure 3; Esri's own tools poll every 5 to 10 s; 500 ms sent up to 2.2).
  */
 const POLL_INTERVAL_MS = 700;
 /**

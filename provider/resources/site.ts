@@ -565,7 +565,7 @@ export const implementation: ResourceImplementation = {
   delete: remove,
 };
 
-/** The serialized provider of `Site`: a few hundred bytes that load {@link implementation}. */
+/** The serialized provider of `Site`: about 3 KB that load {@link implementation}. */
 export const siteProvider = lazyProvider("site");
 
 /** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */

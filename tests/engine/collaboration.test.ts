@@ -7,7 +7,6 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   DYNAMIC_RESOURCE_TYPE,
   findText,
-  HostCallError,
   isSecret,
   prepareConsumer,
   unwrapSecrets,
@@ -16,6 +15,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
+  hostFailure,
 } from "./harness";
 
 const PORTAL_ID = "HOSTPORTAL1";
@@ -79,16 +79,6 @@ function program(credentials: string): string {
       tls: { caCert: ${JSON.stringify(emu.caCert)} },
     });
   `;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HostCallError);
-  errorTexts.push((error as HostCallError).message);
-  return error as HostCallError;
 }
 
 /** Whether the collaboration still exists on the emulated portal. */
@@ -272,8 +262,9 @@ describe("Collaboration through the dynamic-provider host", () => {
   });
 
   it("refuses to create a guest collaboration without leaveAsGuest, and says what to do", async () => {
-    const error = await failure(
+    const error = await hostFailure(
       host.create(urn("joined"), { ...checkedInputs, collaborationId: "joined1" }),
+      errorTexts,
     );
     expect(error.message).toMatch(
       /^Portal HOSTPORTAL1 is a guest of the collaboration joined1 .*a guest cannot delete a collaboration.*leaveAsGuest: true.*removeParticipation/,

@@ -877,6 +877,30 @@ export class HostCallError extends Error {
 }
 
 /** A running dynamic-provider host and a gRPC client connected to it. */
+/**
+ * Waits for a host call that must fail and returns its {@link HostCallError}, recording the
+ * message in `texts` (the suites check those texts for leaked secrets).
+ *
+ * @example
+ * ```ts
+ * const error = await hostFailure(host.create(urn("site"), inputs), errorTexts);
+ * ```
+ */
+export async function hostFailure(
+  promise: Promise<unknown>,
+  texts?: string[],
+): Promise<HostCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof HostCallError)) {
+    throw new Error(`expected the host call to fail with a HostCallError, got ${String(error)}`);
+  }
+  texts?.push(error.message);
+  return error;
+}
+
 export interface Host {
   /** The host's port on 127.0.0.1. */
   readonly port: number;

@@ -12,7 +12,6 @@ import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emu
 import {
   DYNAMIC_RESOURCE_TYPE,
   findText,
-  HostCallError,
   isSecret,
   prepareConsumer,
   secret,
@@ -22,6 +21,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
+  hostFailure,
 } from "./harness";
 
 const PASSWORD = "export-Engine-Pw-7e2a";
@@ -51,16 +51,6 @@ function program(): string {
       tls: { caCert: ${JSON.stringify(emu.caCert)} },
     });
   `;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HostCallError);
-  errorTexts.push((error as HostCallError).message);
-  return error as HostCallError;
 }
 
 /** The entry names of a zip file, read with an independent zip reader. */
@@ -242,7 +232,7 @@ describe("SiteExport through the dynamic-provider host", () => {
     // An existing folder, but not one the server may export to (only its data dir).
     const inputs: PropertyMap = { ...checkedInputs, location: downloads };
     delete inputs.downloadTo;
-    const error = await failure(host.create(URN, inputs));
+    const error = await hostFailure(host.create(URN, inputs), errorTexts);
     expect(error.message).toMatch(
       new RegExp(`^exportSite on ${emu.adminUrl} failed \\(code \\d+\\): .*outside the folders`),
     );

@@ -6,7 +6,6 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   DYNAMIC_RESOURCE_TYPE,
   findText,
-  HostCallError,
   isSecret,
   prepareConsumer,
   unwrapSecrets,
@@ -15,6 +14,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
+  hostFailure,
 } from "./harness";
 
 const PASSWORD = "site-Engine-Pw-4c1d";
@@ -43,16 +43,6 @@ function program(extra = ""): string {
       ${extra}
     });
   `;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HostCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HostCallError);
-  errorTexts.push((error as HostCallError).message);
-  return error as HostCallError;
 }
 
 beforeAll(async () => {
@@ -183,7 +173,7 @@ describe("Site through the dynamic-provider host", () => {
       deleteSiteOnDestroy: false,
     };
     const olds = { ...created.properties, deleteSiteOnDestroy: false };
-    const error = await failure(host.diff(created.id, URN, olds, changed));
+    const error = await hostFailure(host.diff(created.id, URN, olds, changed), errorTexts);
     expect(error.message).toMatch(
       /Cannot change directories of the site at .*createNewSite cannot run/,
     );
@@ -220,7 +210,7 @@ describe("Site through the dynamic-provider host", () => {
   });
 
   it("reports a machine already in a site when created again", async () => {
-    const error = await failure(host.create(URN, checkedInputs));
+    const error = await hostFailure(host.create(URN, checkedInputs), errorTexts);
     expect(error.message).toMatch(/already participates in a site.*adoptExisting/);
   });
 

@@ -6,33 +6,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { Agent } from "undici";
 import { send, SITE_ADMIN, tempDir, type Answer } from "./support";
 import { readZip } from "./zip";
+import { buildEmulatorCli } from "../helpers/spawn-emulator";
 
 const REPO = path.resolve(__dirname, "../..");
 let buildDir: string;
 let cli: string;
-
-async function buildCli(outDir: string): Promise<string> {
-  const srcDir = path.join(REPO, "emulator");
-  await fs.mkdir(path.join(outDir, "emulator"), { recursive: true });
-  for (const name of await fs.readdir(srcDir)) {
-    if (!name.endsWith(".ts")) continue;
-    const source = await fs.readFile(path.join(srcDir, name), "utf8");
-    const { outputText } = ts.transpileModule(source, {
-      fileName: name,
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2023,
-        esModuleInterop: true,
-      },
-    });
-    await fs.writeFile(path.join(outDir, "emulator", name.replace(/\.ts$/, ".js")), outputText);
-  }
-  return path.join(outDir, "emulator", "cli.js");
-}
 
 interface Ready {
   adminUrl: string;
@@ -134,7 +115,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Pro
 
 beforeAll(async () => {
   buildDir = await tempDir("arcgis-emu-cli-build-");
-  cli = await buildCli(buildDir);
+  cli = await buildEmulatorCli(buildDir);
 });
 
 afterAll(async () => {

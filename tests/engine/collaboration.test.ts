@@ -3,7 +3,12 @@
  * a consumer project's node_modules.
  */
 import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  SEED_PORTAL_ID,
+  startTestEmulator,
+  type TestEmulator,
+} from "../helpers/emulator";
 import {
   DYNAMIC_RESOURCE_TYPE,
   findText,
@@ -18,41 +23,13 @@ import {
   hostFailure,
 } from "./harness";
 
-const PORTAL_ID = "HOSTPORTAL1";
+const PORTAL_ID = SEED_PORTAL_ID;
 const PASSWORD = "collab-Engine-Pw-5f8d";
 const ADMIN = { username: "gisadmin", password: PASSWORD };
 const URN = urn("partners");
 
 /** A portal that hosts two collaborations and is a guest of a third. */
-const seed = {
-  portal: {
-    id: PORTAL_ID,
-    users: [{ ...ADMIN, role: "org_admin" as const }],
-    collaborations: [
-      {
-        id: "hosted1",
-        name: "Regional partners",
-        description: "Shares basemaps with partners",
-        hostPortalId: PORTAL_ID,
-        guestPortalIds: ["GUESTPORTAL9"],
-      },
-      {
-        id: "hosted2",
-        name: "Second",
-        description: "",
-        hostPortalId: PORTAL_ID,
-        guestPortalIds: [],
-      },
-      {
-        id: "joined1",
-        name: "State data hub",
-        description: "Hosted elsewhere",
-        hostPortalId: "STATEPORTAL7",
-        guestPortalIds: [PORTAL_ID],
-      },
-    ],
-  },
-};
+const seed = portalSeed([{ ...ADMIN, role: "org_admin" }]);
 
 let emu: TestEmulator;
 let consumer: Consumer;

@@ -11,7 +11,7 @@ import { implementation as site } from "../../provider/resources/site";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure, sleep, valueOf } from "./measure";
-import { buildEmulatorCli, SpawnedEmulator, tempDir } from "./spawn-emulator";
+import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
 
 const figures = new SuiteFigures("faults-exports");
 afterAll(() => figures.write());

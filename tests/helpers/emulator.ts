@@ -43,3 +43,44 @@ export function siteInputs(emu: TestEmulator, extra: Record<string, unknown> = {
     ...extra,
   };
 }
+
+/** Id of the portal in {@link portalSeed}. */
+export const SEED_PORTAL_ID = "HOSTPORTAL1";
+
+/**
+ * A seed of a portal that hosts two collaborations (`hosted1`, `hosted2`) and is a guest of a
+ * third (`joined1`), with the given users.
+ */
+export function portalSeed(
+  users: Array<{ username: string; password: string; role: "org_admin" | "org_user" }>,
+) {
+  return {
+    portal: {
+      id: SEED_PORTAL_ID,
+      users,
+      collaborations: [
+        {
+          id: "hosted1",
+          name: "Regional partners",
+          description: "Shares basemaps with partners",
+          hostPortalId: SEED_PORTAL_ID,
+          guestPortalIds: ["GUESTPORTAL9"],
+        },
+        {
+          id: "hosted2",
+          name: "Second",
+          description: "",
+          hostPortalId: SEED_PORTAL_ID,
+          guestPortalIds: [],
+        },
+        {
+          id: "joined1",
+          name: "State data hub",
+          description: "Hosted elsewhere",
+          hostPortalId: "STATEPORTAL7",
+          guestPortalIds: [SEED_PORTAL_ID],
+        },
+      ],
+    },
+  };
+}

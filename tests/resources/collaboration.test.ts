@@ -3,45 +3,23 @@ import {
   type CollaborationOutputs,
   implementation as collaboration,
 } from "../../provider/resources/collaboration";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  SEED_PORTAL_ID,
+  startTestEmulator,
+  type TestEmulator,
+} from "../helpers/emulator";
 
-const PORTAL_ID = "HOSTPORTAL1";
+const PORTAL_ID = SEED_PORTAL_ID;
 const ADMIN = { username: "gisadmin", password: "portal-Admin-1" };
 const VIEWER = { username: "viewer", password: "portal-User-1" };
 
-/** A portal that hosts one collaboration and is a guest of another. */
-const seed = () => ({
-  portal: {
-    id: PORTAL_ID,
-    users: [
-      { ...ADMIN, role: "org_admin" as const },
-      { ...VIEWER, role: "org_user" as const },
-    ],
-    collaborations: [
-      {
-        id: "hosted1",
-        name: "Regional partners",
-        description: "Shares basemaps with partners",
-        hostPortalId: PORTAL_ID,
-        guestPortalIds: ["GUESTPORTAL9"],
-      },
-      {
-        id: "hosted2",
-        name: "Second",
-        description: "",
-        hostPortalId: PORTAL_ID,
-        guestPortalIds: [],
-      },
-      {
-        id: "joined1",
-        name: "State data hub",
-        description: "Hosted elsewhere",
-        hostPortalId: "STATEPORTAL7",
-        guestPortalIds: [PORTAL_ID],
-      },
-    ],
-  },
-});
+/** A portal that hosts two collaborations and is a guest of a third. */
+const seed = () =>
+  portalSeed([
+    { ...ADMIN, role: "org_admin" },
+    { ...VIEWER, role: "org_user" },
+  ]);
 
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await collaboration.check({}, raw);

@@ -9,7 +9,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import { startTestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
-import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../faults/spawn-emulator";
+import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
 
 const figures = new SuiteFigures("security-listen");
 afterAll(() => figures.write());

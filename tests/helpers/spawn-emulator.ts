@@ -1,7 +1,7 @@
 /**
  * The emulator's CLI as a real child process, for faults a process in the test's own memory cannot
  * suffer (SIGKILL) and for checking what address it binds. The emulator sources are transpiled
- * once per suite into a temporary folder, as tests/emulator/cli.test.ts does (a full
+ * once per suite into a temporary folder, for tests/emulator/cli.test.ts and the fault and security suites (a full
  * `tsc -p tsconfig.build.json` would also compile the provider, and `dist/` may be stale or
  * rebuilt by a colleague at the same moment).
  */

@@ -1,0 +1,140 @@
+/**
+ * The conformance corpus: exchanges that Esri's own tools perform against real servers, or that
+ * Esri's documentation shows, each with the source it is taken from. The emulator is tested by
+ * replaying each request and checking the answer (tests/conformance/emulator.test.ts); the client
+ * is tested by making it send the same request, key order aside, and parse the recorded answer
+ * (tests/conformance/client.test.ts). A case states only what its source shows; what the source
+ * leaves open is listed in the case's `assumptions` and in README.
+ */
+
+/** The server products the project speaks to. */
+export type ServerType = "mission-server" | "arcgis-server" | "notebook-server" | "video-server";
+
+/** JSON values as they travel in a form parameter or an answer. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Where an exchange is taken from: a file in an Esri repository, or a documentation page. */
+export type Source =
+  | {
+      /** e.g. "Esri/arcgis-cookbook". */
+      repository: string;
+      /** Path in the repository. */
+      path: string;
+      /** Commit the file was read at. */
+      commit: string;
+      /** Function or block that performs the exchange. */
+      symbol: string;
+    }
+  | {
+      /** Documentation page. */
+      url: string;
+      /** What the page states that the case relies on. */
+      states: string;
+    };
+
+/** The request as the source sends it. */
+export interface CaseRequest {
+  method: "GET" | "POST";
+  /** Path below the server's context root (`/arcgis`), e.g. `/admin/createNewSite`. */
+  path: string;
+  /**
+   * Form fields (POST) or query parameters (GET), as the source sends them. Parameters whose value
+   * is JSON text are given here as the parsed value and listed in `jsonParams`.
+   */
+  params: Record<string, Json>;
+  /** Names of the parameters whose value is JSON text. */
+  jsonParams?: string[];
+  /** Whether the source sends an admin token with it (the value is never part of a case). */
+  token?: boolean;
+}
+
+/** The answer the source shows, or reads. */
+export interface CaseAnswer {
+  /** HTTP status; `{ not: 200 }` where the source states only that it is not 200. */
+  httpStatus: number | { not: number };
+  /**
+   * Fields the answer must have, with these values (a partial match at every level: other fields
+   * may exist). Where a source reads a value without fixing it, the value is a {@link Matcher}.
+   */
+  body?: { [key: string]: Expected };
+}
+
+/** A value the source reads without fixing it (keys start with `$` so no real field clashes). */
+export type Matcher =
+  { $anyOf: Json[] } | { $type: "string" | "number" | "boolean" | "array" } | { $not: Json };
+
+/** An expected value: exact JSON, a matcher, or an object/array of expected values. */
+export type Expected = Json | Matcher | { [key: string]: Expected } | Expected[];
+
+/** What the client is asked to do for a case, in the user's vocabulary (Site's input names). */
+export type ClientCall =
+  | {
+      operation: "createNewSite";
+      input: {
+        username: string;
+        password: string;
+        configStoreConnection?: {
+          type: "FILESYSTEM" | "AZURE" | "AMAZON";
+          connectionString: string;
+          username?: string;
+          connectionSecret?: string;
+        };
+        directories?: Array<{
+          name: string;
+          physicalPath: string;
+          directoryType: string;
+          cleanupMode?: string;
+          maxFileAge?: number;
+          description?: string;
+        }>;
+        logSettings?: {
+          logLevel: string;
+          logDir?: string;
+          maxErrorReportsCount: number;
+          maxLogFileAge: number;
+          usageMeteringEnabled?: boolean;
+        };
+        runAsync: boolean;
+      };
+    }
+  | { operation: "siteStatus"; expect: "in-site" | "no-site" }
+  | { operation: "healthCheck"; expect: "healthy" | "unhealthy" }
+  | { operation: "serverInfo"; expect: { currentVersion: number; fullVersion?: string } }
+  | { operation: "generateToken"; input: { username: string; password: string } }
+  | { operation: "getLogSettings"; expect: { logLevel: string } }
+  | {
+      operation: "editLogSettings";
+      input: {
+        logLevel: string;
+        logDir: string;
+        maxErrorReportsCount: number;
+        maxLogFileAge: number;
+        usageMeteringEnabled?: boolean;
+      };
+    }
+  | { operation: "exportSite"; input: { location?: string } };
+
+/** One exchange. */
+export interface ConformanceCase {
+  /** Unique, kebab-case; also the file name. */
+  name: string;
+  /** The product the exchange is performed against. */
+  serverType: ServerType;
+  /** Product version the source targets, where it matters (e.g. "10.8"). */
+  version?: string;
+  /** The evidence. At least one. */
+  sources: Source[];
+  /** The machine's state before the exchange. */
+  given: "no-site" | "site" | "site-being-created";
+  request: CaseRequest;
+  answer: CaseAnswer;
+  /** How the client is made to perform the same exchange, and what it must conclude. */
+  client: ClientCall;
+  /**
+   * Parameters where the client's request may differ from the source's, each with the reason
+   * (e.g. a random id one tool adds, or `f=pjson` where the client asks for `json`).
+   */
+  clientMayDiffer?: Record<string, string>;
+  /** What the case assumes beyond its sources (each also listed in README § Emulator). */
+  assumptions?: string[];
+}

@@ -1,0 +1,47 @@
+/** Every case of the conformance corpus (one file per case, named after it). */
+import type { ConformanceCase } from "./corpus";
+import { ansibleArcgisServerCreateSite } from "./cases/ansible-arcgis-server-create-site";
+import { ansibleArcgisServerSiteExists } from "./cases/ansible-arcgis-server-site-exists";
+import { chefMissionCreateSite } from "./cases/chef-mission-create-site";
+import { chefMissionNoSite } from "./cases/chef-mission-no-site";
+import { chefMissionRestInfo } from "./cases/chef-mission-rest-info";
+import { chefMissionSiteExists } from "./cases/chef-mission-site-exists";
+import { chefNotebookCreateSite } from "./cases/chef-notebook-create-site";
+import { chefVideoCreateSite } from "./cases/chef-video-create-site";
+import { docsArcgisServerHealthcheckHealthy } from "./cases/docs-arcgis-server-healthcheck-healthy";
+import { docsArcgisServerHealthcheckUnhealthy } from "./cases/docs-arcgis-server-healthcheck-unhealthy";
+import { docsExportSiteLocation } from "./cases/docs-export-site-location";
+import { docsMissionHealthcheckHealthy } from "./cases/docs-mission-healthcheck-healthy";
+import { docsMissionHealthcheckNoSite } from "./cases/docs-mission-healthcheck-no-site";
+import { docsVideoHealthcheckHealthy } from "./cases/docs-video-healthcheck-healthy";
+import { dscArcgisServerLogSettings } from "./cases/dsc-arcgis-server-log-settings";
+import { dscMissionCreate108 } from "./cases/dsc-mission-create-10-8";
+import { dscMissionCreateAzure } from "./cases/dsc-mission-create-azure";
+import { dscMissionCreateFilesystem } from "./cases/dsc-mission-create-filesystem";
+import { dscMissionLogSettingsEdit } from "./cases/dsc-mission-log-settings-edit";
+import { dscMissionLogSettings } from "./cases/dsc-mission-log-settings";
+import { dscMissionSiteExistsByToken } from "./cases/dsc-mission-site-exists-by-token";
+
+export const CASES: readonly ConformanceCase[] = [
+  ansibleArcgisServerCreateSite,
+  ansibleArcgisServerSiteExists,
+  chefMissionCreateSite,
+  chefMissionNoSite,
+  chefMissionRestInfo,
+  chefMissionSiteExists,
+  chefNotebookCreateSite,
+  chefVideoCreateSite,
+  docsArcgisServerHealthcheckHealthy,
+  docsArcgisServerHealthcheckUnhealthy,
+  docsExportSiteLocation,
+  docsMissionHealthcheckHealthy,
+  docsMissionHealthcheckNoSite,
+  docsVideoHealthcheckHealthy,
+  dscArcgisServerLogSettings,
+  dscMissionCreate108,
+  dscMissionCreateAzure,
+  dscMissionCreateFilesystem,
+  dscMissionLogSettingsEdit,
+  dscMissionLogSettings,
+  dscMissionSiteExistsByToken,
+];

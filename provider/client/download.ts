@@ -234,7 +234,8 @@ async function removeStalePartials(dir: string): Promise<void> {
       if (!stat.isFile()) continue;
       const writerGone =
         match[1] === HOST_TAG && Number(match[2]) !== process.pid && !isRunning(Number(match[2]));
-      if (writerGone || Date.now() - stat.mtimeMs > STALE_PARTIAL_MS) await rm(path, { force: true });
+      if (writerGone || Date.now() - stat.mtimeMs > STALE_PARTIAL_MS)
+        await rm(path, { force: true });
     } catch {
       // Removed meanwhile, or not ours to remove: leave it.
     }

@@ -107,13 +107,7 @@ export function siteExportCrossChecks(values: Record<string, unknown>): CheckFai
 /** Inputs whose change means a new export (a replacement). */
 const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
 /** Inputs whose change only updates state. */
-const STATE_ONLY_INPUTS = [
-  "username",
-  "password",
-  "maxDownloadBytes",
-  "tls",
-  "timeouts",
-] as const;
+const STATE_ONLY_INPUTS = ["username", "password", "maxDownloadBytes", "tls", "timeouts"] as const;
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
 const OUTPUT_ONLY_KEYS = ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256"] as const;

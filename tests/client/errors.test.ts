@@ -83,6 +83,29 @@ describe("redactSecrets()", () => {
     expect(out).toBe('{"token":"[REDACTED]","Password" : "[REDACTED]"} Bearer [REDACTED]');
   });
 
+  it("leaves a secret alone where it is only part of other text (a path, an address, a port)", () => {
+    const text =
+      "siteStatus on https://127.0.0.1:20443/arcgis/admin failed: see /arcgis/admin/logs.";
+    expect(redactSecrets(text, ["admin", "7", "1", "20443", "arcgis"])).toBe(text);
+  });
+
+  it("redacts a short secret where it is a value: form value, JSON string, quoted or whole word, header", () => {
+    const text = [
+      "username=siteadmin&pwd=7&f=json",
+      '{"pwd":"7","note":"7 apples"}',
+      "password 7 is wrong: '7'.",
+      "X-Secret: 7",
+    ].join("\n");
+    expect(redactSecrets(text, ["7"])).toBe(
+      [
+        "username=siteadmin&pwd=[REDACTED]&f=json",
+        '{"pwd":"[REDACTED]","note":"[REDACTED] apples"}',
+        "password [REDACTED] is wrong: '[REDACTED]'.",
+        "X-Secret: [REDACTED]",
+      ].join("\n"),
+    );
+  });
+
   it("ignores empty secrets instead of mangling the text", () => {
     expect(redactSecrets("nothing to hide", ["", ""])).toBe("nothing to hide");
   });

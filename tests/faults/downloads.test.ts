@@ -40,7 +40,7 @@ beforeAll(async () => {
   proxy = await startFaultProxy(new URL(emu.adminUrl).origin, { preserveHost: true });
   adminUrl = proxiedAdminUrl(proxy, emu);
   const created = await site.create(
-    (await site.check({}, siteInputs(emu, { adminUrl, ...ADMIN, runAsync: false }))).inputs!,
+    (await site.check({}, siteInputs(emu, { adminUrl, ...ADMIN, runAsync: false }))).inputs,
   );
   expect(created.outs.state).toBe("created");
 });

@@ -192,17 +192,17 @@ function downloadingChild(client: string, url: string, dir: string): ChildProces
   });
 }
 
-/** Waits until a hidden `.part` file written by `pid` appears in `dir`; returns its name. */
-async function partialOf(dir: string, pid: number): Promise<string> {
+/** Waits until a hidden `.part` file that is not in `known` appears in `dir`; returns its name. */
+async function newPartial(dir: string, known: readonly string[]): Promise<string> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const found = (await fs.readdir(dir)).find(
-      (n) => n.startsWith(".") && n.endsWith(".part") && n.includes(`-${pid}-`),
+      (n) => n.startsWith(".") && n.endsWith(".part") && !known.includes(n),
     );
     if (found !== undefined) return found;
     await sleep(50);
   }
-  throw new Error(`no partial file of process ${pid} appeared in ${dir}`);
+  throw new Error(`no new partial file appeared in ${dir}`);
 }
 
 function exited(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
@@ -229,10 +229,11 @@ describe("a download killed with SIGKILL", () => {
       p.includes("/uploads/trickle") ? { kind: "trickle", everyMs: 100 } : undefined,
     );
     const killed = downloadingChild(client, `${adminUrl}/uploads/trickle-1`, downloads);
+    children.push(killed);
+    const killedPartial = await newPartial(downloads, []);
     const alive = downloadingChild(client, `${adminUrl}/uploads/trickle-2`, downloads);
-    children.push(killed, alive);
-    const killedPartial = await partialOf(downloads, killed.pid!);
-    const alivePartial = await partialOf(downloads, alive.pid!);
+    children.push(alive);
+    const alivePartial = await newPartial(downloads, [killedPartial]);
     killed.kill("SIGKILL");
     expect(await exited(killed)).toBe("SIGKILL");
     // What kill -9 leaves behind: the hidden partial file, for good.

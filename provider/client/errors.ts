@@ -95,10 +95,11 @@ export class ArcGISRequestError extends Error {
     const secrets = init.secrets ?? [];
     const url = cleanUrl(init.url);
     const codePart = init.serverCode === undefined ? "" : ` (code ${init.serverCode})`;
-    const message = redactSecrets(
-      `${init.operation} on ${describeTarget(url, init.operation)} failed${codePart}: ${init.detail}`,
-      secrets,
-    );
+    // The server's code is ours to print: redacting a password "500" out of "(code 500)" would
+    // tell the reader the password.
+    const target = redactSecrets(describeTarget(url, init.operation), secrets);
+    const detail = redactSecrets(init.detail, secrets);
+    const message = `${init.operation} on ${target} failed${codePart}: ${detail}`;
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = init.code;
     this.operation = init.operation;

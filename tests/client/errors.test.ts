@@ -41,6 +41,11 @@ describe("ArcGISRequestError", () => {
     expect(e.message).not.toContain("pw@");
   });
 
+  it("keeps the server's code whole when it equals a secret", () => {
+    const e = error({ serverCode: 500, detail: "Failed.", secrets: ["500"] });
+    expect(e.message).toContain("failed (code 500): Failed.");
+  });
+
   it("keeps the original failure as cause", () => {
     const cause = new Error("connect ECONNREFUSED");
     expect(error({ code: "NETWORK", cause }).cause).toBe(cause);

@@ -69,23 +69,29 @@ function programOf(file) {
   };
 }
 
-/** `pulumi config set --secret KEY` with the value on stdin. */
-function setSecretConfig(command, stack, key, value) {
+/** Runs the CLI itself (stdin: `input`); resolves with its stdout. */
+function cli(command, args, input) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      command,
-      ["config", "set", "--secret", "--stack", stack, "--non-interactive", key],
-      { cwd: process.cwd(), stdio: ["pipe", "ignore", "pipe"] },
-    );
+    const child = spawn(command, [...args, "--non-interactive"], {
+      cwd: process.cwd(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
     let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
     child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`pulumi config set --secret ${key} failed (exit ${code}): ${stderr}`));
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed (exit ${code}): ${stderr}`));
     });
-    child.stdin.end(value);
+    child.stdin.end(input ?? "");
   });
+}
+
+/** `pulumi config set --secret KEY` with the value on stdin. */
+function setSecretConfig(command, stack, key, value) {
+  return cli(command, ["config", "set", "--secret", "--stack", stack, key], value);
 }
 
 async function main() {
@@ -144,7 +150,10 @@ async function main() {
       result.changeSummary = (await stack.destroy(common)).summary.resourceChanges;
       break;
     case "export":
-      result.state = await stack.exportStack();
+      // Not the automation API's exportStack: it adds --show-secrets.
+      result.state = JSON.parse(
+        await cli(pulumiCommand.command, ["stack", "export", "--stack", request.stack]),
+      );
       break;
     case "outputs":
       result.outputs = Object.fromEntries(

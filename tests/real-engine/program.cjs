@@ -5,6 +5,7 @@
  * shape (a Site, its SiteExport downloaded to a folder, a Collaboration), driven by stack config:
  * - adminUrl, sharingUrl, caCert, siteUsername, sitePassword (secret), portalUsername,
  *   portalPassword (secret), collaborationId, downloadDir;
+ * - connectionSecret (secret): a cloud config store whose credentials are this secret;
  * - siteExtra (object): more Site inputs (bad ones for the preview tests, a changed one for the
  *   diff test); siteOnly (boolean): the Site alone.
  */
@@ -15,11 +16,21 @@ module.exports = () => {
   const config = new pulumi.Config();
   const caCert = config.get("caCert");
   const tls = caCert === undefined ? {} : { tls: { caCert } };
+  const connectionSecret = config.getSecret("connectionSecret");
   const site = new Site("site", {
     adminUrl: config.require("adminUrl"),
     username: config.require("siteUsername"),
     password: config.requireSecret("sitePassword"),
     ...tls,
+    ...(connectionSecret === undefined
+      ? {}
+      : {
+          configStoreConnection: {
+            type: "AZURE",
+            connectionString: "DefaultEndpointsProtocol=https;AccountName=arcgisstore",
+            connectionSecret,
+          },
+        }),
     ...(config.getObject("siteExtra") ?? {}),
   });
   const outputs = { siteState: site.state, siteMachines: site.machines, siteAdminUrl: site.adminUrl };

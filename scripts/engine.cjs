@@ -43,7 +43,11 @@ const REPO_ROOT = path.resolve(__dirname, "..");
 const FALLBACK_VERSION = "3.259.0";
 /** pkg/v3's own `replace` of a forked module, which a build module must repeat. */
 const FORK_REPLACES = [
-  ["github.com/atotto/clipboard", "github.com/tgummerer/clipboard", "v0.0.0-20241001131231-d02d263e614e"],
+  [
+    "github.com/atotto/clipboard",
+    "github.com/tgummerer/clipboard",
+    "v0.0.0-20241001131231-d02d263e614e",
+  ],
 ];
 const LAUNCHER = "pulumi-resource-pulumi-nodejs";
 const MINIMUM_GO = [1, 25];
@@ -155,7 +159,8 @@ async function takeLock(dir, log) {
       fs.rmSync(dir, { recursive: true, force: true });
       continue;
     }
-    if (!told) log(`Another process (${holder ?? "starting"}) is building the engine; waiting for it.`);
+    if (!told)
+      log(`Another process (${holder ?? "starting"}) is building the engine; waiting for it.`);
     told = true;
     await sleep(1000);
   }
@@ -202,16 +207,23 @@ function run(command, args, { cwd, env, log, onLine, what }) {
 async function build(version, go, { env, log }) {
   const cache = cacheRoot(env);
   const work = fs.mkdtempSync(path.join(cache, `.build-v${version}-`));
-  const goEnv = { ...env, GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" ") };
+  const goEnv = {
+    ...env,
+    GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" "),
+  };
   try {
-    const replaces = FORK_REPLACES.map(([from, to, at]) => `replace ${from} => ${to} ${at}\n`).join("");
+    const replaces = FORK_REPLACES.map(([from, to, at]) => `replace ${from} => ${to} ${at}\n`).join(
+      "",
+    );
     fs.writeFileSync(
       path.join(work, "go.mod"),
       `module pulumi-arcgis-admin.local/engine\n\ngo 1.25\n\nrequire (\n` +
         `\tgithub.com/pulumi/pulumi/pkg/v3 v${version}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${version}\n)\n\n` +
         replaces,
     );
-    log(`[1/3] Downloading github.com/pulumi/pulumi/pkg/v3@v${version} and its dependencies (Go module proxy)...`);
+    log(
+      `[1/3] Downloading github.com/pulumi/pulumi/pkg/v3@v${version} and its dependencies (Go module proxy)...`,
+    );
     let downloads = 0;
     const got = await run(go, ["get", `github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@v${version}`], {
       cwd: work,
@@ -267,17 +279,23 @@ async function build(version, go, { env, log }) {
       clearInterval(heartbeat);
     }
     if (built.code !== 0) {
-      throw new EngineError(`Compiling the pulumi CLI failed:\n${built.output.split("\n").slice(-15).join("\n")}`);
+      throw new EngineError(
+        `Compiling the pulumi CLI failed:\n${built.output.split("\n").slice(-15).join("\n")}`,
+      );
     }
     log(`      done in ${Math.round((Date.now() - started) / 1000)} s.`);
-    log(`[3/3] Writing ${LAUNCHER} (the dynamic-provider launcher) and checking \`pulumi version\`...`);
+    log(
+      `[3/3] Writing ${LAUNCHER} (the dynamic-provider launcher) and checking \`pulumi version\`...`,
+    );
     fs.writeFileSync(path.join(bin, LAUNCHER), launcherScript(), { mode: 0o755 });
     const check = spawnSync(path.join(bin, "pulumi"), ["version"], {
       encoding: "utf8",
       env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: path.join(work, "home") },
     });
     if (check.status !== 0 || check.stdout.trim() !== `v${version}`) {
-      throw new EngineError(`The built pulumi does not answer \`pulumi version\` with v${version}: ${check.stdout}${check.stderr}`);
+      throw new EngineError(
+        `The built pulumi does not answer \`pulumi version\` with v${version}: ${check.stdout}${check.stderr}`,
+      );
     }
     fs.rmSync(path.join(work, "home"), { recursive: true, force: true });
     const target = path.join(cache, `v${version}`);
@@ -301,7 +319,10 @@ async function build(version, go, { env, log }) {
  * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
  * @returns {Promise<{root: string, version: string, bin: string, built: boolean, seconds: number}>}
  */
-async function ensureEngine({ env = process.env, log = (l) => process.stderr.write(`${l}\n`) } = {}) {
+async function ensureEngine({
+  env = process.env,
+  log = (l) => process.stderr.write(`${l}\n`),
+} = {}) {
   const started = Date.now();
   const versions = candidateVersions(env);
   for (const version of versions) {
@@ -317,7 +338,11 @@ async function ensureEngine({ env = process.env, log = (l) => process.stderr.wri
     );
   }
   const goVer = goVersion(go);
-  if (goVer === undefined || goVer[0] < MINIMUM_GO[0] || (goVer[0] === MINIMUM_GO[0] && goVer[1] < MINIMUM_GO[1])) {
+  if (
+    goVer === undefined ||
+    goVer[0] < MINIMUM_GO[0] ||
+    (goVer[0] === MINIMUM_GO[0] && goVer[1] < MINIMUM_GO[1])
+  ) {
     throw new EngineError(
       `Building the Pulumi engine needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
     );
@@ -329,7 +354,9 @@ async function ensureEngine({ env = process.env, log = (l) => process.stderr.wri
     for (const version of versions) {
       const found = cachedEngine(version, env); // built by whoever held the lock
       if (found) return { ...found, built: false, seconds: (Date.now() - started) / 1000 };
-      log(`Building the Pulumi engine v${version} with ${go} into ${cache} (once; the first build takes several minutes).`);
+      log(
+        `Building the Pulumi engine v${version} with ${go} into ${cache} (once; the first build takes several minutes).`,
+      );
       try {
         const engine = await build(version, go, { env, log });
         log(`Pulumi engine v${version} ready: ${engine.bin}`);
@@ -343,7 +370,9 @@ async function ensureEngine({ env = process.env, log = (l) => process.stderr.wri
         );
       }
     }
-    throw new EngineError(`The Go module proxy serves none of ${failures.join(", ")} of the Pulumi engine.`);
+    throw new EngineError(
+      `The Go module proxy serves none of ${failures.join(", ")} of the Pulumi engine.`,
+    );
   } finally {
     release();
   }
@@ -368,7 +397,10 @@ if (require.main === module) {
   ensureEngine({ log: quiet ? () => {} : undefined }).then(
     (engine) => {
       if (args.includes("--print-root")) process.stdout.write(`${engine.root}\n`);
-      else if (!quiet) process.stderr.write(`Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`);
+      else if (!quiet)
+        process.stderr.write(
+          `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
+        );
     },
     (error) => {
       process.stderr.write(`\n${error instanceof EngineError ? error.message : error.stack}\n`);

@@ -83,7 +83,8 @@ function cli(command, args, input) {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code === 0) resolve(stdout);
-      else reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed (exit ${code}): ${stderr}`));
+      else
+        reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed (exit ${code}): ${stderr}`));
     });
     child.stdin.end(input ?? "");
   });
@@ -102,7 +103,8 @@ async function main() {
       ? { skipVersionCheck: true }
       : { root: request.engineRoot, skipVersionCheck: true },
   );
-  const program = request.program === undefined ? undefined : programOf(path.resolve(request.program));
+  const program =
+    request.program === undefined ? undefined : programOf(path.resolve(request.program));
   const workspace = await auto.LocalWorkspace.create({
     workDir: process.cwd(),
     pulumiCommand,
@@ -129,7 +131,12 @@ async function main() {
       if (seen.includes(request.abortOnText)) controller.abort();
     }
   };
-  const common = { onOutput, signal: controller.signal, color: "never", ...(request.options ?? {}) };
+  const common = {
+    onOutput,
+    signal: controller.signal,
+    color: "never",
+    ...(request.options ?? {}),
+  };
   const result = {};
   switch (request.op) {
     case "preview":

@@ -146,7 +146,10 @@ describe("secrets", () => {
       expect(text).not.toMatch(TOKEN_PATTERN);
     }
     // The stack's config file (Pulumi.<stack>.yaml) keeps them encrypted too.
-    const stackConfig = fs.readFileSync(path.join(stack.consumer.dir, "Pulumi.lifecycle.yaml"), "utf8");
+    const stackConfig = fs.readFileSync(
+      path.join(stack.consumer.dir, "Pulumi.lifecycle.yaml"),
+      "utf8",
+    );
     for (const secret of [SITE_PASSWORD, PORTAL_PASSWORD, CONNECTION_SECRET]) {
       expect(stackConfig).not.toContain(secret);
     }
@@ -165,7 +168,9 @@ describe("secrets", () => {
 describe("pulumi destroy", () => {
   it("deletes the collaboration and empties the stack; a second destroy finds nothing to do", async () => {
     const deletes = () =>
-      emu.requestLog().filter((r) => r.method === "POST" && r.url.endsWith("/collaborations/hosted1/delete"));
+      emu
+        .requestLog()
+        .filter((r) => r.method === "POST" && r.url.endsWith("/collaborations/hosted1/delete"));
     const destroyed = await mustRun("destroy");
     expect(destroyed.changeSummary).toEqual({ delete: 4 });
     expect(destroyed.output).toMatch(/- 4 deleted/);

@@ -33,7 +33,11 @@ module.exports = () => {
         }),
     ...(config.getObject("siteExtra") ?? {}),
   });
-  const outputs = { siteState: site.state, siteMachines: site.machines, siteAdminUrl: site.adminUrl };
+  const outputs = {
+    siteState: site.state,
+    siteMachines: site.machines,
+    siteAdminUrl: site.adminUrl,
+  };
   if (config.getBoolean("siteOnly") === true) return outputs;
 
   const backup = new SiteExport("backup", {

@@ -12,7 +12,12 @@ import {
   deleteCollaboration,
   deleteSite,
 } from "../../provider/client";
-import { portalSeed, SEED_PORTAL_ID, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  SEED_PORTAL_ID,
+  startTestEmulator,
+  type TestEmulator,
+} from "../helpers/emulator";
 import { RealStack, stateResources, type ConfigValue } from "./support";
 
 const SITE_PASSWORD = "site-Refresh-Pass-1";

@@ -154,7 +154,9 @@ export class RealStack {
   async mustRun(op: Op, options: RunOptions = {}): Promise<RunResult> {
     const result = await this.run(op, options);
     if (!result.ok) {
-      throw new Error(`pulumi ${op} failed:\n${result.output}\n${result.error ?? ""}\n${result.stderr}`);
+      throw new Error(
+        `pulumi ${op} failed:\n${result.output}\n${result.error ?? ""}\n${result.stderr}`,
+      );
     }
     return result;
   }

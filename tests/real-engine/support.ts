@@ -56,6 +56,8 @@ export interface RunResult {
   /** The driver's stderr (the program process's own logging). */
   stderr: string;
   error?: string;
+  /** The CLI's output lines, each with the time it arrived (ms since the run started). */
+  lines: Array<{ ms: number; text: string }>;
   changeSummary?: Record<string, number>;
   outputs?: Record<string, unknown>;
   state?: { deployment: { resources?: Array<Record<string, unknown>> } & Record<string, unknown> };
@@ -129,7 +131,14 @@ export class RealStack {
       });
       let stdout = "";
       let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+      const lines: RunResult["lines"] = [];
+      let partial = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        stdout += c;
+        const parts = (partial + c).split("\n");
+        partial = parts.pop()!;
+        for (const text of parts) lines.push({ ms: Date.now() - started, text });
+      });
       child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
       child.on("error", reject);
@@ -143,9 +152,15 @@ export class RealStack {
         }
         const result = JSON.parse(stdout.slice(at + RESULT_MARK.length).trim()) as Omit<
           RunResult,
-          "output" | "stderr" | "ms"
+          "output" | "stderr" | "ms" | "lines"
         >;
-        resolve({ ...result, output: stdout.slice(0, at), stderr, ms: Date.now() - started });
+        resolve({
+          ...result,
+          output: stdout.slice(0, at),
+          stderr,
+          lines: lines.filter((l) => !l.text.startsWith(RESULT_MARK)),
+          ms: Date.now() - started,
+        });
       });
     });
   }

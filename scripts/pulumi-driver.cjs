@@ -34,14 +34,19 @@ function fromProject(id) {
   return require(require.resolve(id, { paths: [process.cwd()] }));
 }
 
-/** Compiles TypeScript as @pulumi/pulumi's own cmd/run does for a CommonJS project. */
-function registerTypeScript() {
+/**
+ * Compiles TypeScript as @pulumi/pulumi's own cmd/run does for a CommonJS project, with the
+ * tsconfig.json of the program's folder (the language host's working directory when Pulumi.yaml's
+ * `main` names a file).
+ */
+function registerTypeScript(programDir) {
   const pulumiDir = path.dirname(
     require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }),
   );
   const tsutils = require(path.join(pulumiDir, "tsutils"));
   const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
-  const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json";
+  const tsConfigPath =
+    process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? path.join(programDir, "tsconfig.json");
   const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
   require(tsnodeRequire).register({
     compiler: typescriptRequire,
@@ -60,7 +65,7 @@ function registerTypeScript() {
 
 function programOf(file) {
   return async () => {
-    if (/\.[cm]?ts$/.test(file)) registerTypeScript();
+    if (/\.[cm]?ts$/.test(file)) registerTypeScript(path.dirname(file));
     const loaded = require(file);
     const fn = typeof loaded === "function" ? loaded : loaded?.default;
     if (typeof fn === "function") return fn();
@@ -131,8 +136,10 @@ async function main() {
       if (seen.includes(request.abortOnText)) controller.abort();
     }
   };
+  const onError = (text) => process.stderr.write(text);
   const common = {
     onOutput,
+    onError,
     signal: controller.signal,
     color: "never",
     ...(request.options ?? {}),

@@ -147,7 +147,10 @@ async function resolvePulumiCli({ env = process.env, log = defaultLog } = {}) {
   const installed = findPulumiCli({ env });
   if (installed !== undefined) return installed;
   const engine = require("./engine.cjs");
-  const cached = engine.candidateVersions(env).map((v) => engine.cachedEngine(v, env)).find(Boolean);
+  const cached = engine
+    .candidateVersions(env)
+    .map((v) => engine.cachedEngine(v, env))
+    .find(Boolean);
   if (cached === undefined) {
     if (engine.findGo(env) === undefined) return undefined;
     log(

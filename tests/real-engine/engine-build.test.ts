@@ -40,7 +40,7 @@ it("reuses the cached engine at once: a pulumi that reports its version, and the
 it("fails at once, saying what to install, when Go is missing", () => {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
   try {
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: path.dirname(process.execPath),
       ARCGIS_ADMIN_ENGINE_CACHE: cache,

@@ -83,10 +83,13 @@ export class RealStack {
     fs.mkdirSync(this.home, { recursive: true });
   }
 
-  /** A consumer project with tests/real-engine/program.cjs as its program. */
-  static async create(stack = "dev"): Promise<RealStack> {
+  /**
+   * A consumer project with tests/real-engine/program.cjs as its program (`consumer`: an existing
+   * one, e.g. the benchmark's; {@link cleanup} removes it).
+   */
+  static async create(stack = "dev", existing?: Consumer): Promise<RealStack> {
     const engineInfo = await engine();
-    const consumer = await prepareConsumer();
+    const consumer = existing ?? (await prepareConsumer());
     const program = path.join(consumer.dir, "program.cjs");
     fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));

@@ -5,6 +5,7 @@
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack } from "./support";
 
+const LEAKED = "site-Leaked-Secret-3";
 let emu: TestEmulator;
 let plain: TestEmulator;
 const stacks: RealStack[] = [];
@@ -51,24 +52,25 @@ it("fails preview on bad inputs, listing every problem with its path, and sends 
             maxLogFileAge: 90,
           },
           runAsnc: true,
-          // Wrong type, so that check fails on a secret (Site marks password secret): the engine
-          // must not print its value.
-          password: 987654321,
+          // The wrong type, so that check fails on a secret (Site makes password one): the
+          // engine must not print its value.
+          password: [LEAKED],
         }),
       },
     },
   });
   expect(preview.ok).toBe(false);
+  expect(preview.output).not.toContain(LEAKED);
+  expect(preview.error).not.toContain(LEAKED);
   const problems = [
     "directories[0].directoryType: must be one of JOBS, OUTPUT, SYSTEM",
     "logSettings.logLevel: must be one of OFF",
     "runAsnc: unknown property",
-    "password: Invalid input: expected string, received number",
+    "password: Invalid input: expected string, received array",
   ];
   for (const problem of problems) {
     expect(preview.output).toContain(`resource 'site' has a problem: ${problem}`);
   }
-  expect(preview.output).not.toContain("987654321");
   expect(emu.requestLog()).toEqual([]);
 });
 

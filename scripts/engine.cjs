@@ -167,7 +167,8 @@ async function takeLock(dir, log) {
 }
 
 /**
- * Runs a command, passing its output lines to `onLine`, and prints a heartbeat every 30 s.
+ * Runs a command, passing its output lines to `onLine`, and prints a heartbeat every 30 s
+ * (`what`: a text, or a function that gives the current one).
  * Resolves with {code, output} (the output's last 200 lines).
  */
 function run(command, args, { cwd, env, log, onLine, what }) {
@@ -189,7 +190,8 @@ function run(command, args, { cwd, env, log, onLine, what }) {
     child.stdout.setEncoding("utf8").on("data", take);
     child.stderr.setEncoding("utf8").on("data", take);
     const heartbeat = setInterval(() => {
-      log(`  ... ${what} (${Math.round((Date.now() - started) / 1000)} s so far)`);
+      const doing = typeof what === "function" ? what() : what;
+      log(`  ... ${doing} (${Math.round((Date.now() - started) / 1000)} s so far)`);
     }, 30_000);
     child.on("error", (error) => {
       clearInterval(heartbeat);
@@ -229,7 +231,7 @@ async function build(version, go, { env, log }) {
       cwd: work,
       env: goEnv,
       log,
-      what: `downloaded ${downloads} modules`,
+      what: () => `downloaded ${downloads} modules`,
       onLine: (line) => {
         if (line.startsWith("go: downloading")) downloads += 1;
       },

@@ -72,7 +72,7 @@ it("fails preview on bad inputs, listing every problem with its path, and sends 
     expect(preview.output).toContain(`resource 'site' has a problem: ${problem}`);
   }
   expect(emu.requestLog()).toEqual([]);
-});
+}, 180_000);
 
 it("warns at preview that a plain-http adminUrl sends the password unencrypted, naming the field", async () => {
   const stack = await stackNamed("plainhttp");
@@ -90,4 +90,4 @@ it("warns at preview that a plain-http adminUrl sends the password unencrypted, 
   expect(preview.output).toMatch(
     /warning: \[runtime\] adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is plain http: the password/,
   );
-});
+}, 180_000);

@@ -8,7 +8,8 @@
  *   --completion-runs N    runs of the 3 s completion figure (default 12, at least 10)
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
- *   --only 1,2,3,4,5       run only these figures (RESULTS.md says so)
+ *   --engine-runs N        measured `pulumi up` runs of figure 6 (default 3)
+ *   --only 1,2,3,4,5,6     run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -18,6 +19,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { completionFigure, measureCompletion, warmUp } from "./figures/completion";
 import { exportDownload } from "./figures/download";
+import { engineFigure } from "./figures/engine";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
 import { providerSizes } from "./figures/size";
@@ -29,7 +31,8 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--only 1,2,3,4,5] [--pack-ref REF] [--out FILE]`;
+       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6] [--pack-ref REF]
+       [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
   const values = text.split(",").map((v) => Number(v.trim()));
@@ -100,6 +103,7 @@ export async function main(argv: string[]): Promise<number> {
       "completion-runs": { type: "string", default: "12" },
       scale: { type: "string", default: "1,10,50" },
       "export-mib": { type: "string", default: "25,100,200" },
+      "engine-runs": { type: "string", default: "3" },
       only: { type: "string" },
       "pack-ref": { type: "string" },
       out: { type: "string", default: path.join(REPO_ROOT, "bench", "RESULTS.md") },
@@ -115,7 +119,8 @@ export async function main(argv: string[]): Promise<number> {
   const completionRuns = positive(values["completion-runs"], "completion-runs", 10);
   const counts = numberList(values.scale, "scale");
   const exportMiB = numberList(values["export-mib"], "export-mib");
-  const only = values.only === undefined ? [1, 2, 3, 4, 5] : numberList(values.only, "only");
+  const engineRuns = positive(values["engine-runs"], "engine-runs");
+  const only = values.only === undefined ? [1, 2, 3, 4, 5, 6] : numberList(values.only, "only");
   const command =
     process.env.npm_lifecycle_event === "bench"
       ? `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`
@@ -165,6 +170,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (only.includes(5))
       figures.push(await timed("5 export download", () => exportDownload(setup, exportMiB)));
+    if (only.includes(6)) {
+      figures.push(await timed("6 real engine", () => engineFigure(setup, engineRuns)));
+    }
   } finally {
     await setup.consumer.cleanup();
   }
@@ -177,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
       ? `**The machine was shared during this run**: other processes (other engineers' test suites) kept up to ${busiest.toFixed(2)} of ${facts.cores} cores busy during a figure (per-figure values below). Latency and wall-time figures are pessimistic by that much contention.`
       : `The machine was quiet during this run: other processes kept at most ${busiest.toFixed(2)} of ${facts.cores} cores busy during any figure.`,
   );
-  if (only.length < 5) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
+  if (only.length < 6) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
   if (!values.long) notes.push("", "The 30 s completion figure was not run (it needs `--long`).");
   const markdown = render({
     command,

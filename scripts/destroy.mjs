@@ -4,7 +4,7 @@
  *
  * 1. Finds the Pulumi CLI, exactly as `npm start` does; without one, stops at once.
  * 2. When the stack holds resources: makes sure the emulator runs (the destroy talks to it: it deletes the
- *    collaboration) and runs `pulumi destroy --yes`.
+ *    collaboration) and runs the real `pulumi destroy` (through scripts/pulumi-driver.cjs).
  * 3. Stops the emulator and removes its data dir, so that the next `npm start` begins afresh
  *    (the site was left on the emulator, as Site leaves sites by default, and the collaboration
  *    is gone). The stack itself is kept, empty, and backups stay in site-exports/.
@@ -30,13 +30,12 @@ if (values.help) {
 }
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const cli = qs.findPulumiCli();
-if (cli === undefined) {
-  process.stderr.write(`\n${qs.noCliMessage("npm run destroy")}\n\n`);
-  process.exit(1);
-}
-
 try {
+  const cli = await qs.resolvePulumiCli({ log });
+  if (cli === undefined) {
+    process.stderr.write(`\n${qs.noCliMessage("npm run destroy")}\n\n`);
+    process.exit(1);
+  }
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
   const stack = settings.stack;
@@ -59,7 +58,8 @@ try {
       const emulator = await qs.startEmulatorInBackground(settings);
       log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
     }
-    await qs.mustRunPulumi(cli, ["destroy", "--yes", "--stack", stack], { env, log });
+    const result = await qs.runStackOperation(cli, "destroy", { env, stack, log });
+    if (!result.ok) throw new Error("`pulumi destroy` failed (its output is above).");
   } else {
     log(`No resources in stack ${stack} (${env.PULUMI_BACKEND_URL}): nothing to destroy.`);
   }

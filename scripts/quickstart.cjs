@@ -37,8 +37,14 @@ const INSTALL_HELP = [
   "  - see https://www.pulumi.com/docs/install/ (e.g. `curl -fsSL https://get.pulumi.com | sh`,",
   "    `brew install pulumi/tap/pulumi` or `winget install pulumi`);",
   "  - or `npm install -g pulumi` (Pulumi's official npm installer, which downloads the CLI on",
-  "    first use).",
+  "    first use);",
+  "  - or install Go (https://go.dev/doc/install): without a CLI, this command builds the Pulumi",
+  "    engine from source with Go (scripts/engine.cjs; the first build takes several minutes).",
 ].join("\n");
+
+/** The quick start's program, run inline by scripts/pulumi-driver.cjs (the root Pulumi.yaml's main). */
+const PROGRAM = path.join(REPO_ROOT, "examples", "quickstart", "index.ts");
+const DRIVER = path.join(REPO_ROOT, "scripts", "pulumi-driver.cjs");
 
 /** Default locations, all inside the repository and ignored by git. */
 function defaultPaths(root = REPO_ROOT) {
@@ -132,13 +138,107 @@ function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
   return { command: script, prefix: [], source };
 }
 
+/**
+ * The Pulumi CLI to use: an installed one ({@link findPulumiCli}), else the engine that
+ * scripts/engine.cjs built (from its cache, or built now when Go is there: minutes the first
+ * time). Resolves with {command, prefix, source, engineRoot?}, or undefined when none can be had.
+ */
+async function resolvePulumiCli({ env = process.env, log = defaultLog } = {}) {
+  const installed = findPulumiCli({ env });
+  if (installed !== undefined) return installed;
+  const engine = require("./engine.cjs");
+  const cached = engine
+    .candidateVersions(env)
+    .map((v) => engine.cachedEngine(v, env))
+    .find(Boolean);
+  if (cached === undefined) {
+    if (engine.findGo(env) === undefined) return undefined;
+    log(
+      "No Pulumi CLI is installed: building the Pulumi engine from source with Go " +
+        "(scripts/engine.cjs). The first build takes several minutes; later runs reuse it.",
+    );
+  }
+  const built = cached ?? (await engine.ensureEngine({ env, log }));
+  return {
+    command: built.bin,
+    prefix: [],
+    engineRoot: built.root,
+    source: `${built.bin} (the Pulumi engine v${built.version} built by scripts/engine.cjs)`,
+  };
+}
+
 /** The message printed when no CLI can be had. */
 function noCliMessage(what) {
   return (
-    `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH and the ` +
-    "`pulumi` npm package is not installed. Nothing was started and nothing was deployed.\n\n" +
+    `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, the ` +
+    "`pulumi` npm package is not installed, and there is no Go to build the engine with. " +
+    "Nothing was started and nothing was deployed.\n\n" +
     INSTALL_HELP
   );
+}
+
+/**
+ * Runs one operation of the quick start's stack (`up`, `destroy`, ...) through
+ * scripts/pulumi-driver.cjs: the real `pulumi` CLI through the automation API, with the program
+ * run inline (so the engine needs no Node.js language host; see README.md). The CLI's output goes
+ * to this terminal as it comes. `config` values with `secret: true` go to the CLI through stdin.
+ * Resolves with the driver's result ({ok, error?, changeSummary?, outputs?}).
+ */
+function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog }) {
+  const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
+  const request = path.join(dir, "request.json");
+  const resultFile = path.join(dir, "result.json");
+  const shim = cliShim(cli, dir);
+  fs.writeFileSync(
+    request,
+    JSON.stringify({
+      op,
+      stack,
+      program: PROGRAM,
+      config,
+      ...(cli.engineRoot !== undefined ? { engineRoot: cli.engineRoot } : { engineRoot: shim }),
+    }),
+    { mode: 0o600 },
+  );
+  log(`$ pulumi ${op} --stack ${stack}${op === "up" || op === "destroy" ? " --yes" : ""}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DRIVER, request, resultFile], {
+      cwd: REPO_ROOT,
+      env: { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      try {
+        const result = fs.existsSync(resultFile)
+          ? JSON.parse(fs.readFileSync(resultFile, "utf8"))
+          : { ok: false, error: `the Pulumi driver exited ${code} without a result` };
+        resolve(result);
+      } catch (error) {
+        reject(error);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/**
+ * The automation API runs `<root>/bin/pulumi`: a folder with a `pulumi` that runs this CLI (the
+ * CLI itself when it is an executable named pulumi, else a small script).
+ */
+function cliShim(cli, dir) {
+  const bin = path.dirname(cli.command);
+  const plain = cli.prefix.length === 0 && path.basename(cli.command) === "pulumi";
+  return plain && path.basename(bin) === "bin" ? path.dirname(bin) : shimDir(cli, dir);
+}
+
+function shimDir(cli, dir) {
+  const bin = path.join(dir, "cli", "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  const quoted = [cli.command, ...cli.prefix].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  fs.writeFileSync(path.join(bin, "pulumi"), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
+  return path.dirname(bin);
 }
 
 /**
@@ -464,6 +564,7 @@ module.exports = {
   DEFAULT_PORT,
   SEED_FILE,
   SITE_ADMIN,
+  PROGRAM,
   EMULATOR_RECORD,
   INSTALL_HELP,
   CLI_OPTIONS,
@@ -471,7 +572,9 @@ module.exports = {
   settingsFrom,
   findOnPath,
   findPulumiCli,
+  resolvePulumiCli,
   noCliMessage,
+  runStackOperation,
   pulumiEnv,
   runPulumi,
   mustRunPulumi,

@@ -3,14 +3,17 @@
  * `npm start`: deploys the quick start (examples/quickstart, through the root Pulumi.yaml) with
  * `pulumi up` against the local emulator, then prints the stack's outputs.
  *
- * 1. Finds the Pulumi CLI (PATH, else the `pulumi` npm package); without one, stops at once.
+ * 1. Finds the Pulumi CLI (PATH, else the `pulumi` npm package, else the engine that
+ *    scripts/engine.cjs builds from source with Go: minutes the first time, then cached); without
+ *    any, stops at once.
  * 2. Builds the package (`npm run build`).
  * 3. Links node_modules/pulumi-arcgis-admin to the repository (see ensureSelfLink).
  * 4. Reuses the emulator a previous run left running, or starts one in the background (seeded
  *    from examples/quickstart/emulator-seed.json, data in .emulator-data/quickstart/).
- * 5. Uses the file state backend in .pulumi-state/ with the demo passphrase, selects (or
- *    creates) the stack, sets its config from the emulator's ready line (passwords as secrets,
- *    through stdin), runs `pulumi up --yes` and `pulumi stack output --json`.
+ * 5. Uses the file state backend in .pulumi-state/ with the demo passphrase, and runs the real
+ *    `pulumi up` of the quick start through the automation API (scripts/pulumi-driver.cjs: it
+ *    selects or creates the stack, sets its config from the emulator's ready line, passwords as
+ *    secrets through stdin, and runs the program inline), then prints the stack's outputs.
  *
  * Running it again is fine: it reuses the emulator (or its data dir) and Pulumi finds nothing to
  * change. `npm run destroy` undoes it. Flags (mostly for tests): --port N (default 20443; 0 picks
@@ -36,14 +39,13 @@ if (values.help) {
 }
 const log = (line) => process.stderr.write(`${line}\n`);
 
-// 1. The CLI first: without one, nothing else may happen (no build, no emulator, no state).
-const cli = qs.findPulumiCli();
-if (cli === undefined) {
-  process.stderr.write(`\n${qs.noCliMessage("npm start")}\n\n`);
-  process.exit(1);
-}
-
 try {
+  // 1. The CLI first: without one, nothing else may happen (no build, no emulator, no state).
+  const cli = await qs.resolvePulumiCli({ log });
+  if (cli === undefined) {
+    process.stderr.write(`\n${qs.noCliMessage("npm start")}\n\n`);
+    process.exit(1);
+  }
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
   const version = await qs.runPulumi(cli, ["version"], { env, capture: true, log });
@@ -77,18 +79,15 @@ try {
   fs.mkdirSync(settings.stateDir, { recursive: true });
   log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
   const stack = settings.stack;
-  const run = (args, options = {}) => qs.mustRunPulumi(cli, args, { env, log, ...options });
-  await run(["stack", "select", "--create", stack]);
   const { plain, secret } = qs.stackConfig(emulator.ready, settings);
-  const plainArgs = Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]);
-  await run(["config", "set-all", "--stack", stack, ...plainArgs]);
-  for (const [key, value] of Object.entries(secret)) {
-    await run(["config", "set", "--stack", stack, "--secret", key], { input: value });
-  }
-  await run(["up", "--yes", "--stack", stack]);
-  const { stdout } = await run(["stack", "output", "--json", "--stack", stack], { capture: true });
+  const config = {
+    ...Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, { value: v }])),
+    ...Object.fromEntries(Object.entries(secret).map(([k, v]) => [k, { value: v, secret: true }])),
+  };
+  const result = await qs.runStackOperation(cli, "up", { env, stack, config, log });
+  if (!result.ok) throw new Error("`pulumi up` failed (its output is above).");
 
-  const outputs = JSON.parse(stdout);
+  const outputs = result.outputs ?? {};
   console.log("\nQuick start deployed. Stack outputs:");
   for (const [key, value] of Object.entries(outputs)) {
     console.log(`  ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);

@@ -50,7 +50,18 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
     async check(olds: unknown, news: unknown) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
-      return m.implementation.check(olds, news);
+      const result = await m.implementation.check(olds, news);
+      // The engine prints a failure with a property as "property P value V has a problem", V
+      // being the input under the key P as it is, a secret's plain value included (seen with
+      // pulumi 3.259: `property password value {&{{...}}}`). So the property goes into the
+      // reason, and the engine prints "resource 'site' has a problem: password: ...".
+      return {
+        ...result,
+        failures: (result.failures ?? []).map((f) => ({
+          property: "",
+          reason: f.property === "" ? f.reason : `${f.property}: ${f.reason}`,
+        })),
+      };
     },
     async diff(id: string, olds: unknown, news: unknown) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -149,6 +160,7 @@ export function checkInputs<S extends z.ZodType>(
     (f) => !unknowns.some((u) => f.property.startsWith(formatPath(u))),
   );
   if (result.success) {
+    warnOfPlainHttp(result.data as Record<string, unknown>);
     return { inputs: result.data as Record<string, unknown>, failures: extra };
   }
   const failures: CheckFailure[] = [...extra];
@@ -164,6 +176,34 @@ export function checkInputs<S extends z.ZodType>(
     }
   }
   return { inputs: raw, failures };
+}
+
+/** The inputs that name a server the resource sends credentials to. */
+const SERVER_URL_INPUTS = ["adminUrl", "sharingUrl"] as const;
+
+/**
+ * Warns, at every check (so at `pulumi preview` too), about a server URL in plain http: the
+ * password and the tokens would cross the network unencrypted. A warning rather than a refusal:
+ * an http URL to a web adaptor inside a trusted network, or to a local test server, is a choice
+ * the user may make, but never unknowingly.
+ */
+function warnOfPlainHttp(inputs: Record<string, unknown>): void {
+  for (const key of SERVER_URL_INPUTS) {
+    const value = inputs[key];
+    if (typeof value !== "string") continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== "http:") continue;
+    // Host and path only: a URL may carry user info or a query.
+    logWarn(
+      `${key} http://${url.host}${url.pathname} is plain http: the password and the tokens ` +
+        "are sent unencrypted. Use https.",
+    );
+  }
 }
 
 /**

@@ -156,7 +156,7 @@ describe("Collaboration through the dynamic-provider host", () => {
     expect(checkedTokenInputs).not.toHaveProperty("password");
   });
 
-  it("returns every check failure with its property path", async () => {
+  it("returns every check failure with its property path in the reason", async () => {
     const bad: PropertyMap = {
       ...withPassword.inputs,
       sharingUrl: "portal.example.com/portal/sharing/rest",
@@ -164,7 +164,9 @@ describe("Collaboration through the dynamic-provider host", () => {
     delete bad.username;
     delete bad.password;
     const result = await host.check(URN, {}, bad);
-    expect(result.failures.map((f) => f.property).sort()).toEqual([
+    // No `property`: the engine would print the input under that key, secrets in plain text.
+    expect(result.failures.every((f) => f.property === "")).toBe(true);
+    expect(result.failures.map((f) => f.reason.split(": ")[0]).sort()).toEqual([
       "password",
       "sharingUrl",
       "username",
@@ -175,7 +177,7 @@ describe("Collaboration through the dynamic-provider host", () => {
       { ...withPassword.inputs, token: withToken.inputs.token! },
     );
     expect(both.failures).toEqual([
-      { property: "token", reason: "give either username and password, or a token, not both" },
+      { property: "", reason: "token: give either username and password, or a token, not both" },
     ]);
   });
 

@@ -129,14 +129,16 @@ describe("SiteExport through the dynamic-provider host", () => {
     expect(isSecret(checkedInputs.password)).toBe(true);
   });
 
-  it("returns every check failure with its property path", async () => {
+  it("returns every check failure with its property path in the reason", async () => {
     const bad = { ...registration.inputs, location: "D:\\backups", timeouts: { exportMs: -1 } };
     const result = await host.check(URN, {}, bad);
-    expect(result.failures.map((f) => f.property).sort()).toEqual([
+    // No `property`: the engine would print the input under that key, secrets in plain text.
+    expect(result.failures.every((f) => f.property === "")).toBe(true);
+    expect(result.failures.map((f) => f.reason.split(": ")[0]).sort()).toEqual([
       "downloadTo",
       "timeouts.exportMs",
     ]);
-    const downloadTo = result.failures.find((f) => f.property === "downloadTo");
+    const downloadTo = result.failures.find((f) => f.reason.startsWith("downloadTo: "));
     expect(downloadTo?.reason).toMatch(/cannot be combined with location/);
   });
 

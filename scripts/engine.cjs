@@ -1,0 +1,412 @@
+#!/usr/bin/env node
+"use strict";
+/**
+ * Builds the Pulumi engine (the `pulumi` CLI) from source with Go, into a cache outside the
+ * repository, and reuses it when it is there. `npm start`, `npm run destroy` and the real-engine
+ * suite (tests/real-engine/) use it when no other Pulumi CLI is installed.
+ *
+ * Usage: node scripts/engine.cjs [--print-root] [--quiet]
+ *   builds (or finds) the engine; with --print-root prints its root folder (the one whose bin/
+ *   holds `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
+ *
+ * What it builds, in `<cache>/v<version>/bin/`:
+ * - `pulumi`, from the Go module github.com/pulumi/pulumi/pkg/v3 (cmd/pulumi), through a small
+ *   build module that requires pkg/v3 and sdk/v3 at the same version and repeats pkg's `replace`
+ *   of a forked module (pkg's go.mod `replace`s are ignored for a dependency, so
+ *   `go install pkg/...@version` refuses it), with the version stamped in by -ldflags;
+ * - `pulumi-resource-pulumi-nodejs`, the launcher the engine starts for dynamic providers: Pulumi
+ *   ships it as a small shell script in its release archive (no Go module has it). Ours does the
+ *   same: it resolves `@pulumi/pulumi/cmd/dynamic-provider` from its working directory (the
+ *   Pulumi project) and runs it with the `node` on PATH.
+ * Not built: `pulumi-language-nodejs`. The Go module proxy refuses that module here (every
+ * version), so this engine runs Node.js programs the way the automation API runs inline
+ * programs: the program's own process serves the language runtime and `pulumi` connects to it
+ * (`--client`). See README.md, "The Pulumi engine".
+ *
+ * Version: the one of `@pulumi/pulumi` in package-lock.json first; when the module proxy refuses
+ * that version's source ("not available"), {@link FALLBACK_VERSION}, the newest version the
+ * proxy serves here, and it says so. A version already in the cache is used without asking the
+ * network. ARCGIS_ADMIN_PULUMI_VERSION forces one version.
+ *
+ * Cache: ARCGIS_ADMIN_ENGINE_CACHE, else `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/engine`.
+ * A build goes to a temporary folder that is renamed into place only once `pulumi version`
+ * answers, so an interrupted build leaves nothing that looks finished. Concurrent callers wait
+ * for each other (a lock folder holding the builder's pid).
+ */
+const { spawn, spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const REPO_ROOT = path.resolve(__dirname, "..");
+/** The newest github.com/pulumi/pulumi/pkg/v3 whose source the Go module proxy serves here. */
+const FALLBACK_VERSION = "3.259.0";
+/** pkg/v3's own `replace` of a forked module, which a build module must repeat. */
+const FORK_REPLACES = [
+  [
+    "github.com/atotto/clipboard",
+    "github.com/tgummerer/clipboard",
+    "v0.0.0-20241001131231-d02d263e614e",
+  ],
+];
+const LAUNCHER = "pulumi-resource-pulumi-nodejs";
+const MINIMUM_GO = [1, 25];
+
+class EngineError extends Error {}
+
+function cacheRoot(env = process.env) {
+  if (env.ARCGIS_ADMIN_ENGINE_CACHE) return path.resolve(env.ARCGIS_ADMIN_ENGINE_CACHE);
+  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "pulumi-arcgis-admin", "engine");
+}
+
+/** The version of @pulumi/pulumi that package-lock.json pins. */
+function lockedSdkVersion(root = REPO_ROOT) {
+  const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  const version = lock.packages?.["node_modules/@pulumi/pulumi"]?.version;
+  if (typeof version !== "string") {
+    throw new EngineError("package-lock.json has no node_modules/@pulumi/pulumi entry.");
+  }
+  return version;
+}
+
+/** The versions to look for, in order of preference. */
+function candidateVersions(env = process.env) {
+  const forced = env.ARCGIS_ADMIN_PULUMI_VERSION;
+  if (forced) return [forced.replace(/^v/, "")];
+  const locked = lockedSdkVersion();
+  return locked === FALLBACK_VERSION ? [locked] : [locked, FALLBACK_VERSION];
+}
+
+/** The engine root of one version: `<root>/bin/pulumi` and the launcher, or undefined. */
+function cachedEngine(version, env = process.env) {
+  const root = path.join(cacheRoot(env), `v${version}`);
+  const ok = ["pulumi", LAUNCHER].every((f) => isExecutable(path.join(root, "bin", f)));
+  return ok ? { root, version, bin: path.join(root, "bin", "pulumi") } : undefined;
+}
+
+function isExecutable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The `go` command: on PATH, else in $GOROOT/bin. Undefined when there is none. */
+function findGo(env = process.env) {
+  const dirs = (env.PATH ?? "").split(path.delimiter).filter(Boolean);
+  if (env.GOROOT) dirs.push(path.join(env.GOROOT, "bin"));
+  for (const dir of dirs) {
+    const candidate = path.join(dir, process.platform === "win32" ? "go.exe" : "go");
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function goVersion(go) {
+  const result = spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" });
+  const match = /^go(\d+)\.(\d+)/.exec((result.stdout ?? "").trim());
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+/** The launcher script: what Pulumi's release ships under the same name, for node. */
+function launcherScript() {
+  return [
+    "#!/bin/sh",
+    "# Starts the dynamic-provider host of the @pulumi/pulumi that the Pulumi project (the working",
+    "# directory, as the engine starts it) resolves, with the node on PATH. Written by",
+    "# pulumi-arcgis-admin's scripts/engine.cjs, in place of the script Pulumi's release ships.",
+    "script=$(node -e 'process.stdout.write(require.resolve(\"@pulumi/pulumi/cmd/dynamic-provider\", { paths: [process.cwd()] }))') || exit 1",
+    'exec node "$script" "$@"',
+    "",
+  ].join("\n");
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/** Takes the cache's build lock; waits while a live process holds it. Returns the release. */
+async function takeLock(dir, log) {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  let told = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, "pid"), String(process.pid));
+      return () => fs.rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    let holder;
+    try {
+      holder = Number(fs.readFileSync(path.join(dir, "pid"), "utf8"));
+    } catch {
+      holder = undefined;
+    }
+    if (holder !== undefined && Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    if (!told)
+      log(`Another process (${holder ?? "starting"}) is building the engine; waiting for it.`);
+    told = true;
+    await sleep(1000);
+  }
+}
+
+/**
+ * Runs a command, passing its output lines to `onLine`, and prints a heartbeat every 30 s
+ * (`what`: a text, or a function that gives the current one).
+ * Resolves with {code, output} (the output's last 200 lines).
+ */
+function run(command, args, { cwd, env, log, onLine, what }) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const tail = [];
+    let buffered = "";
+    const take = (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop();
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > 200) tail.shift();
+        onLine?.(line);
+      }
+    };
+    child.stdout.setEncoding("utf8").on("data", take);
+    child.stderr.setEncoding("utf8").on("data", take);
+    const heartbeat = setInterval(() => {
+      const doing = typeof what === "function" ? what() : what;
+      log(`  ... ${doing} (${Math.round((Date.now() - started) / 1000)} s so far)`);
+    }, 30_000);
+    child.on("error", (error) => {
+      clearInterval(heartbeat);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearInterval(heartbeat);
+      if (buffered !== "") tail.push(buffered);
+      resolve({ code: code ?? 1, output: tail.join("\n") });
+    });
+  });
+}
+
+/** Builds one version into `<cache>/v<version>`. Throws {refused: true} when the proxy refuses it. */
+async function build(version, go, { env, log }) {
+  const cache = cacheRoot(env);
+  const work = fs.mkdtempSync(path.join(cache, `.build-v${version}-`));
+  const goEnv = {
+    ...env,
+    GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" "),
+  };
+  try {
+    const replaces = FORK_REPLACES.map(([from, to, at]) => `replace ${from} => ${to} ${at}\n`).join(
+      "",
+    );
+    fs.writeFileSync(
+      path.join(work, "go.mod"),
+      `module pulumi-arcgis-admin.local/engine\n\ngo 1.25\n\nrequire (\n` +
+        `\tgithub.com/pulumi/pulumi/pkg/v3 v${version}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${version}\n)\n\n` +
+        replaces,
+    );
+    log(
+      `[1/3] Downloading github.com/pulumi/pulumi/pkg/v3@v${version} and its dependencies (Go module proxy)...`,
+    );
+    let downloads = 0;
+    const got = await run(go, ["get", `github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@v${version}`], {
+      cwd: work,
+      env: goEnv,
+      log,
+      what: () => `downloaded ${downloads} modules`,
+      onLine: (line) => {
+        if (line.startsWith("go: downloading")) downloads += 1;
+      },
+    });
+    if (got.code !== 0) {
+      const refused = /not available|403 Forbidden|410 Gone|404 Not Found/.test(got.output);
+      const error = new EngineError(
+        `Downloading the Pulumi engine's source (v${version}) failed:\n${got.output.split("\n").slice(-8).join("\n")}`,
+      );
+      error.refused = refused;
+      throw error;
+    }
+    log(`      ${downloads} modules downloaded.`);
+    log("[2/3] Compiling the pulumi CLI (several minutes on a first build; Go caches the rest)...");
+    const bin = path.join(work, "bin");
+    fs.mkdirSync(bin);
+    let compiled = 0;
+    const started = Date.now();
+    const heartbeat = setInterval(() => {
+      log(`      ${compiled} packages compiled, ${Math.round((Date.now() - started) / 1000)} s`);
+    }, 30_000);
+    let built;
+    try {
+      built = await run(
+        go,
+        [
+          "build",
+          "-v",
+          "-trimpath",
+          "-ldflags",
+          `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+          "-o",
+          path.join(bin, "pulumi"),
+          "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+        ],
+        {
+          cwd: work,
+          env: goEnv,
+          log: () => {},
+          what: "compiling",
+          onLine: (line) => {
+            if (/^[\w.-]+(\/[\w.@~-]+)*$/.test(line)) compiled += 1;
+          },
+        },
+      );
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (built.code !== 0) {
+      throw new EngineError(
+        `Compiling the pulumi CLI failed:\n${built.output.split("\n").slice(-15).join("\n")}`,
+      );
+    }
+    log(`      done in ${Math.round((Date.now() - started) / 1000)} s.`);
+    log(
+      `[3/3] Writing ${LAUNCHER} (the dynamic-provider launcher) and checking \`pulumi version\`...`,
+    );
+    fs.writeFileSync(path.join(bin, LAUNCHER), launcherScript(), { mode: 0o755 });
+    const check = spawnSync(path.join(bin, "pulumi"), ["version"], {
+      encoding: "utf8",
+      env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: path.join(work, "home") },
+    });
+    if (check.status !== 0 || check.stdout.trim() !== `v${version}`) {
+      throw new EngineError(
+        `The built pulumi does not answer \`pulumi version\` with v${version}: ${check.stdout}${check.stderr}`,
+      );
+    }
+    fs.rmSync(path.join(work, "home"), { recursive: true, force: true });
+    const target = path.join(cache, `v${version}`);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.mkdirSync(target, { recursive: true });
+    fs.renameSync(bin, path.join(target, "bin"));
+    fs.writeFileSync(
+      path.join(target, "build.json"),
+      `${JSON.stringify({ version, go: spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" }).stdout.trim(), builtAt: new Date().toISOString() })}\n`,
+    );
+    return cachedEngine(version, env);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The engine to use: the cached one, or a fresh build. Throws an EngineError with a message for
+ * people when Go is missing or every candidate version fails.
+ *
+ * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
+ * @returns {Promise<{root: string, version: string, bin: string, built: boolean, seconds: number}>}
+ */
+async function ensureEngine({
+  env = process.env,
+  log = (l) => process.stderr.write(`${l}\n`),
+} = {}) {
+  const started = Date.now();
+  const versions = candidateVersions(env);
+  for (const version of versions) {
+    const found = cachedEngine(version, env);
+    if (found) return { ...found, built: false, seconds: 0 };
+  }
+  const go = findGo(env);
+  if (go === undefined) {
+    throw new EngineError(
+      "Building the Pulumi engine needs Go, and there is no `go` on PATH (nor in $GOROOT/bin).\n" +
+        `Install Go ${MINIMUM_GO.join(".")} or later (https://go.dev/doc/install) and run this again, ` +
+        "or install the Pulumi CLI (https://www.pulumi.com/docs/install/) and put it on PATH.",
+    );
+  }
+  const goVer = goVersion(go);
+  if (
+    goVer === undefined ||
+    goVer[0] < MINIMUM_GO[0] ||
+    (goVer[0] === MINIMUM_GO[0] && goVer[1] < MINIMUM_GO[1])
+  ) {
+    throw new EngineError(
+      `Building the Pulumi engine needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
+    );
+  }
+  const cache = cacheRoot(env);
+  const release = await takeLock(path.join(cache, ".lock"), log);
+  try {
+    const failures = [];
+    for (const version of versions) {
+      const found = cachedEngine(version, env); // built by whoever held the lock
+      if (found) return { ...found, built: false, seconds: (Date.now() - started) / 1000 };
+      log(
+        `Building the Pulumi engine v${version} with ${go} into ${cache} (once; the first build takes several minutes).`,
+      );
+      try {
+        const engine = await build(version, go, { env, log });
+        log(`Pulumi engine v${version} ready: ${engine.bin}`);
+        return { ...engine, built: true, seconds: (Date.now() - started) / 1000 };
+      } catch (error) {
+        if (!(error instanceof EngineError) || !error.refused) throw error;
+        failures.push(`v${version}`);
+        log(
+          `The Go module proxy does not serve the source of pulumi v${version} ("not available").` +
+            (version === versions[versions.length - 1] ? "" : " Trying the next version."),
+        );
+      }
+    }
+    throw new EngineError(
+      `The Go module proxy serves none of ${failures.join(", ")} of the Pulumi engine.`,
+    );
+  } finally {
+    release();
+  }
+}
+
+module.exports = {
+  FALLBACK_VERSION,
+  LAUNCHER,
+  EngineError,
+  cacheRoot,
+  lockedSdkVersion,
+  candidateVersions,
+  cachedEngine,
+  findGo,
+  launcherScript,
+  ensureEngine,
+};
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const quiet = args.includes("--quiet");
+  ensureEngine({ log: quiet ? () => {} : undefined }).then(
+    (engine) => {
+      if (args.includes("--print-root")) process.stdout.write(`${engine.root}\n`);
+      else if (!quiet)
+        process.stderr.write(
+          `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
+        );
+    },
+    (error) => {
+      process.stderr.write(`\n${error instanceof EngineError ? error.message : error.stack}\n`);
+      process.exit(1);
+    },
+  );
+}

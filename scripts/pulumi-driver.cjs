@@ -1,0 +1,196 @@
+"use strict";
+/**
+ * Runs one Pulumi operation of a Node.js program through the real `pulumi` CLI, with the
+ * automation API of the project's own `@pulumi/pulumi` and the program run inline (in this
+ * process, which serves the language runtime the CLI connects to with `--client`). That is how
+ * the engine that scripts/engine.cjs builds runs Node.js programs: it has no
+ * `pulumi-language-nodejs` (see README.md, "The Pulumi engine"). With a full Pulumi install it
+ * works the same way.
+ *
+ * Used by `npm start` / `npm run destroy` (scripts/quickstart.cjs) and by tests/real-engine/.
+ *
+ * Usage: node scripts/pulumi-driver.cjs <request.json> [<result.json>], with the Pulumi project as cwd and the
+ * CLI's environment (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, PULUMI_HOME, ...) set. The
+ * request:
+ *   { op: "preview" | "up" | "refresh" | "destroy" | "export" | "outputs",
+ *     stack, engineRoot (the folder whose bin/ holds pulumi; omitted: `pulumi` on PATH),
+ *     program (a file; module.exports or its default export is the program, or the file's own
+ *       exports when it is a plain Pulumi program; TypeScript is compiled as Pulumi does),
+ *     config: { key: { value, secret } } (set before the operation),
+ *     options: { diff, expectNoChanges, refresh } (the automation API's own options),
+ *     abortOnText: text that, once printed by the CLI, sends it SIGINT (Ctrl-C) }
+ * The CLI's output is copied to stdout as it comes; then the result, into <result.json> when
+ * given, else on stdout as one line RESULT_MARK + JSON
+ * { ok, error?, changeSummary?, outputs?, state? } (state: `pulumi stack export`, for op
+ * "export"). Exits 0 when the operation succeeded, 1 otherwise.
+ */
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
+
+function fromProject(id) {
+  return require(require.resolve(id, { paths: [process.cwd()] }));
+}
+
+/**
+ * Compiles TypeScript as @pulumi/pulumi's own cmd/run does for a CommonJS project, with the
+ * tsconfig.json of the program's folder (the language host's working directory when Pulumi.yaml's
+ * `main` names a file).
+ */
+function registerTypeScript(programDir) {
+  const pulumiDir = path.dirname(
+    require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }),
+  );
+  const tsutils = require(path.join(pulumiDir, "tsutils"));
+  const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
+  const tsConfigPath =
+    process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? path.join(programDir, "tsconfig.json");
+  const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
+  require(tsnodeRequire).register({
+    compiler: typescriptRequire,
+    transpileOnly: process.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true",
+    project: tsConfigPath,
+    skipProject: !fs.existsSync(tsConfigPath),
+    compilerOptions: {
+      target: "ES2020",
+      module: "commonjs",
+      moduleResolution: "node",
+      sourceMap: "true",
+      ...compilerOptions,
+    },
+  });
+}
+
+function programOf(file) {
+  return async () => {
+    if (/\.[cm]?ts$/.test(file)) registerTypeScript(path.dirname(file));
+    const loaded = require(file);
+    const fn = typeof loaded === "function" ? loaded : loaded?.default;
+    if (typeof fn === "function") return fn();
+    // A plain program: its exports are the stack outputs.
+    return { ...loaded };
+  };
+}
+
+/** Runs the CLI itself (stdin: `input`); resolves with its stdout. */
+function cli(command, args, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args, "--non-interactive"], {
+      cwd: process.cwd(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(stdout);
+      else
+        reject(new Error(`pulumi ${args.slice(0, 2).join(" ")} failed (exit ${code}): ${stderr}`));
+    });
+    child.stdin.end(input ?? "");
+  });
+}
+
+/** `pulumi config set --secret KEY` with the value on stdin. */
+function setSecretConfig(command, stack, key, value) {
+  return cli(command, ["config", "set", "--secret", "--stack", stack, key], value);
+}
+
+async function main() {
+  const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  const auto = fromProject("@pulumi/pulumi/automation");
+  const pulumiCommand = await auto.PulumiCommand.get(
+    request.engineRoot === undefined
+      ? { skipVersionCheck: true }
+      : { root: request.engineRoot, skipVersionCheck: true },
+  );
+  const program =
+    request.program === undefined ? undefined : programOf(path.resolve(request.program));
+  const workspace = await auto.LocalWorkspace.create({
+    workDir: process.cwd(),
+    pulumiCommand,
+    ...(program === undefined ? {} : { program }),
+  });
+  const stack = await auto.Stack.createOrSelect(request.stack, workspace);
+  const entries = Object.entries(request.config ?? {});
+  const plain = entries.filter(([, v]) => v.secret !== true);
+  if (plain.length > 0) {
+    await stack.setAllConfig(Object.fromEntries(plain.map(([k, v]) => [k, { value: v.value }])));
+  }
+  // Not the automation API's setConfig/setAllConfig for secrets: they put the value on the
+  // CLI's command line, where every local user can read it (ps). stdin instead.
+  for (const [key, v] of entries.filter(([, v]) => v.secret === true)) {
+    await setSecretConfig(pulumiCommand.command, request.stack, key, v.value);
+  }
+
+  const controller = new AbortController();
+  let seen = "";
+  const onOutput = (text) => {
+    process.stdout.write(text);
+    if (request.abortOnText !== undefined && !controller.signal.aborted) {
+      seen = (seen + text).slice(-10_000);
+      if (seen.includes(request.abortOnText)) controller.abort();
+    }
+  };
+  const onError = (text) => process.stderr.write(text);
+  const common = {
+    onOutput,
+    onError,
+    signal: controller.signal,
+    color: "never",
+    ...(request.options ?? {}),
+  };
+  const result = {};
+  switch (request.op) {
+    case "preview":
+      result.changeSummary = (await stack.preview(common)).changeSummary;
+      break;
+    case "up": {
+      const up = await stack.up(common);
+      result.changeSummary = up.summary.resourceChanges;
+      result.outputs = Object.fromEntries(
+        Object.entries(up.outputs).map(([k, v]) => [k, v.secret ? "[secret]" : v.value]),
+      );
+      break;
+    }
+    case "refresh":
+      result.changeSummary = (await stack.refresh(common)).summary.resourceChanges;
+      break;
+    case "destroy":
+      result.changeSummary = (await stack.destroy(common)).summary.resourceChanges;
+      break;
+    case "export":
+      // Not the automation API's exportStack: it adds --show-secrets.
+      result.state = JSON.parse(
+        await cli(pulumiCommand.command, ["stack", "export", "--stack", request.stack]),
+      );
+      break;
+    case "outputs":
+      result.outputs = Object.fromEntries(
+        Object.entries(await stack.outputs()).map(([k, v]) => [k, v.secret ? "[secret]" : v.value]),
+      );
+      break;
+    default:
+      throw new Error(`unknown op ${request.op}`);
+  }
+  return result;
+}
+
+function report(result) {
+  const resultFile = process.argv[3];
+  if (resultFile !== undefined) fs.writeFileSync(resultFile, JSON.stringify(result));
+  else process.stdout.write(`\n${RESULT_MARK}${JSON.stringify(result)}\n`);
+}
+
+main().then(
+  (result) => report({ ok: true, ...result }),
+  (error) => {
+    // The automation API's CommandError message holds the CLI's stdout and stderr.
+    report({ ok: false, error: error instanceof Error ? error.message : String(error) });
+    process.exitCode = 1;
+  },
+);

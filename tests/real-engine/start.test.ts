@@ -1,0 +1,130 @@
+/**
+ * `npm start` and `npm run destroy` (scripts/start.mjs, scripts/destroy.mjs) with the real
+ * engine: the quick start deployed by a real `pulumi up` against the background emulator, a
+ * second start that changes nothing, a destroy that leaves no resource and no emulator process,
+ * and a second destroy with nothing to do. Every folder is a temporary one; the engine is the one
+ * scripts/engine.cjs built (no `pulumi` on PATH here).
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../engine/harness";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const qs = require("../../scripts/quickstart.cjs");
+
+const START = path.join(REPO_ROOT, "scripts", "start.mjs");
+const DESTROY = path.join(REPO_ROOT, "scripts", "destroy.mjs");
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let tmp: string;
+let flags: string[];
+let env: NodeJS.ProcessEnv;
+let emulatorPid: number | undefined;
+
+function runScript(script: string, args: string[]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+}
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-real-")));
+  flags = [
+    "--skip-build",
+    "--port",
+    "0",
+    "--state-dir",
+    path.join(tmp, "state"),
+    "--data-dir",
+    path.join(tmp, "emulator"),
+    "--download-dir",
+    path.join(tmp, "downloads"),
+  ];
+  env = {
+    ...process.env,
+    PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_HOME: path.join(tmp, "pulumi-home"),
+  };
+  expect(qs.findPulumiCli({ env })).toBeUndefined();
+});
+
+afterAll(() => {
+  // Only if a test failed half-way: stop the emulator the script started (by its pid).
+  if (emulatorPid !== undefined && processAlive(emulatorPid)) process.kill(emulatorPid);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+it("npm start deploys the quick start with a real `pulumi up` and prints its outputs", async () => {
+  const result = await runScript(START, flags);
+  expect(result.stderr).not.toMatch(/npm start failed/);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toMatch(
+    /Pulumi CLI: .*\(the Pulumi engine v[\d.]+ built by scripts\/engine\.cjs\)/,
+  );
+  // The engine's own output, then the summary.
+  expect(result.stdout).toContain("Updating (quickstart):");
+  expect(result.stdout).toMatch(/\+ 4 created/);
+  expect(result.stdout).toContain("Quick start deployed. Stack outputs:");
+  expect(result.stdout).toContain("siteState: created");
+  expect(result.stdout).toContain("collaborationName: Quick start partners");
+  const record = JSON.parse(
+    fs.readFileSync(path.join(tmp, "emulator", qs.EMULATOR_RECORD), "utf8"),
+  ) as { pid: number };
+  emulatorPid = record.pid;
+  expect(processAlive(record.pid)).toBe(true);
+  expect(result.stdout + result.stderr).not.toContain(qs.SITE_ADMIN.password);
+}, 200_000);
+
+it("npm start again reuses the emulator and finds nothing to change", async () => {
+  const result = await runScript(START, flags);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain(`Reusing the emulator (process ${emulatorPid})`);
+  expect(result.stdout).toMatch(/4 unchanged/);
+  expect(result.stdout).not.toMatch(/[+~-] \d+ (created|updated|deleted|replaced)/);
+}, 200_000);
+
+it("npm run destroy destroys everything and stops the emulator; a second destroy has nothing to do", async () => {
+  const destroyed = await runScript(DESTROY, flags.slice(1));
+  expect(destroyed.stderr).not.toMatch(/destroy failed/);
+  expect(destroyed.code).toBe(0);
+  expect(destroyed.stdout).toMatch(/- 4 deleted/);
+  expect(destroyed.stdout).toContain("Quick start destroyed");
+  expect(processAlive(emulatorPid!)).toBe(false);
+  expect(fs.existsSync(path.join(tmp, "emulator"))).toBe(false);
+
+  const again = await runScript(DESTROY, flags.slice(1));
+  expect(again.code).toBe(0);
+  expect(again.stderr).toContain("No resources in stack quickstart");
+  expect(again.stdout).not.toMatch(/deleted/);
+}, 200_000);

@@ -1,0 +1,212 @@
+/**
+ * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
+ * its cache), driving a Node.js program in a consumer project that installed the packed package
+ * (tests/engine/harness.ts's prepareConsumer), with a local file backend, a passphrase secrets
+ * provider and a private PULUMI_HOME, against a real emulator on 127.0.0.1.
+ *
+ * Every operation runs scripts/pulumi-driver.cjs in a child process (the program's process, as
+ * with `pulumi up`), which runs the CLI through the automation API; {@link RealStack.run} returns
+ * what the CLI printed, i.e. what a user sees.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const engineScript = require("../../scripts/engine.cjs") as {
+  ensureEngine(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
+};
+
+export interface EngineInfo {
+  root: string;
+  version: string;
+  bin: string;
+}
+
+export const DRIVER = path.join(REPO_ROOT, "scripts", "pulumi-driver.cjs");
+export const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
+export const PASSPHRASE = "real-engine-test-passphrase";
+
+/** The engine (cached after the first build; `npm test` builds it before Jest starts). */
+export function engine(): Promise<EngineInfo> {
+  return engineScript.ensureEngine({ log: (line) => process.stderr.write(`${line}\n`) });
+}
+
+export type Op = "preview" | "up" | "refresh" | "destroy" | "export" | "outputs";
+
+export interface ConfigValue {
+  value: string;
+  secret?: boolean;
+}
+
+export interface RunOptions {
+  config?: Record<string, ConfigValue>;
+  options?: { diff?: boolean; expectNoChanges?: boolean; refresh?: boolean };
+  /** Send the CLI SIGINT once it has printed this text. */
+  abortOnText?: string;
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  ok: boolean;
+  /** Everything the CLI printed (the engine's own output), plus the driver's result line. */
+  output: string;
+  /** The driver's stderr (the program process's own logging). */
+  stderr: string;
+  error?: string;
+  /** The CLI's output lines, each with the time it arrived (ms since the run started). */
+  lines: Array<{ ms: number; text: string }>;
+  changeSummary?: Record<string, number>;
+  outputs?: Record<string, unknown>;
+  state?: { deployment: { resources?: Array<Record<string, unknown>> } & Record<string, unknown> };
+  ms: number;
+}
+
+/** One consumer project with a file backend, on which operations run through the real CLI. */
+export class RealStack {
+  readonly backendDir: string;
+  readonly home: string;
+  private runs = 0;
+
+  private constructor(
+    readonly consumer: Consumer,
+    readonly engineInfo: EngineInfo,
+    readonly stack: string,
+    readonly program: string,
+    readonly tmp: string,
+  ) {
+    this.backendDir = path.join(tmp, "backend");
+    this.home = path.join(tmp, "pulumi-home");
+    fs.mkdirSync(this.backendDir, { recursive: true });
+    fs.mkdirSync(this.home, { recursive: true });
+  }
+
+  /**
+   * A consumer project with tests/real-engine/program.cjs as its program (`consumer`: an existing
+   * one, e.g. the benchmark's; {@link cleanup} removes it).
+   */
+  static async create(stack = "dev", existing?: Consumer): Promise<RealStack> {
+    const engineInfo = await engine();
+    const consumer = existing ?? (await prepareConsumer());
+    const program = path.join(consumer.dir, "program.cjs");
+    fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));
+    return new RealStack(consumer, engineInfo, stack, program, tmp);
+  }
+
+  /** The environment of the CLI: the local backend, no network, this Node first on PATH. */
+  env(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_HOME: this.home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+    };
+  }
+
+  /** Runs one operation; resolves (never rejects) with what the CLI printed and the result. */
+  run(op: Op, options: RunOptions = {}): Promise<RunResult> {
+    const request = path.join(this.tmp, `request-${++this.runs}.json`);
+    fs.writeFileSync(
+      request,
+      JSON.stringify({
+        op,
+        stack: this.stack,
+        engineRoot: this.engineInfo.root,
+        program: this.program,
+        config: options.config ?? {},
+        options: options.options ?? {},
+        abortOnText: options.abortOnText,
+      }),
+    );
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [DRIVER, request], {
+        cwd: this.consumer.dir,
+        env: this.env(),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      const lines: RunResult["lines"] = [];
+      let partial = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        stdout += c;
+        const parts = (partial + c).split("\n");
+        partial = parts.pop()!;
+        for (const text of parts) lines.push({ ms: Date.now() - started, text });
+      });
+      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+      child.on("error", reject);
+      child.on("close", () => {
+        clearTimeout(timer);
+        fs.rmSync(request, { force: true });
+        const at = stdout.lastIndexOf(RESULT_MARK);
+        if (at < 0) {
+          reject(new Error(`pulumi ${op}: the driver gave no result.\n${stdout}\n${stderr}`));
+          return;
+        }
+        const result = JSON.parse(stdout.slice(at + RESULT_MARK.length).trim()) as Omit<
+          RunResult,
+          "output" | "stderr" | "ms" | "lines"
+        >;
+        resolve({
+          ...result,
+          output: stdout.slice(0, at),
+          stderr,
+          lines: lines.filter((l) => !l.text.startsWith(RESULT_MARK)),
+          ms: Date.now() - started,
+        });
+      });
+    });
+  }
+
+  /** Like {@link run}, but throws with the CLI's output when the operation fails. */
+  async mustRun(op: Op, options: RunOptions = {}): Promise<RunResult> {
+    const result = await this.run(op, options);
+    if (!result.ok) {
+      throw new Error(
+        `pulumi ${op} failed:\n${result.output}\n${result.error ?? ""}\n${result.stderr}`,
+      );
+    }
+    return result;
+  }
+
+  /** Every file of the backend, as text (what `.pulumi/` holds on disk). */
+  backendFiles(): Array<{ file: string; text: string }> {
+    const files: Array<{ file: string; text: string }> = [];
+    const visit = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(full);
+        else files.push({ file: full, text: fs.readFileSync(full).toString("utf8") });
+      }
+    };
+    visit(this.backendDir);
+    return files;
+  }
+
+  async cleanup(): Promise<void> {
+    await this.consumer.cleanup();
+    fs.rmSync(this.tmp, { recursive: true, force: true });
+  }
+}
+
+/** The resources of an exported state, by type token suffix and name. */
+export function stateResources(
+  state: RunResult["state"],
+): Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> {
+  return (state?.deployment.resources ?? []) as Array<{
+    urn: string;
+    type: string;
+    id?: string;
+    outputs?: Record<string, unknown>;
+  }>;
+}

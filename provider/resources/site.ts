@@ -367,7 +367,7 @@ async function siteReady(inputs: SiteInputs, transport: TransportOptions): Promi
     });
     await session.token();
     const health = await healthCheck(inputs.adminUrl, transport);
-    return health.healthy;
+    return health.state === "healthy";
   } catch (error) {
     if (isArcGISRequestError(error)) return false;
     throw error;

@@ -103,7 +103,9 @@ describe("TLS against a server with a self-signed certificate", () => {
   });
 
   it("skips verification only when tls.insecureSkipVerify is set explicitly", async () => {
-    await expect(siteStatus(adminUrl(), { tls: { insecureSkipVerify: true } })).resolves.toMatchObject({
+    await expect(
+      siteStatus(adminUrl(), { tls: { insecureSkipVerify: true } }),
+    ).resolves.toMatchObject({
       state: "in-site",
     });
     const status = await siteStatus(adminUrl(), { tls: { insecureSkipVerify: false } });

@@ -468,8 +468,12 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     await createNewSite(inputs.adminUrl, params, transport);
   } catch (error) {
     if (isAlreadyInSite(error)) {
-      // Another client created a site between our status check and our request.
-      if (inputs.adoptExisting) return adopt(inputs, info);
+      // Another client created a site (or is creating one) since our status check: wait until
+      // it is ready before reading it.
+      if (inputs.adoptExisting) {
+        await siteReady(inputs, createDeadline, undefined);
+        return adopt(inputs, info);
+      }
       throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
     }
     if (!answerMayBeLost(error)) {
@@ -708,8 +712,8 @@ function reportedLogSettings(reported: Record<string, unknown>) {
  * Decides whether "no site" at the admin root is conclusive, so that state may be dropped or a
  * delete skipped. Esri's tools create a site on any answer but 499, but that answer alone is not
  * proof: a web adaptor that reaches no machine answers an error too. Conclusive is:
- * - Mission Server: its health check's documented `success: false` ("the site has not been
- *   created");
+ * - Mission and Notebook Server: the health check's documented `success: false` ("the site has
+ *   not been created");
  * - Mission, Notebook and Video Server: the admin root's error and a refused generateToken with
  *   the site's credentials (DSC's own "site exists" signal), both in these products' `error`
  *   format, which a web adaptor does not answer in.

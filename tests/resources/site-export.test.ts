@@ -46,6 +46,7 @@ describe("SiteExport check()", () => {
 
 describe("SiteExport diff() and update()", () => {
   const olds: SiteExportOutputs = {
+    serverType: "mission-server",
     adminUrl: "https://gis.example.com:20443/arcgis/admin",
     username: "siteadmin",
     password: "site-Password-1",
@@ -95,6 +96,32 @@ describe("SiteExport diff() and update()", () => {
     expect(await siteExport.diff("id", olds, next)).toEqual({ changes: true });
     const { outs } = await siteExport.update("id", olds, next);
     expect(outs).toEqual({ ...olds, password: "new-Password-2", timeouts: { exportMs: 5 } });
+  });
+});
+
+describe("SiteExport and the server's version", () => {
+  it("refuses exportSite on a server older than the operation, naming the version found", async () => {
+    const old = await startTestEmulator({ serverType: "arcgis-server", serverVersion: "10.1" });
+    try {
+      const inputs = (
+        await siteExport.check(
+          {},
+          {
+            serverType: "arcgis-server",
+            adminUrl: old.adminUrl,
+            username: "siteadmin",
+            password: "site-Password-1",
+            tls: { caCert: old.caCert },
+          },
+        )
+      ).inputs;
+      await expect(siteExport.create(inputs)).rejects.toThrow(
+        /ArcGIS Server at .* is version 10\.1.*; exportSite exists from 10\.2\. Nothing was sent/,
+      );
+      expect(old.requestLog().filter((r) => r.url.includes("exportSite"))).toHaveLength(0);
+    } finally {
+      await old.close();
+    }
   });
 });
 

@@ -17,9 +17,10 @@ export interface HealthCheckResult {
   /** See above. */
   state: "healthy" | "unhealthy" | "absent";
   /**
-   * True when the answer is Mission Server's documented "no site" signal: HTTP 200 with
-   * `success` false ("If the value is false the site has not been created.", Mission Server's
-   * site health check page).
+   * True when the answer is a documented "no site" signal: HTTP 200 with `success` false on
+   * Mission Server ("If the value is false the site has not been created.", its site health
+   * check page) and Notebook Server (its health check page, from 10.9: false when the site has
+   * not been created).
    */
   reportsNoSite: boolean;
   /** The server's answer (empty when it answered an error). */
@@ -72,7 +73,8 @@ export async function healthCheck(
       return { state: "healthy", reportsNoSite: false, raw };
     }
     const documentedFalse =
-      serverType === "mission-server" && (success === false || success === "false");
+      (serverType === "mission-server" || serverType === "notebook-server") &&
+      (success === false || success === "false");
     return { state: "unhealthy", reportsNoSite: documentedFalse, raw };
   } catch (e) {
     if (!isArcGISRequestError(e)) throw e;

@@ -149,7 +149,7 @@ async function expectStoredAsSent(
   replay: Replay,
   headers: Record<string, string>,
 ): Promise<void> {
-  const params = c.request.params as Record<string, Json>;
+  const params = c.request.params;
   const read = async (resource: string): Promise<unknown> =>
     (await replay.send("GET", `/admin/${resource}`, [["f", "json"]], headers)).json;
 

@@ -177,8 +177,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         onRetry: () =>
           progress.tick("the site is busy with another export or administrative change"),
       },
-      () =>
-        exportSite(session, inputs.location === undefined ? {} : { location: inputs.location }),
+      () => exportSite(session, inputs.location === undefined ? {} : { location: inputs.location }),
     );
   } catch (error) {
     if (!isSiteBusy(error)) {

@@ -165,6 +165,13 @@ async function itemDescription(
     !("error" in body) &&
     (body as { status?: unknown }).status !== "error";
   if (isItem) return body as Record<string, unknown>;
+  // An ArcGIS error (e.g. 498 for a token no longer accepted) is that error.
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    parseArcGISAnswer(
+      { statusCode: described.statusCode, contentType: "application/json", text },
+      { ...ctx, url: asJson.toString() },
+    );
+  }
   // Not an item: report the page that came back first.
   parseArcGISAnswer({ statusCode: res.statusCode, contentType, text: page }, ctx);
   throw requestError(

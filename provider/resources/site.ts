@@ -522,7 +522,8 @@ async function serverAnswering(inputs: SiteInputs) {
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
     throw new Error(
       `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
-        `(${inputs.timeouts.serverReadyMs} ms): ${error.message}. Check that the server is ` +
+        `(${inputs.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        "Check that the server is " +
         "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
       { cause: error },
     );
@@ -558,7 +559,8 @@ async function siteReady(inputs: SiteInputs, deadline: number, lost: string | un
         : `The answer to createNewSite was lost (${lost}), and no ready site appeared`;
     throw new Error(
       `${what} on ${inputs.adminUrl} within timeouts.createMs (${inputs.timeouts.createMs} ms); ` +
-        `${error.message}. The server may still be creating the site: do not run \`pulumi up\` ` +
+        `${error.messages.join(" ") || error.message}. The server may still be creating the ` +
+        "site: do not run `pulumi up` " +
         `again before checking: ${whereToCheck(inputs)}. Once a site exists, set ` +
         "adoptExisting: true to take it over. Run again without it only when the machine is " +
         "still in no site after the server's own creation could have ended (raise " +

@@ -67,6 +67,7 @@ export async function waitForServer(
         operation: "waitForServer",
         url: adminUrl,
         detail: `the server did not answer by the deadline: ${detail}`,
+        messages: [detail],
         cause: status.error,
       });
     }

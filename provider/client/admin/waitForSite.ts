@@ -68,6 +68,7 @@ export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions):
         operation: "waitForSite",
         url: adminUrl,
         detail: `the site was not ready by the deadline; last state: ${detail}`,
+        messages: [`last state: ${detail}`],
         secrets: [password],
       });
     }

@@ -203,7 +203,7 @@ const validSite = (withUnknown: boolean) =>
     )
     .map((inputs) => {
       const out: Record<string, unknown> = withoutUndefined(inputs);
-      const product = serverProduct((inputs.serverType ?? "mission-server") as ServerType);
+      const product = serverProduct((inputs.serverType ?? "mission-server"));
       const carbon = product.dialect === "carbon";
       const types = product.directoryTypes.filter((t) => t !== "SYSTEM");
       if (inputs.configStoreConnection !== undefined) {

@@ -24,7 +24,7 @@ import {
   implementation as site,
   siteInputsSchema,
 } from "../../provider/resources/site";
-import { SERVER_TYPES, serverProduct, type ServerType } from "../../provider/client";
+import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 
 /** Fixed seed: a failure reproduces with the same inputs. Printed in the test names. */
@@ -203,7 +203,7 @@ const validSite = (withUnknown: boolean) =>
     )
     .map((inputs) => {
       const out: Record<string, unknown> = withoutUndefined(inputs);
-      const product = serverProduct((inputs.serverType ?? "mission-server"));
+      const product = serverProduct(inputs.serverType ?? "mission-server");
       const carbon = product.dialect === "carbon";
       const types = product.directoryTypes.filter((t) => t !== "SYSTEM");
       if (inputs.configStoreConnection !== undefined) {

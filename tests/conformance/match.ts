@@ -75,7 +75,7 @@ function match(actual: unknown, expected: Expected, at: string): string[] {
     if (actual === undefined) return [`${at}: missing (expected ${show(expected)})`];
     if (!isPlainObject(actual)) return [`${at}: expected an object, got ${show(actual)}`];
     return Object.entries(expected).flatMap(([key, value]) =>
-      match(actual[key], value as Expected, `${at}.${key}`),
+      match(actual[key], value, `${at}.${key}`),
     );
   }
   if (actual === undefined) return [`${at}: missing (expected ${show(expected)})`];

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 export const PID_FILE = "emulator.pid";
 const TAKEOVER_FILE = "emulator.pid.takeover";
 
-/** Data dirs locked by emulators of this process (the pid alone cannot tell them apart). */
+/** Data dirs claimed by emulators of this process (the pid alone cannot tell them apart). */
 const lockedHere = new Set<string>();
 
 function processAlive(pid: number): boolean {
@@ -59,8 +59,9 @@ async function ownerOf(file: string): Promise<number | null | "gone"> {
   return text.trim() !== "" && Number.isSafeInteger(pid) && pid > 0 ? pid : null;
 }
 
-function isStale(dataDir: string, owner: number): boolean {
-  return owner === process.pid ? !lockedHere.has(dataDir) : !processAlive(owner);
+function isStale(owner: number): boolean {
+  // This process's own pid: the caller holds the in-process claim, so the file is a leftover.
+  return owner === process.pid || !processAlive(owner);
 }
 
 /**
@@ -93,11 +94,26 @@ async function takeOver(dataDir: string, deadOwner: number | null): Promise<void
  * @returns a function that releases the claim.
  */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  // Within one process the pid cannot tell emulators apart: claim the dir synchronously first.
+  if (lockedHere.has(dataDir)) {
+    throw new Error(
+      `The data dir ${dataDir} is in use by another emulator (process ${process.pid}).`,
+    );
+  }
+  lockedHere.add(dataDir);
+  try {
+    return await lockFile(dataDir);
+  } catch (error) {
+    lockedHere.delete(dataDir);
+    throw error;
+  }
+}
+
+async function lockFile(dataDir: string): Promise<() => Promise<void>> {
   const pidFile = path.join(dataDir, PID_FILE);
   // Bounded: each round either wins, finds a live owner, or clears a dead one.
   for (let attempt = 0; attempt < 50; attempt++) {
     if (await createExclusive(pidFile, `${process.pid}\n`)) {
-      lockedHere.add(dataDir);
       let released = false;
       return async () => {
         if (released) return;
@@ -117,7 +133,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       else await sleep(20);
       continue;
     }
-    if (!isStale(dataDir, owner)) {
+    if (!isStale(owner)) {
       throw new Error(`The data dir ${dataDir} is in use by another emulator (process ${owner}).`);
     }
     await takeOver(dataDir, owner);

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
+import { isIP } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -159,10 +160,11 @@ export interface EmulatorOptions {
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
   readonly exportRoots?: readonly string[];
   /**
-   * Name of the emulated machine (`--machine-name`). Default: this host's name. When given, it
-   * is also the host of the URLs the emulator builds (exportSite's download URL, rest/info's
-   * token service), as a real server builds them from its machine name; otherwise those URLs
-   * use the listen address. Never the request's Host header.
+   * Name of the emulated machine (`--machine-name`). Default: this host's name. When given
+   * and a valid host name or IP address, it is also the host of the URLs the emulator builds
+   * (exportSite's download URL, rest/info's token service), as a real server builds them from
+   * its machine name; otherwise those URLs use the listen address. Never the request's Host
+   * header.
    */
   readonly machineName?: string;
   /** Product to emulate (`--server-type`). Default `mission-server` (the spec's product). */
@@ -216,6 +218,13 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
   return value;
 }
 
+/** Whether a machine name can be the host of a URL: a DNS name or an IP address. */
+function isHostName(name: string): boolean {
+  if (isIP(name) !== 0) return true;
+  const label = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+  return name.length <= 253 && name.split(".").every((part) => label.test(part));
+}
+
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   const n = nonNegativeInteger(name, value, fallback);
   if (n === 0) throw new Error(`Option ${name} must be above 0.`);
@@ -264,14 +273,6 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
   }
   const machineName = options.machineName ?? os.hostname();
   if (machineName.trim() === "") throw new Error("Option machineName must not be empty.");
-  if (
-    options.machineName !== undefined &&
-    !/^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:]+\]?$/.test(machineName)
-  ) {
-    throw new Error(
-      `Option machineName must be a host name (letters, digits, '.', '-') or an IP address, got '${machineName}'.`,
-    );
-  }
   const seed = options.seed === undefined ? null : await loadSeed(options.seed);
   const serverType = options.serverType ?? seed?.server?.type ?? DEFAULT_SERVER_TYPE;
   if (!(SERVER_TYPES as readonly string[]).includes(serverType)) {
@@ -345,7 +346,11 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
     ),
     exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
     machineName,
-    urlHost: options.machineName ?? null,
+    // A name that cannot be a host (spaces, '#'...) cannot be in a URL either.
+    urlHost:
+      options.machineName !== undefined && isHostName(options.machineName)
+        ? options.machineName
+        : null,
     product,
     serverVersion,
     exportUrlForm,

@@ -246,7 +246,9 @@ export class RequestHandler {
         ? new SharingError(error.code, error.message).toBody()
         : error.toBody(dialect);
     }
-    if (error instanceof SharingError) return body(error.code, error.message);
+    if (error instanceof SharingError) {
+      return api === "sharing" ? error.toBody() : body(error.code, error.message);
+    }
     if (error instanceof BodyTooLargeError) return body(413, error.message);
     if (error instanceof MalformedBodyError) return body(400, error.message);
     if (error instanceof Error && error.name === "AbortError") {

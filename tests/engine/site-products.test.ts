@@ -7,7 +7,6 @@
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { CASES } from "../conformance/index";
-import type { ConformanceCase } from "../conformance/corpus";
 import { requestDifferences } from "../conformance/match";
 import { prepareConsumer, unwrapSecrets, urn, type Consumer, type Host } from "./harness";
 

@@ -1,6 +1,7 @@
 import type { TransportOptions } from "../dispatcher";
 import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import type { ServerType } from "../products";
+import { arcgisRequest } from "../request";
 import { pause } from "../retry";
 import { createAdminSession } from "../session";
 import { TokenCache } from "../auth";
@@ -94,7 +95,17 @@ async function siteReady(
     const health = await healthCheck(adminUrl, { ...transport, serverType, token });
     if (health.state === "healthy") return true;
     if (health.state === "absent") {
-      await session.call("", {}, { method: "GET", operation: "admin root" });
+      await session.withToken((t) =>
+        arcgisRequest({
+          ...transport,
+          url: `${adminUrl.replace(/\/+$/, "")}/`,
+          operation: "admin root",
+          method: "GET",
+          token: t,
+          referer: session.referer,
+          secrets: [password],
+        }),
+      );
       return true;
     }
     return `the health check says not ready (${health.error?.message ?? JSON.stringify(health.raw)})`;

@@ -569,6 +569,65 @@ describe("Site through a faulty network", () => {
     expect(outs.serverLogSettings).toMatchObject(logSettings);
   });
 
+  it.each([
+    {
+      name: "a web adaptor that reaches no machine",
+      status: 200,
+      body: {
+        status: "error",
+        code: 500,
+        messages: [
+          "Could not access any server machines. Please contact your system administrator.",
+        ],
+      },
+    },
+    { name: "a JSON 503", status: 503, body: { error: { code: 503, message: "Unavailable." } } },
+    { name: "a JSON 500", status: 500, body: { error: { code: 500, message: "Internal error." } } },
+    {
+      name: "a sharing-style 403",
+      status: 200,
+      body: {
+        error: { code: 403, message: "You do not have permissions to access this resource." },
+      },
+    },
+  ])(
+    "treats $name at the admin root as unreachable: refresh errors and keeps state, destroy does not skip deleteSite",
+    async ({ status, body }) => {
+      const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+      const { id, outs } = await site.create(
+        await checked(siteInputs(emu, { adminUrl, tls: {}, deleteSiteOnDestroy: true })),
+      );
+      proxy.setRule(({ path }) =>
+        path.startsWith("/arcgis/admin/?") || path === "/arcgis/admin/"
+          ? { kind: "answer", status, body: JSON.stringify(body) }
+          : undefined,
+      );
+      await expect(site.read(id, outs)).rejects.toThrow(
+        /Cannot refresh the site at .*Nothing was changed in state/,
+      );
+      await expect(site.delete(id, outs)).rejects.toThrow(
+        /Cannot delete the site at .*deleteSite was not sent/,
+      );
+      expect(emu.requestLog().filter((r) => r.url.includes("deleteSite"))).toHaveLength(0);
+      proxy.setRule(() => undefined);
+      expect((await site.read(id, outs)).id).toBe(id);
+    },
+  );
+
+  it("on ArcGIS Server, never concludes from the admin root that a site is gone", async () => {
+    await proxy.close();
+    await emu.close();
+    emu = await startTestEmulator({ tls: false, serverType: "arcgis-server" });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    const { id, outs } = await site.create(
+      await checked(siteInputs(emu, { serverType: "arcgis-server", deleteSiteOnDestroy: true })),
+    );
+    await site.delete(id, outs);
+    await expect(site.read(id, outs)).rejects.toThrow(
+      /does not confirm that the site is gone .*web adaptor.*pulumi state delete/,
+    );
+  });
+
   it("keeps polling through 502 answers from a proxy while the site is created", async () => {
     // The first polls after createNewSite meet a proxy that answers 502, as load balancers do.
     let created = false;

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { link, mkdir, rename, rm } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
 import * as yauzl from "yauzl";
-import type { TransportOptions } from "./dispatcher";
+import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "./dispatcher";
 import { baseHeaders, headerValue, sendRequest, transportError } from "./request";
+import type { ArcGISRequestError } from "./errors";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 
 /**
@@ -72,6 +74,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   const headers: Record<string, string> = { ...baseHeaders(opts.referer), accept: "*/*" };
   if (opts.token) headers["x-esri-authorization"] = `Bearer ${opts.token}`;
   // No f=json here: on an upload item, f=json would return the item's description, not the file.
+  const maxBytes = opts.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   let res = await sendRequest({ url: opts.url, method: "GET", headers }, opts, ctx);
   if (opts.fileOfItem !== undefined) {
     const item = await itemDescription(res, opts, ctx, headers);
@@ -86,12 +89,14 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   } else {
     await rejectNonFileAnswer(res, opts, ctx, false);
   }
+  await rejectAnnouncedOversize(res, maxBytes, ctx);
 
   const target = targetPath(opts, res);
   await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.part`);
+  await removeStalePartials(dirname(target));
+  const temp = join(dirname(target), `.${basename(target)}.${partialTag()}.part`);
   try {
-    const { sizeBytes, sha256 } = await streamToFile(res, temp, opts, ctx);
+    const { sizeBytes, sha256 } = await streamToFile(res, temp, maxBytes, opts, ctx);
     await opts.verify?.(temp, ctx);
     const isFolder = !(typeof opts.dest === "object" && "file" in opts.dest);
     const final = isFolder ? await publishBesideOthers(temp, target) : target;
@@ -215,9 +220,31 @@ async function rejectNonFileAnswer(
   );
 }
 
+/** A Content-Length above the limit is refused before a byte is written. */
+async function rejectAnnouncedOversize(
+  res: Dispatcher.ResponseData,
+  maxBytes: number,
+  ctx: AnswerContext,
+): Promise<void> {
+  const announced = Number(headerValue(res.headers["content-length"]) ?? "");
+  if (!Number.isFinite(announced) || announced <= maxBytes) return;
+  res.body.destroy();
+  throw tooLarge(ctx, maxBytes, `the server announces ${announced} bytes`);
+}
+
+function tooLarge(ctx: AnswerContext, maxBytes: number, what: string): ArcGISRequestError {
+  return requestError(
+    ctx,
+    "TOO_LARGE",
+    `${what}, more than the download limit of ${maxBytes} bytes (maxDownloadBytes); nothing ` +
+      "was kept. Raise the limit if the file is really that large.",
+  );
+}
+
 async function streamToFile(
   res: Dispatcher.ResponseData,
   path: string,
+  maxBytes: number,
   transport: TransportOptions,
   ctx: AnswerContext,
 ): Promise<{ sizeBytes: number; sha256: string }> {
@@ -228,8 +255,10 @@ async function streamToFile(
       res.body,
       async function* (source: AsyncIterable<Buffer>) {
         for await (const chunk of source) {
-          hash.update(chunk);
           sizeBytes += chunk.length;
+          // An endless body must not fill the disk: stop at the limit, not at the end.
+          if (sizeBytes > maxBytes) throw tooLarge(ctx, maxBytes, "the file grew past the limit");
+          hash.update(chunk);
           yield chunk;
         }
       },
@@ -240,6 +269,71 @@ async function streamToFile(
     throw transportError(e, transport, ctx);
   }
   return { sizeBytes, sha256: hash.digest("hex") };
+}
+
+/**
+ * Partial files are named `.<final name>.<host>-<pid>-<random>.part`: `<host>` is the first 8 hex
+ * digits of the SHA-256 of this machine's host name and `<pid>` the writing process, so that a
+ * later download can tell a partial file left by a killed process (kill -9 skips every cleanup)
+ * from one that another download is still writing.
+ */
+function partialTag(): string {
+  return `${HOST_TAG}-${process.pid}-${randomBytes(6).toString("hex")}`;
+}
+
+const HOST_TAG = createHash("sha256").update(hostname()).digest("hex").slice(0, 8);
+
+/**
+ * Our partial files: `.<name>.<host>-<pid>-<random>.part`, and `.<name>.<random>.part` as written
+ * by earlier versions (without host and pid).
+ */
+const PARTIAL_NAME = /^\..+\.(?:([0-9a-f]{8})-(\d+)-)?[0-9a-f]{12}\.part$/;
+
+/**
+ * A partial file nobody has written for this long is stale whoever wrote it. A live download
+ * writes at least every `timeouts.bodyMs` (5 minutes by default) or fails; an hour leaves room
+ * for a caller's longer limit, and is still short next to "forever".
+ */
+export const STALE_PARTIAL_MS = 60 * 60_000;
+
+/**
+ * Removes partial files of our own naming in `dir` that no download will ever finish: written on
+ * this machine by a process that no longer runs, or not written for {@link STALE_PARTIAL_MS}.
+ * Files of other naming, and partial files of live processes (this one included: parallel
+ * downloads), stay. Best effort: a file that cannot be examined or removed is left alone.
+ */
+async function removeStalePartials(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = PARTIAL_NAME.exec(name);
+    if (!match) continue;
+    const path = join(dir, name);
+    try {
+      const stat = await lstat(path);
+      if (!stat.isFile()) continue;
+      const writerGone =
+        match[1] === HOST_TAG && Number(match[2]) !== process.pid && !isRunning(Number(match[2]));
+      if (writerGone || Date.now() - stat.mtimeMs > STALE_PARTIAL_MS)
+        await rm(path, { force: true });
+    } catch {
+      // Removed meanwhile, or not ours to remove: leave it.
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, under another user.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** A disk problem (EACCES, ENOSPC) is the caller's to see as is, not a server failure. */

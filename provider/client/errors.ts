@@ -9,14 +9,29 @@
  * - `NETWORK`: no answer (connection refused or reset, DNS failure, socket closed).
  * - `TIMEOUT`: connect, headers or body timeout elapsed.
  * - `TLS`: the server's certificate was not trusted.
- * - `HTTP`: an HTTP status of 300 or more without an ArcGIS error body (e.g. a proxy's 502 page).
+ * - `HTTP`: an HTTP status of 400 or more without an ArcGIS error body (e.g. a proxy's 502 page).
+ * - `REDIRECT`: the server answered with a redirect (HTTP 3xx). It is never followed (the
+ *   credentials must not go to another address), and waiting does not change it: final.
  * - `AUTH`: token missing, invalid or expired (498/499, HTTP 401) or permission denied (403).
  * - `SERVER`: any other ArcGIS error body (both the admin and the sharing format).
  * - `BAD_RESPONSE`: an answer that is not the JSON the operation needs.
+ * - `TOO_LARGE`: a download grew past its size limit.
+ * - `BAD_INPUT`: the request was refused before it was sent (credentials in the URL, a time
+ *   limit that is not a positive number).
  * - `ABORTED`: the caller's AbortSignal fired.
  */
 export type ArcGISErrorCode =
-  "NETWORK" | "TIMEOUT" | "TLS" | "HTTP" | "AUTH" | "SERVER" | "BAD_RESPONSE" | "ABORTED";
+  | "NETWORK"
+  | "TIMEOUT"
+  | "TLS"
+  | "HTTP"
+  | "REDIRECT"
+  | "AUTH"
+  | "SERVER"
+  | "BAD_RESPONSE"
+  | "TOO_LARGE"
+  | "BAD_INPUT"
+  | "ABORTED";
 
 /** What {@link ArcGISRequestError} is built from. */
 export interface ArcGISRequestErrorInit {
@@ -91,10 +106,11 @@ export class ArcGISRequestError extends Error {
     const secrets = init.secrets ?? [];
     const url = cleanUrl(init.url);
     const codePart = init.serverCode === undefined ? "" : ` (code ${init.serverCode})`;
-    const message = redactSecrets(
-      `${init.operation} on ${describeTarget(url, init.operation)} failed${codePart}: ${init.detail}`,
-      secrets,
-    );
+    // The server's code is ours to print: redacting a password "500" out of "(code 500)" would
+    // tell the reader the password.
+    const target = redactSecrets(describeTarget(url, init.operation), secrets);
+    const detail = redactSecrets(init.detail, secrets);
+    const message = `${init.operation} on ${target} failed${codePart}: ${detail}`;
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = init.code;
     this.operation = init.operation;
@@ -134,8 +150,22 @@ function describeTarget(url: string, operation: string): string {
 const REDACTED = "[REDACTED]";
 
 /**
- * Replaces every occurrence of the given secrets (raw, URL-encoded and JSON-escaped) and of
- * `token=…`, `password=…`, `"token":"…"`, `"password":"…"` and `Bearer …` patterns.
+ * Characters that may stand right before a value: start of a form value (`=`, `&`), of a JSON
+ * string or quoted word (quotes), of a header value or word (whitespace), of a list item or a
+ * bracketed value. Not `/`, `.`, `:`, `-`, letters or digits: a secret glued to those is part of
+ * other text (a path, an address, a port), and marking it there would tell the reader the secret.
+ */
+const BEFORE_VALUE = String.raw`(?<=^|[\s"'\x60=&,;()<>[\]{}])`;
+/** After a value: the same, or a sentence's punctuation followed by a space or the end. */
+const AFTER_VALUE = String.raw`(?=$|[\s"'\x60&,;()<>[\]{}]|[.:!?](?:\s|$))`;
+
+/**
+ * Redacts secrets where they occur as values: a form value (`password=…`), a JSON string value
+ * (`"…"`), a header value (`Bearer …`), a quoted or whitespace-separated word, each in its raw,
+ * URL-encoded and JSON-escaped form. A secret that is only part of other text is left alone: the
+ * password `7` must not turn `127.0.0.1` into `12[REDACTED].0.0.1`, which would tell the reader
+ * the password. Values of `token=`, `password=`, `"token":`, `"password":` and `Bearer` are
+ * redacted whatever they are.
  *
  * @param text - text that may contain secrets.
  * @param secrets - passwords and tokens to hide; empty strings are ignored.
@@ -143,6 +173,8 @@ const REDACTED = "[REDACTED]";
  * @example
  * ```ts
  * redactSecrets("token=abc&x=1", []) // "token=[REDACTED]&x=1"
+ * redactSecrets("https://127.0.0.1/arcgis/admin: wrong password 7", ["7", "admin"])
+ * // "https://127.0.0.1/arcgis/admin: wrong password [REDACTED]"
  * ```
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
@@ -157,7 +189,8 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   // Longest first, so a secret containing another is replaced whole.
   let out = text;
   for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-    out = out.split(form).join(REDACTED);
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(BEFORE_VALUE + escaped + AFTER_VALUE, "g"), REDACTED);
   }
   return out
     .replace(/\b(token|password)=[^&\s"'<>]*/gi, `$1=${REDACTED}`)

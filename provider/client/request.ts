@@ -145,6 +145,7 @@ export async function sendRequest(
   transport: TransportOptions,
   ctx: AnswerContext,
 ): Promise<Dispatcher.ResponseData> {
+  refuseUnsendable(req.url, transport, ctx);
   try {
     return await request(req.url, {
       method: req.method,
@@ -157,6 +158,40 @@ export async function sendRequest(
     });
   } catch (e) {
     throw transportError(e, transport, ctx);
+  }
+}
+
+/**
+ * Refuses, before anything is sent, a URL with credentials in its user-info part (they would be
+ * sent as Basic authentication to whatever answers, and end up in logs and messages) and a time
+ * limit that is not a positive number (undici reads 0 as "no limit", so a silent server would be
+ * waited for forever).
+ */
+function refuseUnsendable(url: string, transport: TransportOptions, ctx: AnswerContext): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined && (parsed.username !== "" || parsed.password !== "")) {
+    throw requestError(
+      ctx,
+      "BAD_INPUT",
+      "the URL contains credentials (user info before the host, user:password@); give them " +
+        "as username and password instead, never in a URL.",
+    );
+  }
+  for (const [name, value] of Object.entries(transport.timeouts ?? {})) {
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+      throw requestError(
+        ctx,
+        "BAD_INPUT",
+        `timeouts.${name} is ${String(value)}: a time limit must be a positive number of ` +
+          'milliseconds (the HTTP client would read 0 as "no limit").',
+      );
+    }
   }
 }
 

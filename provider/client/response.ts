@@ -190,20 +190,43 @@ function errorFromBody(err: BodyError, httpStatus: number, ctx: AnswerContext): 
 function errorFromStatus(answer: RawAnswer, ctx: AnswerContext): ArcGISRequestError {
   const status = answer.statusCode;
   if (status < 400) {
-    const target = answer.location ? ` to ${answer.location.replace(/[?#].*$/s, "")}` : "";
-    return requestError(
-      ctx,
-      "HTTP",
-      `the server redirected (HTTP ${status})${target}; use that URL.`,
-      {
-        httpStatus: status,
-      },
-    );
+    return requestError(ctx, "REDIRECT", redirectDetail(status, answer.location, ctx.url), {
+      httpStatus: status,
+    });
   }
   const code = status === 401 || status === 403 ? "AUTH" : "HTTP";
   return requestError(ctx, code, `the server answered ${describeBody(answer)}`, {
     httpStatus: status,
   });
+}
+
+/**
+ * Says where a redirect points (scheme, host and path, never its query or user info) and that it
+ * was not followed: the request carried credentials that must only go to the configured address.
+ */
+function redirectDetail(status: number, location: string | undefined, from: string): string {
+  let source: URL | undefined;
+  let target: URL | undefined;
+  try {
+    source = new URL(from);
+    target = location === undefined ? undefined : new URL(location, source);
+  } catch {
+    target = undefined;
+  }
+  if (source === undefined || target === undefined) {
+    return `the server redirected (HTTP ${status}) without a usable Location; the redirect was not followed.`;
+  }
+  const where = `${target.protocol}//${target.host}${target.pathname}`;
+  const change =
+    target.protocol !== source.protocol
+      ? ` (from ${source.protocol.slice(0, -1)} to ${target.protocol.slice(0, -1)})`
+      : target.host !== source.host
+        ? ` (another host: ${target.host})`
+        : "";
+  return (
+    `the server redirected (HTTP ${status}) to ${where}${change}; it was not followed, so that ` +
+    "no credentials go to another address: use that URL if it is the same server."
+  );
 }
 
 const SNIPPET_LENGTH = 200;

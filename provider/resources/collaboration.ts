@@ -96,6 +96,9 @@ export function collaborationCrossChecks(values: Record<string, unknown>): Check
   return failures;
 }
 
+/** The sharing API's name for the portal one is signed in to: `portals/self`. */
+const SELF = "self";
+
 /** Inputs whose change means another collaboration (a replacement). */
 const REPLACING_INPUTS = ["sharingUrl", "collaborationId", "portalId"] as const;
 /** Inputs whose change only updates state. */
@@ -144,7 +147,11 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         "administrator: give an org_admin's username and password or token.",
     );
   }
-  const portalId = inputs.portalId ?? (await portalSelf(session)).id;
+  // The role is decided by this portal's own id (portals/self), never by the literal input:
+  // `portalId: "self"` names this portal too, and is resolved to its id.
+  const selfId = (await portalSelf(session)).id;
+  const portalIdGiven = inputs.portalId !== undefined && inputs.portalId !== SELF;
+  const portalId = portalIdGiven ? inputs.portalId! : selfId;
   let info: Awaited<ReturnType<typeof getCollaboration>>;
   try {
     info = await getCollaboration(session, portalId, inputs.collaborationId);
@@ -158,7 +165,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     }
     throw error;
   }
-  const role = info.collaborationHostPortalId === portalId ? "host" : "guest";
+  const role = info.collaborationHostPortalId === selfId ? "host" : "guest";
   if (role === "guest" && !inputs.leaveAsGuest) {
     throw new Error(
       `Portal ${portalId} is a guest of the ${describeTarget(inputs, portalId)}, and a guest ` +
@@ -170,7 +177,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const outs: CollaborationOutputs = {
     ...inputs,
     portalId,
-    portalIdGiven: inputs.portalId !== undefined,
+    portalIdGiven,
     name: info.name,
     description: info.description ?? "",
     hostPortalId: info.collaborationHostPortalId,
@@ -186,8 +193,9 @@ function diff(
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
   const replaces = REPLACING_INPUTS.filter((key) => {
-    // A looked-up portalId changes only when the user gives one that differs.
-    if (key === "portalId" && news.portalId === undefined && !olds.portalIdGiven) return false;
+    // A looked-up portalId changes only when the user gives one that differs ("self" does not).
+    const looksUp = news.portalId === undefined || news.portalId === SELF;
+    if (key === "portalId" && looksUp && !olds.portalIdGiven) return false;
     return !sameValue(olds[key], news[key]);
   });
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };

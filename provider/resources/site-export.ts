@@ -6,7 +6,9 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
+  cleanUrl,
   createAdminSession,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
   downloadExport,
   exportSite,
   hasServerCode,
@@ -34,6 +36,7 @@ import {
   ProgressReporter,
   type ResourceImplementation,
   sameValue,
+  timeoutMsSchema,
   tlsSchema,
   transportFor,
   withoutProvider,
@@ -51,6 +54,8 @@ export interface SiteExportInputs {
   location?: string;
   downloadTo?: string;
   triggers?: unknown[];
+  /** Filled in by check() (default 4 GiB); absent in state written before it existed. */
+  maxDownloadBytes?: number;
   tls?: { caCert?: string; insecureSkipVerify?: boolean };
   timeouts: { exportMs: number };
 }
@@ -82,15 +87,14 @@ export function siteExportInputsSchema() {
     location: nonEmpty().optional(),
     downloadTo: nonEmpty().optional(),
     triggers: z.array(z.unknown()).optional(),
+    maxDownloadBytes: z
+      .number()
+      .int()
+      .positive({ message: "must be a positive number of bytes" })
+      .default(DEFAULT_MAX_DOWNLOAD_BYTES),
     tls: tlsSchema(),
     timeouts: z
-      .strictObject({
-        exportMs: z
-          .number()
-          .int()
-          .min(0, { message: "must not be negative" })
-          .default(DEFAULT_EXPORT_MS),
-      })
+      .strictObject({ exportMs: timeoutMsSchema(DEFAULT_EXPORT_MS) })
       .default({ exportMs: DEFAULT_EXPORT_MS }),
   });
 }
@@ -113,7 +117,14 @@ export function siteExportCrossChecks(values: Record<string, unknown>): CheckFai
 /** Inputs whose change means a new export (a replacement). */
 const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
 /** Inputs whose change only updates state. */
-const STATE_ONLY_INPUTS = ["serverType", "username", "password", "tls", "timeouts"] as const;
+const STATE_ONLY_INPUTS = [
+  "serverType",
+  "username",
+  "password",
+  "maxDownloadBytes",
+  "tls",
+  "timeouts",
+] as const;
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
 const OUTPUT_ONLY_KEYS = [
@@ -210,13 +221,12 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
           "answering a download URL, so there is nothing to download to downloadTo.",
       );
     }
-    const local = await downloadExport(
+    const local = await download(
+      inputs,
+      inputs.downloadTo,
       session,
       answer.location,
-      inputs.downloadTo,
-      transportFor(inputs.adminUrl, inputs.tls, {
-        timeouts: { connectMs: 10_000, headersMs: 120_000, bodyMs: 300_000 },
-      }),
+      progress.elapsed(),
     );
     Object.assign(outs, {
       fileName: local.fileName,
@@ -256,6 +266,45 @@ async function requireExportVersion(inputs: SiteExportInputs): Promise<string | 
         "going on without checking that it has exportSite.",
     );
     return undefined;
+  }
+}
+
+/**
+ * Streams the archive to downloadTo, within what is left of timeouts.exportMs (it bounds the whole
+ * export, download included: a server trickling a byte every few seconds never trips the idle
+ * limit) and within maxDownloadBytes (an endless body must not fill the disk).
+ */
+async function download(
+  inputs: SiteExportInputs,
+  downloadTo: string,
+  session: ReturnType<typeof sessionFor>,
+  url: string,
+  elapsedMs: number,
+) {
+  const remainingMs = Math.max(1, inputs.timeouts.exportMs - elapsedMs);
+  const deadline = AbortSignal.timeout(remainingMs);
+  try {
+    return await downloadExport(
+      session,
+      url,
+      downloadTo,
+      transportFor(inputs.adminUrl, inputs.tls, {
+        timeouts: { connectMs: 10_000, headersMs: 120_000, bodyMs: 300_000 },
+        signal: deadline,
+        maxDownloadBytes: inputs.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+      }),
+    );
+  } catch (error) {
+    if (deadline.aborted) {
+      throw new Error(
+        `Downloading the export ${cleanUrl(url)} to ${downloadTo} did not complete within ` +
+          `timeouts.exportMs (${inputs.timeouts.exportMs} ms), which bounds the whole export, ` +
+          "download included. The partial file was removed. Raise timeouts.exportMs if the " +
+          "server is just slow.",
+        { cause: error },
+      );
+    }
+    throw error;
   }
 }
 
@@ -331,6 +380,8 @@ export interface SiteExportArgs {
   location?: pulumi.Input<string>;
   /** A local folder to stream the archive to (only without `location`). */
   downloadTo?: pulumi.Input<string>;
+  /** Largest archive downloadTo accepts, in bytes (default 4 GiB); a larger one fails. */
+  maxDownloadBytes?: pulumi.Input<number>;
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */

@@ -51,6 +51,7 @@ import {
   messageOf,
   nonEmpty,
   ProgressReporter,
+  timeoutMsSchema,
   type ResourceImplementation,
   sameValue,
   tlsSchema,
@@ -184,8 +185,8 @@ export function siteInputsSchema() {
     tls: tlsSchema(),
     timeouts: z
       .strictObject({
-        serverReadyMs: count.default(DEFAULT_SERVER_READY_MS),
-        createMs: count.default(DEFAULT_CREATE_MS),
+        serverReadyMs: timeoutMsSchema(DEFAULT_SERVER_READY_MS),
+        createMs: timeoutMsSchema(DEFAULT_CREATE_MS),
       })
       .default({ serverReadyMs: DEFAULT_SERVER_READY_MS, createMs: DEFAULT_CREATE_MS }),
   });
@@ -199,7 +200,9 @@ export function siteCrossChecks(values: Record<string, unknown>): CheckFailure[]
   const failures: CheckFailure[] = [];
   const dirs = Array.isArray(values.directories) ? (values.directories as unknown[]) : [];
   let systemSeen = false;
-  const names = new Set<unknown>();
+  // Names that differ only in letter case count as one: the emulator refuses them (an assumption
+  // of ours, README), and on Windows, where most sites run, they name the same folder.
+  const names = new Map<string, string>();
   dirs.forEach((d, i) => {
     if (d === null || typeof d !== "object") return;
     const dir = d as Record<string, unknown>;
@@ -213,13 +216,20 @@ export function siteCrossChecks(values: Record<string, unknown>): CheckFailure[]
       systemSeen = true;
     }
     if (typeof dir.name === "string" && dir.name !== "") {
-      if (names.has(dir.name)) {
+      const key = dir.name.toLowerCase();
+      const earlier = names.get(key);
+      if (earlier !== undefined) {
         failures.push({
           property: `directories[${i}].name`,
-          reason: `duplicate directory name "${dir.name}"`,
+          reason:
+            earlier === dir.name
+              ? `duplicate directory name "${dir.name}"`
+              : `duplicate directory name "${dir.name}": it differs from "${earlier}" only in ` +
+                "letter case, and the server does not tell them apart",
         });
+      } else {
+        names.set(key, dir.name);
       }
-      names.add(dir.name);
     }
   });
   return failures;
@@ -271,12 +281,17 @@ function allCrossChecks(values: Record<string, unknown>): CheckFailure[] {
 export const SITE_DEFINING_INPUTS = [
   "serverType",
   "adminUrl",
-  "username",
-  "password",
   "configStoreConnection",
   "directories",
   "logSettings",
 ] as const;
+
+/**
+ * The administrator's credentials. They do not define the site: a change means the password was
+ * changed (or another administrator is used) on the server, so it only updates state, once the
+ * new credentials have proved that they obtain a token. Never a replacement.
+ */
+const CREDENTIAL_INPUTS = ["username", "password"] as const;
 
 /** Inputs that only change how the provider behaves; changing them touches nothing. */
 const STATE_ONLY_INPUTS = [
@@ -763,7 +778,9 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
   // State written before serverType existed is taken to be of the declared product.
   olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
   const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
-  const changedStateOnly = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS].filter(
+    (key) => !sameValue(olds[key], news[key]),
+  );
   if (changedDefining.length === 0) {
     return { changes: changedStateOnly.length > 0 };
   }
@@ -788,7 +805,40 @@ async function update(
   olds: SiteOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: withStateOnlyChanges(olds, parseInputs(rawNews), STATE_ONLY_INPUTS) };
+  const news = parseInputs(rawNews);
+  if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
+    await proveCredentials(news);
+  }
+  return {
+    outs: withStateOnlyChanges(olds, news, [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS]),
+  };
+}
+
+/**
+ * Before new credentials replace the old ones in state (destroy will use them), proves that they
+ * obtain an administrator token. This resource never changes the password on the server.
+ */
+async function proveCredentials(inputs: SiteInputs): Promise<void> {
+  const session = createAdminSession({
+    adminUrl: inputs.adminUrl,
+    username: inputs.username,
+    password: inputs.password,
+    ...transportOf(inputs),
+  });
+  try {
+    await session.token();
+  } catch (error) {
+    const why = isAuthError(error)
+      ? "the server does not accept them"
+      : `they could not be checked (${messageOf(error)})`;
+    throw new Error(
+      `The new credentials of ${inputs.username} for the site at ${inputs.adminUrl} were not ` +
+        `recorded: ${why}. This resource does not change the password on the server: change it ` +
+        "there first (in ArcGIS Server Administrator or Manager), then run `pulumi up` with the " +
+        "new password. State still holds the previous credentials.",
+      { cause: error },
+    );
+  }
 }
 
 async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {

@@ -41,6 +41,11 @@ describe("ArcGISRequestError", () => {
     expect(e.message).not.toContain("pw@");
   });
 
+  it("keeps the server's code whole when it equals a secret", () => {
+    const e = error({ serverCode: 500, detail: "Failed.", secrets: ["500"] });
+    expect(e.message).toContain("failed (code 500): Failed.");
+  });
+
   it("keeps the original failure as cause", () => {
     const cause = new Error("connect ECONNREFUSED");
     expect(error({ code: "NETWORK", cause }).cause).toBe(cause);
@@ -81,6 +86,29 @@ describe("redactSecrets()", () => {
   it('redacts "token": and "password": JSON members and Bearer headers', () => {
     const out = redactSecrets('{"token":"abc","Password" : "x\\"y"} Bearer eyJ.abc', []);
     expect(out).toBe('{"token":"[REDACTED]","Password" : "[REDACTED]"} Bearer [REDACTED]');
+  });
+
+  it("leaves a secret alone where it is only part of other text (a path, an address, a port)", () => {
+    const text =
+      "siteStatus on https://127.0.0.1:20443/arcgis/admin failed: see /arcgis/admin/logs.";
+    expect(redactSecrets(text, ["admin", "7", "1", "20443", "arcgis"])).toBe(text);
+  });
+
+  it("redacts a short secret where it is a value: form value, JSON string, quoted or whole word, header", () => {
+    const text = [
+      "username=siteadmin&pwd=7&f=json",
+      '{"pwd":"7","note":"7 apples"}',
+      "password 7 is wrong: '7'.",
+      "X-Secret: 7",
+    ].join("\n");
+    expect(redactSecrets(text, ["7"])).toBe(
+      [
+        "username=siteadmin&pwd=[REDACTED]&f=json",
+        '{"pwd":"[REDACTED]","note":"[REDACTED] apples"}',
+        "password [REDACTED] is wrong: '[REDACTED]'.",
+        "X-Secret: [REDACTED]",
+      ].join("\n"),
+    );
   });
 
   it("ignores empty secrets instead of mangling the text", () => {

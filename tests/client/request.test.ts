@@ -229,7 +229,7 @@ describe("arcgisRequest() with ArcGIS error bodies", () => {
     expect(e.httpStatus).toBe(status);
   });
 
-  it("reports a redirect with its target (without query) instead of following it", async () => {
+  it("reports a redirect as REDIRECT with its target (without query) instead of following it", async () => {
     const agent = mockAgent();
     agent
       .get(ADMIN_ORIGIN)
@@ -238,10 +238,10 @@ describe("arcgisRequest() with ArcGIS error bodies", () => {
     const e = await failure(
       arcgisRequest({ url: `${ADMIN_URL}/op`, operation: "op", dispatcher: agent }),
     );
-    expect(e.code).toBe("HTTP");
+    expect(e.code).toBe("REDIRECT");
     expect(e.httpStatus).toBe(302);
     expect(e.message).toContain(
-      "redirected (HTTP 302) to https://other.example.com/arcgis/admin/op;",
+      "redirected (HTTP 302) to https://other.example.com/arcgis/admin/op (another host: other.example.com); it was not followed",
     );
     expect(e.message).not.toContain("x=1");
   });

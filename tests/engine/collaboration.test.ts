@@ -268,6 +268,31 @@ describe("Collaboration through the dynamic-provider host", () => {
     expect(read.id).toBe("");
   });
 
+  it('takes portalId "self" as this portal: a hosted collaboration is deleted, even with leaveAsGuest', async () => {
+    const SELF_URN = urn("self");
+    const checked = await host.check(
+      SELF_URN,
+      {},
+      {
+        ...checkedInputs,
+        collaborationId: "hosted2",
+        portalId: "self",
+        leaveAsGuest: true,
+      },
+    );
+    expect(checked.failures).toEqual([]);
+    const made = await host.create(SELF_URN, checked.inputs, {
+      additionalSecretOutputs: ["password", "token"],
+    });
+    expect(made.id).toBe(`${PORTAL_ID}/hosted2`);
+    expect(unwrapSecrets(made.properties)).toMatchObject({ portalId: PORTAL_ID, role: "host" });
+    await host.delete(made.id, SELF_URN, made.properties);
+    expect(await exists("hosted2")).toBe(false);
+    const log = emu.requestLog();
+    expect(log.some((r) => r.url.includes("/collaborations/hosted2/delete"))).toBe(true);
+    expect(log.some((r) => r.url.includes("/hosted2/removeParticipation"))).toBe(false);
+  });
+
   it("never prints the password or the token, nor puts them in an error or a URL", () => {
     expect(errorTexts.length).toBeGreaterThan(0);
     for (const value of [PASSWORD, token]) {

@@ -5,6 +5,7 @@
  * all), and the Site implementation is called as the provider host calls it.
  */
 import * as net from "node:net";
+import { createNewSite } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
@@ -420,4 +421,112 @@ describe("Site: faults while an asynchronous creation runs", () => {
     expect(outcome.ms).toBeGreaterThanOrEqual(SHORT_MS - 100);
     expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, siteCreationsFailed: 1 });
   });
+});
+
+describe("Site: answers that waiting does not change", () => {
+  let emu: TestEmulator;
+  let proxy: FaultProxy;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await emu?.close();
+  });
+
+  const READY_MS = 60_000;
+
+  it.each([
+    { status: 301, to: "https", name: "a permanent redirect from http to https" },
+    { status: 308, to: "https", name: "a permanent redirect (308) from http to https" },
+    { status: 302, to: "http-elsewhere", name: "a temporary redirect to another host" },
+  ])(
+    "reports $name at once, naming its target, and does not follow it",
+    async ({ status, to, name }) => {
+      emu = await startTestEmulator({ tls: false });
+      proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+      const adminUrl = proxiedAdminUrl(proxy, emu);
+      const target =
+        to === "https"
+          ? adminUrl.replace("http://", "https://") + "/"
+          : "http://gis.example.com/arcgis/admin/";
+      proxy.setRule(() => ({
+        kind: "answer",
+        status,
+        body: "<html><body>Moved</body></html>",
+        contentType: "text/html",
+        headers: { location: target },
+      }));
+      const inputs = await checked(
+        siteInputs(emu, { adminUrl, timeouts: { serverReadyMs: READY_MS, createMs: 60_000 } }),
+      );
+      const logBefore = emu.requestLog().length;
+      const outcome = await measure(site.create(inputs));
+      const error = errorOf(outcome);
+      const change = to === "https" ? " (from http to https)" : " (another host: gis.example.com)";
+      expect(error.message).toBe(
+        `siteStatus on ${adminUrl} failed: the server redirected (HTTP ${status}) to ` +
+          `${target}${change}; it was not followed, so that no credentials go to another ` +
+          "address: use that URL if it is the same server.",
+      );
+      // Said at once, not after serverReadyMs (60 s) of "not answering yet".
+      expect(outcome.ms).toBeLessThan(10_000);
+      // One status request, no token request, nothing reached the server or the target.
+      expect(proxy.seen).toEqual([
+        { method: "GET", path: "/arcgis/admin/?f=json", fault: "answer" },
+      ]);
+      expect(emu.requestLog().length).toBe(logBefore);
+      figures.record(
+        `${name}: reported at once, not followed`,
+        { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+        { serverReadyMs: READY_MS, tookMs: outcome.ms },
+      );
+    },
+    20_000,
+  );
+
+  it("refuses a time limit of 0 instead of waiting forever for a silent createNewSite", async () => {
+    emu = await startTestEmulator({ tls: false });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    // A server that answers the status poll but never answers createNewSite.
+    proxy.setRule(({ path }) =>
+      path.endsWith("/createNewSite") ? { kind: "delay", ms: 10 * 60_000 } : undefined,
+    );
+    const adminUrl = proxiedAdminUrl(proxy, emu);
+    const raw = siteInputs(emu, {
+      adminUrl,
+      runAsync: false,
+      timeouts: { serverReadyMs: 10_000, createMs: 0 },
+    });
+    const { failures } = await site.check({}, raw);
+    expect(failures).toEqual([
+      {
+        property: "timeouts.createMs",
+        reason: 'must be at least 1000 ms (1 s); 0 does not mean "no limit"',
+      },
+    ]);
+    // The same inputs handed to create (as state would be) are refused as well.
+    const created = await measure(site.create(raw));
+    expect(errorOf(created).message).toMatch(
+      /^Invalid Site inputs: timeouts\.createMs: must be at least 1000 ms/,
+    );
+    // And the client layer never reads 0 as "no limit": refused before anything is sent.
+    const sent = await measure(
+      createNewSite(
+        adminUrl,
+        { username: "siteadmin", password: "site-Password-1", runAsync: false },
+        { timeouts: { connectMs: 10_000, headersMs: 0 } },
+      ),
+    );
+    const error = errorOf(sent);
+    expect(error).toMatchObject({ code: "BAD_INPUT" });
+    expect(error.message).toMatch(
+      /createNewSite on .* failed: timeouts\.headersMs is 0: a time limit must be a positive number of milliseconds/,
+    );
+    expect(proxy.seen.filter((s) => s.path.endsWith("/createNewSite"))).toEqual([]);
+    expect(emu.stats().createNewSiteRequests).toBe(0);
+    figures.record(
+      "time limit of 0 against a silent createNewSite: refused, not waited on forever",
+      { faultsInjected: 1, faultsSurvived: 1, refusalsVerified: 3, dataLost: 0 },
+      { tookMs: created.ms + sent.ms },
+    );
+  }, 20_000);
 });

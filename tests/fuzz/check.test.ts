@@ -113,8 +113,11 @@ const maybeUnknown = <T>(arb: fc.Arbitrary<T>, withUnknown: boolean): fc.Arbitra
     ? fc.oneof({ weight: 5, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(UNKNOWN) })
     : arb;
 
-const text = fc.string({ minLength: 1, maxLength: 24 });
+/** Something in it: not empty, not only whitespace. */
+const text = fc.string({ minLength: 1, maxLength: 24 }).filter((t) => t.trim() !== "");
 const count = fc.nat({ max: 1_000_000 });
+/** A time limit: at least the 1 s minimum. */
+const timeoutMs = fc.integer({ min: 1000, max: 100_000_000 });
 const httpUrl = fc
   .webUrl({ validSchemes: ["http", "https"], withQueryParameters: true })
   .filter((u) => {
@@ -183,7 +186,8 @@ const validSite = (withUnknown: boolean) =>
         ),
         directories: fc.uniqueArray(directory(false), {
           maxLength: 5,
-          selector: (d) => d.name,
+          // The server does not tell names apart by letter case.
+          selector: (d) => (typeof d.name === "string" ? d.name.toLowerCase() : d.name),
         }),
         logSettings: fc.record({
           logLevel: fc.constantFrom(...LOG_LEVELS),
@@ -196,7 +200,10 @@ const validSite = (withUnknown: boolean) =>
         adoptExisting: fc.boolean(),
         deleteSiteOnDestroy: fc.boolean(),
         tls,
-        timeouts: fc.record({ serverReadyMs: count, createMs: count }, { requiredKeys: [] }),
+        timeouts: fc.record(
+          { serverReadyMs: timeoutMs, createMs: timeoutMs },
+          { requiredKeys: [] },
+        ),
         __provider: provider,
       },
       { requiredKeys: ["adminUrl", "username", "password"] },
@@ -250,8 +257,9 @@ const validSiteExport = (withUnknown: boolean) =>
           fc.record({ downloadTo: text }),
         ),
         triggers: fc.array(fc.jsonValue(), { maxLength: 4 }),
+        maxDownloadBytes: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
         tls,
-        timeouts: fc.record({ exportMs: count }, { requiredKeys: [] }),
+        timeouts: fc.record({ exportMs: timeoutMs }, { requiredKeys: [] }),
         __provider: provider,
       },
       { requiredKeys: ["adminUrl", "username", "password", "target"] },
@@ -282,7 +290,7 @@ const validCollaboration = (withUnknown: boolean) =>
 // Breaking one field on purpose
 // ---------------------------------------------------------------------------------------------
 
-type Kind = "text" | "url" | "bool" | "count" | "object" | "array";
+type Kind = "text" | "url" | "bool" | "count" | "positive" | "timeout" | "object" | "array";
 
 const notString = fc.oneof(
   fc.integer(),
@@ -291,18 +299,29 @@ const notString = fc.oneof(
   fc.array(fc.integer(), { maxLength: 2 }),
   fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
 );
+/** Not a count: negative, fractional, not a number. */
+const notCount = fc.oneof(
+  fc.integer({ min: -1_000_000, max: -1 }),
+  fc.double({ noInteger: true, noDefaultInfinity: true, noNaN: true }),
+  fc.constantFrom("5", null, true, Number.NaN, Number.POSITIVE_INFINITY),
+);
 const INVALID: Record<Kind, fc.Arbitrary<unknown>> = {
-  text: fc.oneof(notString, fc.constant("")),
+  text: fc.oneof(notString, fc.constantFrom("", " ", "\t", " \n ")),
   url: fc.oneof(
     notString,
     fc.constantFrom("", "gis.example.com/arcgis/admin", "ftp://gis.example.com/", "file:///etc"),
+    // Credentials in the user-info part.
+    fc.constantFrom(
+      "https://admin:pw@gis.example.com/arcgis/admin",
+      "http://user@127.0.0.1:6080/arcgis/admin",
+      "https://:secret@portal.example.com/portal/sharing/rest",
+    ),
   ),
   bool: fc.oneof(fc.integer(), fc.constant(null), fc.constantFrom("true", "false", "")),
-  count: fc.oneof(
-    fc.integer({ min: -1_000_000, max: -1 }),
-    fc.double({ noInteger: true, noDefaultInfinity: true, noNaN: true }),
-    fc.constantFrom("5", null, true, Number.NaN, Number.POSITIVE_INFINITY),
-  ),
+  count: notCount,
+  positive: fc.oneof(notCount, fc.constant(0)),
+  // 0 must not mean "no limit", and below 1 s is no sensible limit.
+  timeout: fc.oneof(notCount, fc.integer({ min: 0, max: 999 })),
   object: fc.oneof(
     fc.integer(),
     fc.string(),
@@ -344,8 +363,8 @@ const RESOURCES: Resource[] = [
       deleteSiteOnDestroy: "bool",
       tls: "object",
       timeouts: "object",
-      "timeouts.serverReadyMs": "count",
-      "timeouts.createMs": "count",
+      "timeouts.serverReadyMs": "timeout",
+      "timeouts.createMs": "timeout",
       "tls.insecureSkipVerify": "bool",
     },
     required: ["adminUrl", "username", "password"],
@@ -360,9 +379,10 @@ const RESOURCES: Resource[] = [
       username: "text",
       password: "text",
       triggers: "array",
+      maxDownloadBytes: "positive",
       tls: "object",
       timeouts: "object",
-      "timeouts.exportMs": "count",
+      "timeouts.exportMs": "timeout",
     },
     required: ["adminUrl", "username", "password"],
   },
@@ -510,5 +530,131 @@ describe.each(RESOURCES)(`$name check() (fast-check, seed ${SEED})`, (resource) 
       params,
     );
     figures.record(`${resource.name}: mutated valid inputs`, { inputsTried: tried });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Inputs that once passed preview and failed (or hung) at `pulumi up`
+// ---------------------------------------------------------------------------------------------
+
+describe("check() refuses at preview what failed or hung at `pulumi up`", () => {
+  const SITE = {
+    adminUrl: "https://gis.example.com:20443/arcgis/admin",
+    username: "siteadmin",
+    password: "site-Password-1",
+  };
+  const EXPORT = { ...SITE, downloadTo: "./backups" };
+  const COLLABORATION = {
+    sharingUrl: "https://portal.example.com/portal/sharing/rest",
+    collaborationId: "c1",
+    username: "portaladmin",
+    password: "portal-Password-1",
+  };
+
+  /** The failures of `field` only. */
+  async function failuresOf(
+    check: (news: unknown) => Promise<{ failures?: CheckFailure[] }>,
+    news: Record<string, unknown>,
+    field: string,
+  ): Promise<CheckFailure[]> {
+    const { failures = [] } = await check(news);
+    return failures.filter((f) => f.property === field);
+  }
+
+  it("refuses credentials in the user-info part of every URL input, without repeating them", async () => {
+    const cases = [
+      { check: RESOURCES[0]!.check, base: SITE, field: "adminUrl" },
+      { check: RESOURCES[1]!.check, base: EXPORT, field: "adminUrl" },
+      { check: RESOURCES[2]!.check, base: COLLABORATION, field: "sharingUrl" },
+    ];
+    const urls = [
+      "https://admin:Url-Secret-7@gis.example.com:20443/arcgis/admin",
+      "https://admin@gis.example.com:20443/arcgis/admin",
+      "https://:Url-Secret-7@gis.example.com/portal/sharing/rest",
+    ];
+    let refused = 0;
+    for (const { check, base, field } of cases) {
+      for (const url of urls) {
+        const failures = await failuresOf(check, { ...base, [field]: url }, field);
+        expect(failures).toEqual([
+          {
+            property: field,
+            reason:
+              "must not contain credentials (user:password@ before the host): give them as " +
+              "username and password (or token)",
+          },
+        ]);
+        expect(JSON.stringify(failures)).not.toContain("Url-Secret-7");
+        refused++;
+      }
+    }
+    figures.record("URL inputs with credentials in user info (every resource)", {
+      inputsTried: cases.length * urls.length,
+      refusalsVerified: refused,
+      secretsTracked: refused,
+      secretsLeaked: 0,
+    });
+  });
+
+  it("refuses a whitespace-only username or password, and directory names that differ only in case", async () => {
+    const siteCheck = RESOURCES[0]!.check;
+    let refused = 0;
+    for (const field of ["username", "password"]) {
+      for (const blank of [" ", "   ", "\t", " \n "]) {
+        expect(await failuresOf(siteCheck, { ...SITE, [field]: blank }, field)).toEqual([
+          { property: field, reason: "must not be only whitespace" },
+        ]);
+        refused++;
+      }
+    }
+    const directories = [
+      { name: "arcgisjobs", physicalPath: "D:\\arcgis\\jobs", directoryType: "JOBS" },
+      { name: "ArcGISJobs", physicalPath: "D:\\arcgis\\jobs2", directoryType: "JOBS" },
+    ];
+    expect(await failuresOf(siteCheck, { ...SITE, directories }, "directories[1].name")).toEqual([
+      {
+        property: "directories[1].name",
+        reason:
+          'duplicate directory name "ArcGISJobs": it differs from "arcgisjobs" only in letter ' +
+          "case, and the server does not tell them apart",
+      },
+    ]);
+    refused++;
+    figures.record("blank credentials and case-only duplicate directory names (Site)", {
+      inputsTried: refused,
+      refusalsVerified: refused,
+    });
+  });
+
+  it("refuses 0 and other sub-second values for every time limit of every resource", async () => {
+    const cases = [
+      { check: RESOURCES[0]!.check, base: SITE, field: "serverReadyMs" },
+      { check: RESOURCES[0]!.check, base: { ...SITE, runAsync: false }, field: "createMs" },
+      { check: RESOURCES[1]!.check, base: EXPORT, field: "exportMs" },
+    ];
+    let refused = 0;
+    for (const { check, base, field } of cases) {
+      for (const value of [0, 1, 999]) {
+        const failures = await failuresOf(
+          check,
+          { ...base, timeouts: { [field]: value } },
+          `timeouts.${field}`,
+        );
+        expect(failures).toEqual([
+          {
+            property: `timeouts.${field}`,
+            reason: 'must be at least 1000 ms (1 s); 0 does not mean "no limit"',
+          },
+        ]);
+        refused++;
+      }
+      expect(
+        await failuresOf(check, { ...base, timeouts: { [field]: 1000 } }, `timeouts.${field}`),
+      ).toEqual([]);
+    }
+    figures.record("time limits of 0 or below 1 s (every resource)", {
+      inputsTried: refused + cases.length,
+      refusalsVerified: refused,
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A small fault-injecting HTTP proxy for tests: it sits between the client and a plain-HTTP
  * emulator and, per request, forwards, delays, answers 502/504, resets the connection, truncates
- * the body, or drops the answer after the server has acted.
+ * the body, drops the answer after the server has acted, or sends a file body that never ends
+ * or trickles.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,8 +19,21 @@ export type Fault =
    * `replaceWith`, answers that status instead (a load balancer timing out on a slow backend).
    */
   | { kind: "drop-answer"; replaceWith?: { status: 502 | 504; body?: string } }
-  /** Answers with this body and status instead of forwarding. */
-  | { kind: "answer"; status: number; body: string; contentType?: string };
+  /** Answers with this body and status (and extra headers) instead of forwarding. */
+  | {
+      kind: "answer";
+      status: number;
+      body: string;
+      contentType?: string;
+      headers?: Record<string, string>;
+    }
+  /**
+   * Answers 200 with a file body that never ends (64 KiB chunks of zeros, as fast as the client
+   * reads), until the client goes away. `bytesSent` of the proxy counts what went out.
+   */
+  | { kind: "endless-body" }
+  /** Answers 200 with a file body of one byte every `everyMs`, until the client goes away. */
+  | { kind: "trickle"; everyMs: number };
 
 /** One forwarded request and the server's answer, as the proxy saw them. */
 export interface Exchange {
@@ -42,6 +56,8 @@ export interface FaultProxy {
   setRule(rule: FaultRule): void;
   /** Every request seen: method, path and the fault applied. */
   seen: Array<{ method: string; path: string; fault: Fault["kind"] }>;
+  /** Body bytes sent by the endless-body and trickle faults. */
+  bytesSent(): number;
   /** Calls `observer` with every exchange that reached the server (bodies included). */
   observe(observer: (exchange: Exchange) => void): void;
   close(): Promise<void>;
@@ -71,6 +87,7 @@ export async function startFaultProxy(
   let rule: FaultRule = () => undefined;
   let observer: ((exchange: Exchange) => void) | undefined;
   const seen: FaultProxy["seen"] = [];
+  let streamed = 0;
 
   const server = http.createServer((req, res) => {
     const method = req.method ?? "GET";
@@ -90,9 +107,46 @@ export async function startFaultProxy(
           res.end(fault.body ?? `<html><body><h1>${fault.status} Bad Gateway</h1></body></html>`);
           return;
         case "answer":
-          res.writeHead(fault.status, { "content-type": fault.contentType ?? "application/json" });
+          res.writeHead(fault.status, {
+            "content-type": fault.contentType ?? "application/json",
+            ...fault.headers,
+          });
           res.end(fault.body);
           return;
+        case "endless-body": {
+          res.writeHead(200, {
+            "content-type": "application/octet-stream",
+            "content-disposition": 'attachment; filename="endless.agssite"',
+          });
+          const chunk = Buffer.alloc(64 * 1024);
+          const pump = (): void => {
+            while (!res.destroyed) {
+              streamed += chunk.length;
+              if (!res.write(chunk)) {
+                res.once("drain", pump);
+                return;
+              }
+            }
+          };
+          pump();
+          return;
+        }
+        case "trickle": {
+          res.writeHead(200, {
+            "content-type": "application/octet-stream",
+            "content-disposition": 'attachment; filename="trickle.agssite"',
+          });
+          const timer = setInterval(() => {
+            if (res.destroyed) {
+              clearInterval(timer);
+              return;
+            }
+            streamed += 1;
+            res.write("P");
+          }, fault.everyMs);
+          res.on("close", () => clearInterval(timer));
+          return;
+        }
         case "delay":
           setTimeout(() => forward(fault), fault.ms);
           return;
@@ -173,6 +227,7 @@ export async function startFaultProxy(
       rule = next;
     },
     seen,
+    bytesSent: () => streamed,
     observe(next) {
       observer = next;
     },

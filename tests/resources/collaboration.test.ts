@@ -149,6 +149,48 @@ describe("Collaboration against the emulator", () => {
     expect(await collaboration.read(id, outs)).toEqual({});
   });
 
+  it('resolves portalId: "self" to the portal\'s own id: a hosted collaboration stays host', async () => {
+    const { id, outs } = await collaboration.create(await inputs({ portalId: "self" }));
+    expect(id).toBe(`${PORTAL_ID}/hosted1`);
+    expect(outs).toMatchObject({ portalId: PORTAL_ID, portalIdGiven: false, role: "host" });
+    // "self" again, or leaving it out, is no change; another portal's id is.
+    const news = {
+      sharingUrl: emu.sharingUrl,
+      collaborationId: "hosted1",
+      ...ADMIN,
+      leaveAsGuest: false,
+      tls: { caCert: emu.caCert },
+    };
+    expect(await collaboration.diff(id, outs, { ...news, portalId: "self" })).toEqual({
+      changes: false,
+    });
+    expect(await collaboration.diff(id, outs, news)).toEqual({ changes: false });
+    expect(await collaboration.diff(id, outs, { ...news, portalId: "OTHER1" })).toMatchObject({
+      replaces: ["portalId"],
+    });
+  });
+
+  it('deletes (not leaves) a hosted collaboration given as portalId: "self" with leaveAsGuest', async () => {
+    const { id, outs } = await collaboration.create(
+      await inputs({ portalId: "self", leaveAsGuest: true }),
+    );
+    expect(outs.role).toBe("host");
+    await collaboration.delete(id, outs);
+    expect(await exists("hosted1")).toBe(false);
+    expect(emu.requestLog().some((r) => r.url.includes("/hosted1/delete"))).toBe(true);
+    expect(emu.requestLog().some((r) => r.url.includes("/hosted1/removeParticipation"))).toBe(
+      false,
+    );
+  });
+
+  it("decides the role by the portal's own id, not by a given portalId", async () => {
+    // The guest portal's view of a collaboration hosted elsewhere, looked up under its own id.
+    const { outs } = await collaboration.create(
+      await inputs({ collaborationId: "joined1", portalId: PORTAL_ID, leaveAsGuest: true }),
+    );
+    expect(outs).toMatchObject({ portalId: PORTAL_ID, portalIdGiven: true, role: "guest" });
+  });
+
   it("refuses a guest collaboration without leaveAsGuest, and says what to do", async () => {
     await expect(
       collaboration.create(await inputs({ collaborationId: "joined1" })),

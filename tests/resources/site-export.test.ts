@@ -92,10 +92,15 @@ describe("SiteExport diff() and update()", () => {
   });
 
   it("updates credentials, tls and timeouts in state and keeps every output", async () => {
-    const next = { ...news, password: "new-Password-2", timeouts: { exportMs: 5 } };
+    const next = { ...news, password: "new-Password-2", timeouts: { exportMs: 5000 } };
     expect(await siteExport.diff("id", olds, next)).toEqual({ changes: true });
     const { outs } = await siteExport.update("id", olds, next);
-    expect(outs).toEqual({ ...olds, password: "new-Password-2", timeouts: { exportMs: 5 } });
+    expect(outs).toEqual({
+      ...olds,
+      password: "new-Password-2",
+      maxDownloadBytes: 4 * 1024 ** 3,
+      timeouts: { exportMs: 5000 },
+    });
   });
 });
 
@@ -241,18 +246,23 @@ describe("SiteExport against the emulator", () => {
   });
 
   it("gives up on a held lock after timeouts.exportMs with a clear message", async () => {
-    const session = createAdminSession({
-      adminUrl: emu.adminUrl,
-      username: "siteadmin",
-      password: "site-Password-1",
-      tls: { caCert: emu.caCert! },
-    });
-    const other = exportSite(session, {});
-    await new Promise((r) => setTimeout(r, 50));
-    await expect(
-      siteExport.create(await exportInputs({ timeouts: { exportMs: 100 } })),
-    ).rejects.toThrow(/could not start within timeouts.exportMs.*another export/);
-    await other;
+    // An emulator whose exports hold the site longer than the smallest exportMs (1 s).
+    const slow = await startTestEmulator({ exportDelayMs: 3000 });
+    try {
+      await site.create((await site.check({}, siteInputs(slow, { runAsync: false }))).inputs);
+      const { adminUrl, username, password, tls } = siteInputs(slow);
+      const session = createAdminSession({ adminUrl, username, password, tls });
+      const other = exportSite(session, {});
+      await new Promise((r) => setTimeout(r, 50));
+      await expect(
+        siteExport.create(
+          await checked({ adminUrl, username, password, tls, timeouts: { exportMs: 1000 } }),
+        ),
+      ).rejects.toThrow(/could not start within timeouts.exportMs.*another export/);
+      await other;
+    } finally {
+      await slow.close();
+    }
   });
 
   it("refresh keeps a verified download and forgets a missing or changed one", async () => {

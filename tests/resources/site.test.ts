@@ -212,17 +212,50 @@ describe("Site diff() and update()", () => {
         directories: [{ name: "d", physicalPath: "/d", directoryType: "JOBS" }],
         password: "other-Password-2",
       }),
-    ).rejects.toThrow(
-      /Cannot change password, directories .*already in a site.*createNewSite cannot run/,
-    );
+    ).rejects.toThrow(/Cannot change directories of .*already in a site.*createNewSite cannot run/);
   });
 
   it("does not put the password in the rejection", async () => {
     await expect(
-      site.diff("id", olds, { ...news(), password: "other-Password-2" }),
+      site.diff("id", olds, {
+        ...news(),
+        directories: [{ name: "d", physicalPath: "/d", directoryType: "JOBS" }],
+        password: "other-Password-2",
+      }),
     ).rejects.toThrow(
       expect.objectContaining({ message: expect.not.stringMatching(/Password-[12]/) }),
     );
+  });
+
+  it.each([false, true])(
+    "takes a credential change as an update, never a replacement (deleteSiteOnDestroy: %s)",
+    async (deleteSiteOnDestroy) => {
+      const before = { ...olds, deleteSiteOnDestroy };
+      expect(
+        await site.diff("id", before, {
+          ...news(),
+          deleteSiteOnDestroy,
+          password: "rotated-Password-2",
+        }),
+      ).toEqual({ changes: true });
+      expect(
+        await site.diff("id", before, { ...news(), deleteSiteOnDestroy, username: "otheradmin" }),
+      ).toEqual({ changes: true });
+    },
+  );
+
+  it("replaces only for the site-defining inputs when credentials change with them", async () => {
+    const result = await site.diff(
+      "id",
+      { ...olds, deleteSiteOnDestroy: true },
+      {
+        ...news(),
+        deleteSiteOnDestroy: true,
+        password: "rotated-Password-2",
+        directories: [{ name: "d", physicalPath: "/d", directoryType: "JOBS" }],
+      },
+    );
+    expect(result).toEqual({ changes: true, replaces: ["directories"], deleteBeforeReplace: true });
   });
 
   it("replaces, deleting first, when deleteSiteOnDestroy is set", async () => {
@@ -249,7 +282,7 @@ describe("Site diff() and update()", () => {
       ...news(),
       runAsync: false,
       tls: { insecureSkipVerify: false },
-      timeouts: { serverReadyMs: 5, createMs: 6 },
+      timeouts: { serverReadyMs: 5000, createMs: 6000 },
     };
     const d = await site.diff("id", olds, next);
     expect(d).toEqual({ changes: true });
@@ -258,7 +291,7 @@ describe("Site diff() and update()", () => {
       ...olds,
       runAsync: false,
       tls: { insecureSkipVerify: false },
-      timeouts: { serverReadyMs: 5, createMs: 6 },
+      timeouts: { serverReadyMs: 5000, createMs: 6000 },
     });
   });
 });
@@ -286,6 +319,39 @@ describe("Site against the emulator", () => {
     expect(createCalls).toHaveLength(1);
     expect(new Date(outs.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(emu.stats().sitesCreated).toBe(1);
+  });
+
+  it("records a password rotated on the server once it obtains a token, and sends no deleteSite or createNewSite", async () => {
+    emu = await startTestEmulator();
+    const inputs = await checked(siteInputs(emu, { runAsync: false, deleteSiteOnDestroy: true }));
+    const { outs } = await site.create(inputs);
+    // State still holds the password from before the rotation; the server has the new one.
+    const olds = { ...outs, password: "before-Rotation-0" } as SiteOutputs;
+    const news = { ...inputs };
+    expect(await site.diff(emu.adminUrl, olds, news)).toEqual({ changes: true });
+    const updated = await site.update(emu.adminUrl, olds, news);
+    expect(updated.outs).toEqual({ ...outs, password: "site-Password-1" });
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    expect(emu.requestLog().filter((r) => r.url.includes("deleteSite"))).toEqual([]);
+  });
+
+  it("refuses a new password the server does not accept, saying it changes nothing on the server", async () => {
+    emu = await startTestEmulator();
+    const inputs = await checked(siteInputs(emu, { runAsync: false, deleteSiteOnDestroy: true }));
+    const { outs } = await site.create(inputs);
+    const news = { ...inputs, password: "not-Rotated-9" };
+    expect(await site.diff(emu.adminUrl, outs as SiteOutputs, news)).toEqual({ changes: true });
+    const error = await site.update(emu.adminUrl, outs as SiteOutputs, news).then(
+      () => new Error("update succeeded"),
+      (e: Error) => e,
+    );
+    expect(error.message).toMatch(
+      /new credentials of siteadmin .* were not recorded: the server does not accept them\. This resource does not change the password on the server/,
+    );
+    expect(error.message).not.toContain("not-Rotated-9");
+    expect(error.message).not.toContain("site-Password-1");
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    expect(emu.requestLog().filter((r) => r.url.includes("deleteSite"))).toEqual([]);
   });
 
   it("creates asynchronously and returns soon after the server finishes", async () => {

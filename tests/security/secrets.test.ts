@@ -36,6 +36,8 @@ afterAll(() => figures.write());
 
 const SITE_PASSWORD = "secrets-Site-Pw-71c4e";
 const NEW_EXPORT_PASSWORD = "secrets-Rotated-Pw-5d0b9";
+/** A new Site password that was never set on the server (its update is refused). */
+const UNSET_SITE_PASSWORD = "secrets-Other-Pw-0000";
 const STORE_SECRET = "secrets-Store-Key-8a2f6";
 const PORTAL_PASSWORD = "secrets-Portal-Pw-3e9d1";
 const PORTAL_ID = "SECRETPORTAL1";
@@ -204,7 +206,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
   let siteState: { id: string; properties: PropertyMap };
   let siteInputs: PropertyMap;
 
-  it("Site: check, create, read, diff, update, a refused diff and create", async () => {
+  it("Site: check, create, read, diff, update, a refused password update, a refused diff and create", async () => {
     const URN = urn("site");
     const checked = keep("site check", await host.check(URN, {}, regs.site.inputs));
     expect(checked.failures).toEqual([]);
@@ -221,13 +223,34 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
       await host.update(siteState.id, URN, siteState.properties, news, secretOutputs("site")),
     );
     siteState = { id: siteState.id, properties: updated.properties };
-    // Refused: a new password for a site that cannot be re-created in place.
+    // A new password is an update, never a replacement, although deleteSiteOnDestroy is set.
+    const otherPassword = { ...news, password: secret(UNSET_SITE_PASSWORD) };
+    const credentialDiff = await host.diff(siteState.id, URN, siteState.properties, otherPassword);
+    expect(credentialDiff).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    // Refused: the server does not accept it (nobody changed it there), so state keeps the old.
+    await refused(
+      host.update(siteState.id, URN, siteState.properties, otherPassword, secretOutputs("site")),
+    );
+    // Refused: a new site-defining input for a site that cannot be re-created in place.
     await refused(
       host.diff(
         siteState.id,
         URN,
         { ...siteState.properties, deleteSiteOnDestroy: false },
-        { ...news, password: secret("secrets-Other-Pw-0000"), deleteSiteOnDestroy: false },
+        {
+          ...otherPassword,
+          logSettings: {
+            logLevel: "FINE",
+            logDir: "/l",
+            maxErrorReportsCount: 1,
+            maxLogFileAge: 1,
+          },
+          deleteSiteOnDestroy: false,
+        },
       ),
     );
     // Refused: creating it again on a machine that is in a site.
@@ -352,6 +375,7 @@ describe("where the secrets went", () => {
     const secrets = [
       SITE_PASSWORD,
       NEW_EXPORT_PASSWORD,
+      UNSET_SITE_PASSWORD,
       STORE_SECRET,
       PORTAL_PASSWORD,
       ...issuedTokens,

@@ -58,7 +58,8 @@ export async function waitForServer(
       timeouts: { connectMs: Math.min(10_000, left), headersMs: Math.min(30_000, left) },
     });
     if (status.state !== "unreachable") return status;
-    if (status.error.code === "TLS" || status.error.code === "ABORTED") throw status.error;
+    // Waiting does not change a certificate or a redirect (never followed): say so at once.
+    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
     const detail = `not answering yet (${status.error.message})`;
     wait.onStatus?.({ state: "unreachable", detail, elapsedMs: Date.now() - started });
     if (Date.now() >= wait.deadline) {

@@ -59,7 +59,8 @@ export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions):
     } else if (status.state === "no-site") {
       detail = `the admin root answers ${status.serverCode ?? "an error"}: ${status.message}`;
     } else {
-      if (status.error.code === "TLS" || status.error.code === "ABORTED") throw status.error;
+      // Waiting does not change a certificate or a redirect (never followed): say so at once.
+      if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
       detail = `not answering (${status.error.message})`;
     }
     wait.onStatus?.({ state, detail, elapsedMs: Date.now() - started });
@@ -111,7 +112,7 @@ async function siteReady(
     return `the health check says not ready (${health.error?.message ?? JSON.stringify(health.raw)})`;
   } catch (e) {
     if (!isArcGISRequestError(e)) throw e;
-    if (e.code === "TLS") throw e;
+    if (e.code === "TLS" || e.code === "REDIRECT") throw e;
     return `not ready: ${e.message}`;
   }
 }

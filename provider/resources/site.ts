@@ -683,8 +683,13 @@ async function outputsOf(
   const session = sessionOf(inputs);
   const machines = await listMachines(session);
   const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  // Once a site exists, Video Server's rest/info wants a token (its documentation).
   const version = versionText(
-    info ?? (await serverInfo(inputs.adminUrl, transportOf(inputs)).catch(() => undefined)),
+    info ??
+      (await serverInfo(inputs.adminUrl, {
+        ...transportOf(inputs),
+        token: await session.token(),
+      }).catch(() => undefined)),
   );
   if (version !== undefined) outs.serverVersion = version;
   try {

@@ -469,6 +469,20 @@ describe("Site against the emulator", () => {
     }
   });
 
+  it("on Video Server, adopts with the version read with a token, and refresh forgets a deleted site on its refused token", async () => {
+    emu = await startTestEmulator({ serverType: "video-server" });
+    const video = { serverType: "video-server", deleteSiteOnDestroy: true };
+    await site.create(await checked(siteInputs(emu, video)));
+    const { id, outs } = await site.create(
+      await checked(siteInputs(emu, { ...video, adoptExisting: true })),
+    );
+    expect(outs).toMatchObject({ state: "adopted", serverVersion: emu.serverVersion });
+    await site.delete(id, outs);
+    // No documented health-check "no site" on Video Server: the refused token (in the product's
+    // own error format) together with the admin root's error is the conclusive pair.
+    expect(await site.read(id, outs)).toEqual({});
+  });
+
   it("refuses to adopt with credentials that obtain no admin token", async () => {
     emu = await startTestEmulator();
     await site.create(await checked(siteInputs(emu)));

@@ -19,11 +19,14 @@ const InfoAnswer = z.looseObject({
 });
 
 /**
- * Reads the server's version, without a token (Chef `MissionServerAdminClient#info`; the REST
- * info page documents `currentVersion` and `fullVersion`). Retried on transient failures: a read.
+ * Reads the server's version (Chef `MissionServerAdminClient#info`; the REST info page documents
+ * `currentVersion` and `fullVersion`). No token is needed before a site exists; Video Server's
+ * documentation asks for one once it does (give `token` then). Retried on transient failures: a
+ * read.
  *
  * @param adminUrl - administrative root; `rest/info` lives under the server root.
- * @param transport - TLS options, timeouts, signal.
+ * @param transport - TLS options, timeouts, signal, and an optional admin `token` (sent in the
+ *   X-Esri-Authorization header, never in the URL).
  * @returns the version.
  * @example
  * ```ts
@@ -33,12 +36,14 @@ const InfoAnswer = z.looseObject({
  */
 export async function serverInfo(
   adminUrl: string,
-  transport: TransportOptions = {},
+  options: TransportOptions & { token?: string | undefined } = {},
 ): Promise<ServerInfo> {
+  const { token, ...transport } = options;
   const url = `${serverRootOf(adminUrl)}/rest/info`;
   const body = await arcgisRequest({
     ...transport,
     url,
+    token,
     operation: "serverInfo",
     method: "GET",
     referer: DEFAULT_REFERER,

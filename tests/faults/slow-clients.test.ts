@@ -176,6 +176,44 @@ describe("slow and idle clients", () => {
     },
   );
 
+  it("closes a download whose client stops reading (the idle timeout)", async () => {
+    await h.close();
+    const padding = 32 * 1024 * 1024; // more than the loopback socket buffers hold
+    h = await Harness.start({
+      serverTimeouts: TIMEOUTS,
+      createDelayMs: 0,
+      exportDelayMs: 0,
+      exportPaddingBytes: padding,
+      exportUrlForm: "file",
+    });
+    await h.createSite();
+    const token = await h.adminToken();
+    const exported = await h.admin("exportSite", { token });
+    const url = new URL(exported.json.location as string);
+    const socket = await connectTls(h);
+    socket.on("error", () => undefined);
+    socket.pause();
+    socket.write(
+      `GET ${url.pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Esri-Authorization: Bearer ${token}\r\n\r\n`,
+    );
+    // Read nothing for well past the idle timeout, then drain what the emulator sent.
+    await sleep(TIMEOUTS.idleMs * 4);
+    let received = 0;
+    socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    const held = hold(socket);
+    open.push(held);
+    expect(await allClosed([held])).toBe(1);
+    expect(received).toBeLessThan(padding);
+    figures.record(
+      "a download whose client stops reading",
+      {
+        faultsInjected: 1,
+        faultsSurvived: 1,
+      },
+      { archiveBytes: padding, receivedBytes: received, idleMs: TIMEOUTS.idleMs },
+    );
+  });
+
   it("does not cut a synchronous createNewSite that takes longer than the idle timeout", async () => {
     await h.close();
     h = await Harness.start({ serverTimeouts: TIMEOUTS, createDelayMs: TIMEOUTS.idleMs * 3 });

@@ -176,7 +176,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     `exportSite on ${inputs.adminUrl}`,
     inputs.timeouts.exportMs,
   );
-  const version = await requireExportVersion(inputs);
+  const version = await requireExportVersion(inputs, session);
   let answer: { location: string };
   try {
     answer = await retryWhile(
@@ -243,13 +243,19 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
  * Server 10.2, Mission Server 10.8, Notebook Server 10.7, Video Server 11.3). An unreadable
  * version is reported and the export goes on.
  */
-async function requireExportVersion(inputs: SiteExportInputs): Promise<string | undefined> {
+async function requireExportVersion(
+  inputs: SiteExportInputs,
+  session: ReturnType<typeof sessionFor>,
+): Promise<string | undefined> {
   const product = serverProduct(inputs.serverType);
   try {
-    const info = await serverInfo(
-      inputs.adminUrl,
-      transportFor(inputs.adminUrl, inputs.tls, { timeouts: { headersMs: 30_000 } }),
-    );
+    // A site exists: Video Server's rest/info then wants a token (its documentation).
+    const info = await serverInfo(inputs.adminUrl, {
+      ...transportFor(inputs.adminUrl, inputs.tls, { timeouts: { headersMs: 30_000 } }),
+      // Best effort: without a token (no site yet, wrong credentials) rest/info still answers
+      // on every product but a Video Server site, and exportSite then reports the real problem.
+      token: await session.token().catch(() => undefined),
+    });
     const version = info.fullVersion ?? String(info.currentVersion);
     if (info.currentVersion < product.exportSiteSince) {
       throw new Error(

@@ -150,6 +150,31 @@ describe("SiteExport downloads in both URL forms a server may answer", () => {
 });
 
 describe("SiteExport and the server's version", () => {
+  it("records the version of a Video Server, whose rest/info wants a token once a site exists", async () => {
+    const video = await startTestEmulator({ serverType: "video-server" });
+    try {
+      await site.create(
+        (await site.check({}, siteInputs(video, { serverType: "video-server" }))).inputs,
+      );
+      const inputs = (
+        await siteExport.check(
+          {},
+          {
+            serverType: "video-server",
+            adminUrl: video.adminUrl,
+            username: "siteadmin",
+            password: "site-Password-1",
+            tls: { caCert: video.caCert },
+          },
+        )
+      ).inputs;
+      const { outs } = await siteExport.create(inputs);
+      expect(outs.serverVersion).toBe(video.serverVersion);
+    } finally {
+      await video.close();
+    }
+  });
+
   it("refuses exportSite on a server older than the operation, naming the version found", async () => {
     const old = await startTestEmulator({ serverType: "arcgis-server", serverVersion: "10.1" });
     try {

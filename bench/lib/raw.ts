@@ -67,7 +67,8 @@ export async function rawCreateSite(
   agent: Agent,
   runAsync: boolean,
 ): Promise<{ healthChecks: number }> {
-  // Mission Server's form (the emulator's default product), as Esri's Chef and DSC send it.
+  // The bench emulators are Mission Servers (the default product): a bare directory array of
+  // {name, path, type} and the flag `async`, as Esri's Chef and DSC send them.
   await postForm(agent, `${target.adminUrl}/createNewSite`, {
     ...SITE_USER,
     directories: JSON.stringify(

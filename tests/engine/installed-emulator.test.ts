@@ -58,12 +58,12 @@ describe("the installed emulator", () => {
         "caCertFile",
         "healthUrl",
         "portalId",
+        "sharingUrl",
         "serverType",
         "serverVersion",
-        "sharingUrl",
       ].sort(),
     );
-    expect(ready.serverType).toBe("mission-server");
+    expect(ready).toMatchObject({ serverType: "mission-server", serverVersion: "11.3.0" });
     expect(ready.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin$/);
     expect(fs.existsSync(ready.caCertFile as string)).toBe(true);
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -1,11 +1,12 @@
 /**
- * The mission server administrative API under `/arcgis/admin`: routing, authentication
- * and the answers of each resource and operation. Errors are {@link AdminError}s, which
- * the server renders with HTTP 200.
+ * The administrative API under `/arcgis/admin`: routing, authentication and the answers of
+ * each resource and operation, in the emulated product's dialect (emulator/products.ts).
+ * Errors are {@link AdminError}s, which the server renders with HTTP 200 in the product's
+ * error format.
  */
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./admin-params";
-import { SERVER_VERSION } from "./archive";
 import { AdminError, json, type ApiRequest, type Reply } from "./http";
 import type { Runtime } from "./runtime";
 import {
@@ -75,7 +76,7 @@ function requirePost(req: ApiRequest, op: string): void {
 }
 
 /** Checks the request's admin token: 499 without one, 498 for any token not valid here. */
-function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): TokenClaims {
+export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): TokenClaims {
   const state = rt.store.current;
   const check = checkToken(presentedToken(req.headers, req.params), {
     secret: state.tokenSecret,
@@ -102,30 +103,25 @@ function resolveRoute(segments: readonly string[]): Route | null {
   const write = (run: Handler): Route => ({ post: true, run });
   switch (first) {
     case undefined:
-      return read(root);
+      return read((rt) => root(rt));
     case "info":
-      return second === undefined ? read(() => json(versionInfo())) : null;
+      return second === undefined ? read((rt) => json(versionInfo(rt))) : null;
     case "machines":
       if (third !== undefined) return null;
       return second === undefined
         ? read(machines)
-        : read((_rt, _req, site) => machine(site, second));
+        : read((rt, _req, site) => machine(rt, site, second));
     case "logs":
       if (second === undefined) return read(() => json({ resources: ["settings"] }));
       if (second !== "settings") return null;
-      if (third === undefined)
-        return read((_rt, _req, site) => json({ settings: site.logSettings }));
+      if (third === undefined) return read(logSettings);
       return third === "edit" ? write(editLogs) : null;
     case "system":
       if (third !== undefined) return null;
       if (second === undefined)
         return read(() => json({ resources: ["directories", "configstore"] }));
-      if (second === "directories") {
-        return read((_rt, _req, site) => json({ directories: site.directories }));
-      }
-      if (second === "configstore") {
-        return read((_rt, _req, site) => json({ ...site.configStore, status: "Ready" }));
-      }
+      if (second === "directories") return read(directories);
+      if (second === "configstore") return read(configStore);
       return null;
     case "services":
       if (third !== undefined) return null;
@@ -135,48 +131,96 @@ function resolveRoute(segments: readonly string[]): Route | null {
     case "deleteSite":
       return second === undefined ? write(removeSite) : null;
     case "uploads":
-      return second !== undefined && third === undefined
-        ? read((rt) => download(rt, second))
-        : null;
+      if (second === undefined) return null;
+      if (third === undefined) return read((rt) => upload(rt, second));
+      return third === "download" ? read((rt) => itemDownload(rt, second)) : null;
     default:
       return null;
   }
 }
 
-function versionInfo(): Record<string, unknown> {
-  return { currentVersion: Number(SERVER_VERSION), fullVersion: `${SERVER_VERSION}.0` };
+/** `currentVersion` and `fullVersion`, as rest/info and the admin root report them. */
+export function versionInfo(rt: Runtime): { currentVersion: number; fullVersion: string } {
+  const version = rt.options.serverVersion;
+  return { currentVersion: version.current, fullVersion: version.full };
 }
 
-function root(): Reply {
+function root(rt: Runtime): Reply {
   return json({
     resources: ["machines", "logs", "system", "services", "uploads", "info"],
     operations: ["exportSite", "deleteSite", "createNewSite", "generateToken"],
-    ...versionInfo(),
+    ...versionInfo(rt),
   });
 }
 
-function machineAdminUrl(name: string): string {
-  return `https://${name}:20443/arcgis/admin`;
+function machineAdminUrl(rt: Runtime, name: string): string {
+  return `https://${name}:${rt.product.adminPort}/arcgis/admin`;
 }
 
-function machines(_rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
+function machines(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
   return json({
     machines: site.machines.map((machineName) => ({
       machineName,
-      adminURL: machineAdminUrl(machineName),
+      adminURL: machineAdminUrl(rt, machineName),
     })),
   });
 }
 
-function machine(site: SiteRecord, name: string): Reply {
+function machine(rt: Runtime, site: SiteRecord, name: string): Reply {
   const found = site.machines.find((m) => m.toLowerCase() === name.toLowerCase());
   if (found === undefined) throw notFoundError(name);
   return json({
     machineName: found,
-    adminURL: machineAdminUrl(found),
+    adminURL: machineAdminUrl(rt, found),
     platform: process.platform,
     configuredState: "STARTED",
     synchronize: false,
+  });
+}
+
+/**
+ * logs/settings: ArcGIS Server nests the fields under `settings` (DSC ArcGIS_Server reads
+ * `$logSettings.settings.logLevel`); Mission, Notebook and Video Server answer them flat
+ * (DSC ArcGIS_MissionServer and ArcGIS_NotebookServer read `$logSettings.logLevel`).
+ */
+function logSettings(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
+  const { usageMeteringEnabled, ...classic } = site.logSettings;
+  if (rt.product.dialect === "classic") return json({ settings: classic });
+  return json({ ...classic, usageMeteringEnabled });
+}
+
+/**
+ * system/directories, in the form createNewSite took them (what a real server answers here
+ * is not shown by any source: README).
+ */
+function directories(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
+  if (rt.product.dialect === "classic") return json({ directories: site.directories });
+  return json({
+    directories: site.directories.map((d) => ({
+      name: d.name,
+      path: d.physicalPath,
+      type: d.directoryType,
+    })),
+  });
+}
+
+/** system/configstore, in the form createNewSite took it; never a secret or password. */
+function configStore(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
+  const store = site.configStore;
+  if (rt.product.dialect === "classic") {
+    return json({
+      type: store.type,
+      connectionString: store.connectionString,
+      localRepositoryPath: store.localRepositoryPath,
+      status: "Ready",
+    });
+  }
+  return json({
+    configPersistenceType: store.type,
+    connectionString: store.connectionString,
+    className: store.className,
+    ...(store.username === null ? {} : { username: store.username }),
+    status: "Ready",
   });
 }
 
@@ -190,11 +234,10 @@ function services(site: SiteRecord, folder: string | undefined): Reply {
   });
 }
 
+/** logs/settings/edit: flat form fields (DSC Update-LogSettings reads status "success"). */
 async function editLogs(rt: Runtime, req: ApiRequest): Promise<Reply> {
-  const settings = await editLogSettings(rt, (current) =>
-    parseLogSettingsEdit(req.params, current),
-  );
-  return json({ status: "success", settings });
+  await editLogSettings(rt, (current) => parseLogSettingsEdit(req.params, current, rt.product));
+  return json({ status: "success" });
 }
 
 async function removeSite(rt: Runtime): Promise<Reply> {
@@ -202,6 +245,12 @@ async function removeSite(rt: Runtime): Promise<Reply> {
   return json({ status: "success" });
 }
 
+/**
+ * exportSite. Without `location` the answer is a URL built from the machine's own name (or
+ * the listen address), never from the request's Host header: in the `file` form it serves
+ * the archive, in the `item` form it describes an uploaded item whose archive is served at
+ * `.../download` (ArcGIS Server docs).
+ */
 async function runExport(rt: Runtime, req: ApiRequest): Promise<Reply> {
   const location = req.params.get("location")?.trim() ?? "";
   if (location !== "") {
@@ -210,35 +259,59 @@ async function runExport(rt: Runtime, req: ApiRequest): Promise<Reply> {
   }
   const id = newUploadId();
   await exportSite(rt, { kind: "upload", id });
-  return json({ status: "success", location: `${req.origin}${ADMIN_PREFIX}/uploads/${id}` });
+  return json({ status: "success", location: `${rt.publicOrigin}${ADMIN_PREFIX}/uploads/${id}` });
 }
 
-async function download(rt: Runtime, id: string): Promise<Reply> {
-  const upload = await findUpload(rt, id);
-  if (upload === null) throw notFoundError(id);
-  return { kind: "file", ...upload };
+/** uploads/<id>: the archive itself (`file` form), or the item's description (`item` form). */
+async function upload(rt: Runtime, id: string): Promise<Reply> {
+  const found = await findUpload(rt, id);
+  if (found === null) throw notFoundError(id);
+  if (rt.options.exportUrlForm === "file") return { kind: "file", ...found };
+  const site = rt.store.current.site;
+  const system = site?.directories.find((d) => d.directoryType === "SYSTEM");
+  const systemDir = system?.physicalPath ?? `${rt.product.installRoot}/directories/arcgissystem`;
+  // The uploaded-item resource of the ArcGIS Server docs (uploadeditem.htm).
+  return json({
+    itemID: id,
+    itemName: found.name,
+    description: null,
+    pathOnServer: path.posix.join(systemDir.replaceAll("\\", "/"), "arcgisuploads", id, found.name),
+    date: found.modified,
+    committed: true,
+  });
+}
+
+/** uploads/<id>/download: the archive (`item` form only). */
+async function itemDownload(rt: Runtime, id: string): Promise<Reply> {
+  if (rt.options.exportUrlForm !== "item") throw notFoundError("download");
+  const found = await findUpload(rt, id);
+  if (found === null) throw notFoundError(id);
+  return { kind: "file", file: found.file, name: found.name, size: found.size };
 }
 
 /**
  * createNewSite: validates, then creates the site unless the machine is already in one.
- * With runAsync the answer comes at once (an emulator assumption: the real answer is
- * undocumented); without, it comes when creation has completed or failed.
+ * With runAsync (ArcGIS Server) or async (Mission, Notebook, Video Server) the answer comes
+ * at once (an emulator assumption: the real answer is undocumented, and no Esri tool asks
+ * for it); without, it comes when creation has completed or failed.
  */
 async function createNewSite(rt: Runtime, req: ApiRequest): Promise<Reply> {
   rt.stats.createNewSiteRequests++;
   if (rt.store.current.site !== null) throw siteExists(rt, req);
-  const input = parseCreateNewSite(req.params);
+  const input = parseCreateNewSite(req.params, rt.profile);
   const start = await startCreation(rt, input);
   if (start.kind === "exists") throw siteExists(rt, req);
   if (input.runAsync) {
+    const flag = rt.product.dialect === "classic" ? "runAsync" : "async";
     return json({
       status: "success",
-      runAsync: true,
+      [flag]: true,
       message: `Site creation has started on machine '${rt.options.machineName}'. The admin root reports that creation is in progress until it completes.`,
     });
   }
   const outcome = await start.done;
   if (!outcome.ok) throw new AdminError(500, [outcome.message]);
+  // DSC Invoke-CreateSite: `if($response.status -ieq "success")`.
   return json({ status: "success" });
 }
 

@@ -1,57 +1,68 @@
 /**
- * Parameter parsing of createNewSite and logs/settings/edit: strict JSON, errors that
- * name the field, and the defaults a real server applies when a parameter is left out.
+ * Parameter parsing of createNewSite and logs/settings/edit, per product dialect: strict
+ * JSON, errors that name the field, the other dialect's form refused with a message that
+ * says which form this product takes, and the defaults a real server applies when a
+ * parameter is left out.
  */
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { AdminError } from "./http";
+import { CARBON_CONFIG_STORE_CLASSES, type Product, type ServerVersion } from "./products";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
-  DIRECTORY_TYPES,
   LOG_LEVELS,
   type ConfigStoreRecord,
   type DirectoryRecord,
   type LogSettings,
 } from "./state";
 
-/** Where the emulated installation keeps its files (recorded, never created). */
-const INSTALL_ROOT = "/arcgis/missionserver/usr";
+/** What a parser needs to know about the emulated server. */
+export interface ServerProfile {
+  readonly product: Product;
+  readonly version: ServerVersion;
+}
 
-/** Log settings of a site created without `settings`. */
-export const DEFAULT_LOG_SETTINGS: LogSettings = {
-  logLevel: "WARNING",
-  logDir: `${INSTALL_ROOT}/logs`,
-  maxErrorReportsCount: 10,
-  maxLogFileAge: 90,
-};
+/** Log settings of a site created without log settings. */
+export function defaultLogSettings(product: Product): LogSettings {
+  return {
+    logLevel: "WARNING",
+    logDir: `${product.installRoot}/logs`,
+    maxErrorReportsCount: 10,
+    maxLogFileAge: 90,
+    usageMeteringEnabled: false,
+  };
+}
 
 /** The config store of a site created without `configStoreConnection`: the install dir. */
-const DEFAULT_CONFIG_STORE: ConfigStoreRecord = {
-  type: "FILESYSTEM",
-  connectionString: `${INSTALL_ROOT}/config-store`,
-  localRepositoryPath: `${INSTALL_ROOT}/local`,
-};
+function defaultConfigStore(product: Product): ConfigStoreRecord {
+  return {
+    type: "FILESYSTEM",
+    connectionString: `${product.installRoot}/config-store`,
+    localRepositoryPath: product.dialect === "classic" ? `${product.installRoot}/local` : null,
+    className: product.dialect === "carbon" ? CARBON_CONFIG_STORE_CLASSES.FILESYSTEM : null,
+    username: null,
+  };
+}
 
 /** Server directories of a site created without `directories`: created locally. */
-const DEFAULT_DIRECTORIES: DirectoryRecord[] = (
-  [
-    ["arcgisjobs", "JOBS"],
-    ["arcgisoutput", "OUTPUT"],
-    ["arcgissystem", "SYSTEM"],
-  ] as const
-).map(([name, directoryType]) => ({
-  name,
-  physicalPath: `${INSTALL_ROOT}/directories/${name}`,
-  directoryType,
-  cleanupMode: directoryType === "OUTPUT" ? "TIME_ELAPSED_SINCE_LAST_MODIFIED" : "NONE",
-  maxFileAge: directoryType === "OUTPUT" ? 10 : 0,
-  description: "",
-}));
+function defaultDirectories({ product, version }: ServerProfile): DirectoryRecord[] {
+  return product.defaultDirectories(version).map(([name, directoryType]) => {
+    const cleaned = product.dialect === "classic" && directoryType === "OUTPUT";
+    return {
+      name,
+      physicalPath: `${product.installRoot}/directories/${name}`,
+      directoryType: directoryType as DirectoryRecord["directoryType"],
+      cleanupMode: cleaned ? "TIME_ELAPSED_SINCE_LAST_MODIFIED" : "NONE",
+      maxFileAge: cleaned ? 10 : 0,
+      description: "",
+    };
+  });
+}
 
 // Objects are loose (unknown members ignored, as a real server does with what it does not
 // know), but every member the emulator uses is checked, and enums are exact.
-const ConfigStoreParam = z.object({
+const ClassicConfigStoreParam = z.object({
   type: z.enum(CONFIG_STORE_TYPES),
   connectionString: z.string().min(1),
   localRepositoryPath: z.string().min(1).optional(),
@@ -59,35 +70,102 @@ const ConfigStoreParam = z.object({
   connectionSecret: z.string().optional(),
 });
 
-const DirectoriesParam = z.object({
-  directories: z
+const CarbonConfigStoreParam = z
+  .object({
+    configPersistenceType: z.enum(CONFIG_STORE_TYPES),
+    connectionString: z.string().min(1),
+    className: z.string().min(1),
+    // Cloud stores: the account and its key or secret (DSC); the password is never stored.
+    username: z.string().optional(),
+    password: z.string().optional(),
+  })
+  .superRefine((store, ctx) => {
+    const expected = CARBON_CONFIG_STORE_CLASSES[store.configPersistenceType];
+    if (store.className !== expected) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["className"],
+        message: `a ${store.configPersistenceType} store takes the class '${expected}'`,
+      });
+    }
+  });
+
+function uniqueNames(
+  dirs: ReadonlyArray<{ name: string }>,
+  ctx: z.RefinementCtx,
+  prefix: Array<string | number>,
+): void {
+  const seen = new Set<string>();
+  dirs.forEach((dir, i) => {
+    if (seen.has(dir.name.toLowerCase())) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...prefix, i, "name"],
+        message: "duplicate directory name",
+      });
+    }
+    seen.add(dir.name.toLowerCase());
+  });
+}
+
+function classicDirectoriesParam(types: readonly string[]) {
+  return z
+    .object({
+      directories: z.array(
+        z.object({
+          name: z.string().min(1),
+          // Any non-empty string: paths are recorded, not created, so C:\ and \\server paths are fine.
+          physicalPath: z.string().min(1),
+          directoryType: z
+            .string()
+            .refine((t) => types.includes(t), { message: `use one of ${types.join(", ")}` })
+            .transform((t) => t as DirectoryRecord["directoryType"]),
+          cleanupMode: z.enum(CLEANUP_MODES).default("NONE"),
+          maxFileAge: z.number().int().min(0).default(0),
+          description: z.string().default(""),
+        }),
+      ),
+    })
+    .superRefine((param, ctx) => {
+      uniqueNames(param.directories, ctx, ["directories"]);
+      // ArcGIS Server docs: exactly one SYSTEM directory.
+      const systems = param.directories.filter((d) => d.directoryType === "SYSTEM").length;
+      if (systems !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["directories"],
+          message: `exactly one directory of type SYSTEM is required, got ${systems}`,
+        });
+      }
+    });
+}
+
+function carbonDirectoriesParam(types: readonly string[], where: string) {
+  return z
     .array(
       z.object({
         name: z.string().min(1),
-        // Any non-empty string: paths are recorded, not created, so C:\ and \\server paths are fine.
-        physicalPath: z.string().min(1),
-        directoryType: z.enum(DIRECTORY_TYPES),
-        cleanupMode: z.enum(CLEANUP_MODES).default("NONE"),
-        maxFileAge: z.number().int().min(0).default(0),
-        description: z.string().default(""),
+        path: z.string().min(1),
+        type: z.string().refine((t) => types.includes(t), {
+          message: `${where} takes ${types.join(", ")}`,
+        }),
+        // Chef adds a random UUID to each directory; accepted and ignored.
+        id: z.string().optional(),
       }),
     )
-    .superRefine((dirs, ctx) => {
-      const seen = new Set<string>();
-      dirs.forEach((dir, i) => {
-        if (seen.has(dir.name.toLowerCase())) {
-          ctx.addIssue({ code: "custom", path: [i, "name"], message: "duplicate directory name" });
-        }
-        seen.add(dir.name.toLowerCase());
-      });
-    }),
-});
+    .superRefine((dirs, ctx) => uniqueNames(dirs, ctx, []));
+}
 
 const LogSettingsParam = z.object({
   logLevel: z.enum(LOG_LEVELS).optional(),
   logDir: z.string().min(1).optional(),
   maxErrorReportsCount: z.number().int().min(0).optional(),
   maxLogFileAge: z.number().int().min(0).optional(),
+});
+
+const CarbonLogSettingsParam = LogSettingsParam.extend({
+  // DSC sends it (`usageMeteringEnabled = $False`).
+  usageMeteringEnabled: z.boolean().optional(),
 });
 
 /** A validated createNewSite request. */
@@ -97,6 +175,7 @@ export interface CreateSiteInput {
   readonly configStore: ConfigStoreRecord;
   readonly directories: DirectoryRecord[];
   readonly logSettings: LogSettings;
+  /** `runAsync` (ArcGIS Server) or `async` (Mission, Notebook, Video Server). */
   readonly runAsync: boolean;
 }
 
@@ -106,21 +185,29 @@ function present(params: ReadonlyMap<string, string>, name: string): string | un
 }
 
 /**
- * Parses a JSON-object parameter. Malformed JSON answers code 500 with the JSON parser's
- * own message, as a real server does.
+ * Parses a JSON parameter. Malformed JSON answers code 500 with the JSON parser's own
+ * message, as a real server does.
  */
-function jsonObject(name: string, text: string): unknown {
-  let value: unknown;
+function jsonParam(name: string, text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new AdminError(500, [
       `Unable to parse the parameter '${name}': ${(error as Error).message}`,
     ]);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A JSON-object parameter; anything else is the error a Java JSONObject parser gives. */
+function jsonObject(name: string, text: string, hint = ""): Record<string, unknown> {
+  const value = jsonParam(name, text);
+  if (!isObject(value)) {
     throw new AdminError(500, [
-      `A JSONObject text must begin with '{' at character 1 of the parameter '${name}'.`,
+      `A JSONObject text must begin with '{' at character 1 of the parameter '${name}'.${hint}`,
     ]);
   }
   return value;
@@ -139,30 +226,6 @@ function validated<T>(schema: z.ZodType<T>, name: string, value: unknown): T {
       return `Invalid value for '${field}': ${issue.message}`;
     }),
   );
-}
-
-/**
- * Reads the log settings of createNewSite from `settings` or `logsSettings` (docs and
- * tools disagree on the name; both are accepted). Both with different values is an error.
- */
-function logSettingsParam(params: ReadonlyMap<string, string>): LogSettings {
-  const candidates = (["settings", "logsSettings"] as const).flatMap((name) => {
-    const text = present(params, name);
-    return text === undefined
-      ? []
-      : [{ name, value: validated(LogSettingsParam, name, jsonObject(name, text)) }];
-  });
-  const [first, second] = candidates;
-  if (
-    first !== undefined &&
-    second !== undefined &&
-    !isDeepStrictEqual(first.value, second.value)
-  ) {
-    throw new AdminError(400, [
-      "The parameters 'settings' and 'logsSettings' were both sent, with different values. Send the log settings once, as 'settings'.",
-    ]);
-  }
-  return withoutUndefined(DEFAULT_LOG_SETTINGS, first?.value ?? {});
 }
 
 function withoutUndefined<T extends object>(
@@ -185,56 +248,201 @@ export function booleanParam(params: ReadonlyMap<string, string>, name: string):
   throw new AdminError(400, [`Invalid value for parameter '${name}': use true or false.`]);
 }
 
-/** Validates every createNewSite parameter; throws an {@link AdminError} naming the field. */
-export function parseCreateNewSite(params: ReadonlyMap<string, string>): CreateSiteInput {
+/** The other dialect's parameter: refused, saying which one this product takes. */
+function refuseParam(
+  params: ReadonlyMap<string, string>,
+  name: string,
+  instead: string,
+  product: Product,
+  otherProducts: string,
+): void {
+  if (params.has(name)) {
+    throw new AdminError(400, [
+      `The parameter '${name}' is not a parameter of createNewSite on ${product.name}: it takes '${instead}' ('${name}' is the form of ${otherProducts}).`,
+    ]);
+  }
+}
+
+const CARBON_PRODUCTS = "Mission, Notebook and Video Server";
+
+function credentials(params: ReadonlyMap<string, string>): { username: string; password: string } {
   const username = present(params, "username");
   const password = present(params, "password");
-  const missing = [
-    ...(username === undefined ? ["username"] : []),
-    ...(password === undefined ? ["password"] : []),
-  ];
   if (username === undefined || password === undefined) {
     throw new AdminError(
       400,
-      missing.map((name) => `The parameter '${name}' is required to create a site.`),
+      [
+        ...(username === undefined ? ["username"] : []),
+        ...(password === undefined ? ["password"] : []),
+      ].map((name) => `The parameter '${name}' is required to create a site.`),
     );
   }
+  return { username, password };
+}
+
+/**
+ * Validates every createNewSite parameter in the product's own dialect; throws an
+ * {@link AdminError} naming the field.
+ */
+export function parseCreateNewSite(
+  params: ReadonlyMap<string, string>,
+  profile: ServerProfile,
+): CreateSiteInput {
+  const { username, password } = credentials(params);
+  return profile.product.dialect === "classic"
+    ? { username, password, ...parseClassic(params, profile) }
+    : { username, password, ...parseCarbon(params, profile) };
+}
+
+/**
+ * ArcGIS Server's createNewSite (docs; Chef arcgis-enterprise, Ansible create_site.py):
+ * `configStoreConnection` `{type, connectionString[, connectionSecret]}`, `directories`
+ * `{"directories":[{name, physicalPath, directoryType, cleanupMode, maxFileAge, description}]}`,
+ * `settings` (the docs' sample request says `logsSettings`: both are accepted), `runAsync`.
+ */
+function parseClassic(
+  params: ReadonlyMap<string, string>,
+  { product, version }: ServerProfile,
+): Omit<CreateSiteInput, "username" | "password"> {
+  refuseParam(params, "async", "runAsync", product, CARBON_PRODUCTS);
   const storeText = present(params, "configStoreConnection");
-  const dirsText = present(params, "directories");
-  let configStore = DEFAULT_CONFIG_STORE;
+  let configStore = defaultConfigStore(product);
   if (storeText !== undefined) {
-    const store = validated(
-      ConfigStoreParam,
-      "configStoreConnection",
-      jsonObject("configStoreConnection", storeText),
-    );
+    const raw = jsonObject("configStoreConnection", storeText);
+    if ("configPersistenceType" in raw || "className" in raw) {
+      throw new AdminError(400, [
+        `Invalid value for 'configStoreConnection': ${product.name} takes {"type", "connectionString"} (plus "connectionSecret" for cloud stores); "configPersistenceType" and "className" are the form of ${CARBON_PRODUCTS}.`,
+      ]);
+    }
+    const store = validated(ClassicConfigStoreParam, "configStoreConnection", raw);
     configStore = {
       type: store.type,
       connectionString: store.connectionString,
       localRepositoryPath: store.localRepositoryPath ?? null,
+      className: null,
+      username: null,
     };
   }
-  const directories =
-    dirsText === undefined
-      ? DEFAULT_DIRECTORIES
-      : validated(DirectoriesParam, "directories", jsonObject("directories", dirsText)).directories;
+  const dirsText = present(params, "directories");
+  let directories = defaultDirectories({ product, version });
+  if (dirsText !== undefined) {
+    const raw = jsonObject(
+      "directories",
+      dirsText,
+      ` ${product.name} takes {"directories": [...]}; a bare array is the form of ${CARBON_PRODUCTS}.`,
+    );
+    directories = validated(
+      classicDirectoriesParam(product.directoryTypes(version)),
+      "directories",
+      raw,
+    ).directories;
+  }
   return {
-    username,
-    password,
     configStore,
     directories,
-    logSettings: logSettingsParam(params),
+    logSettings: classicLogSettings(params, product),
     runAsync: booleanParam(params, "runAsync"),
   };
 }
 
 /**
- * Reads logs/settings/edit: each log setting as its own form field, unspecified ones
- * unchanged.
+ * ArcGIS Server's log settings of createNewSite, from `settings` or `logsSettings` (the docs'
+ * parameter list and sample disagree; both are accepted). Both with different values is an
+ * error.
+ */
+function classicLogSettings(params: ReadonlyMap<string, string>, product: Product): LogSettings {
+  const candidates = (["settings", "logsSettings"] as const).flatMap((name) => {
+    const text = present(params, name);
+    return text === undefined
+      ? []
+      : [{ name, value: validated(LogSettingsParam, name, jsonObject(name, text)) }];
+  });
+  const [first, second] = candidates;
+  if (
+    first !== undefined &&
+    second !== undefined &&
+    !isDeepStrictEqual(first.value, second.value)
+  ) {
+    throw new AdminError(400, [
+      "The parameters 'settings' and 'logsSettings' were both sent, with different values. Send the log settings once, as 'settings'.",
+    ]);
+  }
+  return withoutUndefined(defaultLogSettings(product), first?.value ?? {});
+}
+
+/**
+ * createNewSite of Mission, Notebook and Video Server (Chef `create_site` of arcgis-mission,
+ * arcgis-notebooks, arcgis-video; DSC `Invoke-CreateSite`): `configStoreConnection`
+ * `{configPersistenceType, connectionString, className[, username, password]}`, `directories`
+ * as a bare array of `{name, path, type}` (Chef adds an `id`), `logsSettings` (DSC adds
+ * `usageMeteringEnabled`), `async` (DSC sends "false"; Chef sends none).
+ */
+function parseCarbon(
+  params: ReadonlyMap<string, string>,
+  { product, version }: ServerProfile,
+): Omit<CreateSiteInput, "username" | "password"> {
+  refuseParam(params, "runAsync", "async", product, "ArcGIS Server");
+  refuseParam(params, "settings", "logsSettings", product, "ArcGIS Server");
+  const storeText = present(params, "configStoreConnection");
+  let configStore = defaultConfigStore(product);
+  if (storeText !== undefined) {
+    const raw = jsonObject("configStoreConnection", storeText);
+    if (!("configPersistenceType" in raw) && ("type" in raw || "connectionSecret" in raw)) {
+      throw new AdminError(400, [
+        `Invalid value for 'configStoreConnection': ${product.name} takes {"configPersistenceType", "connectionString", "className"} (plus "username" and "password" for cloud stores); "type" and "connectionSecret" are the form of ArcGIS Server.`,
+      ]);
+    }
+    const store = validated(CarbonConfigStoreParam, "configStoreConnection", raw);
+    configStore = {
+      type: store.configPersistenceType,
+      connectionString: store.connectionString,
+      localRepositoryPath: null,
+      className: store.className,
+      username: store.username ?? null,
+    };
+  }
+  const dirsText = present(params, "directories");
+  let directories = defaultDirectories({ product, version });
+  if (dirsText !== undefined) {
+    const raw = jsonParam("directories", dirsText);
+    if (!Array.isArray(raw)) {
+      throw new AdminError(400, [
+        `Invalid value for 'directories': ${product.name} takes a JSON array [{"name", "path", "type"}, ...]; {"directories": [...]} is the form of ArcGIS Server.`,
+      ]);
+    }
+    const where = `${product.name} ${version.full}`;
+    directories = validated(
+      carbonDirectoriesParam(product.directoryTypes(version), where),
+      "directories",
+      raw,
+    ).map((dir) => ({
+      name: dir.name,
+      physicalPath: dir.path,
+      directoryType: dir.type as DirectoryRecord["directoryType"],
+      cleanupMode: "NONE" as const,
+      maxFileAge: 0,
+      description: "",
+    }));
+  }
+  const logsText = present(params, "logsSettings");
+  const logSettings =
+    logsText === undefined
+      ? defaultLogSettings(product)
+      : withoutUndefined(
+          defaultLogSettings(product),
+          validated(CarbonLogSettingsParam, "logsSettings", jsonObject("logsSettings", logsText)),
+        );
+  return { configStore, directories, logSettings, runAsync: booleanParam(params, "async") };
+}
+
+/**
+ * Reads logs/settings/edit: each log setting as its own form field (DSC Update-LogSettings),
+ * unspecified ones unchanged; `usageMeteringEnabled` on Mission, Notebook and Video Server.
  */
 export function parseLogSettingsEdit(
   params: ReadonlyMap<string, string>,
   current: LogSettings,
+  product: Product,
 ): LogSettings {
   const raw: Record<string, unknown> = {};
   for (const name of ["logLevel", "logDir"] as const) {
@@ -245,5 +453,8 @@ export function parseLogSettingsEdit(
     const value = present(params, name);
     if (value !== undefined) raw[name] = /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   }
-  return withoutUndefined(current, validated(LogSettingsParam, "settings", raw));
+  if (product.dialect === "carbon" && present(params, "usageMeteringEnabled") !== undefined) {
+    raw.usageMeteringEnabled = booleanParam(params, "usageMeteringEnabled");
+  }
+  return withoutUndefined(current, validated(CarbonLogSettingsParam, "settings", raw));
 }

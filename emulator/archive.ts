@@ -16,8 +16,8 @@ import type { SiteRecord } from "./state";
 export const ARCHIVE_EXTENSION = ".agssite";
 /** Version of the archive layout written into the manifest. */
 export const ARCHIVE_FORMAT_VERSION = 1;
-/** Version the emulated server reports. */
-export const SERVER_VERSION = "11.3";
+/** Version the emulated portal reports. */
+export const PORTAL_VERSION = "11.3";
 
 /** What the spec lists as included in an export, and the document holding each item. */
 export const INCLUDED_ITEMS = [
@@ -66,6 +66,9 @@ export function temporaryArchivePath(dir: string, stamp: string): string {
 export interface ArchiveInput {
   readonly site: SiteRecord;
   readonly machineName: string;
+  /** The product and its version (`11.3.0`), recorded in the manifest. */
+  readonly serverType: string;
+  readonly serverVersion: string;
   readonly exportedAt: Date;
   readonly paddingBytes: number;
 }
@@ -97,7 +100,8 @@ export function archiveDocuments(input: ArchiveInput): Array<[string, unknown]> 
   const manifest = {
     format: "arcgis-admin-emulator site archive",
     formatVersion: ARCHIVE_FORMAT_VERSION,
-    currentVersion: SERVER_VERSION,
+    serverType: input.serverType,
+    fullVersion: input.serverVersion,
     exportedAt: input.exportedAt.toISOString(),
     machine: input.machineName,
     siteId: site.id,

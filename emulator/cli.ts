@@ -3,7 +3,7 @@
  * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import {
   DEFAULT_CREATE_DELAY_MS,
   DEFAULT_DATA_DIR,
@@ -12,6 +12,14 @@ import {
   type EmulatorOptions,
 } from "./options";
 import { MAX_BODY_BYTES } from "./http";
+import {
+  EXPORT_URL_FORMS,
+  parseServerVersion,
+  productOf,
+  SERVER_TYPES,
+  type ExportUrlForm,
+  type ServerType,
+} from "./products";
 import { startEmulator, type EmulatorEndpoints, type RunningEmulator } from "./index";
 
 function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
@@ -30,6 +38,20 @@ function positiveNumber(value: string): number {
   return n;
 }
 
+function positiveWholeNumber(value: string): number {
+  const n = wholeNumber()(value);
+  if (n === 0) throw new InvalidArgumentError("Expected a whole number above 0.");
+  return n;
+}
+
+function version(value: string): string {
+  try {
+    return parseServerVersion(value).full;
+  } catch {
+    throw new InvalidArgumentError("Expected a version such as 11.3 or 10.8.1.");
+  }
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -46,6 +68,13 @@ interface CliFlags {
   exportDelay: number;
   exportRoot?: string[];
   machineName?: string;
+  serverType?: ServerType;
+  serverVersion?: string;
+  exportUrlForm?: ExportUrlForm;
+  headersTimeout?: number;
+  requestTimeout?: number;
+  keepAliveTimeout?: number;
+  idleTimeout?: number;
   tokenLifetime?: number;
   exportPaddingBytes: number;
   failCreate?: string;
@@ -57,7 +86,24 @@ export function buildProgram(): Command {
   return new Command()
     .name("arcgis-admin-emulator")
     .description(
-      "Local emulator of an ArcGIS mission server (admin API under /arcgis/admin) and a portal (sharing API under /portal/sharing/rest).",
+      "Local emulator of an ArcGIS server (Mission, ArcGIS, Notebook or Video Server: admin API under /arcgis/admin) and a portal (sharing API under /portal/sharing/rest).",
+    )
+    .addOption(
+      new Option(
+        "--server-type <type>",
+        "product to emulate (default: mission-server, or the seed's server.type)",
+      ).choices(SERVER_TYPES),
+    )
+    .option(
+      "--server-version <version>",
+      `version rest/info reports (default per product: ${SERVER_TYPES.map((t) => `${t} ${productOf(t).defaultVersion}`).join(", ")})`,
+      version,
+    )
+    .addOption(
+      new Option(
+        "--export-url-form <form>",
+        "exportSite's download URL without 'location': file (serves the archive) or item (describes an uploaded item; archive at .../download); default: item on arcgis-server, file otherwise",
+      ).choices(EXPORT_URL_FORMS),
     )
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumber(65535), 0)
@@ -93,7 +139,26 @@ export function buildProgram(): Command {
       "folder exportSite may write into with 'location' (repeatable; default: the data dir)",
       collect,
     )
-    .option("--machine-name <name>", "name of the emulated machine (default: this host's name)")
+    .option(
+      "--machine-name <name>",
+      "name of the emulated machine, also the host of the URLs it builds (default: this host's name; URLs then use the listen address)",
+    )
+    .option(
+      "--headers-timeout <ms>",
+      "time to receive a request's headers (and a TLS handshake)",
+      positiveWholeNumber,
+    )
+    .option("--request-timeout <ms>", "time to receive a whole request", positiveWholeNumber)
+    .option(
+      "--keep-alive-timeout <ms>",
+      "how long a kept-alive connection may wait for its next request",
+      positiveWholeNumber,
+    )
+    .option(
+      "--idle-timeout <ms>",
+      "a connection without traffic for this long is closed",
+      positiveWholeNumber,
+    )
     .option(
       "--token-lifetime <minutes>",
       "every token lasts this long, whatever 'expiration' asks (fractions allowed)",
@@ -110,10 +175,11 @@ export function buildProgram(): Command {
     .addHelpText(
       "after",
       "\nOnce listening it prints one JSON line on stdout:\n" +
-        '  {"adminUrl":...,"sharingUrl":...,"healthUrl":...,"caCertFile":...,"portalId":...}\n' +
+        '  {"adminUrl":...,"sharingUrl":...,"healthUrl":...,"caCertFile":...,"portalId":...,"serverType":...,"serverVersion":...}\n' +
         "then logs to stderr. SIGINT or SIGTERM stops it.\n" +
         "\nSeed file:\n" +
-        '  {"portal":{"id":"...","users":[{"username":"...","password":"...","role":"org_admin"|"org_user"}],\n' +
+        '  {"server":{"type":"mission-server","version":"11.3"},   (optional)\n' +
+        '   "portal":{"id":"...","users":[{"username":"...","password":"...","role":"org_admin"|"org_user"}],\n' +
         '   "collaborations":[{"id":"...","name":"...","description":"...","hostPortalId":"...","guestPortalIds":["..."]}]}}\n' +
         `Without --seed the portal has one org_admin: ${DEFAULT_PORTAL_ADMIN.username} / ${DEFAULT_PORTAL_ADMIN.password}.\n` +
         `Request bodies are limited to ${MAX_BODY_BYTES} bytes.\n` +
@@ -144,6 +210,15 @@ function toOptions(flags: CliFlags): EmulatorOptions {
         : {}),
     ...(flags.exportRoot === undefined ? {} : { exportRoots: flags.exportRoot }),
     ...(flags.machineName === undefined ? {} : { machineName: flags.machineName }),
+    ...(flags.serverType === undefined ? {} : { serverType: flags.serverType }),
+    ...(flags.serverVersion === undefined ? {} : { serverVersion: flags.serverVersion }),
+    ...(flags.exportUrlForm === undefined ? {} : { exportUrlForm: flags.exportUrlForm }),
+    serverTimeouts: {
+      ...(flags.headersTimeout === undefined ? {} : { headersMs: flags.headersTimeout }),
+      ...(flags.requestTimeout === undefined ? {} : { requestMs: flags.requestTimeout }),
+      ...(flags.keepAliveTimeout === undefined ? {} : { keepAliveMs: flags.keepAliveTimeout }),
+      ...(flags.idleTimeout === undefined ? {} : { idleMs: flags.idleTimeout }),
+    },
     ...(flags.tokenLifetime === undefined ? {} : { tokenLifetimeMinutes: flags.tokenLifetime }),
     ...(flags.failCreate === undefined ? {} : { failCreate: flags.failCreate }),
   };
@@ -151,8 +226,17 @@ function toOptions(flags: CliFlags): EmulatorOptions {
 
 /** The ready line: exactly these fields, in this order. */
 export function readyLine(emulator: EmulatorEndpoints): string {
-  const { adminUrl, sharingUrl, healthUrl, caCertFile, portalId } = emulator;
-  return JSON.stringify({ adminUrl, sharingUrl, healthUrl, caCertFile, portalId });
+  const { adminUrl, sharingUrl, healthUrl, caCertFile, portalId, serverType, serverVersion } =
+    emulator;
+  return JSON.stringify({
+    adminUrl,
+    sharingUrl,
+    healthUrl,
+    caCertFile,
+    portalId,
+    serverType,
+    serverVersion,
+  });
 }
 
 async function main(): Promise<void> {

@@ -3,6 +3,7 @@
  * size limit, the two ArcGIS error formats, and rendering answers as JSON or HTML.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Dialect } from "./products";
 
 /** Largest request body the emulator reads (1 MiB); larger bodies get a JSON error. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -23,13 +24,11 @@ export interface ApiRequest {
   readonly params: ReadonlyMap<string, string>;
   readonly headers: IncomingHttpHeaders;
   readonly remoteAddress: string;
-  /** `scheme://host[:port]` as the client addressed the emulator. */
-  readonly origin: string;
 }
 
 /** What a handler answers: a JSON document, or a file to stream as a download. */
 export type Reply =
-  | { readonly kind: "json"; readonly body: unknown }
+  | { readonly kind: "json"; readonly body: unknown; readonly status?: number }
   | { readonly kind: "file"; readonly file: string; readonly name: string; readonly size: number };
 
 /** Shorthand for a JSON reply. */
@@ -38,9 +37,9 @@ export function json(body: unknown): Reply {
 }
 
 /**
- * An error of the mission server administrative API. Rendered with HTTP 200 as
- * `{"status":"error","code":N,"messages":[...]}`, because real servers (and every Esri
- * tool) report admin failures in the body, not the status line.
+ * An error of the administrative API, rendered with HTTP 200 because real servers (and every
+ * Esri tool) report admin failures in the body, not the status line. Its document depends on
+ * the product's dialect (see {@link AdminError.toBody}).
  */
 export class AdminError extends Error {
   constructor(
@@ -51,10 +50,27 @@ export class AdminError extends Error {
     this.name = "AdminError";
   }
 
-  /** The admin API's error document. */
-  toBody(): { status: "error"; code: number; messages: readonly string[] } {
+  /**
+   * The error document: ArcGIS Server's `{"status":"error","code":N,"messages":[...]}`, or
+   * Mission, Notebook and Video Server's `{"error":{"code":N,"message":"..."}}` (what Chef's
+   * `validate_response` and DSC's `Invoke-CreateSite` read: `error.code`, `error.message`).
+   */
+  toBody(dialect: Dialect = "classic"): ClassicErrorBody | CarbonErrorBody {
+    if (dialect === "carbon") return { error: { code: this.code, message: this.message } };
     return { status: "error", code: this.code, messages: this.messages };
   }
+}
+
+/** ArcGIS Server's error document. */
+export interface ClassicErrorBody {
+  status: "error";
+  code: number;
+  messages: readonly string[];
+}
+
+/** The error document of Mission, Notebook and Video Server. */
+export interface CarbonErrorBody {
+  error: { code: number; message: string };
 }
 
 /**

@@ -20,30 +20,42 @@ import {
 } from "./options";
 import { ADMIN_PREFIX } from "./admin-api";
 import { type EmulatorStats, type RequestLogEntry, Runtime } from "./runtime";
-import { CONTROL_PREFIX, expireTokens, HEALTH_PATH, RequestHandler } from "./server";
+import { lockDataDir } from "./lock";
+import type { ServerType } from "./products";
+import { CONTROL_PREFIX, expireTokens, healthPath, RequestHandler } from "./server";
 import { SHARING_PREFIX } from "./sharing-api";
 import { finishCreationLater, removeAbandonedArchives } from "./site";
 import { STATE_FILE, StateStore, type EmulatorState } from "./state";
 import { loadTls, selfSignedTls, type TlsMaterial } from "./tls";
 import { hashPassword } from "./tokens";
 
-export type { EmulatorOptions, EmulatorSeed, EmulatorSeedInput } from "./options";
-export { DEFAULT_PORTAL_ADMIN } from "./options";
+export type { EmulatorOptions, EmulatorSeed, EmulatorSeedInput, ServerTimeouts } from "./options";
+export { DEFAULT_PORTAL_ADMIN, DEFAULT_SERVER_TIMEOUTS } from "./options";
+export type { ExportUrlForm, ServerType } from "./products";
+export { SERVER_TYPES } from "./products";
 export type { EmulatorStats, RequestLogEntry } from "./runtime";
 export { MAX_BODY_BYTES } from "./http";
 
 /** The addresses a running emulator prints on its ready line. */
 export interface EmulatorEndpoints {
-  /** `{scheme}://{host}:{port}/arcgis/admin`, the mission server's admin root. */
+  /** `{scheme}://{host}:{port}/arcgis/admin`, the server's admin root. */
   readonly adminUrl: string;
   /** `{scheme}://{host}:{port}/portal/sharing/rest`, the portal's sharing root. */
   readonly sharingUrl: string;
-  /** `{scheme}://{host}:{port}/arcgis/rest/info/healthCheck`. */
+  /**
+   * The product's health check: `.../arcgis/rest/healthcheck` (Mission Server),
+   * `.../arcgis/rest/info/healthCheck` (ArcGIS Server), `.../arcgis/rest/info/healthcheck`
+   * (Notebook and Video Server).
+   */
   readonly healthUrl: string;
   /** PEM file to trust (pass as `ca`), or null without TLS. */
   readonly caCertFile: string | null;
   /** Id of the emulated portal. */
   readonly portalId: string;
+  /** The emulated product. */
+  readonly serverType: ServerType;
+  /** The version rest/info reports (`fullVersion`, e.g. `11.3.0`). */
+  readonly serverVersion: string;
 }
 
 /** A running emulator: its addresses, and the control surface tests and CI use. */
@@ -62,46 +74,6 @@ export interface RunningEmulator extends EmulatorEndpoints {
   expireTokens(): Promise<void>;
   /** The next site creation fails with `message` (machine left in no site). */
   failNextCreate(message: string): void;
-}
-
-/** Data dirs opened by emulators of this process (a pid file alone cannot tell). */
-const openDataDirs = new Set<string>();
-const PID_FILE = "emulator.pid";
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Claims the data dir, so that two emulators never write the same state. A pid file left
- * by a killed emulator is taken over.
- */
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  const pidFile = path.join(dataDir, PID_FILE);
-  let owner: number | null = null;
-  try {
-    owner = Number((await fs.readFile(pidFile, "utf8")).trim());
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  const inUse =
-    owner !== null &&
-    Number.isSafeInteger(owner) &&
-    (owner === process.pid ? openDataDirs.has(dataDir) : processAlive(owner));
-  if (inUse) {
-    throw new Error(`The data dir ${dataDir} is in use by another emulator (process ${owner}).`);
-  }
-  await fs.writeFile(pidFile, `${process.pid}\n`);
-  openDataDirs.add(dataDir);
-  return async () => {
-    openDataDirs.delete(dataDir);
-    await fs.rm(pidFile, { force: true });
-  };
 }
 
 async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState["portal"]> {
@@ -207,15 +179,42 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const unlock = await lockDataDir(resolved.dataDir);
   try {
     const store = await openState(resolved);
+    const existing = store.current.site?.serverType ?? null;
+    if (existing !== null && existing !== resolved.product.type) {
+      throw new Error(
+        `The data dir ${resolved.dataDir} holds a site of a ${existing}; start it with serverType ${existing} (--server-type ${existing}), or use another data dir.`,
+      );
+    }
     await removeStaleStateFiles(resolved.dataDir);
     const tls = await tlsMaterial(resolved);
     const rt = new Runtime(resolved, store, tls !== null);
     await removeAbandonedArchives(rt);
     const handler = new RequestHandler(rt);
+    const timeouts = resolved.serverTimeouts;
+    const serverOptions: http.ServerOptions = {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Node checks the two timeouts above on this interval (30 s by default).
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(30_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
+      ),
+    };
     const server =
       tls === null
-        ? http.createServer(handler.listener)
-        : https.createServer({ cert: tls.cert, key: tls.key }, handler.listener);
+        ? http.createServer(serverOptions, handler.listener)
+        : https.createServer(
+            // A connection that never completes its TLS handshake never reaches HTTP.
+            {
+              ...serverOptions,
+              cert: tls.cert,
+              key: tls.key,
+              handshakeTimeout: timeouts.headersMs,
+            },
+            handler.listener,
+          );
+    handler.applyIdleTimeout(server, timeouts.idleMs);
     try {
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
@@ -231,7 +230,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     server.on("error", (error) => rt.log(`server error: ${error.message}`));
 
     const { port } = server.address() as AddressInfo;
-    const base = `${tls === null ? "http" : "https"}://${urlHost(resolved.host)}:${port}`;
+    const scheme = tls === null ? "http" : "https";
+    const base = `${scheme}://${urlHost(resolved.host)}:${port}`;
+    rt.publicOrigin =
+      resolved.urlHost === null ? base : `${scheme}://${urlHost(resolved.urlHost)}:${port}`;
     const site = store.current.site;
     const resumed =
       site?.status === "creating"
@@ -261,13 +263,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     };
 
-    rt.log(`listening on ${base} (data dir ${resolved.dataDir})`);
+    rt.log(
+      `${resolved.product.name} ${resolved.serverVersion.full} listening on ${base} (data dir ${resolved.dataDir})`,
+    );
     return {
       adminUrl: `${base}${ADMIN_PREFIX}`,
       sharingUrl: `${base}${SHARING_PREFIX}`,
-      healthUrl: `${base}${HEALTH_PATH}`,
+      healthUrl: `${base}${healthPath(resolved.product)}`,
       caCertFile: tls?.caCertFile ?? null,
       portalId: store.current.portal.id,
+      serverType: resolved.product.type,
+      serverVersion: resolved.serverVersion.full,
       dataDir: resolved.dataDir,
       controlUrl: `${base}${CONTROL_PREFIX}`,
       close,

@@ -4,9 +4,21 @@
  */
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
+import { isIP } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import {
+  DEFAULT_SERVER_TYPE,
+  EXPORT_URL_FORMS,
+  parseServerVersion,
+  productOf,
+  SERVER_TYPES,
+  type ExportUrlForm,
+  type Product,
+  type ServerType,
+  type ServerVersion,
+} from "./products";
 import { ROLES } from "./state";
 
 /** Default credentials of the portal when no seed is given (documented in README). */
@@ -18,6 +30,35 @@ export const DEFAULT_DATA_DIR = ".emulator-data";
 export const DEFAULT_CREATE_DELAY_MS = 1000;
 /** Default duration of exportSite, in ms. */
 export const DEFAULT_EXPORT_DELAY_MS = 500;
+
+/**
+ * Default server timeouts, in ms. Without them a client that connects and sends nothing,
+ * or sends a request slowly, would hold a connection (and a file descriptor) forever.
+ */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 60_000,
+  requestMs: 120_000,
+  keepAliveMs: 5_000,
+  idleMs: 120_000,
+};
+
+/** Server timeouts, in ms (see {@link EmulatorOptions.serverTimeouts}). */
+export interface ServerTimeouts {
+  /**
+   * Time to receive a request's headers (`--headers-timeout`); also the TLS handshake
+   * timeout, so a connection that never completes a handshake is closed as well.
+   */
+  readonly headersMs: number;
+  /** Time to receive a whole request, body included (`--request-timeout`). */
+  readonly requestMs: number;
+  /** How long a kept-alive connection may wait for its next request (`--keep-alive-timeout`). */
+  readonly keepAliveMs: number;
+  /**
+   * A connection without any traffic for this long is closed (`--idle-timeout`), except
+   * while the emulator itself is working on its request (a slow createNewSite).
+   */
+  readonly idleMs: number;
+}
 
 const SeedUser = z.strictObject({
   username: z.string().min(1),
@@ -42,6 +83,16 @@ const SeedCollaboration = z.strictObject({
  *   "guestPortalIds":["GUESTPORTAL001"]}]}}
  */
 export const EmulatorSeed = z.strictObject({
+  /** The product and version to emulate; options and CLI flags take precedence. */
+  server: z
+    .strictObject({
+      type: z.enum(SERVER_TYPES).optional(),
+      version: z
+        .string()
+        .regex(/^\d{1,3}\.\d{1,2}(\.\d{1,2})?$/, "a version such as 11.3 or 10.8.1")
+        .optional(),
+    })
+    .optional(),
   portal: z
     .strictObject({
       id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '_' or '-' (1 to 64)"),
@@ -108,8 +159,22 @@ export interface EmulatorOptions {
   readonly exportDelayMs?: number;
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
   readonly exportRoots?: readonly string[];
-  /** Name of the emulated machine (`--machine-name`). Default: this host's name. */
+  /**
+   * Name of the emulated machine (`--machine-name`). Default: this host's name. When given
+   * and a valid host name or IP address, it is also the host of the URLs the emulator builds
+   * (exportSite's download URL, rest/info's token service), as a real server builds them from
+   * its machine name; otherwise those URLs use the listen address. Never the request's Host
+   * header.
+   */
   readonly machineName?: string;
+  /** Product to emulate (`--server-type`). Default `mission-server` (the spec's product). */
+  readonly serverType?: ServerType;
+  /** Version reported by rest/info (`--server-version`). Default per product (README). */
+  readonly serverVersion?: string;
+  /** Form of exportSite's download URL (`--export-url-form`). Default per product (README). */
+  readonly exportUrlForm?: ExportUrlForm;
+  /** Server timeouts in ms (`--headers-timeout` ...); each defaults to {@link DEFAULT_SERVER_TIMEOUTS}. */
+  readonly serverTimeouts?: Partial<ServerTimeouts>;
   /** When set, every token lasts this many minutes (fractions allowed), whatever was asked (`--token-lifetime`). */
   readonly tokenLifetimeMinutes?: number;
   /** Size of an incompressible padding entry added to each archive (`--export-padding-bytes`). Default 0. */
@@ -133,6 +198,12 @@ export interface ResolvedOptions {
   readonly exportDelayMs: number;
   readonly exportRoots: readonly string[];
   readonly machineName: string;
+  /** Host of the URLs the emulator builds: the machine name when given, else null (listen address). */
+  readonly urlHost: string | null;
+  readonly product: Product;
+  readonly serverVersion: ServerVersion;
+  readonly exportUrlForm: ExportUrlForm;
+  readonly serverTimeouts: ServerTimeouts;
   readonly tokenLifetimeMinutes: number | undefined;
   readonly exportPaddingBytes: number;
   readonly failCreate: string | undefined;
@@ -145,6 +216,19 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
     throw new Error(`Option ${name} must be a whole number of 0 or more, got ${String(value)}.`);
   }
   return value;
+}
+
+/** Whether a machine name can be the host of a URL: a DNS name or an IP address. */
+function isHostName(name: string): boolean {
+  if (isIP(name) !== 0) return true;
+  const label = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+  return name.length <= 253 && name.split(".").every((part) => label.test(part));
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  const n = nonNegativeInteger(name, value, fallback);
+  if (n === 0) throw new Error(`Option ${name} must be above 0.`);
+  return n;
 }
 
 /** Reads and validates a seed given as an object or a file path. */
@@ -170,9 +254,12 @@ export async function loadSeed(seed: EmulatorSeedInput | string): Promise<Emulat
   return result.data;
 }
 
-/** A stable fingerprint of a seed, to notice that another seed is given on restart. */
+/** A stable fingerprint of a seed's portal, to notice that another portal is given on restart. */
 export function seedHash(seed: EmulatorSeed): string {
-  return createHash("sha256").update(JSON.stringify(seed)).digest("hex");
+  // Only the portal: the product in `server` does not rebuild the portal.
+  return createHash("sha256")
+    .update(JSON.stringify({ portal: seed.portal }))
+    .digest("hex");
 }
 
 /** Applies defaults, validates numbers, loads the seed and makes paths absolute. */
@@ -186,6 +273,51 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
   }
   const machineName = options.machineName ?? os.hostname();
   if (machineName.trim() === "") throw new Error("Option machineName must not be empty.");
+  const seed = options.seed === undefined ? null : await loadSeed(options.seed);
+  const serverType = options.serverType ?? seed?.server?.type ?? DEFAULT_SERVER_TYPE;
+  if (!(SERVER_TYPES as readonly string[]).includes(serverType)) {
+    throw new Error(
+      `Option serverType must be one of ${SERVER_TYPES.join(", ")}, got '${String(serverType)}'.`,
+    );
+  }
+  const product = productOf(serverType);
+  const serverVersion = parseServerVersion(
+    options.serverVersion ?? seed?.server?.version ?? product.defaultVersion,
+  );
+  const exportUrlForm = options.exportUrlForm ?? product.exportUrlForm;
+  if (!(EXPORT_URL_FORMS as readonly string[]).includes(exportUrlForm)) {
+    throw new Error(
+      `Option exportUrlForm must be one of ${EXPORT_URL_FORMS.join(", ")}, got '${String(exportUrlForm)}'.`,
+    );
+  }
+  const serverTimeouts: ServerTimeouts = {
+    headersMs: positiveInteger(
+      "serverTimeouts.headersMs",
+      options.serverTimeouts?.headersMs,
+      DEFAULT_SERVER_TIMEOUTS.headersMs,
+    ),
+    requestMs: positiveInteger(
+      "serverTimeouts.requestMs",
+      options.serverTimeouts?.requestMs,
+      DEFAULT_SERVER_TIMEOUTS.requestMs,
+    ),
+    keepAliveMs: positiveInteger(
+      "serverTimeouts.keepAliveMs",
+      options.serverTimeouts?.keepAliveMs,
+      DEFAULT_SERVER_TIMEOUTS.keepAliveMs,
+    ),
+    idleMs: positiveInteger(
+      "serverTimeouts.idleMs",
+      options.serverTimeouts?.idleMs,
+      DEFAULT_SERVER_TIMEOUTS.idleMs,
+    ),
+  };
+  // Node refuses a request timeout shorter than the headers timeout.
+  if (serverTimeouts.requestMs < serverTimeouts.headersMs) {
+    throw new Error(
+      "Option serverTimeouts.requestMs must not be shorter than serverTimeouts.headersMs.",
+    );
+  }
   const quiet = options.quiet ?? false;
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let tls: ResolvedOptions["tls"] = "generate";
@@ -200,7 +332,7 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
     host: options.host ?? "127.0.0.1",
     port,
     dataDir,
-    seed: options.seed === undefined ? null : await loadSeed(options.seed),
+    seed,
     tls,
     createDelayMs: nonNegativeInteger(
       "createDelayMs",
@@ -214,6 +346,15 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
     ),
     exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
     machineName,
+    // A name that cannot be a host (spaces, '#'...) cannot be in a URL either.
+    urlHost:
+      options.machineName !== undefined && isHostName(options.machineName)
+        ? options.machineName
+        : null,
+    product,
+    serverVersion,
+    exportUrlForm,
+    serverTimeouts,
     tokenLifetimeMinutes: lifetime,
     exportPaddingBytes: nonNegativeInteger("exportPaddingBytes", options.exportPaddingBytes, 0),
     failCreate: options.failCreate,

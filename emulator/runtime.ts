@@ -3,7 +3,9 @@
  * lock, the request log, and the shutdown signal that ends pending delays.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import type { ServerProfile } from "./admin-params";
 import type { ResolvedOptions } from "./options";
+import type { Product } from "./products";
 import type { StateStore } from "./state";
 
 /** Counters of what the emulator has done since it started (not persisted). */
@@ -49,6 +51,12 @@ export class Runtime {
   exportRunning = false;
   /** Message the next site creation fails with, if any. */
   failNextCreate: string | null;
+  /**
+   * `scheme://host:port` of the URLs the emulator builds (download URLs, token service): the
+   * machine name when given, else the listen address; never a request's Host header, which
+   * would let whoever sits in between steer where a client sends its token. Set once listening.
+   */
+  publicOrigin = "";
   private readonly shutdown = new AbortController();
 
   constructor(
@@ -57,6 +65,16 @@ export class Runtime {
     readonly tlsEnabled: boolean,
   ) {
     this.failNextCreate = options.failCreate ?? null;
+  }
+
+  /** The emulated product. */
+  get product(): Product {
+    return this.options.product;
+  }
+
+  /** The emulated product and version, as the parsers need them. */
+  get profile(): ServerProfile {
+    return { product: this.options.product, version: this.options.serverVersion };
   }
 
   /** Aborted when the emulator closes; ends every pending emulated delay. */

@@ -5,11 +5,11 @@
  * the API that was called. No stack trace ever reaches a client.
  */
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { ADMIN_PREFIX, handleAdmin } from "./admin-api";
-import { SERVER_VERSION } from "./archive";
+import { ADMIN_PREFIX, authenticate, handleAdmin, notFoundError, versionInfo } from "./admin-api";
 import {
   AdminError,
   BodyTooLargeError,
@@ -24,12 +24,17 @@ import {
   type Format,
   type Reply,
 } from "./http";
+import { atLeast, type Dialect, type Product } from "./products";
 import type { RequestLogEntry, Runtime } from "./runtime";
 import { handleSharing, SHARING_PREFIX } from "./sharing-api";
-import { siteUnavailableError } from "./site";
 
-/** Path of the health check (no token needed). */
-export const HEALTH_PATH = "/arcgis/rest/info/healthCheck";
+/** Prefix of the REST services directory (rest/info, the health checks). */
+export const REST_PREFIX = "/arcgis/rest";
+
+/** Path of a product's documented health check (the first of its paths). */
+export function healthPath(product: Product): string {
+  return `${REST_PREFIX}/${product.healthCheck.paths[0] ?? "info/healthcheck"}`;
+}
 /** Prefix of the emulator's own control endpoints (not part of any ArcGIS API). */
 export const CONTROL_PREFIX = "/__emulator";
 /** Name of the request log inside the data dir (one JSON line per request line). */
@@ -64,9 +69,9 @@ function targetOf(pathname: string): Target | null {
   const under = (prefix: string): string | null =>
     pathname === prefix || pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
   const candidates: Array<[string, Api, string]> = [
-    [ADMIN_PREFIX, "admin", "ArcGIS Mission Server Administrator Directory"],
+    [ADMIN_PREFIX, "admin", "ArcGIS Administrator Directory"],
     [SHARING_PREFIX, "sharing", "ArcGIS Portal Directory"],
-    ["/arcgis/rest", "rest", "ArcGIS REST Services Directory"],
+    [REST_PREFIX, "rest", "ArcGIS REST Services Directory"],
     [CONTROL_PREFIX, "control", "arcgis-admin-emulator control"],
   ];
   for (const [prefix, api, title] of candidates) {
@@ -85,16 +90,17 @@ function targetOf(pathname: string): Target | null {
   return null;
 }
 
-function errorBody(api: Api, code: number, message: string): unknown {
-  return api === "sharing"
-    ? new SharingError(code, message).toBody()
-    : new AdminError(code, [message]).toBody();
+/** The error format of an API: the sharing API's, the product's, or (control) ArcGIS Server's. */
+function dialectOf(api: Api, product: Product): Dialect {
+  return api === "admin" || api === "rest" ? product.dialect : "classic";
 }
 
 /** Builds the request listener of a running emulator. */
 export class RequestHandler {
   private readonly logStream: WriteStream;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Sockets whose request the emulator is working on (an emulated delay may be running). */
+  private readonly busy = new WeakSet<Socket>();
 
   constructor(private readonly rt: Runtime) {
     this.logStream = createWriteStream(path.join(rt.options.dataDir, REQUEST_LOG_FILE), {
@@ -120,6 +126,18 @@ export class RequestHandler {
       .finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);
   };
+
+  /**
+   * Closes connections without traffic for `idleMs` (a client that connects and sends
+   * nothing, or stops halfway), except while the emulator itself is working on the
+   * connection's request: a synchronous createNewSite may take longer than that.
+   */
+  applyIdleTimeout(server: Server, idleMs: number): void {
+    server.setTimeout(idleMs, (socket: Socket) => {
+      if (this.busy.has(socket)) socket.setTimeout(idleMs);
+      else socket.destroy();
+    });
+  }
 
   /** Resolves once no request is being handled. */
   async settled(): Promise<void> {
@@ -156,7 +174,11 @@ export class RequestHandler {
       return;
     }
     const pathname = url.pathname.replace(/\/+$/, "") || "/";
-    const target = targetOf(pathname);
+    const found = targetOf(pathname);
+    const target =
+      found?.api === "admin" && found.segments[0] !== "generateToken"
+        ? { ...found, title: this.rt.product.adminTitle }
+        : found;
     if (target?.api !== "control") this.record(req);
     // Logged without the query string, which may carry a token.
     this.rt.log(`${req.method ?? ""} ${pathname}`);
@@ -195,9 +217,14 @@ export class RequestHandler {
         params,
         headers: req.headers,
         remoteAddress: req.socket.remoteAddress ?? "",
-        origin: `${this.rt.tlsEnabled ? "https" : "http"}://${req.headers.host ?? "127.0.0.1"}`,
       };
-      const reply = await this.dispatch(target, apiRequest);
+      this.busy.add(req.socket);
+      let reply: Reply;
+      try {
+        reply = await this.dispatch(target, apiRequest);
+      } finally {
+        this.busy.delete(req.socket);
+      }
       await this.reply(res, reply, format, target.title);
     } catch (error) {
       const body = this.errorAnswer(target.api, error);
@@ -209,25 +236,28 @@ export class RequestHandler {
 
   /** Turns any error into the called API's error document; internal details stay in the log. */
   private errorAnswer(api: Api, error: unknown): unknown {
+    const dialect = dialectOf(api, this.rt.product);
+    const body = (code: number, message: string): unknown =>
+      api === "sharing"
+        ? new SharingError(code, message).toBody()
+        : new AdminError(code, [message]).toBody(dialect);
     if (error instanceof AdminError) {
       return api === "sharing"
         ? new SharingError(error.code, error.message).toBody()
-        : error.toBody();
+        : error.toBody(dialect);
     }
     if (error instanceof SharingError) {
-      return api === "sharing"
-        ? error.toBody()
-        : new AdminError(error.code, [error.message]).toBody();
+      return api === "sharing" ? error.toBody() : body(error.code, error.message);
     }
-    if (error instanceof BodyTooLargeError) return errorBody(api, 413, error.message);
-    if (error instanceof MalformedBodyError) return errorBody(api, 400, error.message);
+    if (error instanceof BodyTooLargeError) return body(413, error.message);
+    if (error instanceof MalformedBodyError) return body(400, error.message);
     if (error instanceof Error && error.name === "AbortError") {
-      return errorBody(api, 503, "The emulator is shutting down; the operation did not complete.");
+      return body(503, "The emulator is shutting down; the operation did not complete.");
     }
     this.rt.log(
       `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
-    return errorBody(api, 500, "Internal error in the emulator; see its log for details.");
+    return body(500, "Internal error in the emulator; see its log for details.");
   }
 
   private async dispatch(target: Target, req: ApiRequest): Promise<Reply> {
@@ -243,31 +273,43 @@ export class RequestHandler {
     }
   }
 
-  /** `/arcgis/rest/info` and its health check (no token: load balancers call them). */
+  /**
+   * `/arcgis/rest/info` (no token, except on Video Server once a site exists: its docs
+   * require one) and the product's health check.
+   */
   private rest(req: ApiRequest): Reply {
+    const { rt } = this;
     const op = req.segments.join("/");
+    const site = rt.store.current.site;
     if (op === "info") {
+      if (rt.product.infoTokenRequired && site?.status === "ready") authenticate(rt, req, site);
+      const tokenService =
+        rt.product.dialect === "classic"
+          ? "/arcgis/tokens/generateToken"
+          : `${ADMIN_PREFIX}/generateToken`;
       return {
         kind: "json",
         body: {
-          currentVersion: Number(SERVER_VERSION),
-          fullVersion: `${SERVER_VERSION}.0`,
+          ...versionInfo(rt),
           authInfo: {
             isTokenBasedSecurity: true,
-            tokenServicesUrl: `${req.origin}/arcgis/tokens/generateToken`,
+            tokenServicesUrl: `${rt.publicOrigin}${tokenService}`,
           },
         },
       };
     }
-    if (op === "info/healthCheck") {
-      if (this.rt.store.current.site?.status === "ready")
-        return { kind: "json", body: { success: true } };
-      // Unhealthy: success false, plus the reason in the admin error format.
-      return { kind: "json", body: { success: false, ...siteUnavailableError(this.rt).toBody() } };
+    const rule = rt.product.healthCheck;
+    if (rule.paths.includes(op) && atLeast(rt.options.serverVersion, rule.since)) {
+      const ready = site?.status === "ready";
+      // Video Server's docs require a token; before a site exists none can be had, so the
+      // unhealthy answer needs none (an assumption, README).
+      if (ready && rule.tokenRequired) authenticate(rt, req, site);
+      const success = rule.successAsString ? String(ready) : ready;
+      return ready
+        ? { kind: "json", body: { success } }
+        : { kind: "json", body: { success }, status: rule.unhealthyStatus };
     }
-    throw new AdminError(404, [
-      `Could not find resource or operation '${req.segments.at(-1) ?? ""}' on the system.`,
-    ]);
+    throw notFoundError(req.segments.at(-1) ?? "");
   }
 
   /** The emulator's own endpoints, for CI assertions and fault injection. */
@@ -317,7 +359,7 @@ export class RequestHandler {
     title: string,
   ): Promise<void> {
     if (reply.kind === "json") {
-      sendDocument(res, reply.body, format, title);
+      sendDocument(res, reply.body, format, title, reply.status);
       return;
     }
     res.writeHead(200, {

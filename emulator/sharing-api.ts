@@ -4,7 +4,7 @@
  * Errors are {@link SharingError}s, rendered with HTTP 200.
  */
 import { randomBytes } from "node:crypto";
-import { SERVER_VERSION } from "./archive";
+import { PORTAL_VERSION } from "./archive";
 import { json, SharingError, type ApiRequest, type Reply } from "./http";
 import type { Runtime } from "./runtime";
 import type { CollaborationRecord, EmulatorState, PortalUser } from "./state";
@@ -97,7 +97,7 @@ export async function handleSharing(rt: Runtime, req: ApiRequest): Promise<Reply
       `Could not find resource or operation '${req.segments.at(-1) ?? ""}' on the system.`,
     );
   if (rest.length > 0) throw unknown();
-  if (first === undefined) return json({ currentVersion: SERVER_VERSION });
+  if (first === undefined) return json({ currentVersion: PORTAL_VERSION });
   if (first === "generateToken" && portalId === undefined) {
     requirePost(req, first);
     return generateToken(rt, req);
@@ -191,7 +191,7 @@ function portalSelf(rt: Runtime, req: ApiRequest, portalId: string): Reply {
     id: state.portal.id,
     name: state.portal.name,
     isPortal: true,
-    currentVersion: SERVER_VERSION,
+    currentVersion: PORTAL_VERSION,
     ...(user === null ? {} : { user: userView(user, state) }),
   });
 }

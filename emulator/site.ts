@@ -52,6 +52,7 @@ export async function startCreation(rt: Runtime, input: CreateSiteInput): Promis
     const now = Date.now();
     const record: SiteRecord = {
       id: randomBytes(16).toString("hex"),
+      serverType: rt.product.type,
       status: "creating",
       requestedAt: now,
       completesAt: now + rt.options.createDelayMs,
@@ -250,6 +251,8 @@ export async function exportSite(rt: Runtime, target: ExportTarget): Promise<str
       {
         site,
         machineName: rt.options.machineName,
+        serverType: rt.product.type,
+        serverVersion: rt.options.serverVersion.full,
         exportedAt,
         paddingBytes: rt.options.exportPaddingBytes,
       },
@@ -277,7 +280,7 @@ export async function exportSite(rt: Runtime, target: ExportTarget): Promise<str
 export async function findUpload(
   rt: Runtime,
   id: string,
-): Promise<{ file: string; name: string; size: number } | null> {
+): Promise<{ file: string; name: string; size: number; modified: number } | null> {
   if (!UPLOAD_ID.test(id)) return null;
   const dir = path.join(uploadsDir(rt), id);
   let names: string[];
@@ -289,7 +292,8 @@ export async function findUpload(
   const name = names.find((n) => n.endsWith(ARCHIVE_EXTENSION) && !n.startsWith("."));
   if (name === undefined) return null;
   const file = path.join(dir, name);
-  return { file, name, size: (await fs.stat(file)).size };
+  const stat = await fs.stat(file);
+  return { file, name, size: stat.size, modified: stat.mtimeMs };
 }
 
 /**

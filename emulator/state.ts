@@ -6,9 +6,22 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { SERVER_TYPES } from "./products";
 
-/** Allowed `directoryType` values of a mission server (the spec's list). */
-export const DIRECTORY_TYPES = ["JOBS", "OUTPUT", "SYSTEM"] as const;
+/**
+ * Directory types of every product (which product takes which: emulator/products.ts).
+ * ArcGIS Server: JOBS, OUTPUT, CACHE, SYSTEM; Mission: OUTPUT, SYSTEM, JOBS (+ WORKSPACE at
+ * 10.8); Notebook: OUTPUT, WORKSPACE, SYSTEM, JOBS; Video: UPLOADS, DATA.
+ */
+export const DIRECTORY_TYPES = [
+  "JOBS",
+  "OUTPUT",
+  "SYSTEM",
+  "CACHE",
+  "WORKSPACE",
+  "UPLOADS",
+  "DATA",
+] as const;
 /** Allowed `cleanupMode` values. */
 export const CLEANUP_MODES = ["NONE", "TIME_ELAPSED_SINCE_LAST_MODIFIED"] as const;
 /** Allowed config store `type` values (the reference's list). */
@@ -33,8 +46,12 @@ const ConfigStoreRecord = z.object({
   type: z.enum(CONFIG_STORE_TYPES),
   connectionString: z.string(),
   localRepositoryPath: z.string().nullable(),
+  /** Mission, Notebook and Video Server: the persistence class the request named. */
+  className: z.string().nullable().default(null),
+  /** Mission, Notebook and Video Server, cloud stores: the account name (the password is never kept). */
+  username: z.string().nullable().default(null),
 });
-/** The configuration store connection as recorded (a connectionSecret is never kept). */
+/** The configuration store connection as recorded (a connectionSecret or password is never kept). */
 export type ConfigStoreRecord = z.infer<typeof ConfigStoreRecord>;
 
 const LogSettings = z.object({
@@ -42,6 +59,8 @@ const LogSettings = z.object({
   logDir: z.string(),
   maxErrorReportsCount: z.number(),
   maxLogFileAge: z.number(),
+  /** Mission, Notebook and Video Server (DSC sends it); ArcGIS Server does not show it. */
+  usageMeteringEnabled: z.boolean().default(false),
 });
 /** The site's log settings. */
 export type LogSettings = z.infer<typeof LogSettings>;
@@ -56,6 +75,8 @@ export type ServiceRecord = z.infer<typeof ServiceRecord>;
 
 const SiteRecord = z.object({
   id: z.string(),
+  /** The product that created the site (null in state written before products existed). */
+  serverType: z.enum(SERVER_TYPES).nullable().default(null),
   /** `creating` until the emulated creation delay has passed. */
   status: z.enum(["creating", "ready"]),
   requestedAt: z.number(),

@@ -67,10 +67,14 @@ export async function rawCreateSite(
   agent: Agent,
   runAsync: boolean,
 ): Promise<{ healthChecks: number }> {
+  // The bench emulators are Mission Servers (the default product): a bare directory array of
+  // {name, path, type} and the flag `async`, as Esri's Chef and DSC send them.
   await postForm(agent, `${target.adminUrl}/createNewSite`, {
     ...SITE_USER,
-    directories: JSON.stringify({ directories: SITE_DIRECTORIES }),
-    runAsync: String(runAsync),
+    directories: JSON.stringify(
+      SITE_DIRECTORIES.map((d) => ({ name: d.name, path: d.physicalPath, type: d.directoryType })),
+    ),
+    async: String(runAsync),
   });
   for (let healthChecks = 1; ; healthChecks++) {
     const health = await getJson(agent, target.healthUrl);

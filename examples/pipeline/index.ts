@@ -23,6 +23,9 @@ const tls = caCert === undefined ? {} : { tls: { caCert } };
 const share = config.get("sharedFolder") ?? "\\\\fileserver\\arcgis";
 
 const site = new Site("site", {
+  // Mission Server (the default); "arcgis-server", "notebook-server" or "video-server" for the
+  // other products, each with its own directory types.
+  serverType: "mission-server",
   adminUrl: config.require("adminUrl"),
   username: config.require("siteAdminUsername"),
   password: config.requireSecret("siteAdminPassword"),
@@ -33,13 +36,7 @@ const site = new Site("site", {
   directories: [
     { name: "arcgissystem", physicalPath: `${share}\\system`, directoryType: "SYSTEM" },
     { name: "arcgisjobs", physicalPath: `${share}\\jobs`, directoryType: "JOBS" },
-    {
-      name: "arcgisoutput",
-      physicalPath: `${share}\\output`,
-      directoryType: "OUTPUT",
-      cleanupMode: "TIME_ELAPSED_SINCE_LAST_MODIFIED",
-      maxFileAge: 10,
-    },
+    { name: "arcgisoutput", physicalPath: `${share}\\output`, directoryType: "OUTPUT" },
   ],
   logSettings: {
     logLevel: "WARNING",

@@ -81,6 +81,7 @@ export async function generateToken(opts: GenerateTokenOptions): Promise<TokenIn
         serverCode: error.serverCode,
         messages: error.messages,
         httpStatus: error.httpStatus,
+        errorFormat: error.errorFormat,
         cause: error,
         secrets: [opts.password],
       });

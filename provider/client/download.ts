@@ -35,6 +35,12 @@ export interface DownloadOptions extends TransportOptions {
   defaultExtension?: string | undefined;
   /** Checks the complete temporary file before it gets its final name; throws to reject it. */
   verify?: ((tempPath: string, ctx: AnswerContext) => Promise<void>) | undefined;
+  /**
+   * When the URL answers a JSON description (an uploaded item) instead of the file: returns the
+   * URL that serves the file, which is then downloaded instead (once). Without it, a JSON answer
+   * is an error.
+   */
+  fileOfItem?: ((itemUrl: string, item: Record<string, unknown>) => string) | undefined;
 }
 
 /** A completed download. */
@@ -69,8 +75,20 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   if (opts.token) headers["x-esri-authorization"] = `Bearer ${opts.token}`;
   // No f=json here: on an upload item, f=json would return the item's description, not the file.
   const maxBytes = opts.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
-  const res = await sendRequest({ url: opts.url, method: "GET", headers }, opts, ctx);
-  await rejectNonFileAnswer(res, opts, ctx);
+  let res = await sendRequest({ url: opts.url, method: "GET", headers }, opts, ctx);
+  if (opts.fileOfItem !== undefined) {
+    const item = await itemDescription(res, opts, ctx, headers);
+    if (item !== undefined) {
+      // What came back describes an uploaded item: its file is served elsewhere (ArcGIS Server
+      // docs: `uploads/<itemID>` describes the item, `uploads/<itemID>/download` serves it).
+      const fileUrl = opts.fileOfItem(opts.url, item);
+      const fileCtx: AnswerContext = { ...ctx, url: fileUrl };
+      res = await sendRequest({ url: fileUrl, method: "GET", headers }, opts, fileCtx);
+      await rejectNonFileAnswer(res, opts, fileCtx, false);
+    }
+  } else {
+    await rejectNonFileAnswer(res, opts, ctx, false);
+  }
   await rejectAnnouncedOversize(res, maxBytes, ctx);
 
   const target = targetPath(opts, res);
@@ -110,14 +128,79 @@ async function publishBesideOthers(temp: string, target: string): Promise<string
   }
 }
 
-/** ArcGIS reports errors (e.g. 498) as a JSON body, and proxies answer HTML pages. */
+/**
+ * Learns from the answer whether the URL serves a file (undefined: `res` is the file) or
+ * describes an uploaded item (its JSON description). A JSON answer is the description; an HTML
+ * page (a server's default view of a resource) is asked again as JSON, and a description there
+ * counts too. Anything else is the error it stands for.
+ */
+async function itemDescription(
+  res: Dispatcher.ResponseData,
+  opts: DownloadOptions,
+  ctx: AnswerContext,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown> | undefined> {
+  const contentType = headerValue(res.headers["content-type"]) ?? "";
+  const htmlPage = res.statusCode === 200 && /html/i.test(contentType);
+  if (!htmlPage) return rejectNonFileAnswer(res, opts, ctx, true);
+  const page = await res.body.text().catch((e: unknown) => {
+    throw transportError(e, opts, ctx);
+  });
+  const asJson = new URL(opts.url);
+  asJson.searchParams.set("f", "json");
+  const described = await sendRequest(
+    { url: asJson.toString(), method: "GET", headers: { ...headers, accept: "application/json" } },
+    opts,
+    ctx,
+  );
+  const text = await described.body.text().catch((e: unknown) => {
+    throw transportError(e, opts, ctx);
+  });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const isItem =
+    described.statusCode === 200 &&
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    !("error" in body) &&
+    (body as { status?: unknown }).status !== "error";
+  if (isItem) return body as Record<string, unknown>;
+  // An ArcGIS error (e.g. 498 for a token no longer accepted) is that error.
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    parseArcGISAnswer(
+      { statusCode: described.statusCode, contentType: "application/json", text },
+      { ...ctx, url: asJson.toString() },
+    );
+  }
+  // Not an item: report the page that came back first.
+  parseArcGISAnswer({ statusCode: res.statusCode, contentType, text: page }, ctx);
+  throw requestError(
+    ctx,
+    "BAD_RESPONSE",
+    `expected a file but the server answered ${contentType}.`,
+    {
+      httpStatus: res.statusCode,
+    },
+  );
+}
+
+/**
+ * ArcGIS reports errors (e.g. 498) as a JSON body, and proxies answer HTML pages. With
+ * `acceptJson`, a JSON object that is not an error is returned (an item description).
+ */
 async function rejectNonFileAnswer(
   res: Dispatcher.ResponseData,
   transport: TransportOptions,
   ctx: AnswerContext,
-): Promise<void> {
+  acceptJson: boolean,
+): Promise<Record<string, unknown> | undefined> {
   const contentType = headerValue(res.headers["content-type"]) ?? "";
-  if (res.statusCode === 200 && !/json|html/i.test(contentType)) return;
+  if (res.statusCode === 200 && !/json|html/i.test(contentType)) return undefined;
   let text: string;
   try {
     text = await res.body.text();
@@ -125,7 +208,8 @@ async function rejectNonFileAnswer(
     throw transportError(e, transport, ctx);
   }
   const location = headerValue(res.headers["location"]);
-  parseArcGISAnswer({ statusCode: res.statusCode, contentType, location, text }, ctx);
+  const body = parseArcGISAnswer({ statusCode: res.statusCode, contentType, location, text }, ctx);
+  if (acceptJson && /json/i.test(contentType)) return body;
   throw requestError(
     ctx,
     "BAD_RESPONSE",

@@ -53,7 +53,16 @@ export interface ArcGISRequestErrorInit {
   cause?: unknown;
   /** Values to redact from the message and messages (passwords, tokens). */
   secrets?: readonly string[] | undefined;
+  /** Which error body the server answered, when it answered one (see {@link ErrorFormat}). */
+  errorFormat?: ErrorFormat | undefined;
 }
+
+/**
+ * The two error bodies of ArcGIS servers: `status` is `{"status":"error","code","messages"}`
+ * (ArcGIS Server's admin API), `error` is `{"error":{"code","message"}}` (the sharing API, and the
+ * admin API of Mission, Notebook and Video Server).
+ */
+export type ErrorFormat = "status" | "error";
 
 /**
  * A failed ArcGIS REST call. Carries no request parameters, so printing it never shows a password.
@@ -79,6 +88,8 @@ export class ArcGISRequestError extends Error {
   readonly messages: string[];
   /** HTTP status of the answer, when there was one. */
   readonly httpStatus?: number;
+  /** Which error body the server answered, when it answered one. */
+  readonly errorFormat?: ErrorFormat;
   /** The underlying failure. */
   declare readonly cause?: unknown;
 
@@ -107,6 +118,7 @@ export class ArcGISRequestError extends Error {
     this.messages = (init.messages ?? []).map((m) => redactSecrets(m, secrets));
     if (init.serverCode !== undefined) this.serverCode = init.serverCode;
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
+    if (init.errorFormat !== undefined) this.errorFormat = init.errorFormat;
   }
 }
 

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export * from "./errors";
+export * from "./products";
 export * from "./response";
 export * from "./retry";
 export * from "./dispatcher";

@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import { ArcGISRequestError, type ArcGISErrorCode, type ArcGISRequestErrorInit } from "./errors";
+import {
+  ArcGISRequestError,
+  type ArcGISErrorCode,
+  type ArcGISRequestErrorInit,
+  type ErrorFormat,
+} from "./errors";
 
 /** Where an answer came from, for error messages. */
 export interface AnswerContext {
@@ -97,7 +102,7 @@ export function requestError(
   code: ArcGISErrorCode,
   detail: string,
   extra: Partial<
-    Pick<ArcGISRequestErrorInit, "messages" | "serverCode" | "httpStatus" | "cause">
+    Pick<ArcGISRequestErrorInit, "messages" | "serverCode" | "httpStatus" | "cause" | "errorFormat">
   > = {},
 ): ArcGISRequestError {
   return new ArcGISRequestError({
@@ -130,6 +135,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 interface BodyError {
   code: number | undefined;
   messages: string[];
+  format: ErrorFormat;
 }
 
 /** Recognises both formats: admin `{"status":"error",...}` and sharing `{"error":{...}}`. */
@@ -139,6 +145,7 @@ function arcgisErrorOf(body: Record<string, unknown>): BodyError | undefined {
     return {
       code: toCode(sharing["code"]),
       messages: uniqueStrings([sharing["message"], ...toArray(sharing["details"])]),
+      format: "error",
     };
   }
   const status = body["status"];
@@ -146,6 +153,7 @@ function arcgisErrorOf(body: Record<string, unknown>): BodyError | undefined {
     return {
       code: toCode(body["code"]),
       messages: uniqueStrings([...toArray(body["messages"]), body["message"]]),
+      format: "status",
     };
   }
   return undefined;
@@ -175,6 +183,7 @@ function errorFromBody(err: BodyError, httpStatus: number, ctx: AnswerContext): 
     serverCode: err.code,
     messages: err.messages,
     httpStatus,
+    errorFormat: err.format,
   });
 }
 

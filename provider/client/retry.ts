@@ -70,12 +70,24 @@ export async function withRetry<T>(
       return await attempt();
     } catch (e) {
       if (!policy || n >= maxAttempts || !isTransientError(e) || signal?.aborted) throw e;
-      await sleep(backoffDelay(n, policy), signal);
+      await pause(backoffDelay(n, policy), signal);
     }
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Resolves after `ms` milliseconds, or at once when `signal` fires (the next request then reports
+ * ABORTED itself).
+ *
+ * @param ms - how long to wait.
+ * @param signal - ends the wait early.
+ * @example
+ * ```ts
+ * await pause(700, signal);
+ * ```
+ * Maps to: no REST operation.
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -86,4 +98,60 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
+}
+
+/** Bounds of {@link retryWhile}. */
+export interface RetryWhileOptions {
+  /** Epoch ms after which no new attempt starts; the last wait ends at the deadline. */
+  deadline: number;
+  /** First delay in ms; doubled after each attempt. */
+  baseDelay: number;
+  /** Cap of one delay in ms. */
+  maxDelay: number;
+  /** Told about each failure that will be retried, with the wait before the next attempt. */
+  onRetry?: ((error: unknown, delayMs: number) => void) | undefined;
+  /** Source of jitter in [0, 1); default Math.random. */
+  random?: (() => number) | undefined;
+  /** Stops the waiting between attempts. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs `attempt` again while it fails with an error `predicate` accepts and the deadline has not
+ * passed: capped exponential backoff with equal jitter, one last attempt at the deadline. Any
+ * other failure, and the one at the deadline, is thrown as is.
+ *
+ * @param predicate - which failures are worth another attempt (e.g. "an export holds the site").
+ * @param options - deadline, delays, a retry callback.
+ * @param attempt - the operation.
+ * @returns what `attempt` returns.
+ * @example
+ * ```ts
+ * await retryWhile((e) => hasServerCode(e, 409), { deadline: Date.now() + 60_000, baseDelay: 1_000, maxDelay: 15_000 }, () => deleteSite(session));
+ * ```
+ * Maps to: no REST operation.
+ */
+export async function retryWhile<T>(
+  predicate: (error: unknown) => boolean,
+  options: RetryWhileOptions,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      const remaining = options.deadline - Date.now();
+      if (!predicate(e) || remaining <= 0 || options.signal?.aborted) throw e;
+      const delay = Math.min(
+        remaining,
+        backoffDelay(n, {
+          baseDelayMs: options.baseDelay,
+          maxDelayMs: options.maxDelay,
+          random: options.random ?? Math.random,
+        }),
+      );
+      options.onRetry?.(e, delay);
+      await pause(delay, options.signal);
+    }
+  }
 }

@@ -13,6 +13,11 @@ import {
   exportSite,
   hasServerCode,
   isArcGISRequestError,
+  retryWhile,
+  SERVER_TYPES,
+  serverInfo,
+  serverProduct,
+  type ServerType,
   verifyArchive,
 } from "../client";
 import {
@@ -31,7 +36,6 @@ import {
   ProgressReporter,
   type ResourceImplementation,
   sameValue,
-  sleep,
   timeoutMsSchema,
   tlsSchema,
   transportFor,
@@ -43,6 +47,7 @@ export const DEFAULT_EXPORT_MS = 30 * 60_000;
 
 /** Inputs of a `SiteExport` whose values are known. */
 export interface SiteExportInputs {
+  serverType: ServerType;
   adminUrl: string;
   username: string;
   password: string;
@@ -66,11 +71,16 @@ export interface SiteExportOutputs extends SiteExportInputs {
   localPath?: string;
   sizeBytes?: number;
   sha256?: string;
+  /** The server's version as `rest/info` reports it, when it could be read. */
+  serverVersion?: string;
 }
 
 /** The zod schema of the SiteExport inputs. */
 export function siteExportInputsSchema() {
   return z.strictObject({
+    serverType: z
+      .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
+      .default("mission-server"),
     adminUrl: httpUrlSchema(),
     username: nonEmpty(),
     password: nonEmpty(),
@@ -107,10 +117,24 @@ export function siteExportCrossChecks(values: Record<string, unknown>): CheckFai
 /** Inputs whose change means a new export (a replacement). */
 const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
 /** Inputs whose change only updates state. */
-const STATE_ONLY_INPUTS = ["username", "password", "maxDownloadBytes", "tls", "timeouts"] as const;
+const STATE_ONLY_INPUTS = [
+  "serverType",
+  "username",
+  "password",
+  "maxDownloadBytes",
+  "tls",
+  "timeouts",
+] as const;
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
-const OUTPUT_ONLY_KEYS = ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256"] as const;
+const OUTPUT_ONLY_KEYS = [
+  "fileName",
+  "exportedAt",
+  "localPath",
+  "sizeBytes",
+  "sha256",
+  "serverVersion",
+] as const;
 
 function parseInputs(raw: unknown): SiteExportInputs {
   const values = withoutProvider(raw);
@@ -152,34 +176,30 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     `exportSite on ${inputs.adminUrl}`,
     inputs.timeouts.exportMs,
   );
+  const version = await requireExportVersion(inputs, session);
   let answer: { location: string };
-  for (let delay = 500; ; delay = Math.min(delay * 2, 10_000)) {
-    try {
-      answer = await exportSite(
-        session,
-        inputs.location === undefined ? {} : { location: inputs.location },
-      );
-      break;
-    } catch (error) {
-      if (!isSiteBusy(error)) {
-        throw new Error(failureMessage("exportSite", inputs.adminUrl, error), {
-          cause: error,
-        });
-      }
-      if (progress.elapsed() >= inputs.timeouts.exportMs) {
-        throw new Error(
-          `exportSite on ${inputs.adminUrl} could not start within timeouts.exportMs ` +
-            `(${inputs.timeouts.exportMs} ms): the site stayed busy with another export or ` +
-            `administrative change (${messageOf(error)}). Raise timeouts.exportMs or run again.`,
-          { cause: error },
-        );
-      }
-      progress.tick("the site is busy with another export or administrative change");
-      // Jitter keeps parallel exports of one site from retrying in lock step; the last wait ends
-      // at the deadline so that one more attempt is made there.
-      const remaining = inputs.timeouts.exportMs - progress.elapsed();
-      await sleep(Math.min(remaining, delay / 2 + Math.random() * (delay / 2)));
+  try {
+    answer = await retryWhile(
+      isSiteBusy,
+      {
+        deadline: Date.now() + inputs.timeouts.exportMs,
+        baseDelay: 500,
+        maxDelay: 10_000,
+        onRetry: () =>
+          progress.tick("the site is busy with another export or administrative change"),
+      },
+      () => exportSite(session, inputs.location === undefined ? {} : { location: inputs.location }),
+    );
+  } catch (error) {
+    if (!isSiteBusy(error)) {
+      throw new Error(failureMessage("exportSite", inputs.adminUrl, error), { cause: error });
     }
+    throw new Error(
+      `exportSite on ${inputs.adminUrl} could not start within timeouts.exportMs ` +
+        `(${inputs.timeouts.exportMs} ms): the site stayed busy with another export or ` +
+        `administrative change (${messageOf(error)}). Raise timeouts.exportMs or run again.`,
+      { cause: error },
+    );
   }
 
   const isUrl = /^https?:\/\//i.test(answer.location);
@@ -190,6 +210,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     fileName: path.posix.basename(answer.location.replace(/\\/g, "/")),
     exportedAt: new Date().toISOString(),
   };
+  if (version !== undefined) outs.serverVersion = version;
   // `location` in state is the server's answer; what the user asked for is kept for diff.
   if (requested !== undefined) outs.requestedLocation = requested;
 
@@ -215,6 +236,43 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     });
   }
   return { id: answer.location, outs };
+}
+
+/**
+ * Reads the server's version and refuses an export on a server older than exportSite (ArcGIS
+ * Server 10.2, Mission Server 10.8, Notebook Server 10.7, Video Server 11.3). An unreadable
+ * version is reported and the export goes on.
+ */
+async function requireExportVersion(
+  inputs: SiteExportInputs,
+  session: ReturnType<typeof sessionFor>,
+): Promise<string | undefined> {
+  const product = serverProduct(inputs.serverType);
+  try {
+    // A site exists: Video Server's rest/info then wants a token (its documentation).
+    const info = await serverInfo(inputs.adminUrl, {
+      ...transportFor(inputs.adminUrl, inputs.tls, { timeouts: { headersMs: 30_000 } }),
+      // Best effort: without a token (no site yet, wrong credentials) rest/info still answers
+      // on every product but a Video Server site, and exportSite then reports the real problem.
+      token: await session.token().catch(() => undefined),
+    });
+    const version = info.fullVersion ?? String(info.currentVersion);
+    if (info.currentVersion < product.exportSiteSince) {
+      throw new Error(
+        `The ${product.label} at ${inputs.adminUrl} is version ${version}; exportSite exists ` +
+          `from ${product.exportSiteSince}. Nothing was sent. Upgrade the server, or check ` +
+          "serverType.",
+      );
+    }
+    return version;
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code === "TLS") throw error;
+    logWarn(
+      `Could not read the version of ${inputs.adminUrl} from rest/info (${error.message}); ` +
+        "going on without checking that it has exportSite.",
+    );
+    return undefined;
+  }
 }
 
 /**
@@ -316,7 +374,9 @@ export const siteExportProvider = lazyProvider("site-export");
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
 export interface SiteExportArgs {
-  /** Administrative root of the mission server (typically a Site's `adminUrl`). */
+  /** The product (typically a Site's `serverType`); default `mission-server`. */
+  serverType?: pulumi.Input<ServerType>;
+  /** Administrative root of the server (typically a Site's `adminUrl`). */
   adminUrl: pulumi.Input<string>;
   /** An administrator of the site. */
   username: pulumi.Input<string>;
@@ -363,6 +423,8 @@ export class SiteExport extends pulumi.dynamic.Resource {
   declare public readonly sizeBytes: pulumi.Output<number | undefined>;
   /** With downloadTo: the archive's SHA-256 (hex). */
   declare public readonly sha256: pulumi.Output<string | undefined>;
+  /** The server's version as rest/info reports it. */
+  declare public readonly serverVersion: pulumi.Output<string | undefined>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -381,6 +443,7 @@ export class SiteExport extends pulumi.dynamic.Resource {
         localPath: undefined,
         sizeBytes: undefined,
         sha256: undefined,
+        serverVersion: undefined,
       },
       { ...opts, additionalSecretOutputs: ["password"] },
     );

@@ -1,5 +1,6 @@
 /**
- * `Site`: creates an ArcGIS mission-server site with `createNewSite`, as a Pulumi dynamic resource.
+ * `Site`: creates a site on an ArcGIS Mission, ArcGIS, Notebook or Video Server with
+ * `createNewSite`, in that product's dialect, as a Pulumi dynamic resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -8,14 +9,32 @@ import {
   createAdminSession,
   createNewSite,
   deleteSite,
+  editLogSettings,
+  generateToken,
+  getConfigStore,
+  getLogSettings,
   hasServerCode,
   healthCheck,
   isArcGISRequestError,
   isAuthError,
   isTransientError,
+  listDirectories,
   listMachines,
+  MISSION_WORKSPACE_VERSION,
+  retryWhile,
+  SERVER_TYPES,
+  serverInfo,
+  serverProduct,
+  serverRootOf,
   siteStatus,
+  type ServerInfo,
+  type ServerType,
+  type SiteStatus,
   type TransportOptions,
+  unsupportedFields,
+  waitForServer,
+  waitForSite,
+  DEFAULT_REFERER,
 } from "../client";
 import {
   type CheckFailure,
@@ -35,14 +54,21 @@ import {
   timeoutMsSchema,
   type ResourceImplementation,
   sameValue,
-  sleep,
   tlsSchema,
   transportFor,
   withoutProvider,
 } from "./common";
 
-/** Directory types a mission server accepts (spec: Server directories). */
-export const DIRECTORY_TYPES = ["JOBS", "OUTPUT", "SYSTEM"] as const;
+/** Directory types of every product; each product takes a subset (see serverProduct()). */
+export const DIRECTORY_TYPES = [
+  "JOBS",
+  "OUTPUT",
+  "CACHE",
+  "SYSTEM",
+  "WORKSPACE",
+  "UPLOADS",
+  "DATA",
+] as const;
 /** Cleanup modes of a server directory. */
 export const CLEANUP_MODES = ["NONE", "TIME_ELAPSED_SINCE_LAST_MODIFIED"] as const;
 /** Configuration store types. */
@@ -57,6 +83,7 @@ export const DEFAULT_CREATE_MS = 60 * 60_000;
 
 /** Inputs of a `Site` whose values are known (what the provider works with). */
 export interface SiteInputs {
+  serverType: ServerType;
   adminUrl: string;
   username: string;
   password: string;
@@ -64,6 +91,7 @@ export interface SiteInputs {
     type: (typeof CONFIG_STORE_TYPES)[number];
     connectionString: string;
     localRepositoryPath?: string;
+    username?: string;
     connectionSecret?: string;
   };
   directories?: Array<{
@@ -79,6 +107,7 @@ export interface SiteInputs {
     logDir: string;
     maxErrorReportsCount: number;
     maxLogFileAge: number;
+    usageMeteringEnabled?: boolean;
   };
   runAsync: boolean;
   adoptExisting: boolean;
@@ -92,6 +121,10 @@ export interface SiteOutputs extends SiteInputs {
   state: "created" | "adopted";
   createdAt: string;
   machines: string[];
+  /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
+  serverVersion?: string;
+  /** The log settings as the server reports them after creation (and after applying ours). */
+  serverLogSettings?: Record<string, string | number | boolean>;
 }
 
 /** The zod schema of the Site inputs. Built on demand: schemas must never be serialized. */
@@ -101,9 +134,8 @@ export function siteInputsSchema() {
     .strictObject({
       name: nonEmpty(),
       physicalPath: nonEmpty(),
-      directoryType: z.enum(DIRECTORY_TYPES, {
-        message: `must be one of ${DIRECTORY_TYPES.join(", ")}`,
-      }),
+      // Which types a product takes is checked in productChecks(), naming the product.
+      directoryType: nonEmpty(),
       cleanupMode: z
         .enum(CLEANUP_MODES, { message: `must be one of ${CLEANUP_MODES.join(", ")}` })
         .optional(),
@@ -120,6 +152,9 @@ export function siteInputsSchema() {
       }
     });
   return z.strictObject({
+    serverType: z
+      .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
+      .default("mission-server"),
     adminUrl: httpUrlSchema(),
     username: nonEmpty(),
     password: nonEmpty(),
@@ -130,6 +165,7 @@ export function siteInputsSchema() {
         }),
         connectionString: nonEmpty(),
         localRepositoryPath: nonEmpty().optional(),
+        username: nonEmpty().optional(),
         connectionSecret: nonEmpty().optional(),
       })
       .optional(),
@@ -140,9 +176,10 @@ export function siteInputsSchema() {
         logDir: nonEmpty(),
         maxErrorReportsCount: count,
         maxLogFileAge: count,
+        usageMeteringEnabled: z.boolean().optional(),
       })
       .optional(),
-    runAsync: z.boolean().default(true),
+    runAsync: z.boolean().default(false),
     adoptExisting: z.boolean().default(false),
     deleteSiteOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),
@@ -198,8 +235,51 @@ export function siteCrossChecks(values: Record<string, unknown>): CheckFailure[]
   return failures;
 }
 
+/**
+ * Rules of the chosen product (`serverType`): which directory types it takes, and which inputs
+ * its createNewSite request has no place for (refused rather than dropped, naming the product).
+ */
+export function productChecks(values: Record<string, unknown>): CheckFailure[] {
+  const serverType = values.serverType ?? "mission-server";
+  if (!SERVER_TYPES.includes(serverType as ServerType)) return [];
+  const product = serverProduct(serverType as ServerType);
+  const failures: CheckFailure[] = [];
+  const dirs = Array.isArray(values.directories) ? (values.directories as unknown[]) : [];
+  dirs.forEach((d, i) => {
+    if (d === null || typeof d !== "object") return;
+    const type = (d as Record<string, unknown>).directoryType;
+    if (typeof type === "string" && type !== "" && !product.directoryTypes.includes(type)) {
+      const workspace =
+        serverType === "mission-server" ? ` (WORKSPACE only on ${MISSION_WORKSPACE_VERSION})` : "";
+      failures.push({
+        property: `directories[${i}].directoryType`,
+        reason: `must be one of ${product.directoryTypes.join(", ")} for ${product.label}${workspace}`,
+      });
+    }
+  });
+  const fields = unsupportedFields(serverType as ServerType, {
+    configStoreConnection: plainObject(values.configStoreConnection) as never,
+    directories: dirs.map((d) => plainObject(d) ?? {}) as never,
+    logSettings: plainObject(values.logSettings),
+  });
+  for (const field of fields) failures.push({ property: field.path, reason: field.reason });
+  return failures;
+}
+
+function plainObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Every rule across fields: the directory rules and the product's rules. */
+function allCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  return [...siteCrossChecks(values), ...productChecks(values)];
+}
+
 /** Inputs that define the site itself: createNewSite cannot run again to change them. */
 export const SITE_DEFINING_INPUTS = [
+  "serverType",
   "adminUrl",
   "configStoreConnection",
   "directories",
@@ -225,18 +305,20 @@ const STATE_ONLY_INPUTS = [
 /**
  * How often the provider looks at a machine while a site is being created. 700 ms notices a
  * completion within about 0.7 s (plus the readiness round trips) and sends about 1.4 status
- * requests per second, at most 1.7 on a short wait where the one sent right after createNewSite
- * counts too (bench/ figure 3; Esri's own tools poll every 5 to 10 s; 500 ms sent up to 2.2).
+ * requests per second (bench/ figure 3; Esri's own tools poll every 5 to 10 s).
  */
 const POLL_INTERVAL_MS = 700;
-/**
- * After a lost createNewSite answer, how long a machine may keep reporting "no site" before we
- * conclude that the request never reached it.
- */
-const LOST_REQUEST_GRACE_MS = 60_000;
+/** How often the provider looks at a machine that does not answer yet (a fresh install). */
+const SERVER_POLL_INTERVAL_MS = 1_000;
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
-const OUTPUT_ONLY_KEYS = ["state", "createdAt", "machines"] as const;
+const OUTPUT_ONLY_KEYS = [
+  "state",
+  "createdAt",
+  "machines",
+  "serverVersion",
+  "serverLogSettings",
+] as const;
 
 function parseInputs(raw: unknown): SiteInputs {
   return parseValidInputs<SiteInputs>(
@@ -244,12 +326,21 @@ function parseInputs(raw: unknown): SiteInputs {
     siteInputsSchema(),
     raw,
     OUTPUT_ONLY_KEYS,
-    siteCrossChecks,
+    allCrossChecks,
   );
 }
 
 function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {
   return transportFor(inputs.adminUrl, inputs.tls, extra);
+}
+
+function sessionOf(inputs: SiteInputs, transport: TransportOptions = transportOf(inputs)) {
+  return createAdminSession({
+    adminUrl: inputs.adminUrl,
+    username: inputs.username,
+    password: inputs.password,
+    ...transport,
+  });
 }
 
 function alreadyInSiteMessage(adminUrl: string): string {
@@ -262,167 +353,126 @@ function alreadyInSiteMessage(adminUrl: string): string {
   );
 }
 
-/** True when an error is the server's "this machine is already in a site" answer. */
+/** The server's "token required" answer to createNewSite: the machine is in a site already. */
 function isAlreadyInSite(error: unknown): boolean {
-  if (!isArcGISRequestError(error)) return false;
-  if (hasServerCode(error, 499)) return true;
-  return error.messages.some((m) => /already (participates|exists|part of)|in a site/i.test(m));
+  return hasServerCode(error, 499) || hasServerCode(error, 498);
 }
 
-/** True when createNewSite's answer may have been lost after the server acted on it. */
+/**
+ * True when createNewSite's answer may have been lost after the server acted on it: no answer, a
+ * timeout, a proxy's 502/503/504, or a body that is not the server's (a proxy's page).
+ */
 function answerMayBeLost(error: unknown): boolean {
   if (!isArcGISRequestError(error)) return false;
   return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
 }
 
-/** How a server says that a site is being created right now. */
-const CREATION_IN_PROGRESS = /in progress/i;
-
-/**
- * Waits until the machine answers at all (a fresh install can take minutes), and until a site
- * creation that is already running there (an interrupted earlier run, another tool) has ended, so
- * that the answer says for sure whether the machine is in a site.
- */
-async function waitForServer(inputs: SiteInputs) {
-  // A server that accepts connections but never answers (a half-started install) must not hold
-  // one poll past the deadline: each poll waits for headers at most the time left (at least 1 s).
-  const connectMs = Math.min(10_000, Math.max(1_000, inputs.timeouts.serverReadyMs));
-  const base = transportOf(inputs, { timeouts: { connectMs, headersMs: 30_000 } });
-  const progress = new ProgressReporter(
-    `${inputs.adminUrl} to answer`,
-    inputs.timeouts.serverReadyMs,
-  );
-  let limit = inputs.timeouts.serverReadyMs;
-  let delay = 250;
-  for (;;) {
-    const headersMs = Math.min(30_000, Math.max(1_000, limit - progress.elapsed()));
-    const transport = { ...base, timeouts: { connectMs, headersMs } };
-    const status = await siteStatus(inputs.adminUrl, transport);
-    let problem: string;
-    if (status.state === "in-site") return status;
-    if (status.state === "no-site") {
-      if (!CREATION_IN_PROGRESS.test(status.message)) return status;
-      limit = inputs.timeouts.serverReadyMs + inputs.timeouts.createMs;
-      problem = `a site creation is already in progress there (${status.message})`;
-    } else {
-      // Waiting does not change a certificate or a redirect: say so at once.
-      if (status.error.code === "TLS" || status.error.code === "REDIRECT") throw status.error;
-      problem = `not answering yet (${status.error.message})`;
-    }
-    if (progress.elapsed() >= limit) {
-      throw new Error(
-        `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
-          `(${inputs.timeouts.serverReadyMs} ms): ${problem}. Check that ArcGIS Server is ` +
-          "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
-      );
-    }
-    progress.tick(problem);
-    await sleep(Math.min(delay, Math.max(0, limit - progress.elapsed()) + 1));
-    delay = Math.min(delay * 2, 5_000);
-  }
+/** The error format each dialect answers in: `status` (ArcGIS Server) or `error` (the others). */
+function expectedErrorFormat(serverType: ServerType): "status" | "error" {
+  return serverProduct(serverType).dialect === "classic" ? "status" : "error";
 }
 
 /**
- * Waits until a site being created is ready: an admin token can be obtained with the site's
- * credentials and the health check reports healthy. A failure the server reports is thrown at
- * once instead of being waited out.
+ * Refuses to go on when the admin root answers in another product's error format: the server is
+ * not the product `serverType` declares, and a createNewSite in the wrong dialect would be
+ * refused or misread.
  */
-async function waitForSite(
+function requireDeclaredProduct(inputs: SiteInputs, status: SiteStatus): void {
+  if (status.state === "unreachable" || status.errorFormat === undefined) return;
+  if (status.errorFormat === expectedErrorFormat(inputs.serverType)) return;
+  const declared = serverProduct(inputs.serverType).label;
+  const seen =
+    status.errorFormat === "status"
+      ? 'ArcGIS Server\'s format ({"status":"error",...})'
+      : 'the format of Mission, Notebook and Video Server ({"error":{...}})';
+  const hint =
+    status.errorFormat === "status"
+      ? 'set serverType: "arcgis-server"'
+      : 'set serverType to "mission-server", "notebook-server" or "video-server"';
+  throw new Error(
+    `The server at ${inputs.adminUrl} answers its admin root in ${seen}, but serverType is ` +
+      `"${inputs.serverType}" (${declared}). Nothing was sent. If this is the right server, ` +
+      `${hint}; if a web adaptor or proxy answers for it, check that it reaches the server.`,
+  );
+}
+
+/** Reads the version and refuses an operation the server is too old for. */
+async function requireVersion(
   inputs: SiteInputs,
-  requestMayBeLost: boolean,
-  messageBefore: string,
-): Promise<void> {
-  const transport = transportOf(inputs, { timeouts: { connectMs: 10_000, headersMs: 30_000 } });
-  const progress = new ProgressReporter(
-    `site creation on ${inputs.adminUrl}`,
-    inputs.timeouts.createMs,
-  );
-  let lastState: string;
-  for (;;) {
-    const status = await siteStatus(inputs.adminUrl, transport);
-    if (status.state === "in-site") {
-      if (await siteReady(inputs, transport)) return;
-      lastState = "site exists, waiting for it to become healthy";
-    } else if (status.state === "no-site") {
-      // The server keeps the failure of an async creation in the admin root's message.
-      // (A failure of an earlier attempt may still be there until ours starts: ignore that one.)
-      if (/fail/i.test(status.message) && status.message !== messageBefore) {
-        throw new Error(`Site creation on ${inputs.adminUrl} failed: ${status.message}`);
-      }
-      if (requestMayBeLost && progress.elapsed() >= LOST_REQUEST_GRACE_MS) {
-        throw new Error(
-          `The answer to createNewSite on ${inputs.adminUrl} was lost, and the machine still ` +
-            `reports that it is in no site after ${LOST_REQUEST_GRACE_MS / 1000} s: the request ` +
-            "did not create a site. Run `pulumi up` again to retry.",
-        );
-      }
-      lastState = status.message;
-    } else {
-      if (status.error.code === "REDIRECT") throw status.error;
-      lastState = `not answering (${status.error.message})`;
-    }
-    if (progress.elapsed() >= inputs.timeouts.createMs) {
-      throw new Error(
-        `Site creation on ${inputs.adminUrl} did not complete within timeouts.createMs ` +
-          `(${inputs.timeouts.createMs} ms); last state: ${lastState}. The server may still be ` +
-          "creating the site: run `pulumi up` again later (it adopts nothing by itself; set " +
-          "adoptExisting: true once the site exists), or raise timeouts.createMs.",
-      );
-    }
-    progress.tick(lastState);
-    await sleep(POLL_INTERVAL_MS);
-  }
-}
-
-async function siteReady(inputs: SiteInputs, transport: TransportOptions): Promise<boolean> {
+  operation: "createNewSite",
+): Promise<ServerInfo | undefined> {
+  let info: ServerInfo;
   try {
-    const session = createAdminSession({
-      adminUrl: inputs.adminUrl,
-      username: inputs.username,
-      password: inputs.password,
-      ...transport,
-    });
-    await session.token();
-    const health = await healthCheck(inputs.adminUrl, transport);
-    return health.healthy;
+    info = await serverInfo(
+      inputs.adminUrl,
+      transportOf(inputs, { timeouts: { headersMs: 30_000 } }),
+    );
   } catch (error) {
-    if (isArcGISRequestError(error)) return false;
-    throw error;
+    if (!isArcGISRequestError(error) || error.code === "TLS") throw error;
+    logWarn(
+      `Could not read the version of ${inputs.adminUrl} from rest/info (${error.message}); ` +
+        `going on without checking that it has ${operation}.`,
+    );
+    return undefined;
   }
+  const product = serverProduct(inputs.serverType);
+  const version = info.fullVersion ?? String(info.currentVersion);
+  if (info.currentVersion < product.createNewSiteSince) {
+    throw new Error(
+      `The ${product.label} at ${inputs.adminUrl} is version ${version}; ${operation} exists ` +
+        `from ${product.createNewSiteSince}. Nothing was sent. Upgrade the server, or check ` +
+        "serverType.",
+    );
+  }
+  const workspace = (inputs.directories ?? []).findIndex((d) => d.directoryType === "WORKSPACE");
+  if (
+    inputs.serverType === "mission-server" &&
+    workspace >= 0 &&
+    info.currentVersion !== MISSION_WORKSPACE_VERSION
+  ) {
+    throw new Error(
+      `directories[${workspace}]: Mission Server takes a WORKSPACE directory only on ` +
+        `${MISSION_WORKSPACE_VERSION}; the server at ${inputs.adminUrl} is version ${version}. ` +
+        "Nothing was sent. Remove the WORKSPACE directory.",
+    );
+  }
+  return info;
 }
 
-async function machinesOf(inputs: SiteInputs): Promise<string[]> {
-  const transport = transportOf(inputs);
-  const session = createAdminSession({
-    adminUrl: inputs.adminUrl,
-    username: inputs.username,
-    password: inputs.password,
-    ...transport,
-  });
-  return listMachines(session);
+function versionText(info: ServerInfo | undefined): string | undefined {
+  if (info === undefined) return undefined;
+  return info.fullVersion ?? String(info.currentVersion);
 }
 
-function outputsOf(
-  inputs: SiteInputs,
-  state: SiteOutputs["state"],
-  machines: string[],
-): SiteOutputs {
-  return { ...inputs, state, createdAt: new Date().toISOString(), machines };
+/** Where a user can look to see whether a site exists, for messages. */
+function whereToCheck(inputs: SiteInputs): string {
+  const product = serverProduct(inputs.serverType);
+  return (
+    `the health check ${serverRootOf(inputs.adminUrl)}/${product.healthCheckPath}?f=json ` +
+    `answers success true once the site is ready, and ${inputs.adminUrl}/?f=json answers ` +
+    "code 499 (token required) once a site exists"
+  );
 }
 
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(raw);
-  const status = await waitForServer(inputs);
-  if (status.state === "in-site") return adopt(inputs);
+  const status = await serverAnswering(inputs);
+  requireDeclaredProduct(inputs, status);
+  if (status.state === "in-site") return adopt(inputs, undefined);
+  const info = await requireVersion(inputs, "createNewSite");
 
-  let requestMayBeLost = false;
+  const createDeadline = Date.now() + inputs.timeouts.createMs;
+  let lost: string | undefined;
   try {
+    // Synchronous by default, as Esri's tools do: one request held until the site exists
+    // (Chef: up to 3600 s; DSC: 1000 s, doubled for cloud stores), bounded by createMs.
     const transport = transportOf(inputs, {
       timeouts: inputs.runAsync
         ? { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 }
         : { connectMs: 10_000, headersMs: inputs.timeouts.createMs, bodyMs: 120_000 },
     });
     const params: Parameters<typeof createNewSite>[1] = {
+      serverType: inputs.serverType,
       username: inputs.username,
       password: inputs.password,
       runAsync: inputs.runAsync,
@@ -433,32 +483,178 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     await createNewSite(inputs.adminUrl, params, transport);
   } catch (error) {
     if (isAlreadyInSite(error)) {
-      // Another client created a site between our status check and our request.
-      if (inputs.adoptExisting) return adopt(inputs);
+      // Another client created a site (or is creating one) since our status check: wait until
+      // it is ready before reading it.
+      if (inputs.adoptExisting) {
+        await siteReady(inputs, createDeadline, undefined);
+        return adopt(inputs, info);
+      }
       throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
     }
     if (!answerMayBeLost(error)) {
-      throw new Error(failureMessage("createNewSite", inputs.adminUrl, error), {
-        cause: error,
-      });
+      throw new Error(failureMessage("createNewSite", inputs.adminUrl, error), { cause: error });
     }
-    // Never send createNewSite twice: look at the machine to learn whether the request arrived.
-    requestMayBeLost = true;
+    // Never send createNewSite twice: the first may still run. Watch the machine instead.
+    lost = messageOf(error);
     logWarn(
-      `The answer to createNewSite on ${inputs.adminUrl} was lost (${messageOf(error)}); ` +
-        "checking the machine to learn whether the site is being created.",
+      `The answer to createNewSite on ${inputs.adminUrl} was lost (${lost}); watching the ` +
+        "machine until timeouts.createMs to learn whether the site is being created. " +
+        "createNewSite is not sent again.",
     );
   }
-  await waitForSite(inputs, requestMayBeLost, status.message);
-  const machines = await machinesOf(inputs);
-  return { id: inputs.adminUrl, outs: outputsOf(inputs, "created", machines) };
+  await siteReady(inputs, createDeadline, lost);
+  if (lost !== undefined) {
+    const ours = await isOurSite(inputs);
+    if (ours !== true) {
+      if (!inputs.adoptExisting) {
+        throw new Error(
+          `A site appeared on ${inputs.adminUrl} after the answer to this stack's createNewSite ` +
+            `was lost (${lost}), but it cannot be shown to be the one this stack asked for ` +
+            `(${ours}). It is not recorded as created by this stack: another client may have ` +
+            "created it. If it is the site you want, set adoptExisting: true and run `pulumi up`.",
+        );
+      }
+      logWarn(`Adopting the site at ${inputs.adminUrl}: ${ours}.`);
+      return adopt(inputs, info);
+    }
+  }
+  return { id: inputs.adminUrl, outs: await outputsOf(inputs, "created", info) };
 }
 
-async function adopt(inputs: SiteInputs): Promise<pulumi.dynamic.CreateResult> {
-  if (!inputs.adoptExisting) throw new Error(alreadyInSiteMessage(inputs.adminUrl));
-  let machines: string[];
+/** Waits until the admin root answers (a fresh install can take minutes), bounded by serverReadyMs. */
+async function serverAnswering(inputs: SiteInputs) {
+  const progress = new ProgressReporter(
+    `${inputs.adminUrl} to answer`,
+    inputs.timeouts.serverReadyMs,
+  );
   try {
-    machines = await machinesOf(inputs);
+    return await waitForServer(inputs.adminUrl, transportOf(inputs), {
+      deadline: Date.now() + inputs.timeouts.serverReadyMs,
+      pollIntervalMs: SERVER_POLL_INTERVAL_MS,
+      onStatus: (s) => progress.tick(s.detail),
+    });
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    throw new Error(
+      `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
+        `(${inputs.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        "Check that the server is " +
+        "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Waits until the site is ready (documented signals only, see waitForSite), bounded by
+ * createMs. After a lost answer the message says what the user can check and when a retry is
+ * safe, never to simply run again: the first createNewSite may still be running.
+ */
+async function siteReady(inputs: SiteInputs, deadline: number, lost: string | undefined) {
+  const progress = new ProgressReporter(
+    `site creation on ${inputs.adminUrl}`,
+    inputs.timeouts.createMs,
+  );
+  try {
+    await waitForSite(
+      {
+        adminUrl: inputs.adminUrl,
+        serverType: inputs.serverType,
+        username: inputs.username,
+        password: inputs.password,
+        ...transportOf(inputs),
+      },
+      { deadline, pollIntervalMs: POLL_INTERVAL_MS, onStatus: (s) => progress.tick(s.detail) },
+    );
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    const what =
+      lost === undefined
+        ? "The site did not become ready"
+        : `The answer to createNewSite was lost (${lost}), and no ready site appeared`;
+    throw new Error(
+      `${what} on ${inputs.adminUrl} within timeouts.createMs (${inputs.timeouts.createMs} ms); ` +
+        `${error.messages.join(" ") || error.message}. The server may still be creating the ` +
+        "site: do not run `pulumi up` " +
+        `again before checking: ${whereToCheck(inputs)}. Once a site exists, set ` +
+        "adoptExisting: true to take it over. Run again without it only when the machine is " +
+        "still in no site after the server's own creation could have ended (raise " +
+        "timeouts.createMs for slow creations).",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * After a lost answer, tells whether the site that appeared is the one this stack asked for:
+ * the config store, directories and log settings the server reports must match what was sent
+ * (at least one of them compared, none different). Returns true, or why not.
+ */
+async function isOurSite(inputs: SiteInputs): Promise<true | string> {
+  const session = sessionOf(inputs);
+  const compared: string[] = [];
+  const differences: string[] = [];
+  const unreadable = (what: string, e: unknown) => `${what} could not be read (${messageOf(e)})`;
+  if (inputs.configStoreConnection) {
+    try {
+      const store = await getConfigStore(session);
+      if (store.connectionString !== undefined) {
+        compared.push("config store");
+        if (store.connectionString !== inputs.configStoreConnection.connectionString) {
+          differences.push("its config store is elsewhere");
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its config store", e));
+    }
+  }
+  if (inputs.directories) {
+    try {
+      const reported = await listDirectories(session);
+      if (reported.length > 0) {
+        compared.push("directories");
+        const byName = new Map(reported.map((d) => [d.name.toLowerCase(), d.path]));
+        for (const d of inputs.directories) {
+          if (byName.get(d.name.toLowerCase()) !== d.physicalPath) {
+            differences.push(`its directory ${d.name} is not at ${d.physicalPath}`);
+          }
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its directories", e));
+    }
+  }
+  if (inputs.logSettings) {
+    try {
+      const reported = await getLogSettings(session);
+      if (reported.logDir !== undefined) {
+        compared.push("log settings");
+        if (reported.logDir !== inputs.logSettings.logDir) {
+          differences.push("its logs are in another directory");
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its log settings", e));
+    }
+  }
+  if (differences.length > 0) return differences.join("; ");
+  if (compared.length === 0) {
+    return (
+      "nothing this stack sent can be compared with what the server reports (give " +
+      "configStoreConnection or directories to make a site recognisable)"
+    );
+  }
+  return true;
+}
+
+async function adopt(
+  inputs: SiteInputs,
+  info: ServerInfo | undefined,
+): Promise<pulumi.dynamic.CreateResult> {
+  if (!inputs.adoptExisting) throw new Error(alreadyInSiteMessage(inputs.adminUrl));
+  let outs: SiteOutputs;
+  try {
+    outs = await outputsOf(inputs, "adopted", info);
   } catch (error) {
     if (isArcGISRequestError(error) && isAuthError(error)) {
       throw new Error(
@@ -471,11 +667,121 @@ async function adopt(inputs: SiteInputs): Promise<pulumi.dynamic.CreateResult> {
     throw error;
   }
   logInfo(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
-  return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", machines) };
+  return { id: inputs.adminUrl, outs };
+}
+
+/**
+ * The outputs: the inputs, the machines, the version, and the log settings as the server reports
+ * them. Declared log settings the server does not report are written with logs/settings/edit
+ * (as DSC does after creating a site); only a created site is changed.
+ */
+async function outputsOf(
+  inputs: SiteInputs,
+  state: SiteOutputs["state"],
+  info: ServerInfo | undefined,
+): Promise<SiteOutputs> {
+  const session = sessionOf(inputs);
+  const machines = await listMachines(session);
+  const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  // Once a site exists, Video Server's rest/info wants a token (its documentation).
+  const version = versionText(
+    info ??
+      (await serverInfo(inputs.adminUrl, {
+        ...transportOf(inputs),
+        token: await session.token(),
+      }).catch(() => undefined)),
+  );
+  if (version !== undefined) outs.serverVersion = version;
+  try {
+    let reported = await getLogSettings(session);
+    const wanted = inputs.logSettings;
+    if (state === "created" && wanted !== undefined && logSettingsDiffer(reported, wanted)) {
+      await editLogSettings(session, wanted);
+      reported = await getLogSettings(session);
+    }
+    outs.serverLogSettings = reportedLogSettings(reported);
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read or apply the log settings of the site at ${inputs.adminUrl}: ` +
+        `${error.message}. Check them in the server's administrator directory.`,
+    );
+  }
+  return outs;
+}
+
+function logSettingsDiffer(
+  reported: Record<string, unknown>,
+  wanted: NonNullable<SiteInputs["logSettings"]>,
+): boolean {
+  return (Object.keys(wanted) as Array<keyof typeof wanted>).some(
+    (key) => wanted[key] !== undefined && reported[key] !== wanted[key],
+  );
+}
+
+/** Plain scalar fields only: outputs must be plain JSON. */
+function reportedLogSettings(reported: Record<string, unknown>) {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(reported)) {
+    if (["string", "number", "boolean"].includes(typeof value)) {
+      out[key] = value as string | number | boolean;
+    }
+  }
+  return out;
+}
+
+/**
+ * Decides whether "no site" at the admin root is conclusive, so that state may be dropped or a
+ * delete skipped. Esri's tools create a site on any answer but 499, but that answer alone is not
+ * proof: a web adaptor that reaches no machine answers an error too. Conclusive is:
+ * - Mission and Notebook Server: the health check's documented `success: false` ("the site has
+ *   not been created");
+ * - Mission, Notebook and Video Server: the admin root's error and a refused generateToken with
+ *   the site's credentials (DSC's own "site exists" signal), both in these products' `error`
+ *   format, which a web adaptor does not answer in.
+ * ArcGIS Server has no such second signal (its format is the web adaptor's), so there it is
+ * never conclusive. Returns true, or why not.
+ */
+async function noSiteIsConclusive(
+  inputs: SiteInputs,
+  status: Extract<SiteStatus, { state: "no-site" }>,
+): Promise<true | string> {
+  const product = serverProduct(inputs.serverType);
+  if (status.errorFormat !== expectedErrorFormat(inputs.serverType)) {
+    return `its admin root answers errors in another format than ${product.label}'s (${status.message})`;
+  }
+  if (product.dialect === "classic") {
+    return (
+      `its admin root answers "${status.message}", which a web adaptor or proxy that reaches no ` +
+      "ArcGIS Server machine answers too"
+    );
+  }
+  const transport = transportOf(inputs);
+  const health = await healthCheck(inputs.adminUrl, {
+    ...transport,
+    serverType: inputs.serverType,
+  }).catch(() => undefined);
+  if (health?.reportsNoSite === true) return true;
+  try {
+    await generateToken({
+      ...transport,
+      tokenUrl: `${inputs.adminUrl.replace(/\/+$/, "")}/generateToken`,
+      username: inputs.username,
+      password: inputs.password,
+      referer: DEFAULT_REFERER,
+    });
+    return "an administrator token can still be obtained with the site's credentials";
+  } catch (error) {
+    if (isAuthError(error) && error.httpStatus === 200 && error.errorFormat === "error")
+      return true;
+    return `generateToken did not answer conclusively (${messageOf(error)})`;
+  }
 }
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
+  // State written before serverType existed is taken to be of the declared product.
+  olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
   const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
   const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
@@ -550,12 +856,20 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     );
   }
   if (status.state === "no-site") {
+    const conclusive = await noSiteIsConclusive(inputs, status);
+    if (conclusive !== true) {
+      throw new Error(
+        `Cannot refresh the site at ${inputs.adminUrl}: the server does not confirm that the ` +
+          `site is gone (${conclusive}). Nothing was changed in state. If the site was deleted, ` +
+          "remove it from the stack with `pulumi state delete <urn>`.",
+      );
+    }
     logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
   let machines = props.machines;
   try {
-    machines = await machinesOf(inputs);
+    machines = await listMachines(sessionOf(inputs));
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;
     logWarn(`Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`);
@@ -574,33 +888,46 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
   }
   const transport = transportOf(inputs);
   const status = await siteStatus(inputs.adminUrl, transport);
-  if (status.state === "no-site") return;
-  const session = createAdminSession({
-    adminUrl: inputs.adminUrl,
-    username: inputs.username,
-    password: inputs.password,
-    ...transport,
-  });
+  if (status.state === "unreachable") {
+    throw new Error(
+      `Cannot delete the site at ${inputs.adminUrl}: ${status.error.message}. deleteSite was ` +
+        "not sent and the site stays in the stack; run `pulumi destroy` again once the server " +
+        "answers.",
+    );
+  }
+  if (status.state === "no-site") {
+    const conclusive = await noSiteIsConclusive(inputs, status);
+    if (conclusive === true) {
+      logInfo(`The machine at ${inputs.adminUrl} is in no site already; nothing to delete.`);
+      return;
+    }
+    throw new Error(
+      `Cannot delete the site at ${inputs.adminUrl}: the server does not confirm that the site ` +
+        `is gone (${conclusive}). deleteSite was not sent and the site stays in the stack. If ` +
+        "it was deleted, remove it with `pulumi state delete <urn>`.",
+    );
+  }
+  const session = sessionOf(inputs, transport);
   const progress = new ProgressReporter(
     `deleteSite on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,
   );
-  for (let delay = 1_000; ; delay = Math.min(delay * 2, 15_000)) {
-    try {
-      await deleteSite(session);
-      logInfo(`Deleted the site at ${inputs.adminUrl}.`);
-      return;
-    } catch (error) {
-      // An export holds the site: wait for it rather than fail the destroy.
-      if (!hasServerCode(error, 409) || progress.elapsed() >= inputs.timeouts.createMs) {
-        throw new Error(failureMessage("deleteSite", inputs.adminUrl, error), {
-          cause: error,
-        });
-      }
-      progress.tick("an export holds the site configuration");
-      await sleep(delay);
-    }
+  try {
+    // An export holds the site: wait for it rather than fail the destroy.
+    await retryWhile(
+      (error) => hasServerCode(error, 409),
+      {
+        deadline: Date.now() + inputs.timeouts.createMs,
+        baseDelay: 1_000,
+        maxDelay: 15_000,
+        onRetry: () => progress.tick("an export holds the site configuration"),
+      },
+      () => deleteSite(session),
+    );
+  } catch (error) {
+    throw new Error(failureMessage("deleteSite", inputs.adminUrl, error), { cause: error });
   }
+  logInfo(`Deleted the site at ${inputs.adminUrl}.`);
 }
 
 /**
@@ -609,7 +936,7 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
  */
 export const implementation: ResourceImplementation = {
   check: async (_olds: unknown, news: unknown) =>
-    checkInputs(siteInputsSchema(), news, siteCrossChecks),
+    checkInputs(siteInputsSchema(), news, allCrossChecks),
   diff: async (id: string, olds: SiteOutputs, news: unknown) => diff(id, olds, news),
   create,
   read,
@@ -622,7 +949,13 @@ export const siteProvider = lazyProvider("site");
 
 /** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
 export interface SiteArgs {
-  /** Administrative root of the mission server, e.g. `https://gis.example.com:20443/arcgis/admin`. */
+  /**
+   * The product: `mission-server` (default), `arcgis-server`, `notebook-server` or
+   * `video-server`. It decides the form of createNewSite, the directory types and the health
+   * check; a server whose answers show another product is refused before createNewSite.
+   */
+  serverType?: pulumi.Input<ServerType>;
+  /** Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`. */
   adminUrl: pulumi.Input<string>;
   /** Name of the site's primary administrator, set by createNewSite. */
   username: pulumi.Input<string>;
@@ -632,7 +965,10 @@ export interface SiteArgs {
   configStoreConnection?: pulumi.Input<{
     type: pulumi.Input<(typeof CONFIG_STORE_TYPES)[number]>;
     connectionString: pulumi.Input<string>;
+    /** ArcGIS Server only. */
     localRepositoryPath?: pulumi.Input<string>;
+    /** Account of a cloud store (Mission, Notebook and Video Server). */
+    username?: pulumi.Input<string>;
     /** Credentials of a cloud store. Stored only as a secret. */
     connectionSecret?: pulumi.Input<string>;
   }>;
@@ -653,8 +989,13 @@ export interface SiteArgs {
     logDir: pulumi.Input<string>;
     maxErrorReportsCount: pulumi.Input<number>;
     maxLogFileAge: pulumi.Input<number>;
+    /** Mission, Notebook and Video Server only. */
+    usageMeteringEnabled?: pulumi.Input<boolean>;
   }>;
-  /** Create asynchronously and poll (default true): survives proxies that cut long requests. */
+  /**
+   * Ask the server to create the site asynchronously and follow it by polling (default false:
+   * one synchronous request, as Esri's tools send, bounded by timeouts.createMs).
+   */
   runAsync?: pulumi.Input<boolean>;
   /** Adopt a site that already exists on the machine instead of failing (default false). */
   adoptExisting?: pulumi.Input<boolean>;
@@ -670,8 +1011,8 @@ export interface SiteArgs {
 }
 
 /**
- * A mission-server site, created with `POST {admin_root}/createNewSite` on a machine that is in
- * no site yet.
+ * A site of a Mission, ArcGIS, Notebook or Video Server, created with
+ * `POST {admin_root}/createNewSite` on a machine that is in no site yet.
  *
  * @example
  * ```ts
@@ -696,6 +1037,14 @@ export class Site extends pulumi.dynamic.Resource {
   declare public readonly createdAt: pulumi.Output<string>;
   /** Names of the site's machines. */
   declare public readonly machines: pulumi.Output<string[]>;
+  /** The product. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The server's version as rest/info reports it. */
+  declare public readonly serverVersion: pulumi.Output<string | undefined>;
+  /** The log settings as the server reports them. */
+  declare public readonly serverLogSettings: pulumi.Output<
+    Record<string, string | number | boolean> | undefined
+  >;
   /** The configuration store (a secret when it has a connectionSecret). */
   declare public readonly configStoreConnection: pulumi.Output<SiteInputs["configStoreConnection"]>;
   /** The TLS settings used to reach the server. */
@@ -724,6 +1073,8 @@ export class Site extends pulumi.dynamic.Resource {
         state: undefined,
         createdAt: undefined,
         machines: undefined,
+        serverVersion: undefined,
+        serverLogSettings: undefined,
       },
       {
         ...opts,

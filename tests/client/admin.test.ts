@@ -27,6 +27,7 @@ import {
   NotParticipatingAnswer,
   ProxyBadGatewayPage,
   SharingInvalidTokenAnswer,
+  SharingTokenRequiredAnswer,
   SiteAlreadyExistsAnswer,
   SiteCreatedAnswer,
   TokenRequiredAnswer,
@@ -79,25 +80,56 @@ describe("siteStatus()", () => {
     return { agent, status: siteStatus(ADMIN_URL, { dispatcher: agent }) };
   }
 
-  it("treats a 499 answer as an existing site", async () => {
+  it("treats a 499 answer as an existing site, telling which error format it came in", async () => {
     const { agent, status } = answering(200, TokenRequiredAnswer);
-    await expect(status).resolves.toEqual({ state: "in-site" });
+    await expect(status).resolves.toEqual({ state: "in-site", errorFormat: "status" });
+    await expect(answering(200, SharingTokenRequiredAnswer).status).resolves.toEqual({
+      state: "in-site",
+      errorFormat: "error",
+    });
     const [call] = recordedCalls(agent);
     expect(call!.headers["x-esri-authorization"]).toBeUndefined();
     expect(call!.query).toEqual({ f: "json" });
   });
 
   it("treats a 498 answer (either format) as an existing site", async () => {
-    await expect(answering(200, InvalidTokenAnswer).status).resolves.toEqual({ state: "in-site" });
+    await expect(answering(200, InvalidTokenAnswer).status).resolves.toEqual({
+      state: "in-site",
+      errorFormat: "status",
+    });
     await expect(answering(200, SharingInvalidTokenAnswer).status).resolves.toEqual({
       state: "in-site",
+      errorFormat: "error",
     });
   });
 
-  it("treats a 'not participating' error as no site, keeping the server's message", async () => {
+  it("treats another error with HTTP 200 as no site, keeping the server's message and format", async () => {
     await expect(answering(200, NotParticipatingAnswer).status).resolves.toEqual({
       state: "no-site",
       message: NotParticipatingAnswer.messages[0],
+      serverCode: 500,
+      errorFormat: "status",
+    });
+    await expect(
+      answering(200, { error: { code: 500, message: "Not in a site." } }).status,
+    ).resolves.toEqual({
+      state: "no-site",
+      message: "Not in a site.",
+      serverCode: 500,
+      errorFormat: "error",
+    });
+  });
+
+  it("treats a JSON error with an HTTP status other than 200, and a refusal, as unreachable", async () => {
+    const json503 = await answering(503, { status: "error", code: 503, messages: ["Down."] })
+      .status;
+    expect(json503).toMatchObject({ state: "unreachable", error: { httpStatus: 503 } });
+    const json500 = await answering(500, { error: { code: 500, message: "Oops." } }).status;
+    expect(json500).toMatchObject({ state: "unreachable", error: { httpStatus: 500 } });
+    const denied = await answering(200, { error: { code: 403, message: "Denied." } }).status;
+    expect(denied).toMatchObject({
+      state: "unreachable",
+      error: { code: "AUTH", serverCode: 403 },
     });
   });
 
@@ -162,16 +194,16 @@ describe("createNewSite()", () => {
     runAsync: false,
   };
 
-  it("POSTs the spec's parameters without a token: JSON objects, directories wrapped, log settings as settings", async () => {
+  it("POSTs ArcGIS Server's form without a token: JSON objects, directories wrapped, log settings as settings", async () => {
     const agent = mockAgent();
     agent
       .get(ADMIN_ORIGIN)
       .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
       .reply(200, SiteCreatedAnswer, json);
 
-    await expect(createNewSite(ADMIN_URL, params, { dispatcher: agent })).resolves.toEqual(
-      SiteCreatedAnswer,
-    );
+    await expect(
+      createNewSite(ADMIN_URL, { ...params, serverType: "arcgis-server" }, { dispatcher: agent }),
+    ).resolves.toEqual(SiteCreatedAnswer);
 
     const [call] = recordedCalls(agent);
     expect(call!.form).toEqual({
@@ -187,6 +219,45 @@ describe("createNewSite()", () => {
     expect(call!.headers["x-esri-authorization"]).toBeUndefined();
   });
 
+  it("POSTs Mission Server's form by default: Carbon config store, bare directory array, logsSettings, async", async () => {
+    const agent = mockAgent();
+    agent
+      .get(ADMIN_ORIGIN)
+      .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
+      .reply(200, SiteCreatedAnswer, json);
+    const { localRepositoryPath: _l, ...store } = params.configStoreConnection;
+    await createNewSite(
+      ADMIN_URL,
+      {
+        ...params,
+        configStoreConnection: { ...store, type: "AZURE", username: "acct", connectionSecret: "k" },
+        directories: [{ name: "j", physicalPath: "/j", directoryType: "JOBS" }],
+      },
+      { dispatcher: agent },
+    );
+    const form = recordedCalls(agent)[0]!.form;
+    expect(JSON.parse(form["configStoreConnection"]!)).toEqual({
+      configPersistenceType: "AZURE",
+      connectionString: "/arcgis/config-store",
+      username: "acct",
+      password: "k",
+      className: "com.esri.arcgis.carbon.persistence.impl.azure.AzureConfigPersistence",
+    });
+    expect(JSON.parse(form["directories"]!)).toEqual([{ name: "j", path: "/j", type: "JOBS" }]);
+    expect(JSON.parse(form["logsSettings"]!)).toEqual(params.logSettings);
+    expect(form["async"]).toBe("false");
+    expect(form).not.toHaveProperty("settings");
+    expect(form).not.toHaveProperty("runAsync");
+  });
+
+  it("refuses fields the product's form has no place for instead of dropping them", async () => {
+    await expect(
+      createNewSite(ADMIN_URL, { ...params, serverType: "mission-server" }),
+    ).rejects.toThrow(
+      /configStoreConnection.localRepositoryPath: Mission Server's createNewSite has no localRepositoryPath.*directories\[0\]\.cleanupMode/,
+    );
+  });
+
   it("leaves out optional parameters that are not given", async () => {
     const agent = mockAgent();
     agent
@@ -194,7 +265,12 @@ describe("createNewSite()", () => {
       .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
       .reply(200, SiteCreatedAnswer, json);
     await createNewSite(ADMIN_URL, { username: "a", password: "b" }, { dispatcher: agent });
-    expect(recordedCalls(agent)[0]!.form).toEqual({ username: "a", password: "b", f: "json" });
+    expect(recordedCalls(agent)[0]!.form).toEqual({
+      username: "a",
+      password: "b",
+      async: "false",
+      f: "json",
+    });
   });
 
   it("reports the server's failure with its message, never the password", async () => {
@@ -203,7 +279,9 @@ describe("createNewSite()", () => {
       .get(ADMIN_ORIGIN)
       .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
       .reply(200, ConfigStoreNotAccessibleAnswer, json);
-    const e = await failure(createNewSite(ADMIN_URL, params, { dispatcher: agent }));
+    const e = await failure(
+      createNewSite(ADMIN_URL, { ...params, serverType: "arcgis-server" }, { dispatcher: agent }),
+    );
     expect(e.message).toBe(
       "createNewSite on https://gis.example.com:20443/arcgis/admin failed (code 500): The specified configuration store location is not accessible.",
     );
@@ -217,7 +295,9 @@ describe("createNewSite()", () => {
       .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
       .reply(502, ProxyBadGatewayPage)
       .times(3);
-    const e = await failure(createNewSite(ADMIN_URL, params, { dispatcher: agent }));
+    const e = await failure(
+      createNewSite(ADMIN_URL, { ...params, serverType: "arcgis-server" }, { dispatcher: agent }),
+    );
     expect(e.httpStatus).toBe(502);
     expect(recordedCalls(agent)).toHaveLength(1);
   });
@@ -228,7 +308,9 @@ describe("createNewSite()", () => {
       .get(ADMIN_ORIGIN)
       .intercept({ path: `${ADMIN_PATH}/createNewSite`, method: "POST" })
       .reply(200, SiteAlreadyExistsAnswer, json);
-    const e = await failure(createNewSite(ADMIN_URL, params, { dispatcher: agent }));
+    const e = await failure(
+      createNewSite(ADMIN_URL, { ...params, serverType: "arcgis-server" }, { dispatcher: agent }),
+    );
     expect(e).toMatchObject({ code: "SERVER", serverCode: 500 });
   });
 });
@@ -241,11 +323,49 @@ describe("healthCheck()", () => {
       .intercept({ path: "/arcgis/rest/info/healthCheck?f=json", method: "GET" })
       .reply(200, HealthyAnswer, json);
     await expect(
-      healthCheck("https://h:6443/arcgis/admin/", { dispatcher: agent }),
-    ).resolves.toEqual({
-      healthy: true,
-      raw: HealthyAnswer,
+      healthCheck("https://h:6443/arcgis/admin/", {
+        dispatcher: agent,
+        serverType: "arcgis-server",
+      }),
+    ).resolves.toEqual({ state: "healthy", reportsNoSite: false, raw: HealthyAnswer });
+  });
+
+  it("GETs Mission Server's rest/healthcheck, and reads success false there as its documented no-site signal", async () => {
+    const agent = mockAgent();
+    const pool = agent.get("https://h:20443");
+    pool
+      .intercept({ path: "/arcgis/rest/healthcheck?f=json", method: "GET" })
+      .reply(200, { success: false }, json);
+    await expect(
+      healthCheck("https://h:20443/arcgis/admin", { dispatcher: agent }),
+    ).resolves.toEqual({ state: "unhealthy", reportsNoSite: true, raw: { success: false } });
+  });
+
+  it('sends Video Server\'s health check a token in the header, and reads success "true"', async () => {
+    const agent = mockAgent();
+    agent
+      .get("https://h:21443")
+      .intercept({ path: "/arcgis/rest/info/healthcheck?f=json", method: "GET" })
+      .reply(200, { success: "true" }, json);
+    const r = await healthCheck("https://h:21443/arcgis/admin", {
+      dispatcher: agent,
+      serverType: "video-server",
+      token: ADMIN_TOKEN,
     });
+    expect(r.state).toBe("healthy");
+    expect(recordedCalls(agent)[0]!.headers["x-esri-authorization"]).toBe(`Bearer ${ADMIN_TOKEN}`);
+  });
+
+  it("reports a health check that answers 404 as absent (the caller falls back)", async () => {
+    const agent = mockAgent();
+    agent
+      .get("https://h:20443")
+      .intercept({ path: "/arcgis/rest/healthcheck?f=json" })
+      .reply(404, "<html><title>Not Found</title></html>", {
+        headers: { "content-type": "text/html" },
+      });
+    const r = await healthCheck("https://h:20443/arcgis/admin", { dispatcher: agent });
+    expect(r.state).toBe("absent");
   });
 
   it("reports unhealthy for success: false, an ArcGIS error or HTTP 503", async () => {
@@ -258,8 +378,11 @@ describe("healthCheck()", () => {
       .reply(200, { status: "error", messages: ["Not ready"], code: 500 }, json);
     pool.intercept({ path }).reply(503, "");
     for (let i = 0; i < 3; i++) {
-      const r = await healthCheck("https://h:6443/arcgis/admin", { dispatcher: agent });
-      expect(r.healthy).toBe(false);
+      const r = await healthCheck("https://h:6443/arcgis/admin", {
+        dispatcher: agent,
+        serverType: "arcgis-server",
+      });
+      expect(r).toMatchObject({ state: "unhealthy", reportsNoSite: false });
     }
   });
 
@@ -270,7 +393,10 @@ describe("healthCheck()", () => {
       .intercept({ path: "/arcgis/rest/info/healthCheck?f=json" })
       .reply(200, WebAdaptorLoginPage, { headers: { "content-type": "text/html" } });
     await expect(
-      healthCheck("https://h:6443/arcgis/admin", { dispatcher: agent }),
+      healthCheck("https://h:6443/arcgis/admin", {
+        dispatcher: agent,
+        serverType: "arcgis-server",
+      }),
     ).rejects.toMatchObject({ code: "BAD_RESPONSE" });
   });
 });

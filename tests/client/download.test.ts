@@ -20,6 +20,7 @@ import {
   verifyArchive,
   type AdminSession,
   type ArcGISRequestError,
+  exportDownloadUrl,
 } from "../../provider/client";
 import { ADMIN_PASSWORD, InvalidTokenAnswer, ProxyBadGatewayPage, tokenAnswer } from "./fixtures";
 import { closeServer, listen, makeZip } from "./helpers";
@@ -83,9 +84,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       }
       return sendZip(res);
     case "/arcgis/admin/uploads/json":
+    case "/arcgis/admin/uploads/json/download":
+    case "/arcgis/admin/uploads/item":
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"itemID":"i5a1c2f9e"}');
       return;
+    case "/arcgis/admin/uploads/item/download":
+      return sendZip(res, {
+        "content-disposition": 'attachment; filename="20220823-140812-UTC.agssite"',
+      });
     default:
       res.writeHead(404, { "content-type": "text/html" });
       res.end("<html><head><title>Not Found</title></head></html>");
@@ -245,12 +252,81 @@ describe("downloadExport()", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("reports a JSON answer instead of a file as BAD_RESPONSE", async () => {
+  it("follows an uploaded item's description to its file at .../download", async () => {
+    seen.length = 0;
+    const dir = newDir();
+    const result = await downloadExport(session(), `${origin}/arcgis/admin/uploads/item`, dir);
+    expect(readFileSync(result.path).equals(zip)).toBe(true);
+    expect(result.fileName).toBe("20220823-140812-UTC.agssite");
+    expect(seen.map((x) => x.url).filter((u) => u.includes("/uploads/"))).toEqual([
+      "/arcgis/admin/uploads/item",
+      "/arcgis/admin/uploads/item/download",
+    ]);
+  });
+
+  it("reports JSON where the item's file should be as BAD_RESPONSE", async () => {
     const dir = newDir();
     const e = await failure(downloadExport(session(), `${origin}/arcgis/admin/uploads/json`, dir));
     expect(e.code).toBe("BAD_RESPONSE");
     expect(e.message).toContain("expected a file");
+    expect(e.message).toContain("/uploads/json/download");
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("downloads from the admin URL's origin when the server answers another host or scheme, never sending the token there", async () => {
+    // A real second server: whatever reaches it is recorded.
+    const elsewhere: IncomingMessage["headers"][] = [];
+    const other = createServer((req, res) => {
+      elsewhere.push(req.headers);
+      sendZip(res);
+    });
+    const { origin: otherOrigin } = await listen(other);
+    try {
+      seen.length = 0;
+      for (const answered of [
+        `${otherOrigin}/arcgis/admin/uploads/i5a1c2f9e`,
+        `${otherOrigin}/server/admin/uploads/i5a1c2f9e?x=1`,
+      ]) {
+        const result = await downloadExport(session(), answered, newDir());
+        expect(readFileSync(result.path).equals(zip)).toBe(true);
+      }
+      expect(elsewhere).toEqual([]);
+      expect(seen.filter((x) => x.url.includes("/uploads/")).map((x) => x.url)).toEqual([
+        "/arcgis/admin/uploads/i5a1c2f9e",
+        "/arcgis/admin/uploads/i5a1c2f9e",
+      ]);
+    } finally {
+      await closeServer(other);
+    }
+  });
+
+  it("maps the answered URL onto the admin URL's origin and root: another scheme, host or context", () => {
+    expect(
+      exportDownloadUrl(
+        "https://gis.example.com/arcgis/admin",
+        "http://gis.example.com/arcgis/admin/uploads/i1",
+      ),
+    ).toBe("https://gis.example.com/arcgis/admin/uploads/i1");
+    expect(
+      exportDownloadUrl(
+        "https://gis.example.com/server/admin/",
+        "https://MACHINE1:6443/arcgis/admin/uploads/i1/download",
+      ),
+    ).toBe("https://gis.example.com/server/admin/uploads/i1/download");
+  });
+
+  it("refuses a download URL outside the administrative root, sending nothing", async () => {
+    seen.length = 0;
+    for (const answered of [
+      `${origin}/arcgis/rest/services`,
+      "https://evil.example.com/steal",
+      "ftp://gis.example.com/arcgis/admin/uploads/x",
+    ]) {
+      const e = await failure(downloadExport(session(), answered, newDir()));
+      expect(e.code).toBe("BAD_RESPONSE");
+      expect(e.message).toMatch(/the admin token is not sent there/);
+    }
+    expect(seen).toEqual([]);
   });
 
   it("reports a missing download (HTTP 404 page) as HTTP", async () => {

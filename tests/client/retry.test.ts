@@ -1,4 +1,4 @@
-import { ArcGISRequestError, backoffDelay, withRetry } from "../../provider/client";
+import { ArcGISRequestError, backoffDelay, retryWhile, withRetry } from "../../provider/client";
 
 function transient(): ArcGISRequestError {
   return new ArcGISRequestError({
@@ -75,5 +75,58 @@ describe("withRetry()", () => {
     ).rejects.toBeDefined();
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(attempts).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("retryWhile()", () => {
+  it("retries while the predicate holds, with growing delays, and returns the result", async () => {
+    let calls = 0;
+    const delays: number[] = [];
+    const result = await retryWhile(
+      (e) => (e as Error).message === "busy",
+      {
+        deadline: Date.now() + 5_000,
+        baseDelay: 10,
+        maxDelay: 40,
+        random: () => 1,
+        onRetry: (_e, ms) => delays.push(ms),
+      },
+      () => (++calls < 4 ? Promise.reject(new Error("busy")) : Promise.resolve("done")),
+    );
+    expect(result).toBe("done");
+    expect(calls).toBe(4);
+    expect(delays).toEqual([10, 20, 40]);
+  });
+
+  it("throws at once a failure the predicate does not accept", async () => {
+    let calls = 0;
+    await expect(
+      retryWhile(
+        () => false,
+        { deadline: Date.now() + 5_000, baseDelay: 10, maxDelay: 10 },
+        () => {
+          calls++;
+          return Promise.reject(new Error("other"));
+        },
+      ),
+    ).rejects.toThrow("other");
+    expect(calls).toBe(1);
+  });
+
+  it("makes a last attempt at the deadline, then throws that attempt's failure", async () => {
+    const started = Date.now();
+    let calls = 0;
+    await expect(
+      retryWhile(
+        () => true,
+        { deadline: started + 150, baseDelay: 1_000, maxDelay: 1_000 },
+        () => {
+          calls++;
+          return Promise.reject(new Error(`busy ${calls}`));
+        },
+      ),
+    ).rejects.toThrow("busy 2");
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 });

@@ -13,6 +13,7 @@ import { docsArcgisServerHealthcheckUnhealthy } from "./cases/docs-arcgis-server
 import { docsExportSiteLocation } from "./cases/docs-export-site-location";
 import { docsMissionHealthcheckHealthy } from "./cases/docs-mission-healthcheck-healthy";
 import { docsMissionHealthcheckNoSite } from "./cases/docs-mission-healthcheck-no-site";
+import { docsNotebookHealthcheckHealthy } from "./cases/docs-notebook-healthcheck-healthy";
 import { docsVideoHealthcheckHealthy } from "./cases/docs-video-healthcheck-healthy";
 import { dscArcgisServerLogSettings } from "./cases/dsc-arcgis-server-log-settings";
 import { dscMissionCreate108 } from "./cases/dsc-mission-create-10-8";
@@ -36,6 +37,7 @@ export const CASES: readonly ConformanceCase[] = [
   docsExportSiteLocation,
   docsMissionHealthcheckHealthy,
   docsMissionHealthcheckNoSite,
+  docsNotebookHealthcheckHealthy,
   docsVideoHealthcheckHealthy,
   dscArcgisServerLogSettings,
   dscMissionCreate108,

@@ -21,6 +21,8 @@ interface Ready {
   healthUrl: string;
   caCertFile: string | null;
   portalId: string;
+  serverType: string;
+  serverVersion: string;
 }
 
 /** A spawned emulator. */
@@ -169,6 +171,13 @@ describe("the arcgis-admin-emulator CLI", () => {
       "--export-padding-bytes",
       "--fail-create",
       "--quiet",
+      "--server-type",
+      "--server-version",
+      "--export-url-form",
+      "--headers-timeout",
+      "--request-timeout",
+      "--keep-alive-timeout",
+      "--idle-timeout",
     ]) {
       expect(stdout).toContain(flag);
     }
@@ -185,6 +194,16 @@ describe("the arcgis-admin-emulator CLI", () => {
     expect(halfTls.code).not.toBe(0);
     expect(halfTls.stderr).toContain("--cert and --key");
     expect(halfTls.stdout).toBe("");
+    const badType = await run(["--server-type", "portal", "--data-dir", dataDir]);
+    expect(badType.code).not.toBe(0);
+    expect(badType.stderr).toContain("--server-type");
+    expect(badType.stderr).toContain("mission-server");
+    const badVersion = await run(["--server-version", "eleven", "--data-dir", dataDir]);
+    expect(badVersion.code).not.toBe(0);
+    expect(badVersion.stderr).toContain("--server-version");
+    const badTimeout = await run(["--idle-timeout", "0", "--data-dir", dataDir]);
+    expect(badTimeout.code).not.toBe(0);
+    expect(badTimeout.stderr).toContain("--idle-timeout");
   });
 
   it("prints exactly one JSON ready line on stdout, logs to stderr, and stops cleanly on SIGTERM", async () => {
@@ -195,15 +214,20 @@ describe("the arcgis-admin-emulator CLI", () => {
       "healthUrl",
       "caCertFile",
       "portalId",
+      "serverType",
+      "serverVersion",
     ]);
     expect(s.ready.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin$/);
     const port = new URL(s.ready.adminUrl).port;
     expect(s.ready.sharingUrl).toBe(`https://127.0.0.1:${port}/portal/sharing/rest`);
-    expect(s.ready.healthUrl).toBe(`https://127.0.0.1:${port}/arcgis/rest/info/healthCheck`);
+    // The default product is the spec's: Mission Server, whose health check is rest/healthcheck.
+    expect(s.ready.healthUrl).toBe(`https://127.0.0.1:${port}/arcgis/rest/healthcheck`);
+    expect(s.ready.serverType).toBe("mission-server");
+    expect(s.ready.serverVersion).toBe("11.3.0");
     expect(s.ready.caCertFile).toBe(path.join(dataDir, "tls", "cert.pem"));
     expect(s.ready.portalId).toMatch(/^[A-Z0-9]+$/);
     const root = await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`);
-    expect(root.json.messages.join(" ")).toContain("not participating in any Site");
+    expect(root.json.error.message).toContain("not participating in any Site");
 
     const { code } = await s.stop("SIGTERM");
     expect(code).toBe(0);
@@ -227,7 +251,7 @@ describe("the arcgis-admin-emulator CLI", () => {
     await s.stop();
     s = await start(["--data-dir", dataDir]);
     expect(s.ready.portalId).toBe(portalId);
-    expect((await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`)).json.code).toBe(499);
+    expect((await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`)).json.error.code).toBe(499);
     expect(typeof (await s.adminToken())).toBe("string");
   });
 
@@ -277,10 +301,13 @@ describe("the arcgis-admin-emulator CLI", () => {
         "4096",
       ]);
       const failed = await s.admin("createNewSite", SITE_ADMIN);
-      expect(failed.json.messages).toEqual(["Failed to create the site. No license."]);
+      expect(failed.json.error).toEqual({
+        code: 500,
+        message: "Failed to create the site. No license.",
+      });
       const root0 = await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`);
-      expect(root0.json.messages.join(" ")).toContain("'cli-machine'");
-      expect(root0.json.messages.join(" ")).toContain("No license.");
+      expect(root0.json.error.message).toContain("'cli-machine'");
+      expect(root0.json.error.message).toContain("No license.");
       expect((await s.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
       const tokenAnswer = await s.admin("generateToken", SITE_ADMIN);
       expect(tokenAnswer.json.expires - Date.now()).toBeLessThan(31_000);
@@ -297,6 +324,58 @@ describe("the arcgis-admin-emulator CLI", () => {
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
+  });
+
+  it("maps --server-type, --server-version and --export-url-form", async () => {
+    const s = await start([
+      "--data-dir",
+      dataDir,
+      "--server-type",
+      "arcgis-server",
+      "--server-version",
+      "10.9.1",
+      "--export-url-form",
+      "file",
+      "--create-delay",
+      "0",
+      "--export-delay",
+      "0",
+    ]);
+    const origin = new URL(s.ready.adminUrl).origin;
+    expect(s.ready).toMatchObject({ serverType: "arcgis-server", serverVersion: "10.9.1" });
+    expect(s.ready.healthUrl).toBe(`${origin}/arcgis/rest/info/healthCheck`);
+    const info = await send(s.agent, "GET", `${origin}/arcgis/rest/info?f=json`);
+    expect(info.json).toMatchObject({ currentVersion: 10.91, fullVersion: "10.9.1" });
+    // ArcGIS Server's dialect: its error format, and its default export URL form overridden.
+    const root = await send(s.agent, "GET", `${s.ready.adminUrl}/?f=json`);
+    expect(root.json).toMatchObject({ status: "error", code: 500 });
+    expect((await s.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
+    const token = await s.adminToken();
+    const exported = await s.admin("exportSite", { token });
+    const download = await send(
+      s.agent,
+      "GET",
+      `${exported.json.location as string}?token=${token}`,
+    );
+    expect(download.headers["content-type"]).toBe("application/octet-stream");
+  });
+
+  it("takes the product from the seed's server, and refuses to open another product's site", async () => {
+    const seedFile = path.join(dataDir, "seed.json");
+    await fs.writeFile(
+      seedFile,
+      JSON.stringify({
+        server: { type: "video-server", version: "12.0" },
+        portal: { id: "SEEDED", users: [{ username: "u1", password: "p1", role: "org_admin" }] },
+      }),
+    );
+    const s = await start(["--data-dir", dataDir, "--seed", seedFile, "--create-delay", "0"]);
+    expect(s.ready).toMatchObject({ serverType: "video-server", serverVersion: "12.0.0" });
+    expect((await s.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
+    await s.stop();
+    const other = await run(["--data-dir", dataDir, "--server-type", "mission-server"]);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain("holds a site of a video-server");
   });
 
   it("serves plain HTTP with --no-tls and the seed's portal with --seed", async () => {

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { request } from "undici";
+import { Agent, request } from "undici";
 import { Harness, send, SITE_ADMIN, tempDir } from "./support";
 import { readZip } from "./zip";
 
@@ -189,11 +189,11 @@ describe("exportSite export roots", () => {
   });
 });
 
-describe("exportSite without a location", () => {
+describe("exportSite without a location, file form (--export-url-form file)", () => {
   let h: Harness;
   let token: string;
   beforeAll(async () => {
-    ({ h, token } = await started());
+    ({ h, token } = await started({ exportUrlForm: "file", machineName: "127.0.0.1" }));
   });
   afterAll(async () => {
     await h.close();
@@ -223,6 +223,9 @@ describe("exportSite without a location", () => {
     });
     expect(Buffer.from(await raw.body.arrayBuffer()).equals(onDisk)).toBe(true);
     expect(raw.headers["content-length"]).toBe(String(onDisk.length));
+    // The item form's download resource does not exist in this form.
+    const item = await send(h.agent, "GET", `${url}/download?f=json&token=${token}`);
+    expect(item.json).toMatchObject({ status: "error", code: 404 });
   });
 
   it("refuses a download without a token (499) and ids that are not generated ids (404, no file served)", async () => {
@@ -243,6 +246,101 @@ describe("exportSite without a location", () => {
       expect(bad.status).toBe(200);
       expect(bad.json).toMatchObject({ status: "error", code: 404 });
       expect(bad.text).not.toContain("tokenSecret");
+    }
+  });
+});
+
+describe("exportSite without a location, item form (ArcGIS Server's default)", () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    ({ h, token } = await started({ machineName: "127.0.0.1" }));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("answers uploads/<itemID>, which describes the uploaded item; its archive is at .../download", async () => {
+    const answer = await h.admin("exportSite", { token });
+    const url = answer.json.location as string;
+    expect(url).toMatch(new RegExp(`^${h.emu.adminUrl}/uploads/[0-9a-f]{32}$`));
+    const id = url.split("/").at(-1)!;
+
+    const item = await send(h.agent, "GET", `${url}?f=json&token=${token}`);
+    expect(item.headers["content-type"]).toMatch(/^application\/json/);
+    expect(item.json).toMatchObject({
+      itemID: id,
+      itemName: expect.stringMatching(/^\d{8}-\d{6}-UTC\.agssite$/),
+      committed: true,
+      pathOnServer: expect.stringContaining(`/arcgisuploads/${id}/`),
+    });
+
+    const download = await send(h.agent, "GET", `${url}/download`, {
+      headers: { "X-Esri-Authorization": `Bearer ${token}` },
+    });
+    expect(download.status).toBe(200);
+    expect(download.headers["content-disposition"]).toBe(
+      `attachment; filename="${item.json.itemName as string}"`,
+    );
+    const onDisk = await fs.readFile(path.join(h.dataDir, "uploads", id, item.json.itemName));
+    const raw = await request(`${url}/download`, {
+      headers: { authorization: `Bearer ${token}` },
+      dispatcher: h.agent,
+    });
+    expect(Buffer.from(await raw.body.arrayBuffer()).equals(onDisk)).toBe(true);
+    expect((await send(h.agent, "GET", `${url}/download?f=json`)).json.code).toBe(499);
+  });
+});
+
+describe("the download URL's host", () => {
+  // A Host header other than the address connected to: undici would check the certificate
+  // against it, so this agent leaves the name check out (TLS itself is tested elsewhere).
+  const forgingHost = (h: Harness): Agent =>
+    new Agent({ connect: { ca: h.ca, checkServerIdentity: () => undefined } });
+
+  it("is the machine name when one is given, never the request's Host header", async () => {
+    const { h, token } = await started({ exportUrlForm: "file" });
+    const agent = forgingHost(h);
+    try {
+      const answer = await send(agent, "POST", `${h.emu.adminUrl}/exportSite`, {
+        form: { f: "json", token },
+        headers: { host: "attacker.example:8443" },
+      });
+      const port = new URL(h.emu.adminUrl).port;
+      expect(answer.json.location).toMatch(
+        new RegExp(`^https://mission-x:${port}/arcgis/admin/uploads/[0-9a-f]{32}$`),
+      );
+    } finally {
+      await agent.close();
+      await h.close();
+    }
+  });
+
+  it("is the listen address without a machine name, whatever the Host header says", async () => {
+    const h = await Harness.start({ createDelayMs: 0, exportDelayMs: 10, exportUrlForm: "file" });
+    const agent = forgingHost(h);
+    try {
+      await h.createSite();
+      const token = await h.adminToken();
+      const answer = await send(agent, "POST", `${h.emu.adminUrl}/exportSite`, {
+        form: { f: "json", token },
+        headers: { host: "attacker.example:8443" },
+      });
+      expect(answer.json.location).toMatch(new RegExp(`^${h.emu.adminUrl}/uploads/[0-9a-f]{32}$`));
+      const info = await send(
+        agent,
+        "GET",
+        `${new URL(h.emu.adminUrl).origin}/arcgis/rest/info?f=json`,
+        {
+          headers: { host: "attacker.example:8443" },
+        },
+      );
+      expect(info.json.authInfo.tokenServicesUrl).toBe(
+        `${new URL(h.emu.adminUrl).origin}/arcgis/tokens/generateToken`,
+      );
+    } finally {
+      await agent.close();
+      await h.close();
     }
   });
 });

@@ -170,11 +170,9 @@ describe("TLS", () => {
     try {
       expect(h.emu.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin$/);
       expect(h.emu.caCertFile).toBe(path.join(dataDir, "tls", "cert.pem"));
-      expect(await getWithNodeTls(h.emu.healthUrl, h.ca)).toBe(200);
-      expect(await getWithNodeTls(h.emu.healthUrl.replace("127.0.0.1", "localhost"), h.ca)).toBe(
-        200,
-      );
-      await expect(getWithNodeTls(h.emu.healthUrl, undefined)).rejects.toThrow(/self[- ]signed/i);
+      expect(await getWithNodeTls(restInfo(h), h.ca)).toBe(200);
+      expect(await getWithNodeTls(restInfo(h).replace("127.0.0.1", "localhost"), h.ca)).toBe(200);
+      await expect(getWithNodeTls(restInfo(h), undefined)).rejects.toThrow(/self[- ]signed/i);
     } finally {
       await h.close({ keepDataDir: true });
     }
@@ -211,7 +209,7 @@ describe("TLS", () => {
     });
     try {
       expect(h.emu.caCertFile).toBe(certFile);
-      expect(await getWithNodeTls(h.emu.healthUrl, h.ca)).toBe(200);
+      expect(await getWithNodeTls(restInfo(h), h.ca)).toBe(200);
       await expect(fs.access(path.join(h.dataDir, "tls"))).rejects.toThrow();
     } finally {
       await h.close();
@@ -253,3 +251,8 @@ describe("start-up options", () => {
     await fs.rm(dataDir, { recursive: true });
   });
 });
+
+/** `rest/info` of an emulator: answers 200 without a token, with or without a site. */
+function restInfo(h: Harness): string {
+  return `${new URL(h.emu.adminUrl).origin}/arcgis/rest/info?f=json`;
+}

@@ -70,7 +70,13 @@ export class Harness {
     this.agent = new Agent(this.ca === undefined ? {} : { connect: { ca: this.ca } });
   }
 
-  /** Starts an emulator (quiet, short delays) in a new data dir unless one is given. */
+  /**
+   * Starts an emulator (quiet, short delays) in a new data dir unless one is given. The
+   * suites that use it test the emulator's mechanics (parameters, tokens, exports, state) in
+   * ArcGIS Server's dialect, whose error documents they read (`status`, `code`, `messages`),
+   * unless `serverType` says otherwise; each product's own dialect is tested in
+   * products.test.ts and by the conformance corpus.
+   */
   static async start(options: EmulatorOptions = {}): Promise<Harness> {
     const dataDir = options.dataDir ?? (await tempDir());
     try {
@@ -78,6 +84,7 @@ export class Harness {
         quiet: true,
         createDelayMs: 200,
         exportDelayMs: 200,
+        serverType: "arcgis-server",
         ...options,
         dataDir,
       });

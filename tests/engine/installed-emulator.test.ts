@@ -53,8 +53,17 @@ describe("the installed emulator", () => {
     });
     const ready = JSON.parse(stdout.trim()) as Record<string, unknown>;
     expect(Object.keys(ready).sort()).toEqual(
-      ["adminUrl", "caCertFile", "healthUrl", "portalId", "sharingUrl"].sort(),
+      [
+        "adminUrl",
+        "caCertFile",
+        "healthUrl",
+        "portalId",
+        "sharingUrl",
+        "serverType",
+        "serverVersion",
+      ].sort(),
     );
+    expect(ready).toMatchObject({ serverType: "mission-server", serverVersion: "11.3.0" });
     expect(ready.adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin$/);
     expect(fs.existsSync(ready.caCertFile as string)).toBe(true);
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -115,7 +115,8 @@ describe("Site through the dynamic-provider host", () => {
     expect(result.failures).toEqual([]);
     checkedInputs = result.inputs;
     expect(unwrapSecrets(checkedInputs)).toMatchObject({
-      runAsync: true,
+      serverType: "mission-server",
+      runAsync: false,
       adoptExisting: false,
       timeouts: { serverReadyMs: 900_000, createMs: 3_600_000 },
     });
@@ -152,6 +153,8 @@ describe("Site through the dynamic-provider host", () => {
       ],
     });
     expect(Number.isNaN(Date.parse(outs.createdAt as string))).toBe(false);
+    expect(outs.serverVersion).toBe(emu.serverVersion);
+    expect(outs.serverLogSettings).toMatchObject({ logLevel: expect.any(String) });
     expect(emu.stats().sitesCreated).toBe(1);
   });
 

@@ -28,6 +28,15 @@ async function inReadySite(emu: TestEmulator): Promise<boolean> {
   return ((await res.json()) as { success?: boolean }).success === true;
 }
 
+/** A config store and directories the server reports back: what makes a site recognisable. */
+const RECOGNISABLE = {
+  configStoreConnection: { type: "FILESYSTEM", connectionString: "/data/config-store" },
+  directories: [
+    { name: "arcgissystem", physicalPath: "/data/system", directoryType: "SYSTEM" },
+    { name: "arcgisjobs", physicalPath: "/data/jobs", directoryType: "JOBS" },
+  ],
+};
+
 describe("Site: a lost createNewSite answer", () => {
   let emu: TestEmulator;
   let proxy: FaultProxy;
@@ -37,39 +46,57 @@ describe("Site: a lost createNewSite answer", () => {
     await emu?.close();
   });
 
-  const variants: Array<{ name: string; runAsync: boolean; fault: Fault }> = [
+  const variants: Array<{
+    name: string;
+    runAsync: boolean;
+    fault: Fault;
+    createDelayMs: number;
+  }> = [
     {
       name: "async, connection cut after the server acted",
       runAsync: true,
       fault: { kind: "drop-answer" },
+      createDelayMs: 600,
     },
     {
       name: "sync, connection cut after the server created the site",
       runAsync: false,
       fault: { kind: "drop-answer" },
+      createDelayMs: 600,
     },
     {
       name: "sync, a load balancer's 504 after the server created the site",
       runAsync: false,
       fault: { kind: "drop-answer", replaceWith: { status: 504 } },
+      createDelayMs: 600,
     },
     {
       name: "async, a load balancer's 502 after the server started creating",
       runAsync: true,
       fault: { kind: "drop-answer", replaceWith: { status: 502 } },
+      createDelayMs: 600,
+    },
+    {
+      // A load balancer that cuts the request at once while the server goes on creating for
+      // 4 s: the provider keeps watching (the request did arrive) instead of giving up.
+      name: "async, a load balancer's 502 at once while a 4 s creation goes on",
+      runAsync: true,
+      fault: { kind: "drop-answer", replaceWith: { status: 502 } },
+      createDelayMs: 4000,
     },
   ];
 
   it.each(variants)(
     "ends with the site created and exactly one creation ($name)",
-    async ({ name, runAsync, fault }) => {
-      emu = await startTestEmulator({ tls: false, createDelayMs: 600 });
+    async ({ name, runAsync, fault, createDelayMs }) => {
+      emu = await startTestEmulator({ tls: false, createDelayMs });
       proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
       proxy.setRule(({ path }) => (path.endsWith("/createNewSite") ? fault : undefined));
       const inputs = await checked(
         siteInputs(emu, {
           adminUrl: proxiedAdminUrl(proxy, emu),
           runAsync,
+          ...RECOGNISABLE,
           timeouts: { serverReadyMs: 10_000, createMs: 60_000 },
         }),
       );
@@ -95,6 +122,52 @@ describe("Site: a lost createNewSite answer", () => {
       );
     },
   );
+});
+
+describe("Site: a createNewSite that never arrived", () => {
+  let emu: TestEmulator;
+  let proxy: FaultProxy;
+
+  afterEach(async () => {
+    await proxy?.close();
+    await emu?.close();
+  });
+
+  it("watches the machine until createMs, never sends createNewSite again, and says what to check", async () => {
+    emu = await startTestEmulator({ tls: false, createDelayMs: 200 });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    // The gateway answers 502 without forwarding: the server never sees the request.
+    proxy.setRule(({ path }) =>
+      path.endsWith("/createNewSite") ? { kind: "status", status: 502 } : undefined,
+    );
+    const CREATE_MS = 3000;
+    const adminUrl = proxiedAdminUrl(proxy, emu);
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl,
+        ...RECOGNISABLE,
+        timeouts: { serverReadyMs: 10_000, createMs: CREATE_MS },
+      }),
+    );
+    const outcome = await measure(site.create(inputs));
+    const error = errorOf(outcome);
+    expect(error.message).toMatch(/The answer to createNewSite was lost \(.*HTTP 502/);
+    expect(error.message).toMatch(/within timeouts\.createMs \(3000 ms\)/);
+    expect(error.message).toMatch(/do not run `pulumi up` again before checking/);
+    expect(error.message).toContain(
+      `${adminUrl.replace(/\/admin$/, "")}/rest/healthcheck?f=json answers success true`,
+    );
+    expect(error.message).toMatch(/answers code 499/);
+    expect(error.message).not.toMatch(/Run `pulumi up` again to retry/);
+    expect(outcome.ms).toBeGreaterThanOrEqual(CREATE_MS - 100);
+    expect(proxy.seen.filter((s) => s.path.endsWith("/createNewSite"))).toHaveLength(1);
+    expect(emu.stats().createNewSiteRequests).toBe(0);
+    figures.record(
+      "createNewSite never arrived: watched until createMs, not resent",
+      { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
+      { tookMs: outcome.ms, createMs: CREATE_MS },
+    );
+  });
 });
 
 describe("Site: a server that is unreachable at first", () => {
@@ -283,6 +356,7 @@ describe("Site: faults while an asynchronous creation runs", () => {
     const inputs = await checked(
       siteInputs(emu, {
         adminUrl: proxiedAdminUrl(proxy, emu),
+        runAsync: true,
         timeouts: { serverReadyMs: 10_000, createMs: 60_000 },
       }),
     );
@@ -300,23 +374,19 @@ describe("Site: faults while an asynchronous creation runs", () => {
 
   const CREATE_MS = 60_000;
 
-  it.each([
-    { mode: "async", runAsync: true },
-    { mode: "sync", runAsync: false },
-  ])(
-    "reports a creation that fails on the server at once, not after createMs ($mode)",
-    async ({ mode, runAsync }) => {
-      emu = await startTestEmulator({ tls: false, createDelayMs: 800 });
-      proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
-      const failure = "Failed to create the site. The machine does not have a valid license.";
+  it("reports a creation that fails on the server at once, not after createMs, every time it fails", async () => {
+    emu = await startTestEmulator({ tls: false, createDelayMs: 800 });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    const failure = "Failed to create the site. The machine does not have a valid license.";
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl: proxiedAdminUrl(proxy, emu),
+        timeouts: { serverReadyMs: 10_000, createMs: CREATE_MS },
+      }),
+    );
+    // The same failure twice: the second attempt must be reported as promptly as the first.
+    for (let attempt = 1; attempt <= 2; attempt++) {
       emu.failNextCreate(failure);
-      const inputs = await checked(
-        siteInputs(emu, {
-          adminUrl: proxiedAdminUrl(proxy, emu),
-          runAsync,
-          timeouts: { serverReadyMs: 10_000, createMs: CREATE_MS },
-        }),
-      );
       const outcome = await measure(site.create(inputs));
       const error = errorOf(outcome);
       expect(error.message).toMatch(/failed/);
@@ -325,17 +395,32 @@ describe("Site: faults while an asynchronous creation runs", () => {
       // Reported as soon as the server knows (800 ms), far from the 60 s bound.
       expect(outcome.ms).toBeLessThan(10_000);
       expect(emu.stats()).toMatchObject({
-        createNewSiteRequests: 1,
+        createNewSiteRequests: attempt,
         sitesCreated: 0,
-        siteCreationsFailed: 1,
+        siteCreationsFailed: attempt,
       });
       figures.record(
-        `creation fails on the server (${mode}): reported, not waited out`,
+        `creation fails on the server (sync, attempt ${attempt}): reported, not waited out`,
         { faultsInjected: 1, faultsSurvived: 1, dataLost: 0 },
         { tookMs: outcome.ms, createMs: CREATE_MS },
       );
-    },
-  );
+    }
+  });
+
+  it("with runAsync, reports a failed creation when createMs ends (no documented failure signal), saying what to check", async () => {
+    emu = await startTestEmulator({ tls: false, createDelayMs: 300 });
+    emu.failNextCreate("Failed to create the site. The machine does not have a valid license.");
+    const SHORT_MS = 2500;
+    const inputs = await checked(
+      siteInputs(emu, { runAsync: true, timeouts: { serverReadyMs: 10_000, createMs: SHORT_MS } }),
+    );
+    const outcome = await measure(site.create(inputs));
+    const error = errorOf(outcome);
+    expect(error.message).toMatch(/The site did not become ready .* within timeouts\.createMs/);
+    expect(error.message).toMatch(/answers code 499/);
+    expect(outcome.ms).toBeGreaterThanOrEqual(SHORT_MS - 100);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, siteCreationsFailed: 1 });
+  });
 });
 
 describe("Site: answers that waiting does not change", () => {

@@ -24,6 +24,7 @@ import {
   implementation as site,
   siteInputsSchema,
 } from "../../provider/resources/site";
+import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 
 /** Fixed seed: a failure reproduces with the same inputs. Printed in the test names. */
@@ -160,11 +161,16 @@ const directory = (withUnknown: boolean) =>
     )
     .map(([d, cleanup]) => withoutUndefined({ ...d, ...cleanup }));
 
-/** Valid Site inputs: unique directory names, at most one SYSTEM directory. */
+/**
+ * Valid Site inputs: unique directory names, at most one SYSTEM directory, and only what the
+ * product's createNewSite takes (its directory types; the ArcGIS Server-only and the
+ * Mission/Notebook/Video-only fields dropped for the other products).
+ */
 const validSite = (withUnknown: boolean) =>
   fc
     .record(
       {
+        serverType: fc.constantFrom(...SERVER_TYPES),
         adminUrl: maybeUnknown(httpUrl, withUnknown),
         username: maybeUnknown(text, withUnknown),
         password: maybeUnknown(text, withUnknown),
@@ -173,6 +179,7 @@ const validSite = (withUnknown: boolean) =>
             type: fc.constantFrom(...CONFIG_STORE_TYPES),
             connectionString: text,
             localRepositoryPath: text,
+            username: text,
             connectionSecret: text,
           },
           { requiredKeys: ["type", "connectionString"] },
@@ -187,6 +194,7 @@ const validSite = (withUnknown: boolean) =>
           logDir: text,
           maxErrorReportsCount: count,
           maxLogFileAge: count,
+          usageMeteringEnabled: fc.option(fc.boolean(), { nil: undefined }),
         }),
         runAsync: fc.boolean(),
         adoptExisting: fc.boolean(),
@@ -202,15 +210,34 @@ const validSite = (withUnknown: boolean) =>
     )
     .map((inputs) => {
       const out: Record<string, unknown> = withoutUndefined(inputs);
+      const product = serverProduct(inputs.serverType ?? "mission-server");
+      const carbon = product.dialect === "carbon";
+      const types = product.directoryTypes.filter((t) => t !== "SYSTEM");
+      if (inputs.configStoreConnection !== undefined) {
+        const { localRepositoryPath, username, ...store } = inputs.configStoreConnection;
+        out.configStoreConnection = withoutUndefined(
+          carbon ? { ...store, username } : { ...store, localRepositoryPath },
+        );
+      }
+      if (inputs.logSettings !== undefined) {
+        const { usageMeteringEnabled, ...log } = inputs.logSettings;
+        out.logSettings = withoutUndefined(carbon ? { ...log, usageMeteringEnabled } : log);
+      }
       if (Array.isArray(inputs.directories)) {
         let system = false;
-        out.directories = inputs.directories.map((d) => {
+        out.directories = inputs.directories.map((raw, i) => {
+          const d: Record<string, unknown> = carbon
+            ? { name: raw.name, physicalPath: raw.physicalPath, directoryType: raw.directoryType }
+            : { ...raw };
+          if (!product.directoryTypes.includes(raw.directoryType)) {
+            d.directoryType = types[i % types.length];
+          }
           if (d.directoryType !== "SYSTEM") return d;
           if (!system) {
             system = true;
             return d;
           }
-          return { ...d, directoryType: "JOBS" };
+          return { ...d, directoryType: types[0] };
         });
       }
       return out;
@@ -324,6 +351,7 @@ const RESOURCES: Resource[] = [
     keys: schemaKeys(siteInputsSchema()),
     valid: validSite,
     fields: {
+      serverType: "text",
       adminUrl: "url",
       username: "text",
       password: "text",

@@ -2,8 +2,8 @@
  * Fuzzing the emulator over real HTTPS, at every endpoint of both APIs: random and malformed form
  * bodies, random path parameters, wrong methods and content types, every token form with missing,
  * garbage, expired, cross-API and valid tokens, and bodies above the documented 1 MiB limit. Every
- * answer must be a JSON error in the called API's format (admin: {status:"error",code,messages};
- * sharing: {error:{code,message}}) or a valid success, never a stack trace; the emulator must keep
+ * answer must be a JSON error in the called API's format (admin, of the default product Mission
+ * Server: {error:{code,message}}; sharing: {error:{code,message,details}}) or a valid success, never a stack trace; the emulator must keep
  * answering; and afterwards its state must still be valid: the site, the portal and exports work,
  * and a restart on the same data dir loads the state.
  *
@@ -77,7 +77,7 @@ const ENDPOINTS: Endpoint[] = [
   { api: "admin", name: "info", path: () => `${ADMIN}/info` },
   { api: "admin", name: "unknown admin operation", path: (p) => `${ADMIN}/x${p}` },
   { api: "admin", name: "rest/info", path: () => "/arcgis/rest/info" },
-  { api: "admin", name: "rest/info/healthCheck", path: () => "/arcgis/rest/info/healthCheck" },
+  { api: "admin", name: "rest/healthcheck", path: () => "/arcgis/rest/healthcheck" },
   { api: "sharing", name: "sharing root", path: () => `${SHARING}/` },
   { api: "sharing", name: "generateToken", path: () => `${SHARING}/generateToken` },
   { api: "sharing", name: "community/self", path: () => `${SHARING}/community/self` },
@@ -185,13 +185,19 @@ function judge(api: Api, answer: Answer, context: string): "error" | "success" {
   }
   const b = body as Record<string, unknown>;
   if (api === "admin") {
-    if ("error" in b) throw new Error(`sharing-format error from the admin API: ${where}`);
+    // Mission Server (the default product) answers {"error":{"code","message"}}, nothing else.
     if (b.status === "error") {
+      throw new Error(`ArcGIS Server-format error from the Mission Server admin API: ${where}`);
+    }
+    if ("error" in b) {
+      const e = b.error as Record<string, unknown> | null;
       const ok =
-        Number.isInteger(b.code) &&
-        Array.isArray(b.messages) &&
-        b.messages.length > 0 &&
-        b.messages.every((m) => typeof m === "string" && m !== "");
+        e !== null &&
+        typeof e === "object" &&
+        Object.keys(e).sort().join(",") === "code,message" &&
+        Number.isInteger(e.code) &&
+        typeof e.message === "string" &&
+        e.message !== "";
       if (!ok) throw new Error(`malformed admin error: ${where}`);
       return "error";
     }
@@ -471,7 +477,7 @@ describe(`the emulator under random requests (fast-check, seed ${SEED})`, () => 
         },
       );
       // Still answering after the batch.
-      const health = JSON.parse((await send("GET", "/arcgis/rest/info/healthCheck?f=json")).text);
+      const health = JSON.parse((await send("GET", "/arcgis/rest/healthcheck?f=json")).text);
       expect(health).toEqual({ success: true });
       figures.record(
         `${endpoint.api} ${endpoint.name}: random requests`,
@@ -502,9 +508,8 @@ describe("bodies above the documented limit", () => {
         );
         expect(judge(endpoint.api, answer, `oversized POST ${path}`)).toBe("error");
         const parsed = JSON.parse(answer.text);
-        const code = endpoint.api === "admin" ? parsed.code : parsed.error.code;
-        const message: string =
-          endpoint.api === "admin" ? parsed.messages.join(" ") : parsed.error.message;
+        const code = parsed.error.code;
+        const message: string = parsed.error.message;
         expect(code).toBe(413);
         expect(message).toContain(String(MAX_BODY_BYTES));
         refused++;
@@ -518,7 +523,7 @@ describe("bodies above the documented limit", () => {
       { "content-type": "application/x-www-form-urlencoded" },
       atLimit,
     );
-    expect(JSON.parse(answer.text).code).not.toBe(413);
+    expect(JSON.parse(answer.text).error.code).not.toBe(413);
     figures.record("bodies above 1 MiB at every endpoint", {
       inputsTried: refused + 1,
       requestsSent: refused + 1,
@@ -589,7 +594,7 @@ describe("malformed HTTP that Node's parser refuses", () => {
         socket.on("close", () => resolve());
       });
     }
-    const health = JSON.parse((await send("GET", "/arcgis/rest/info/healthCheck?f=json")).text);
+    const health = JSON.parse((await send("GET", "/arcgis/rest/healthcheck?f=json")).text);
     expect(health).toEqual({ success: true });
     figures.record("malformed HTTP on raw TLS connections", {
       inputsTried: garbage.length,
@@ -609,8 +614,11 @@ describe("the state after the fuzzing", () => {
     expect(machines.machines.map((m) => m.machineName)).toEqual([MACHINE]);
     // An export still works and its download is a zip.
     const exported = (await form(`${ADMIN}/exportSite`, { token })) as { location: string };
-    expect(exported.location).toMatch(/\/uploads\/[0-9a-f]{32}$/);
-    const download = await request(exported.location, {
+    // Built from the machine name, as a real server does; fetched here at the emulator's address.
+    const location = new URL(exported.location);
+    expect(location.hostname).toBe(MACHINE.toLowerCase());
+    expect(location.pathname).toMatch(/\/uploads\/[0-9a-f]{32}$/);
+    const download = await request(`${new URL(emu.adminUrl).origin}${location.pathname}`, {
       headers: { "x-esri-authorization": `Bearer ${token}` },
       dispatcher: agent,
     });

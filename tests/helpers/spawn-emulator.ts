@@ -40,6 +40,8 @@ export interface ReadyLine {
   healthUrl: string;
   caCertFile: string | null;
   portalId: string;
+  serverType: string;
+  serverVersion: string;
 }
 
 /** A running emulator child process. */

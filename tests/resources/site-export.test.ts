@@ -46,6 +46,7 @@ describe("SiteExport check()", () => {
 
 describe("SiteExport diff() and update()", () => {
   const olds: SiteExportOutputs = {
+    serverType: "mission-server",
     adminUrl: "https://gis.example.com:20443/arcgis/admin",
     username: "siteadmin",
     password: "site-Password-1",
@@ -100,6 +101,102 @@ describe("SiteExport diff() and update()", () => {
       maxDownloadBytes: 4 * 1024 ** 3,
       timeouts: { exportMs: 5000 },
     });
+  });
+});
+
+describe("SiteExport downloads in both URL forms a server may answer", () => {
+  it.each(["file", "item"] as const)(
+    "downloads the archive when the URL is the %s form, from the admin URL's origin although the server names a host the client cannot reach",
+    async (exportUrlForm) => {
+      const emu = await startTestEmulator({
+        exportUrlForm,
+        machineName: "unreachable-machine.invalid",
+      });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "exports-"));
+      try {
+        await site.create((await site.check({}, siteInputs(emu))).inputs);
+        const { outs } = await siteExport.create(
+          (
+            await siteExport.check(
+              {},
+              {
+                adminUrl: emu.adminUrl,
+                username: "siteadmin",
+                password: "site-Password-1",
+                tls: { caCert: emu.caCert },
+                downloadTo: dir,
+              },
+            )
+          ).inputs,
+        );
+        expect(outs.location).toMatch(
+          /^https:\/\/unreachable-machine\.invalid:\d+\/arcgis\/admin\/uploads\//,
+        );
+        expect(outs.sizeBytes).toBeGreaterThan(0);
+        expect(fs.readdirSync(dir)).toEqual([outs.fileName]);
+        const downloads = emu.requestLog().filter((r) => r.url.includes("/uploads/"));
+        // The item form answers a page, then its description as JSON, then the file.
+        expect(downloads.map((r) => new URL(r.url, "https://x").pathname.split("/").pop())).toEqual(
+          exportUrlForm === "item"
+            ? [expect.any(String), expect.any(String), "download"]
+            : [expect.any(String)],
+        );
+      } finally {
+        await emu.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe("SiteExport and the server's version", () => {
+  it("records the version of a Video Server, whose rest/info wants a token once a site exists", async () => {
+    const video = await startTestEmulator({ serverType: "video-server" });
+    try {
+      await site.create(
+        (await site.check({}, siteInputs(video, { serverType: "video-server" }))).inputs,
+      );
+      const inputs = (
+        await siteExport.check(
+          {},
+          {
+            serverType: "video-server",
+            adminUrl: video.adminUrl,
+            username: "siteadmin",
+            password: "site-Password-1",
+            tls: { caCert: video.caCert },
+          },
+        )
+      ).inputs;
+      const { outs } = await siteExport.create(inputs);
+      expect(outs.serverVersion).toBe(video.serverVersion);
+    } finally {
+      await video.close();
+    }
+  });
+
+  it("refuses exportSite on a server older than the operation, naming the version found", async () => {
+    const old = await startTestEmulator({ serverType: "arcgis-server", serverVersion: "10.1" });
+    try {
+      const inputs = (
+        await siteExport.check(
+          {},
+          {
+            serverType: "arcgis-server",
+            adminUrl: old.adminUrl,
+            username: "siteadmin",
+            password: "site-Password-1",
+            tls: { caCert: old.caCert },
+          },
+        )
+      ).inputs;
+      await expect(siteExport.create(inputs)).rejects.toThrow(
+        /ArcGIS Server at .* is version 10\.1.*; exportSite exists from 10\.2\. Nothing was sent/,
+      );
+      expect(old.requestLog().filter((r) => r.url.includes("exportSite"))).toHaveLength(0);
+    } finally {
+      await old.close();
+    }
   });
 });
 

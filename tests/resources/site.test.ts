@@ -21,7 +21,8 @@ describe("Site check()", () => {
   it("fills in the defaults", async () => {
     const inputs = await checked(base);
     expect(inputs).toMatchObject({
-      runAsync: true,
+      serverType: "mission-server",
+      runAsync: false,
       adoptExisting: false,
       deleteSiteOnDestroy: false,
       timeouts: { serverReadyMs: 15 * 60_000, createMs: 60 * 60_000 },
@@ -35,6 +36,7 @@ describe("Site check()", () => {
       {},
       {
         ...base,
+        serverType: "arcgis-server",
         adminUrl: "ftp://gis.example.com/arcgis/admin",
         directories: [
           { name: "sys", physicalPath: "C:\\arcgis\\system", directoryType: "SYSTEM" },
@@ -71,10 +73,89 @@ describe("Site check()", () => {
       ].sort(),
     );
     expect(byPath["adminUrl"]).toMatch(/http\(s\) URL/);
-    expect(byPath["directories[1].directoryType"]).toMatch(/JOBS, OUTPUT, SYSTEM/);
+    expect(byPath["directories[1].directoryType"]).toMatch(
+      /JOBS, OUTPUT, CACHE, SYSTEM for ArcGIS Server/,
+    );
     expect(byPath["directories[2].directoryType"]).toMatch(/exactly one SYSTEM/);
     expect(byPath["directories[2].maxFileAge"]).toMatch(/0 when cleanupMode is NONE/);
     expect(byPath["logSettings.maxErrorReportsCount"]).toMatch(/negative/);
+  });
+
+  it("refuses, naming the field and the product, what the product's createNewSite has no place for", async () => {
+    const mission = await site.check(
+      {},
+      {
+        ...base,
+        configStoreConnection: {
+          type: "FILESYSTEM",
+          connectionString: "/store",
+          localRepositoryPath: "/local",
+        },
+        directories: [
+          { name: "cache", physicalPath: "/c", directoryType: "CACHE" },
+          {
+            name: "jobs",
+            physicalPath: "/j",
+            directoryType: "JOBS",
+            cleanupMode: "NONE",
+            maxFileAge: 0,
+            description: "Jobs",
+          },
+        ],
+      },
+    );
+    const byPath = Object.fromEntries((mission.failures ?? []).map((f) => [f.property, f.reason]));
+    expect(Object.keys(byPath).sort()).toEqual(
+      [
+        "configStoreConnection.localRepositoryPath",
+        "directories[0].directoryType",
+        "directories[1].cleanupMode",
+        "directories[1].maxFileAge",
+        "directories[1].description",
+      ].sort(),
+    );
+    expect(byPath["directories[0].directoryType"]).toMatch(
+      /JOBS, OUTPUT, SYSTEM, WORKSPACE for Mission Server \(WORKSPACE only on 10.8\)/,
+    );
+    expect(byPath["directories[1].cleanupMode"]).toMatch(/Mission Server's createNewSite has no/);
+
+    const classic = await site.check(
+      {},
+      {
+        ...base,
+        serverType: "arcgis-server",
+        configStoreConnection: { type: "AZURE", connectionString: "x", username: "acct" },
+        logSettings: {
+          logLevel: "INFO",
+          logDir: "/l",
+          maxErrorReportsCount: 1,
+          maxLogFileAge: 1,
+          usageMeteringEnabled: false,
+        },
+      },
+    );
+    expect((classic.failures ?? []).map((f) => f.property).sort()).toEqual([
+      "configStoreConnection.username",
+      "logSettings.usageMeteringEnabled",
+    ]);
+
+    const video = await site.check(
+      {},
+      {
+        ...base,
+        serverType: "video-server",
+        directories: [
+          { name: "up", physicalPath: "/u", directoryType: "UPLOADS" },
+          { name: "sys", physicalPath: "/s", directoryType: "SYSTEM" },
+        ],
+      },
+    );
+    expect(video.failures).toEqual([
+      {
+        property: "directories[1].directoryType",
+        reason: "must be one of UPLOADS, DATA for Video Server",
+      },
+    ]);
   });
 
   it("names unknown properties", async () => {
@@ -222,16 +303,20 @@ describe("Site against the emulator", () => {
     await emu?.close();
   });
 
-  it("creates a site synchronously and records its machines", async () => {
-    emu = await startTestEmulator({ machineName: "GISMACHINE1" });
-    const inputs = await checked(siteInputs(emu, { runAsync: false }));
+  it("creates a site synchronously by default with one createNewSite, and records machines and version", async () => {
+    emu = await startTestEmulator({ machineName: "GISMACHINE1", createDelayMs: 300 });
+    const inputs = await checked(siteInputs(emu));
     const { id, outs } = await site.create(inputs);
     expect(id).toBe(emu.adminUrl);
     expect(outs).toMatchObject({
       state: "created",
       machines: ["GISMACHINE1"],
       adminUrl: emu.adminUrl,
+      serverType: "mission-server",
+      serverVersion: emu.serverVersion,
     });
+    const createCalls = emu.requestLog().filter((r) => r.url.includes("createNewSite"));
+    expect(createCalls).toHaveLength(1);
     expect(new Date(outs.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(emu.stats().sitesCreated).toBe(1);
   });
@@ -271,7 +356,7 @@ describe("Site against the emulator", () => {
 
   it("creates asynchronously and returns soon after the server finishes", async () => {
     emu = await startTestEmulator({ createDelayMs: 1500 });
-    const inputs = await checked(siteInputs(emu));
+    const inputs = await checked(siteInputs(emu, { runAsync: true }));
     const started = Date.now();
     const { outs } = await site.create(inputs);
     const took = Date.now() - started;
@@ -333,7 +418,10 @@ describe("Site against the emulator", () => {
     expect(emu.stats().createNewSiteRequests).toBe(1);
   });
 
-  it("waits for a creation already running on the machine, then adopts its site", async () => {
+  it("adopts a site whose creation another client started, once it is ready", async () => {
+    // No documented signal tells "creation in progress" from "no site", so createNewSite is
+    // sent; the machine answers it "token required" (it is taking part in a site), and the
+    // site is adopted once ready. The running creation is not disturbed.
     emu = await startTestEmulator({ createDelayMs: 1200 });
     await createNewSite(
       emu.adminUrl,
@@ -342,7 +430,57 @@ describe("Site against the emulator", () => {
     );
     const { outs } = await site.create(await checked(siteInputs(emu, { adoptExisting: true })));
     expect(outs.state).toBe("adopted");
-    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 2, sitesCreated: 1 });
+  });
+
+  it("refuses a server whose answers show another product before sending createNewSite", async () => {
+    emu = await startTestEmulator({ serverType: "arcgis-server" });
+    await expect(site.create(await checked(siteInputs(emu)))).rejects.toThrow(
+      /answers its admin root in ArcGIS Server's format .* but serverType is "mission-server".*Nothing was sent.*serverType: "arcgis-server"/,
+    );
+    expect(emu.stats().createNewSiteRequests).toBe(0);
+  });
+
+  it("refuses createNewSite on a server older than the operation, naming the version found", async () => {
+    emu = await startTestEmulator({ serverVersion: "10.7" });
+    await expect(site.create(await checked(siteInputs(emu)))).rejects.toThrow(
+      /Mission Server at .* is version 10\.7.*; createNewSite exists from 10\.8\. Nothing was sent/,
+    );
+    expect(emu.stats().createNewSiteRequests).toBe(0);
+  });
+
+  it("creates a site on every product in its own dialect", async () => {
+    for (const serverType of ["arcgis-server", "notebook-server", "video-server"] as const) {
+      await emu?.close();
+      emu = await startTestEmulator({ serverType, createDelayMs: 200 });
+      const directories =
+        serverType === "video-server"
+          ? [{ name: "up", physicalPath: "/data/up", directoryType: "UPLOADS" }]
+          : [{ name: "sys", physicalPath: "/data/sys", directoryType: "SYSTEM" }];
+      const { outs } = await site.create(
+        await checked(siteInputs(emu, { serverType, directories })),
+      );
+      expect(outs).toMatchObject({
+        state: "created",
+        serverType,
+        serverVersion: emu.serverVersion,
+      });
+      expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    }
+  });
+
+  it("on Video Server, adopts with the version read with a token, and refresh forgets a deleted site on its refused token", async () => {
+    emu = await startTestEmulator({ serverType: "video-server" });
+    const video = { serverType: "video-server", deleteSiteOnDestroy: true };
+    await site.create(await checked(siteInputs(emu, video)));
+    const { id, outs } = await site.create(
+      await checked(siteInputs(emu, { ...video, adoptExisting: true })),
+    );
+    expect(outs).toMatchObject({ state: "adopted", serverVersion: emu.serverVersion });
+    await site.delete(id, outs);
+    // No documented health-check "no site" on Video Server: the refused token (in the product's
+    // own error format) together with the admin root's error is the conclusive pair.
+    expect(await site.read(id, outs)).toEqual({});
   });
 
   it("refuses to adopt with credentials that obtain no admin token", async () => {
@@ -401,15 +539,173 @@ describe("Site through a faulty network", () => {
     await emu.close();
   });
 
-  it("recovers from a lost createNewSite answer without sending it twice", async () => {
+  const recognisable = {
+    configStoreConnection: { type: "FILESYSTEM", connectionString: "/data/config-store" },
+    directories: [
+      { name: "arcgissystem", physicalPath: "/data/system", directoryType: "SYSTEM" },
+      { name: "arcgisjobs", physicalPath: "/data/jobs", directoryType: "JOBS" },
+    ],
+  };
+
+  it("recovers from a lost createNewSite answer without sending it twice, after checking the site is its own", async () => {
     proxy.setRule(({ path }) =>
       path.includes("/createNewSite") ? { kind: "drop-answer" } : undefined,
     );
     const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
-    const inputs = await checked(siteInputs(emu, { adminUrl, tls: {} }));
+    const inputs = await checked(siteInputs(emu, { adminUrl, tls: {}, ...recognisable }));
     const { outs } = await site.create(inputs);
     expect(outs.state).toBe("created");
     expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+    const reads = proxy.seen.map((s) => s.path.split("?")[0]);
+    expect(reads).toContain("/arcgis/admin/system/configstore");
+    expect(reads).toContain("/arcgis/admin/system/directories");
+  });
+
+  it("does not claim another stack's site when its own createNewSite never arrived", async () => {
+    // The proxy answers 502 without forwarding; meanwhile another client creates a site with
+    // the same credentials but its own config store and directories.
+    proxy.setRule(({ path }) =>
+      path.includes("/createNewSite") ? { kind: "status", status: 502 } : undefined,
+    );
+    const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+    const inputs = await checked(
+      siteInputs(emu, {
+        adminUrl,
+        tls: {},
+        ...recognisable,
+        timeouts: { serverReadyMs: 5_000, createMs: 20_000 },
+      }),
+    );
+    const ours = site.create(inputs);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await createNewSite(emu.adminUrl, {
+      username: "siteadmin",
+      password: "site-Password-1",
+      configStoreConnection: { type: "FILESYSTEM", connectionString: "/other/config-store" },
+      directories: [
+        { name: "arcgissystem", physicalPath: "/other/system", directoryType: "SYSTEM" },
+      ],
+    });
+    const error = (await ours.catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/cannot be shown to be the one this stack asked for/);
+    expect(error.message).toMatch(/config store is elsewhere/);
+    expect(error.message).toMatch(/adoptExisting: true/);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+
+    const adopted = await site.create(
+      await checked(siteInputs(emu, { adminUrl, tls: {}, ...recognisable, adoptExisting: true })),
+    );
+    expect(adopted.outs.state).toBe("adopted");
+  });
+
+  it("after a lost answer, records a site it cannot recognise only as adopted, and only with adoptExisting", async () => {
+    proxy.setRule(({ path }) =>
+      path.includes("/createNewSite") ? { kind: "drop-answer" } : undefined,
+    );
+    const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+    const error = (await site
+      .create(await checked(siteInputs(emu, { adminUrl, tls: {} })))
+      .catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/nothing this stack sent can be compared/);
+    expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
+  });
+
+  it("reads the log settings back and applies the declared ones when the server reports others", async () => {
+    const logSettings = {
+      logLevel: "WARNING",
+      logDir: "/data/logs",
+      maxErrorReportsCount: 10,
+      maxLogFileAge: 90,
+    };
+    let firstRead = true;
+    proxy.setRule(({ method, path }) => {
+      if (method === "GET" && path.startsWith("/arcgis/admin/logs/settings?") && firstRead) {
+        firstRead = false;
+        return {
+          kind: "answer",
+          status: 200,
+          body: JSON.stringify({ ...logSettings, logLevel: "INFO" }),
+        };
+      }
+      return undefined;
+    });
+    const edits: string[] = [];
+    proxy.observe((x) => {
+      if (x.path.startsWith("/arcgis/admin/logs/settings/edit"))
+        edits.push(x.requestBody.toString());
+    });
+    const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+    const { outs } = await site.create(
+      await checked(siteInputs(emu, { adminUrl, tls: {}, logSettings })),
+    );
+    expect(edits).toHaveLength(1);
+    const form = Object.fromEntries(new URLSearchParams(edits[0]));
+    expect(form).toMatchObject({
+      logLevel: "WARNING",
+      logDir: "/data/logs",
+      maxErrorReportsCount: "10",
+      maxLogFileAge: "90",
+    });
+    expect(outs.serverLogSettings).toMatchObject(logSettings);
+  });
+
+  it.each([
+    {
+      name: "a web adaptor that reaches no machine",
+      status: 200,
+      body: {
+        status: "error",
+        code: 500,
+        messages: [
+          "Could not access any server machines. Please contact your system administrator.",
+        ],
+      },
+    },
+    { name: "a JSON 503", status: 503, body: { error: { code: 503, message: "Unavailable." } } },
+    { name: "a JSON 500", status: 500, body: { error: { code: 500, message: "Internal error." } } },
+    {
+      name: "a sharing-style 403",
+      status: 200,
+      body: {
+        error: { code: 403, message: "You do not have permissions to access this resource." },
+      },
+    },
+  ])(
+    "treats $name at the admin root as unreachable: refresh errors and keeps state, destroy does not skip deleteSite",
+    async ({ status, body }) => {
+      const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+      const { id, outs } = await site.create(
+        await checked(siteInputs(emu, { adminUrl, tls: {}, deleteSiteOnDestroy: true })),
+      );
+      proxy.setRule(({ path }) =>
+        path.startsWith("/arcgis/admin/?") || path === "/arcgis/admin/"
+          ? { kind: "answer", status, body: JSON.stringify(body) }
+          : undefined,
+      );
+      await expect(site.read(id, outs)).rejects.toThrow(
+        /Cannot refresh the site at .*Nothing was changed in state/,
+      );
+      await expect(site.delete(id, outs)).rejects.toThrow(
+        /Cannot delete the site at .*deleteSite was not sent/,
+      );
+      expect(emu.requestLog().filter((r) => r.url.includes("deleteSite"))).toHaveLength(0);
+      proxy.setRule(() => undefined);
+      expect((await site.read(id, outs)).id).toBe(id);
+    },
+  );
+
+  it("on ArcGIS Server, never concludes from the admin root that a site is gone", async () => {
+    await proxy.close();
+    await emu.close();
+    emu = await startTestEmulator({ tls: false, serverType: "arcgis-server" });
+    proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    const { id, outs } = await site.create(
+      await checked(siteInputs(emu, { serverType: "arcgis-server", deleteSiteOnDestroy: true })),
+    );
+    await site.delete(id, outs);
+    await expect(site.read(id, outs)).rejects.toThrow(
+      /does not confirm that the site is gone .*web adaptor.*pulumi state delete/,
+    );
   });
 
   it("keeps polling through 502 answers from a proxy while the site is created", async () => {
@@ -430,7 +726,12 @@ describe("Site through a faulty network", () => {
     const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
     const { outs } = await site.create(
       await checked(
-        siteInputs(emu, { adminUrl, tls: {}, timeouts: { serverReadyMs: 5000, createMs: 20_000 } }),
+        siteInputs(emu, {
+          adminUrl,
+          tls: {},
+          runAsync: true,
+          timeouts: { serverReadyMs: 5000, createMs: 20_000 },
+        }),
       ),
     );
     expect(outs.state).toBe("created");

@@ -215,7 +215,8 @@ function expectAdminRefusal(answer: Answer, code: number, context: string): void
   expect({ context, status: answer.status, body: answer.json }).toEqual({
     context,
     status: 200,
-    body: expect.objectContaining({ status: "error", code }),
+    // Mission Server, the default product: {"error":{"code","message"}}.
+    body: { error: expect.objectContaining({ code }) },
   });
 }
 
@@ -442,14 +443,14 @@ describe("createNewSite on a machine in a site", () => {
       ],
     ];
     for (const [name, extra, headers, code] of attempts) {
-      for (const runAsync of ["true", "false"]) {
+      for (const async of ["true", "false"]) {
         const answer = await send("POST", `${ADMIN}/createNewSite`, {
-          form: { f: "json", ...intruder, runAsync, ...extra },
+          form: { f: "json", ...intruder, async, ...extra },
           headers,
         });
-        expectAdminRefusal(answer, code, `createNewSite with ${name} (runAsync ${runAsync})`);
+        expectAdminRefusal(answer, code, `createNewSite with ${name} (async ${async})`);
         if (code === 500) {
-          expect(answer.json.messages.join(" ")).toMatch(/already participates in a site/);
+          expect(answer.json.error.message).toMatch(/already participates in a site/);
         }
       }
     }
@@ -459,7 +460,7 @@ describe("createNewSite on a machine in a site", () => {
     const login = await send("POST", `${ADMIN}/generateToken`, {
       form: { f: "json", ...intruder },
     });
-    expect(login.json).toMatchObject({ status: "error", code: 400 });
+    expect(login.json).toMatchObject({ error: { code: 400 } });
     expect(await tokenOf("admin", SITE_ADMIN)).toMatch(/\./);
     figures.record("createNewSite takeover attempts", {
       refusalsVerified: attempts.length * 2,
@@ -479,7 +480,7 @@ describe("createNewSite on a machine in a site", () => {
               f: "json",
               username: `admin${i}`,
               password: `Racer-Pw-${i}`,
-              runAsync: "false",
+              async: "false",
             },
             target: fresh,
           }),
@@ -542,7 +543,7 @@ describe("exportSite locations and upload ids", () => {
           form: { f: "json", token, location },
         });
         expectAdminRefusal(answer, 400, `exportSite to ${location}`);
-        expect(answer.json.messages.join(" ")).toMatch(/^Cannot export the site to /);
+        expect(answer.json.error.message).toMatch(/^Cannot export the site to /);
       }
       expect(emu.stats().exportsStarted).toBe(before);
       expect(await fs.readdir(outside)).toEqual([]);
@@ -605,7 +606,7 @@ describe("exportSite locations and upload ids", () => {
       if (resolved.startsWith(`${ADMIN}/uploads/`)) {
         expect({ id, answer: answer.json }).toEqual({
           id,
-          answer: expect.objectContaining({ status: "error", code: 404 }),
+          answer: { error: expect.objectContaining({ code: 404 }) },
         });
       }
       expect(text).not.toContain(secret);

@@ -1,51 +1,91 @@
 import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { isArcGISRequestError, type ArcGISRequestError } from "../errors";
+import { serverProduct, serverRootOf, type ServerType } from "../products";
 import { arcgisRequest } from "../request";
 
-/** Result of {@link healthCheck}. */
+/**
+ * Result of {@link healthCheck}.
+ *
+ * - `healthy`: HTTP 200 with `success` true (or the string "true", as Video Server's page shows).
+ * - `unhealthy`: `success` false, an ArcGIS error body, or (ArcGIS Server's documented signal) an
+ *   HTTP status other than 200.
+ * - `absent`: HTTP 404: this server has no health check at this path (an older release); the
+ *   caller falls back to a token and an authenticated read of the admin root.
+ */
 export interface HealthCheckResult {
-  /** True only when the server answered `success: true`. */
-  healthy: boolean;
+  /** See above. */
+  state: "healthy" | "unhealthy" | "absent";
+  /**
+   * True when the answer is a documented "no site" signal: HTTP 200 with `success` false on
+   * Mission Server ("If the value is false the site has not been created.", its site health
+   * check page) and Notebook Server (its health check page, from 10.9: false when the site has
+   * not been created).
+   */
+  reportsNoSite: boolean;
   /** The server's answer (empty when it answered an error). */
   raw: Record<string, unknown>;
-  /** The server-side error that made it unhealthy, if any. */
+  /** The error that made it unhealthy or absent, if any. */
   error?: ArcGISRequestError;
 }
 
+/** Options of {@link healthCheck}. */
+export interface HealthCheckOptions extends TransportOptions {
+  /** The product; decides the path. Default `mission-server`. */
+  serverType?: ServerType | undefined;
+  /** An admin token, for products whose health check wants one (Video Server). */
+  token?: string | undefined;
+}
+
 /**
- * Asks whether the site is ready. An ArcGIS error or HTTP 5xx answer means "not healthy (yet)";
- * failures that waiting will not fix (no answer, TLS, auth, non-JSON) are thrown.
+ * Asks whether the site is ready, at the product's health check: ArcGIS Server
+ * `rest/info/healthCheck`, Mission Server `rest/healthcheck`, Notebook and Video Server
+ * `rest/info/healthcheck` (Video with a token). Failures that waiting may fix are answers (see
+ * {@link HealthCheckResult}); no answer, TLS, refused credentials and a non-JSON 200 are thrown.
  *
  * @param adminUrl - administrative root; the health check lives under the server root, i.e. the
  *   admin URL without its trailing `/admin`.
- * @param transport - TLS options, timeouts, signal.
- * @returns whether the site is healthy, with the raw answer.
+ * @param options - product, token, transport.
+ * @returns the state and the raw answer.
  * @example
  * ```ts
- * const { healthy } = await healthCheck("https://h:6443/arcgis/admin"); // GET https://h:6443/arcgis/rest/info/healthCheck
+ * const { state } = await healthCheck("https://h:20443/arcgis/admin"); // GET https://h:20443/arcgis/rest/healthcheck?f=json
  * ```
- * Maps to: `GET {server_root}/rest/info/healthCheck?f=json`.
+ * Maps to: `GET {server_root}/{health check path}?f=json`.
  */
 export async function healthCheck(
   adminUrl: string,
-  transport: TransportOptions = {},
+  options: HealthCheckOptions = {},
 ): Promise<HealthCheckResult> {
-  const serverRoot = adminUrl.replace(/\/+$/, "").replace(/\/admin$/i, "");
+  const { serverType = "mission-server", token, ...transport } = options;
+  const product = serverProduct(serverType);
   try {
     const raw = await arcgisRequest({
       ...transport,
-      url: `${serverRoot}/rest/info/healthCheck`,
+      url: `${serverRootOf(adminUrl)}/${product.healthCheckPath}`,
       operation: "healthCheck",
       method: "GET",
+      token: product.healthCheckNeedsToken ? token : undefined,
       referer: DEFAULT_REFERER,
     });
-    return { healthy: raw["success"] === true, raw };
+    const success = raw["success"];
+    if (success === true || success === "true") {
+      return { state: "healthy", reportsNoSite: false, raw };
+    }
+    const documentedFalse =
+      (serverType === "mission-server" || serverType === "notebook-server") &&
+      (success === false || success === "false");
+    return { state: "unhealthy", reportsNoSite: documentedFalse, raw };
   } catch (e) {
-    const notReady =
-      isArcGISRequestError(e) &&
-      (e.code === "SERVER" || (e.code === "HTTP" && (e.httpStatus ?? 0) >= 500));
+    if (!isArcGISRequestError(e)) throw e;
+    if (e.code === "HTTP" && e.httpStatus === 404) {
+      return { state: "absent", reportsNoSite: false, raw: {}, error: e };
+    }
+    if (e.code === "SERVER" && e.serverCode === 404 && e.httpStatus === 200) {
+      return { state: "absent", reportsNoSite: false, raw: {}, error: e };
+    }
+    const notReady = e.code === "SERVER" || e.code === "HTTP";
     if (!notReady) throw e;
-    return { healthy: false, raw: {}, error: e };
+    return { state: "unhealthy", reportsNoSite: false, raw: {}, error: e };
   }
 }

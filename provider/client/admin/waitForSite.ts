@@ -1,0 +1,118 @@
+import type { TransportOptions } from "../dispatcher";
+import { ArcGISRequestError, isArcGISRequestError } from "../errors";
+import type { ServerType } from "../products";
+import { arcgisRequest } from "../request";
+import { pause } from "../retry";
+import { createAdminSession } from "../session";
+import { TokenCache } from "../auth";
+import { healthCheck } from "./healthCheck";
+import { siteStatus } from "./siteStatus";
+import type { WaitOptions } from "./waitForServer";
+
+/** What {@link waitForSite} looks at. */
+export interface WaitForSiteTarget extends TransportOptions {
+  /** Administrative root. */
+  adminUrl: string;
+  /** The product (health check path). */
+  serverType: ServerType;
+  /** The site's administrator. */
+  username: string;
+  /** Its password; a secret. */
+  password: string;
+}
+
+/**
+ * Waits until a site is ready, from documented signals only: the unauthenticated admin root
+ * answers 499 (Esri's tools' "site exists"), an admin token can be obtained with the site's
+ * credentials (DSC's "site exists"), and the product's health check answers healthy; where the
+ * health check answers 404 (an older release), an authenticated read of the admin root stands in
+ * for it. No progress or failure text of the server is interpreted: none is documented.
+ *
+ * @param target - admin URL, product, credentials, TLS options and dispatcher.
+ * @param wait - deadline, polling interval, status callback.
+ * @example
+ * ```ts
+ * await waitForSite({ adminUrl, serverType: "mission-server", username, password }, { deadline: Date.now() + 3_600_000, pollIntervalMs: 700 });
+ * ```
+ * Maps to: `GET {admin_root}/?f=json`, `POST {admin_root}/generateToken` and the health check,
+ * repeatedly.
+ */
+export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions): Promise<void> {
+  const started = Date.now();
+  const { adminUrl, serverType, username, password, ...transport } = target;
+  // A fresh cache per wait: a token cached before the site existed must not stand for it.
+  const tokenCache = new TokenCache();
+  let detail: string;
+  for (;;) {
+    const left = Math.max(1_000, wait.deadline - Date.now());
+    const look = {
+      ...transport,
+      timeouts: { connectMs: Math.min(10_000, left), headersMs: Math.min(30_000, left) },
+    };
+    const status = await siteStatus(adminUrl, look);
+    let state: string = status.state;
+    if (status.state === "in-site") {
+      const ready = await siteReady(adminUrl, serverType, username, password, look, tokenCache);
+      if (ready === true) return;
+      state = "unhealthy";
+      detail = `the site exists; ${ready}`;
+    } else if (status.state === "no-site") {
+      detail = `the admin root answers ${status.serverCode ?? "an error"}: ${status.message}`;
+    } else {
+      // Waiting does not change a certificate or a redirect (never followed): say so at once.
+      if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+      detail = `not answering (${status.error.message})`;
+    }
+    wait.onStatus?.({ state, detail, elapsedMs: Date.now() - started });
+    if (Date.now() >= wait.deadline) {
+      throw new ArcGISRequestError({
+        code: "TIMEOUT",
+        operation: "waitForSite",
+        url: adminUrl,
+        detail: `the site was not ready by the deadline; last state: ${detail}`,
+        messages: [`last state: ${detail}`],
+        secrets: [password],
+      });
+    }
+    await pause(
+      Math.min(wait.pollIntervalMs, Math.max(0, wait.deadline - Date.now())),
+      wait.signal,
+    );
+  }
+}
+
+/** True when ready; otherwise what is missing. */
+async function siteReady(
+  adminUrl: string,
+  serverType: ServerType,
+  username: string,
+  password: string,
+  transport: TransportOptions,
+  tokenCache: TokenCache,
+): Promise<true | string> {
+  const session = createAdminSession({ adminUrl, username, password, tokenCache, ...transport });
+  try {
+    const token = await session.token();
+    const health = await healthCheck(adminUrl, { ...transport, serverType, token });
+    if (health.state === "healthy") return true;
+    if (health.state === "absent") {
+      await session.withToken((t) =>
+        arcgisRequest({
+          ...transport,
+          url: `${adminUrl.replace(/\/+$/, "")}/`,
+          operation: "admin root",
+          method: "GET",
+          token: t,
+          referer: session.referer,
+          secrets: [password],
+        }),
+      );
+      return true;
+    }
+    return `the health check says not ready (${health.error?.message ?? JSON.stringify(health.raw)})`;
+  } catch (e) {
+    if (!isArcGISRequestError(e)) throw e;
+    if (e.code === "TLS" || e.code === "REDIRECT") throw e;
+    return `not ready: ${e.message}`;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The client against the conformance corpus: for every case, the client performs `case.client`
+ * against a real local HTTP server that records the request and answers `case.answer`; the test
+ * asserts that the client sent the case's request and read the answer as the case says.
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  DEFAULT_REFERER,
+  TokenCache,
+  closeDispatchers,
+  createAdminSession,
+  createNewSite,
+  editLogSettings,
+  exportSite,
+  generateToken,
+  getLogSettings,
+  healthCheck,
+  serverInfo,
+  siteStatus,
+} from "../../provider/client";
+import { closeServer, listen } from "../client/helpers";
+import type { ConformanceCase, Json } from "./corpus";
+import { CASES } from "./index";
+import { conformingValue, requestDifferences, type ReceivedRequest } from "./match";
+
+const TOKEN = "conformance-token-0123456789";
+
+interface Recorded extends ReceivedRequest {
+  tokenSent: boolean;
+}
+
+/** The answer body: the case's expected body with conforming values, and the values `expect` names. */
+function answerBody(c: ConformanceCase): Json | undefined {
+  if (c.answer.body === undefined) return undefined;
+  const body = conformingValue(c.answer.body) as Record<string, Json>;
+  if (c.client.operation === "serverInfo") Object.assign(body, c.client.expect);
+  if (c.client.operation === "getLogSettings") {
+    const holder = (typeof body["settings"] === "object" ? body["settings"] : body) as Record<
+      string,
+      Json
+    >;
+    holder["logLevel"] = c.client.expect.logLevel;
+  }
+  return body;
+}
+
+async function replay(c: ConformanceCase, exportFolder: string) {
+  const recorded: Recorded[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const params = Object.fromEntries(
+        req.method === "POST"
+          ? new URLSearchParams(Buffer.concat(chunks).toString())
+          : url.searchParams,
+      );
+      const apiPath = url.pathname.replace(/^\/arcgis/, "");
+      if (apiPath === "/admin/generateToken" && c.client.operation !== "generateToken") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ token: TOKEN, expires: Date.now() + 3_600_000 }));
+        return;
+      }
+      const tokenSent =
+        params["token"] === TOKEN || req.headers["x-esri-authorization"] === `Bearer ${TOKEN}`;
+      recorded.push({ method: req.method ?? "", path: apiPath, params, tokenSent });
+      const status = typeof c.answer.httpStatus === "number" ? c.answer.httpStatus : 503;
+      const body = answerBody(c);
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(body === undefined ? "" : JSON.stringify(body));
+    });
+  });
+  const { origin } = await listen(server);
+  const adminUrl = `${origin}/arcgis/admin`;
+  const session = () =>
+    createAdminSession({
+      adminUrl,
+      username: "siteadmin",
+      password: "Example-passw0rd",
+      tokenCache: new TokenCache(),
+    });
+  try {
+    const call = c.client;
+    let outcome: unknown;
+    switch (call.operation) {
+      case "createNewSite":
+        outcome = await createNewSite(adminUrl, { serverType: c.serverType, ...call.input });
+        break;
+      case "siteStatus":
+        outcome = (await siteStatus(adminUrl)).state;
+        break;
+      case "healthCheck": {
+        const token = c.request.token ? await session().token() : undefined;
+        outcome = (await healthCheck(adminUrl, { serverType: c.serverType, token })).state;
+        break;
+      }
+      case "serverInfo":
+        outcome = await serverInfo(adminUrl);
+        break;
+      case "generateToken":
+        outcome = await generateToken({
+          tokenUrl: `${adminUrl}/generateToken`,
+          ...call.input,
+          referer: DEFAULT_REFERER,
+        });
+        break;
+      case "getLogSettings":
+        outcome = await getLogSettings(session());
+        break;
+      case "editLogSettings":
+        outcome = await editLogSettings(session(), call.input);
+        break;
+      case "exportSite":
+        outcome = await exportSite(session(), {
+          location: call.input.location?.replace("{exportFolder}", exportFolder),
+        });
+        break;
+    }
+    return { recorded, outcome };
+  } finally {
+    await closeServer(server);
+  }
+}
+
+/** The case with `{exportFolder}` replaced by the folder of this run. */
+function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
+  return JSON.parse(
+    JSON.stringify(c).replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\")),
+  ) as ConformanceCase;
+}
+
+afterAll(() => closeDispatchers());
+
+describe("the client against the conformance corpus", () => {
+  const exportFolder = fs.mkdtempSync(path.join(os.tmpdir(), "conformance-export-"));
+  afterAll(() => fs.rmSync(exportFolder, { recursive: true, force: true }));
+
+  it.each(CASES.map((c) => [c.name, c] as const))(
+    "%s: sends the case's request and reads its answer",
+    async (_name, raw) => {
+      const c = resolved(raw, exportFolder);
+      const { recorded, outcome } = await replay(c, exportFolder);
+      expect(recorded).toHaveLength(1);
+      const [request] = recorded;
+      expect(requestDifferences(c, request!)).toEqual([]);
+      expect(request!.tokenSent).toBe(c.request.token === true);
+
+      const call = c.client;
+      switch (call.operation) {
+        case "createNewSite":
+        case "editLogSettings":
+          expect(outcome).toMatchObject({ status: "success" });
+          break;
+        case "siteStatus":
+        case "healthCheck":
+          expect(outcome).toBe(call.expect);
+          break;
+        case "serverInfo":
+          expect(outcome).toEqual(expect.objectContaining(call.expect));
+          break;
+        case "getLogSettings":
+          expect(outcome).toMatchObject(call.expect);
+          break;
+        case "generateToken":
+          expect(outcome).toEqual({ token: "text", expires: 1 });
+          break;
+        case "exportSite":
+          expect(outcome).toEqual({ location: "text" });
+          break;
+      }
+    },
+  );
+});

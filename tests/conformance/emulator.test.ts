@@ -1,0 +1,256 @@
+/**
+ * Replays every exchange of the conformance corpus against the emulator: a real HTTPS emulator
+ * on 127.0.0.1 emulating the case's product (and version), brought to the case's state, sent the
+ * case's request exactly as its source sends it, and checked against the answer the source shows
+ * or reads. createNewSite cases also check that the site then exists and holds what was sent.
+ */
+import { promises as fs, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Agent, request } from "undici";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import type { ConformanceCase, Expected, Json, ServerType } from "./corpus";
+import { CASES } from "./index";
+import { matchesExpected } from "./match";
+
+const REFERER = "https://conformance.replay";
+
+/** A received answer. */
+interface Answer {
+  status: number;
+  text: string;
+  json: unknown;
+}
+
+/** The corpus case that creates a site on a product (the replay's way to reach "site"). */
+function creationCaseOf(serverType: ServerType): ConformanceCase {
+  const found = CASES.find(
+    (c) =>
+      c.serverType === serverType &&
+      c.request.path === "/admin/createNewSite" &&
+      c.version === undefined,
+  );
+  if (found === undefined) throw new Error(`the corpus has no createNewSite case of ${serverType}`);
+  return found;
+}
+
+/** A case's parameters as form fields: JSON parameters as JSON text, placeholders filled. */
+function formFields(c: ConformanceCase, exportFolder: string): Array<[string, string]> {
+  return Object.entries(c.request.params).map(([name, value]) => {
+    let text: string;
+    if (c.request.jsonParams?.includes(name)) text = JSON.stringify(value);
+    else if (value === null || typeof value === "object") {
+      throw new Error(`${c.name}: parameter ${name} is JSON but not listed in jsonParams`);
+    } else text = String(value);
+    return [name, text.replaceAll("{exportFolder}", exportFolder)];
+  });
+}
+
+function credentialsOf(c: ConformanceCase): { username: string; password: string } {
+  const { username, password } = c.request.params;
+  if (typeof username !== "string" || typeof password !== "string") {
+    throw new Error(`${c.name} has no username and password`);
+  }
+  return { username, password };
+}
+
+class Replay {
+  readonly agent: Agent;
+  readonly origin: string;
+
+  constructor(
+    readonly emu: RunningEmulator,
+    readonly exportFolder: string,
+  ) {
+    this.agent = new Agent({ connect: { ca: readFileSync(emu.caCertFile!, "utf8") } });
+    this.origin = new URL(emu.adminUrl).origin;
+  }
+
+  async send(
+    method: "GET" | "POST",
+    pathBelowRoot: string,
+    fields: Array<[string, string]>,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
+    const form = new URLSearchParams(fields).toString();
+    const url = `${this.origin}/arcgis${pathBelowRoot}${method === "GET" && form !== "" ? `?${form}` : ""}`;
+    const res = await request(url, {
+      method,
+      headers:
+        method === "POST"
+          ? { ...headers, "content-type": "application/x-www-form-urlencoded" }
+          : headers,
+      body: method === "POST" ? form : null,
+      dispatcher: this.agent,
+    });
+    const text = await res.body.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, text, json };
+  }
+
+  /** An admin token, sent afterwards as Esri's tools may: X-Esri-Authorization with the Referer. */
+  async tokenHeaders(credentials: { username: string; password: string }) {
+    const answer = await this.send("POST", "/admin/generateToken", [
+      ["username", credentials.username],
+      ["password", credentials.password],
+      ["client", "referer"],
+      ["referer", REFERER],
+      ["f", "json"],
+    ]);
+    const token = (answer.json as { token?: unknown } | undefined)?.token;
+    if (typeof token !== "string") throw new Error(`generateToken failed: ${answer.text}`);
+    return { "x-esri-authorization": `Bearer ${token}`, referer: REFERER };
+  }
+
+  /** Sends a case's request as its source does. */
+  replay(c: ConformanceCase, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.send(c.request.method, c.request.path, formFields(c, this.exportFolder), headers);
+  }
+
+  async close(): Promise<void> {
+    await this.emu.close();
+    await this.agent.close();
+  }
+}
+
+/** The product's error document with a code (the form Chef, DSC and Ansible read). */
+function errorWithCode(serverType: ServerType, code: number): Expected {
+  return serverType === "arcgis-server" ? { status: "error", code } : { error: { code } };
+}
+
+/** Brings a fresh emulator to the case's state; returns the credentials of its site, if any. */
+async function given(
+  c: ConformanceCase,
+  replay: Replay,
+): Promise<{ username: string; password: string } | null> {
+  if (c.given === "no-site") return null;
+  const creation = creationCaseOf(c.serverType);
+  if (c.given === "site") {
+    const answer = await replay.replay(creation);
+    expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
+    return credentialsOf(creation);
+  }
+  // A slow creation, started asynchronously so that the case's request meets it under way.
+  const flag = c.serverType === "arcgis-server" ? "runAsync" : "async";
+  const fields = formFields(creation, replay.exportFolder).filter(
+    ([name]) => name !== "runAsync" && name !== "async",
+  );
+  const started = await replay.send("POST", "/admin/createNewSite", [...fields, [flag, "true"]]);
+  expect(matchesExpected(started.json, { status: "success" })).toEqual([]);
+  const root = await replay.send("GET", "/admin/", [["f", "json"]]);
+  expect(matchesExpected(root.json, errorWithCode(c.serverType, 503))).toEqual([]);
+  return null;
+}
+
+/** What the emulator stored must be what createNewSite sent (secrets and Chef's ids aside). */
+async function expectStoredAsSent(
+  c: ConformanceCase,
+  replay: Replay,
+  headers: Record<string, string>,
+): Promise<void> {
+  const params = c.request.params;
+  const read = async (resource: string): Promise<unknown> =>
+    (await replay.send("GET", `/admin/${resource}`, [["f", "json"]], headers)).json;
+
+  const store = params.configStoreConnection as Record<string, Json>;
+  const storedStore = (await read("system/configstore")) as Record<string, unknown>;
+  if (c.serverType === "arcgis-server") {
+    expect(storedStore).toMatchObject({
+      type: store.type,
+      connectionString: store.connectionString,
+    });
+  } else {
+    const { password, ...withoutPassword } = store;
+    expect(storedStore).toMatchObject(withoutPassword);
+    if (typeof password === "string") expect(JSON.stringify(storedStore)).not.toContain(password);
+  }
+  expect(storedStore).not.toHaveProperty("password");
+  expect(storedStore).not.toHaveProperty("connectionSecret");
+
+  const storedDirs = ((await read("system/directories")) as { directories: unknown }).directories;
+  if (c.serverType === "arcgis-server") {
+    expect(storedDirs).toEqual((params.directories as { directories: Json }).directories);
+  } else {
+    expect(storedDirs).toEqual(
+      (params.directories as Array<Record<string, Json>>).map(({ id: _id, ...dir }) => dir),
+    );
+  }
+
+  const sentLogs = (params.logsSettings ?? params.settings) as Record<string, Json> | undefined;
+  if (sentLogs !== undefined) {
+    const storedLogs = await read("logs/settings");
+    expect(
+      c.serverType === "arcgis-server"
+        ? (storedLogs as { settings: unknown }).settings
+        : storedLogs,
+    ).toMatchObject(sentLogs);
+  }
+}
+
+describe("the conformance corpus replayed against the emulator", () => {
+  let exportFolder: string;
+  let replay: Replay | null = null;
+
+  beforeAll(async () => {
+    exportFolder = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-exports-"));
+  });
+  afterEach(async () => {
+    await replay?.close();
+    replay = null;
+  });
+  afterAll(async () => {
+    await fs.rm(exportFolder, { recursive: true, force: true });
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
+    try {
+      const emu = await startEmulator({
+        dataDir,
+        quiet: true,
+        serverType: c.serverType,
+        ...(c.version === undefined ? {} : { serverVersion: c.version }),
+        // Long enough for a "being created" site to stay so during the case.
+        createDelayMs: c.given === "site-being-created" ? 60_000 : 20,
+        exportDelayMs: 20,
+        exportRoots: [exportFolder],
+      });
+      replay = new Replay(emu, exportFolder);
+      const credentials = await given(c, replay);
+      const headers =
+        c.request.token === true && credentials !== null
+          ? await replay.tokenHeaders(credentials)
+          : {};
+      if (c.request.token === true) expect(credentials).not.toBeNull();
+
+      const answer = await replay.replay(c, headers);
+
+      const { httpStatus } = c.answer;
+      if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
+      else expect(answer.status).not.toBe(httpStatus.not);
+      if (c.answer.body !== undefined) {
+        expect(answer.json).toBeDefined();
+        expect(matchesExpected(answer.json, c.answer.body)).toEqual([]);
+      }
+
+      if (c.request.path === "/admin/createNewSite") {
+        // The site exists: "site exists" as Esri's tools decide it, and a token works.
+        const root = await replay.send("GET", "/admin/", [["f", "json"]]);
+        expect(matchesExpected(root.json, errorWithCode(c.serverType, 499))).toEqual([]);
+        const siteHeaders = await replay.tokenHeaders(credentialsOf(c));
+        const authorized = await replay.send("GET", "/admin/", [["f", "json"]], siteHeaders);
+        expect(authorized.json).toMatchObject({ resources: expect.any(Array) });
+        await expectStoredAsSent(c, replay, siteHeaders);
+      }
+    } finally {
+      await replay?.close();
+      replay = null;
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

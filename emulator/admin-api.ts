@@ -19,6 +19,7 @@ import {
   siteUnavailableError,
   startCreation,
 } from "./site";
+import { importSite, listItems, uploadItem } from "./site-import";
 import type { SiteRecord } from "./state";
 import {
   checkToken,
@@ -130,8 +131,19 @@ function resolveRoute(segments: readonly string[]): Route | null {
       return second === undefined ? write(runExport) : null;
     case "deleteSite":
       return second === undefined ? write(removeSite) : null;
+    // importSite: Video Server's page spells the path `importsite` (docs, Video Server 12.0).
+    case "importSite":
+    case "importsite":
+      return second === undefined
+        ? write(async (rt, req) => json(await importSite(rt, req)))
+        : null;
     case "uploads":
-      if (second === undefined) return null;
+      if (second === undefined) return read(async (rt) => json({ items: await listItems(rt) }));
+      if (second === "upload" && third === undefined) {
+        return write(async (rt, req) =>
+          json({ status: "success", item: await uploadItem(rt, req) }),
+        );
+      }
       if (third === undefined) return read((rt) => upload(rt, second));
       return third === "download" ? read((rt) => itemDownload(rt, second)) : null;
     default:
@@ -148,7 +160,7 @@ export function versionInfo(rt: Runtime): { currentVersion: number; fullVersion:
 function root(rt: Runtime): Reply {
   return json({
     resources: ["machines", "logs", "system", "services", "uploads", "info"],
-    operations: ["exportSite", "deleteSite", "createNewSite", "generateToken"],
+    operations: ["exportSite", "importSite", "deleteSite", "createNewSite", "generateToken"],
     ...versionInfo(rt),
   });
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_CREATE_DELAY_MS,
   DEFAULT_DATA_DIR,
   DEFAULT_EXPORT_DELAY_MS,
+  DEFAULT_IMPORT_DELAY_MS,
   DEFAULT_PORTAL_ADMIN,
   type EmulatorOptions,
 } from "./options";
@@ -66,6 +67,7 @@ interface CliFlags {
   key?: string;
   createDelay: number;
   exportDelay: number;
+  importDelay: number;
   exportRoot?: string[];
   machineName?: string;
   serverType?: ServerType;
@@ -135,6 +137,12 @@ export function buildProgram(): Command {
       DEFAULT_EXPORT_DELAY_MS,
     )
     .option(
+      "--import-delay <ms>",
+      "how long importSite takes (the export/import lock is held meanwhile)",
+      wholeNumber(),
+      DEFAULT_IMPORT_DELAY_MS,
+    )
+    .option(
       "--export-root <dir>",
       "folder exportSite may write into with 'location' (repeatable; default: the data dir)",
       collect,
@@ -200,6 +208,7 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     dataDir: flags.dataDir,
     createDelayMs: flags.createDelay,
     exportDelayMs: flags.exportDelay,
+    importDelayMs: flags.importDelay,
     exportPaddingBytes: flags.exportPaddingBytes,
     quiet: flags.quiet,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),

@@ -24,6 +24,14 @@ export interface ApiRequest {
   readonly params: ReadonlyMap<string, string>;
   readonly headers: IncomingHttpHeaders;
   readonly remoteAddress: string;
+  /** File parts of a multipart body (uploads/upload's `itemFile`), by field name. */
+  readonly files?: ReadonlyMap<string, UploadedFile>;
+}
+
+/** A file part of a multipart body. */
+export interface UploadedFile {
+  readonly name: string;
+  readonly data: Buffer;
 }
 
 /** What a handler answers: a JSON document, or a file to stream as a download. */
@@ -216,4 +224,33 @@ export function send(res: ServerResponse, status: number, contentType: string, t
     "cache-control": "no-store",
   });
   res.end(data);
+}
+
+/**
+ * The file parts of a `multipart/form-data` body (empty for any other body), read with the
+ * platform's own parser as {@link decodeForm} reads the text parts.
+ */
+export async function decodeFiles(
+  body: Buffer,
+  contentType: string | undefined,
+): Promise<Map<string, UploadedFile>> {
+  const files = new Map<string, UploadedFile>();
+  if (body.length === 0 || contentType === undefined || !/^multipart\/form-data/i.test(contentType))
+    return files;
+  let form: FormData;
+  try {
+    form = await new Request("http://emulator.invalid/", {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: new Uint8Array(body),
+    }).formData();
+  } catch (error) {
+    throw new MalformedBodyError(error instanceof Error ? error.message : String(error));
+  }
+  for (const [key, value] of form) {
+    if (typeof value !== "string") {
+      files.set(key, { name: value.name, data: Buffer.from(await value.arrayBuffer()) });
+    }
+  }
+  return files;
 }

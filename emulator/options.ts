@@ -30,6 +30,8 @@ export const DEFAULT_DATA_DIR = ".emulator-data";
 export const DEFAULT_CREATE_DELAY_MS = 1000;
 /** Default duration of exportSite, in ms. */
 export const DEFAULT_EXPORT_DELAY_MS = 500;
+/** Default of {@link EmulatorOptions.importDelayMs}. */
+export const DEFAULT_IMPORT_DELAY_MS = 500;
 
 /**
  * Default server timeouts, in ms. Without them a client that connects and sends nothing,
@@ -157,6 +159,8 @@ export interface EmulatorOptions {
   readonly createDelayMs?: number;
   /** How long exportSite takes, in ms (`--export-delay`). Default 500. */
   readonly exportDelayMs?: number;
+  /** How long importSite takes, in ms (`--import-delay`); the export/import lock is held meanwhile. Default 500. */
+  readonly importDelayMs?: number;
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
   readonly exportRoots?: readonly string[];
   /**
@@ -196,6 +200,7 @@ export interface ResolvedOptions {
   readonly tls: { readonly certFile: string; readonly keyFile: string } | "generate" | false;
   readonly createDelayMs: number;
   readonly exportDelayMs: number;
+  readonly importDelayMs: number;
   readonly exportRoots: readonly string[];
   readonly machineName: string;
   /** Host of the URLs the emulator builds: the machine name when given, else null (listen address). */
@@ -343,6 +348,11 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "exportDelayMs",
       options.exportDelayMs,
       DEFAULT_EXPORT_DELAY_MS,
+    ),
+    importDelayMs: nonNegativeInteger(
+      "importDelayMs",
+      options.importDelayMs,
+      DEFAULT_IMPORT_DELAY_MS,
     ),
     exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
     machineName,

@@ -22,6 +22,12 @@ export interface EmulatorStats {
   exportsCompleted: number;
   /** Configuration changes refused with 409 because an export was running. */
   changesRefusedDuringExport: number;
+  /** importSite requests that took the lock and began replacing the configuration. */
+  importsStarted: number;
+  /** Imports that replaced the site configuration. */
+  importsCompleted: number;
+  /** Archives received by uploads/upload. */
+  itemsUploaded: number;
   /** Tokens issued by both APIs. */
   tokensIssued: number;
 }
@@ -44,11 +50,16 @@ export class Runtime {
     exportsStarted: 0,
     exportsCompleted: 0,
     changesRefusedDuringExport: 0,
+    importsStarted: 0,
+    importsCompleted: 0,
+    itemsUploaded: 0,
     tokensIssued: 0,
   };
   readonly requests: RequestLogEntry[] = [];
   /** True while an export runs; checked and set inside state updates, which are serialized. */
   exportRunning = false;
+  /** True while an import runs: the same lock as an export (emulator/site-import.ts). */
+  importRunning = false;
   /** Message the next site creation fails with, if any. */
   failNextCreate: string | null;
   /**

@@ -17,6 +17,7 @@ import {
   formatOf,
   MalformedBodyError,
   readBody,
+  decodeFiles,
   send,
   sendDocument,
   SharingError,
@@ -217,6 +218,7 @@ export class RequestHandler {
         params,
         headers: req.headers,
         remoteAddress: req.socket.remoteAddress ?? "",
+        files: await decodeFiles(body, req.headers["content-type"]),
       };
       this.busy.add(req.socket);
       let reply: Reply;

@@ -156,9 +156,14 @@ export async function editLogSettings(
   });
 }
 
-function refuseDuringExport(rt: Runtime): void {
-  if (rt.exportRunning) {
+export function refuseDuringExport(rt: Runtime): void {
+  if (rt.exportRunning || rt.importRunning) {
     rt.stats.changesRefusedDuringExport++;
+    if (rt.importRunning) {
+      throw new AdminError(409, [
+        "The site configuration cannot be changed while a site configuration is being imported. Try again later.",
+      ]);
+    }
     throw exportLockError();
   }
 }

@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from "undici";
+import { request, type Dispatcher, type FormData } from "undici";
 import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
 import {
   dispatcherFor,
@@ -122,8 +122,8 @@ export interface OutgoingRequest {
   method: "GET" | "POST";
   /** Request headers, lower-case names. */
   headers: Record<string, string>;
-  /** Form-encoded body of a POST. */
-  body?: string | undefined;
+  /** Form-encoded body of a POST, or a multipart form (an upload; undici sets its content type). */
+  body?: string | FormData | undefined;
 }
 
 /**
@@ -195,7 +195,21 @@ function refuseUnsendable(url: string, transport: TransportOptions, ctx: AnswerC
   }
 }
 
-async function readBodyText(
+/**
+ * Reads an answer's body as text; a body cut short is a NETWORK error that says the server did
+ * answer.
+ *
+ * @param res - the response of {@link sendRequest}.
+ * @param transport - transport options (for the classification).
+ * @param ctx - operation and URL for messages.
+ * @returns the body text.
+ * @example
+ * ```ts
+ * const text = await readBodyText(res, transport, ctx);
+ * ```
+ * Maps to: any REST operation (reading the answer).
+ */
+export async function readBodyText(
   res: Dispatcher.ResponseData,
   transport: TransportOptions,
   ctx: AnswerContext,

@@ -16,6 +16,7 @@ import {
   editLogSettings,
   exportSite,
   generateToken,
+  importSite,
   getLogSettings,
   healthCheck,
   serverInfo,
@@ -119,6 +120,12 @@ async function replay(c: ConformanceCase, exportFolder: string) {
           location: call.input.location?.replace("{exportFolder}", exportFolder),
         });
         break;
+      case "importSite":
+        outcome = await importSite(session(), {
+          location: call.input.location,
+          serverType: c.serverType,
+        });
+        break;
     }
     return { recorded, outcome };
   } finally {
@@ -129,7 +136,10 @@ async function replay(c: ConformanceCase, exportFolder: string) {
 /** The case with `{exportFolder}` replaced by the folder of this run. */
 function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
   return JSON.parse(
-    JSON.stringify(c).replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\")),
+    JSON.stringify(c)
+      .replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\"))
+      .replaceAll("{archive}", "/opt/backups/20250101-120000-UTC.agssite")
+      .replaceAll("{uploadId}", "i5fad5582-80bc-4155-a21c-62f326354aba"),
   ) as ConformanceCase;
 }
 
@@ -153,6 +163,7 @@ describe("the client against the conformance corpus", () => {
       switch (call.operation) {
         case "createNewSite":
         case "editLogSettings":
+        case "importSite":
           expect(outcome).toMatchObject({ status: "success" });
           break;
         case "siteStatus":

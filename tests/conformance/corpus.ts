@@ -112,7 +112,8 @@ export type ClientCall =
         usageMeteringEnabled?: boolean;
       };
     }
-  | { operation: "exportSite"; input: { location?: string } };
+  | { operation: "exportSite"; input: { location?: string } }
+  | { operation: "importSite"; input: { location: string } };
 
 /** One exchange. */
 export interface ConformanceCase {

@@ -35,13 +35,18 @@ function creationCaseOf(serverType: ServerType): ConformanceCase {
 }
 
 /** A case's parameters as form fields: JSON parameters as JSON text, placeholders filled. */
-function formFields(c: ConformanceCase, exportFolder: string): Array<[string, string]> {
+function formFields(
+  c: ConformanceCase,
+  exportFolder: string,
+  placeholders: Record<string, string> = {},
+): Array<[string, string]> {
   return Object.entries(c.request.params).map(([name, value]) => {
     let text: string;
     if (c.request.jsonParams?.includes(name)) text = JSON.stringify(value);
     else if (value === null || typeof value === "object") {
       throw new Error(`${c.name}: parameter ${name} is JSON but not listed in jsonParams`);
     } else text = String(value);
+    for (const [key, value] of Object.entries(placeholders)) text = text.replaceAll(key, value);
     return [name, text.replaceAll("{exportFolder}", exportFolder)];
   });
 }
@@ -108,8 +113,17 @@ class Replay {
   }
 
   /** Sends a case's request as its source does. */
-  replay(c: ConformanceCase, headers: Record<string, string> = {}): Promise<Answer> {
-    return this.send(c.request.method, c.request.path, formFields(c, this.exportFolder), headers);
+  replay(
+    c: ConformanceCase,
+    headers: Record<string, string> = {},
+    placeholders: Record<string, string> = {},
+  ): Promise<Answer> {
+    return this.send(
+      c.request.method,
+      c.request.path,
+      formFields(c, this.exportFolder, placeholders),
+      headers,
+    );
   }
 
   async close(): Promise<void> {
@@ -192,6 +206,49 @@ async function expectStoredAsSent(
   }
 }
 
+/**
+ * An import case names its archive by a placeholder: `{archive}` (a path the server can read) or
+ * `{uploadId}` (an archive stored on the server). The replay makes it real with an export, then
+ * changes the log settings, so that the import has something to restore.
+ */
+async function prepareImport(
+  c: ConformanceCase,
+  replay: Replay,
+  headers: Record<string, string>,
+): Promise<{ placeholders: Record<string, string>; exported: Record<string, unknown> } | null> {
+  const location = c.request.params.location;
+  if (typeof location !== "string" || !/^\{(archive|uploadId)\}$/.test(location)) return null;
+  const read = async () => {
+    const body = (await replay.send("GET", "/admin/logs/settings", [["f", "json"]], headers))
+      .json as Record<string, unknown>;
+    return (c.serverType === "arcgis-server" ? body.settings : body) as Record<string, unknown>;
+  };
+  const exported = await read();
+  const fields: Array<[string, string]> =
+    location === "{archive}"
+      ? [
+          ["location", replay.exportFolder],
+          ["f", "json"],
+        ]
+      : [["f", "json"]];
+  const answer = await replay.send("POST", "/admin/exportSite", fields, headers);
+  const where = (answer.json as { location?: unknown } | undefined)?.location;
+  if (typeof where !== "string") throw new Error(`exportSite failed: ${answer.text}`);
+  const placeholders =
+    location === "{archive}" ? { "{archive}": where } : { "{uploadId}": where.split("/").at(-1)! };
+  const edited = await replay.send(
+    "POST",
+    "/admin/logs/settings/edit",
+    [
+      ["logLevel", exported.logLevel === "DEBUG" ? "SEVERE" : "DEBUG"],
+      ["f", "json"],
+    ],
+    headers,
+  );
+  expect(matchesExpected(edited.json, { status: "success" })).toEqual([]);
+  return { placeholders, exported };
+}
+
 describe("the conformance corpus replayed against the emulator", () => {
   let exportFolder: string;
   let replay: Replay | null = null;
@@ -228,7 +285,8 @@ describe("the conformance corpus replayed against the emulator", () => {
           : {};
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
-      const answer = await replay.replay(c, headers);
+      const importing = await prepareImport(c, replay, headers);
+      const answer = await replay.replay(c, headers, importing?.placeholders);
 
       const { httpStatus } = c.answer;
       if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
@@ -236,6 +294,15 @@ describe("the conformance corpus replayed against the emulator", () => {
       if (c.answer.body !== undefined) {
         expect(answer.json).toBeDefined();
         expect(matchesExpected(answer.json, c.answer.body)).toEqual([]);
+      }
+
+      if (importing !== null) {
+        // The import restored the exported configuration.
+        const after = (await replay.send("GET", "/admin/logs/settings", [["f", "json"]], headers))
+          .json as Record<string, unknown>;
+        expect(c.serverType === "arcgis-server" ? after.settings : after).toEqual(
+          importing.exported,
+        );
       }
 
       if (c.request.path === "/admin/createNewSite") {

@@ -22,6 +22,13 @@ import { dscMissionCreateFilesystem } from "./cases/dsc-mission-create-filesyste
 import { dscMissionLogSettingsEdit } from "./cases/dsc-mission-log-settings-edit";
 import { dscMissionLogSettings } from "./cases/dsc-mission-log-settings";
 import { dscMissionSiteExistsByToken } from "./cases/dsc-mission-site-exists-by-token";
+import { dscArcgisServerLogSettingsEdit } from "./cases/dsc-arcgis-server-log-settings-edit";
+import { dscNotebookLogSettingsEdit } from "./cases/dsc-notebook-log-settings-edit";
+import { dscVideoLogSettingsEdit } from "./cases/dsc-video-log-settings-edit";
+import { gitopsNotebookImportSite } from "./cases/gitops-notebook-import-site";
+import { docsArcgisServerImportSite } from "./cases/docs-arcgis-server-import-site";
+import { docsMissionImportSite } from "./cases/docs-mission-import-site";
+import { docsVideoImportSite } from "./cases/docs-video-import-site";
 
 export const CASES: readonly ConformanceCase[] = [
   ansibleArcgisServerCreateSite,
@@ -46,4 +53,11 @@ export const CASES: readonly ConformanceCase[] = [
   dscMissionLogSettingsEdit,
   dscMissionLogSettings,
   dscMissionSiteExistsByToken,
+  dscArcgisServerLogSettingsEdit,
+  dscNotebookLogSettingsEdit,
+  dscVideoLogSettingsEdit,
+  gitopsNotebookImportSite,
+  docsArcgisServerImportSite,
+  docsMissionImportSite,
+  docsVideoImportSite,
 ];

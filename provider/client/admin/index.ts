@@ -13,3 +13,7 @@ export * from "./getLogSettings";
 export * from "./editLogSettings";
 export * from "./getConfigStore";
 export * from "./listDirectories";
+export * from "./importSite";
+export * from "./uploadItem";
+export * from "./listUploadedItems";
+export * from "./waitForImport";

@@ -14,3 +14,17 @@ export {
   type CollaborationOutputs,
   collaborationProvider,
 } from "./collaboration";
+export {
+  LogSettings,
+  type LogSettingsArgs,
+  type LogSettingsInputs,
+  type LogSettingsOutputs,
+  logSettingsProvider,
+} from "./log-settings";
+export {
+  SiteImport,
+  type SiteImportArgs,
+  type SiteImportInputs,
+  type SiteImportOutputs,
+  siteImportProvider,
+} from "./site-import";

@@ -1,0 +1,209 @@
+/**
+ * SiteImport's rules, its implementation called directly against a real emulator: one archive,
+ * a restore that replaces the configuration, a local archive uploaded once, the fingerprint
+ * deciding what is "the same archive", the wait while an export holds the site, and a destroy
+ * that sends nothing.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  closeDispatchers,
+  createAdminSession,
+  editLogSettings,
+  exportSite,
+  getLogSettings,
+  type ServerType,
+} from "../../provider/client";
+import { implementation as site } from "../../provider/resources/site";
+import {
+  implementation as siteImport,
+  type SiteImportOutputs,
+} from "../../provider/resources/site-import";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const PASSWORD = "site-Password-1";
+
+afterAll(() => closeDispatchers());
+
+let running: TestEmulator | null = null;
+let folder = "";
+
+/** The emulator of the current test. */
+function emuNow(): TestEmulator {
+  if (running === null) throw new Error("no emulator started in this test");
+  return running;
+}
+
+async function start(
+  serverType: ServerType = "mission-server",
+  extra: Record<string, unknown> = {},
+) {
+  folder = fs.mkdtempSync(path.join(os.tmpdir(), "site-import-"));
+  const emu = await startTestEmulator({
+    serverType,
+    createDelayMs: 0,
+    exportDelayMs: 20,
+    importDelayMs: 20,
+    exportRoots: [folder],
+    ...extra,
+  });
+  running = emu;
+  const checked = await site.check({}, siteInputs(emu, { serverType, runAsync: false }));
+  await site.create(checked.inputs);
+}
+
+afterEach(async () => {
+  await running?.close();
+  if (folder !== "") fs.rmSync(folder, { recursive: true, force: true });
+  running = null;
+  folder = "";
+});
+
+function session() {
+  return createAdminSession({
+    adminUrl: emuNow().adminUrl,
+    username: "siteadmin",
+    password: PASSWORD,
+    tls: { caCert: emuNow().caCert! },
+  });
+}
+
+/** An archive of the site with log level WARNING, after which the site is set to DEBUG. */
+async function archive(): Promise<string> {
+  const s = session();
+  await editLogSettings(s, { ...(await getLogSettings(s)), logLevel: "WARNING" });
+  const { location } = await exportSite(s, { location: folder });
+  await editLogSettings(s, { ...(await getLogSettings(s)), logLevel: "DEBUG" });
+  return location;
+}
+
+async function checked(extra: Record<string, unknown>) {
+  const result = await siteImport.check(
+    {},
+    {
+      serverType: emuNow().serverType,
+      adminUrl: emuNow().adminUrl,
+      username: "siteadmin",
+      password: PASSWORD,
+      tls: { caCert: emuNow().caCert! },
+      ...extra,
+    },
+  );
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs!;
+}
+
+describe("SiteImport check()", () => {
+  it("wants exactly one archive: location or localArchive", async () => {
+    const base = {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "a",
+      password: "b",
+    };
+    for (const raw of [base, { ...base, location: "/x.agssite", localArchive: "./x.agssite" }]) {
+      const result = await siteImport.check({}, raw);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          property: "location",
+          reason: expect.stringMatching(/exactly one of location/),
+        }),
+      ]);
+    }
+    const bad = await siteImport.check({}, { ...base, location: "/x", archiveSha256: "abc" });
+    expect(bad.failures).toEqual([expect.objectContaining({ property: "archiveSha256" })]);
+  });
+});
+
+describe.each(["mission-server", "notebook-server"] as const)("SiteImport on %s", (serverType) => {
+  it("restores the archive read from a server path: the exported log level is back", async () => {
+    await start(serverType);
+    const location = await archive();
+    const { id, outs } = await siteImport.create(await checked({ location }));
+    const o = outs as SiteImportOutputs;
+    expect(o).toMatchObject({ outcome: "imported", fingerprint: `location:${location}` });
+    expect(id).toBe(`${emuNow().adminUrl}/importSite#location:${location}`);
+    expect((await getLogSettings(session())).logLevel).toBe("WARNING");
+    expect(JSON.parse(o.report!)).toMatchObject({ report: expect.any(Object) });
+  });
+
+  it("uploads a local archive once: a second import of the same content reuses the uploaded item", async () => {
+    await start(serverType);
+    const local = await archive();
+    const first = (await siteImport.create(await checked({ localArchive: local })))
+      .outs as SiteImportOutputs;
+    expect(first.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(first.uploadedItemId).toMatch(/^[0-9a-f]{32}$/);
+    expect(emuNow().stats().itemsUploaded).toBe(1);
+
+    const copy = path.join(folder, "copy.agssite");
+    fs.copyFileSync(local, copy);
+    const second = (await siteImport.create(await checked({ localArchive: copy })))
+      .outs as SiteImportOutputs;
+    expect(second.uploadedItemId).toBe(first.uploadedItemId);
+    expect(emuNow().stats().itemsUploaded).toBe(1);
+    expect(emuNow().stats().importsCompleted).toBe(2);
+  });
+});
+
+describe("SiteImport diff()", () => {
+  it("keeps the same content at another path; replaces for other content, another site or new triggers", async () => {
+    await start();
+    const local = await archive();
+    const inputs = await checked({ localArchive: local });
+    const { id, outs } = await siteImport.create(inputs);
+    expect(await siteImport.diff(id, outs, inputs)).toEqual({ changes: false });
+
+    const moved = path.join(folder, "moved.agssite");
+    fs.copyFileSync(local, moved);
+    expect(await siteImport.diff(id, outs, { ...inputs, localArchive: moved })).toEqual({
+      changes: true,
+    });
+
+    const other = path.join(folder, "other.agssite");
+    fs.writeFileSync(other, "other content");
+    expect(await siteImport.diff(id, outs, { ...inputs, localArchive: other })).toEqual({
+      changes: true,
+      replaces: ["localArchive"],
+    });
+    expect(await siteImport.diff(id, outs, { ...inputs, triggers: ["drill-2"] })).toEqual({
+      changes: true,
+      replaces: ["triggers"],
+    });
+  });
+
+  it("refuses a local archive whose SHA-256 is not archiveSha256, before sending anything", async () => {
+    await start();
+    const local = await archive();
+    await expect(
+      siteImport.create(await checked({ localArchive: local, archiveSha256: "0".repeat(64) })),
+    ).rejects.toThrow(/it changed since it was made\. Nothing was sent/);
+    expect(emuNow().stats()).toMatchObject({ itemsUploaded: 0, importsStarted: 0 });
+  });
+});
+
+describe("SiteImport and the export lock", () => {
+  it("waits while an export holds the site, then imports once", async () => {
+    await start("mission-server", { exportDelayMs: 800 });
+    const location = await archive();
+    const exporting = exportSite(session(), { location: folder });
+    await new Promise((r) => setTimeout(r, 150));
+    const { outs } = await siteImport.create(await checked({ location }));
+    await exporting;
+    expect((outs as SiteImportOutputs).outcome).toBe("imported");
+    expect(emuNow().stats().changesRefusedDuringExport).toBeGreaterThan(0);
+    expect(emuNow().stats().importsStarted).toBe(1);
+  });
+});
+
+describe("SiteImport delete()", () => {
+  it("sends nothing: an import cannot be undone", async () => {
+    await start();
+    const location = await archive();
+    const { id, outs } = await siteImport.create(await checked({ location }));
+    const before = emuNow().requestLog().length;
+    await siteImport.delete(id, outs);
+    expect(emuNow().requestLog()).toHaveLength(before);
+    expect((await getLogSettings(session())).logLevel).toBe("WARNING");
+  });
+});

@@ -324,8 +324,9 @@ async function update(
 }
 
 /**
- * read (refresh): records what the server reports, and for each declared field the server's value,
- * so that drift shows as a change of that field at the next preview. An unreadable server is an
+ * read (refresh): records what the server reports, and for each declared field the server's value
+ * (in the outputs and the recorded inputs), so that drift shows as a change of exactly that field
+ * at the next preview. An unreadable server is an
  * error: state is kept.
  */
 async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -348,7 +349,11 @@ async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynam
         `not ${JSON.stringify(inputs[field])}; the next \`pulumi up\` writes it back.`,
     );
   }
-  return { id, props: { ...props, ...drifted, serverLogSettings: reported } };
+  const refreshed = { ...props, ...drifted, serverLogSettings: reported };
+  // The recorded inputs take the server's values too: the engine shows a change as the difference
+  // between recorded and declared inputs, so the next preview names the drifted field.
+  const { previousSettings: _previous, serverLogSettings: _reported, ...recorded } = refreshed;
+  return { id, props: refreshed, inputs: recorded };
 }
 
 /**

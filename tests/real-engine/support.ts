@@ -84,14 +84,24 @@ export class RealStack {
   }
 
   /**
-   * A consumer project with tests/real-engine/program.cjs as its program (`consumer`: an existing
-   * one, e.g. the benchmark's; {@link cleanup} removes it).
+   * A consumer project with tests/real-engine/program.cjs as its program, or an example's
+   * (`consumer`: an existing one, e.g. the benchmark's; {@link cleanup} removes it).
    */
-  static async create(stack = "dev", existing?: Consumer): Promise<RealStack> {
+  static async create(
+    stack = "dev",
+    existing?: Consumer,
+    /** Another program: an example's folder (copied into the consumer) and its entry file. */
+    example?: { dir: string; entry: string },
+  ): Promise<RealStack> {
     const engineInfo = await engine();
     const consumer = existing ?? (await prepareConsumer());
-    const program = path.join(consumer.dir, "program.cjs");
-    fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
+    let program = path.join(consumer.dir, "program.cjs");
+    if (example === undefined) fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
+    else {
+      const target = path.join(consumer.dir, path.basename(example.dir));
+      fs.cpSync(example.dir, target, { recursive: true });
+      program = path.join(target, example.entry);
+    }
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));
     return new RealStack(consumer, engineInfo, stack, program, tmp);
   }

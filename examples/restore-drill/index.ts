@@ -26,7 +26,7 @@ import {
 } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
-const serverType = (config.get("serverType") ?? "mission-server") as ServerType;
+const serverType: ServerType = config.get<ServerType>("serverType") ?? "mission-server";
 // Each machine's CA certificate (PEM), when it is self-signed.
 const productionCa = config.get("productionCaCert");
 const drillCa = config.get("drillCaCert");

@@ -17,6 +17,8 @@ import {
   exportSite,
   generateToken,
   importSite,
+  listUploadedItems,
+  uploadItem,
   getLogSettings,
   healthCheck,
   serverInfo,
@@ -31,6 +33,8 @@ const TOKEN = "conformance-token-0123456789";
 
 interface Recorded extends ReceivedRequest {
   tokenSent: boolean;
+  /** File parts of a multipart request: name and size of each. */
+  files: Record<string, { fileName: string; size: number }>;
 }
 
 /** The answer body: the case's expected body with conforming values, and the values `expect` names. */
@@ -53,28 +57,43 @@ async function replay(c: ConformanceCase, exportFolder: string) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://localhost");
-      const params = Object.fromEntries(
-        req.method === "POST"
-          ? new URLSearchParams(Buffer.concat(chunks).toString())
-          : url.searchParams,
-      );
-      const apiPath = url.pathname.replace(/^\/arcgis/, "");
-      if (apiPath === "/admin/generateToken" && c.client.operation !== "generateToken") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ token: TOKEN, expires: Date.now() + 3_600_000 }));
-        return;
-      }
-      const tokenSent =
-        params["token"] === TOKEN || req.headers["x-esri-authorization"] === `Bearer ${TOKEN}`;
-      recorded.push({ method: req.method ?? "", path: apiPath, params, tokenSent });
-      const status = typeof c.answer.httpStatus === "number" ? c.answer.httpStatus : 503;
-      const body = answerBody(c);
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(body === undefined ? "" : JSON.stringify(body));
-    });
+    req.on("end", () => void answer(req, res, Buffer.concat(chunks)));
   });
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const contentType = req.headers["content-type"] ?? "";
+    const files: Recorded["files"] = {};
+    let params: Record<string, string>;
+    if (req.method === "POST" && /^multipart\/form-data/i.test(contentType)) {
+      const form = await new Request("http://localhost/", {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: new Uint8Array(raw),
+      }).formData();
+      params = {};
+      for (const [name, value] of form) {
+        if (typeof value === "string") params[name] = value;
+        else files[name] = { fileName: value.name, size: value.size };
+      }
+    } else {
+      params = Object.fromEntries(
+        req.method === "POST" ? new URLSearchParams(raw.toString()) : url.searchParams,
+      );
+    }
+    const apiPath = url.pathname.replace(/^\/arcgis/, "");
+    if (apiPath === "/admin/generateToken" && c.client.operation !== "generateToken") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ token: TOKEN, expires: Date.now() + 3_600_000 }));
+      return;
+    }
+    const tokenSent =
+      params["token"] === TOKEN || req.headers["x-esri-authorization"] === `Bearer ${TOKEN}`;
+    recorded.push({ method: req.method ?? "", path: apiPath, params, tokenSent, files });
+    const status = typeof c.answer.httpStatus === "number" ? c.answer.httpStatus : 503;
+    const body = answerBody(c);
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(body === undefined ? "" : JSON.stringify(body));
+  };
   const { origin } = await listen(server);
   const adminUrl = `${origin}/arcgis/admin`;
   const session = () =>
@@ -126,6 +145,19 @@ async function replay(c: ConformanceCase, exportFolder: string) {
           serverType: c.serverType,
         });
         break;
+      case "uploadItem": {
+        // The case names its file by a placeholder: a real local file stands for it.
+        const file = path.join(exportFolder, "20250101-120000-UTC.agssite");
+        fs.writeFileSync(file, "PK archive bytes");
+        outcome = await uploadItem(session(), {
+          file,
+          ...(call.input.description === undefined ? {} : { description: call.input.description }),
+        });
+        break;
+      }
+      case "listUploadedItems":
+        outcome = await listUploadedItems(session());
+        break;
     }
     return { recorded, outcome };
   } finally {
@@ -158,6 +190,12 @@ describe("the client against the conformance corpus", () => {
       const [request] = recorded;
       expect(requestDifferences(c, request!)).toEqual([]);
       expect(request!.tokenSent).toBe(c.request.token === true);
+      // File parts: exactly the case's, each with a file name and content.
+      expect(Object.keys(request!.files).sort()).toEqual(Object.keys(c.request.files ?? {}).sort());
+      for (const part of Object.values(request!.files)) {
+        expect(part.fileName).toMatch(/\.agssite$/);
+        expect(part.size).toBeGreaterThan(0);
+      }
 
       const call = c.client;
       switch (call.operation) {
@@ -181,6 +219,12 @@ describe("the client against the conformance corpus", () => {
           break;
         case "exportSite":
           expect(outcome).toEqual({ location: "text" });
+          break;
+        case "uploadItem":
+          expect(outcome).toEqual({ itemID: "text" });
+          break;
+        case "listUploadedItems":
+          expect(outcome).toEqual([]);
           break;
       }
     },

@@ -46,6 +46,11 @@ export interface CaseRequest {
   jsonParams?: string[];
   /** Whether the source sends an admin token with it (the value is never part of a case). */
   token?: boolean;
+  /**
+   * File parts: the request is `multipart/form-data`, with these parameters carrying a file
+   * (parameter name to the placeholder of the file sent, e.g. `{archive}`).
+   */
+  files?: Record<string, string>;
 }
 
 /** The answer the source shows, or reads. */
@@ -113,7 +118,9 @@ export type ClientCall =
       };
     }
   | { operation: "exportSite"; input: { location?: string } }
-  | { operation: "importSite"; input: { location: string } };
+  | { operation: "importSite"; input: { location: string } }
+  | { operation: "uploadItem"; input: { file: string; description?: string } }
+  | { operation: "listUploadedItems" };
 
 /** One exchange. */
 export interface ConformanceCase {

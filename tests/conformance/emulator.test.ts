@@ -7,7 +7,8 @@
 import { promises as fs, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Agent, request } from "undici";
+import { openAsBlob } from "node:fs";
+import { Agent, FormData, request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { ConformanceCase, Expected, Json, ServerType } from "./corpus";
 import { CASES } from "./index";
@@ -86,6 +87,37 @@ class Replay {
           ? { ...headers, "content-type": "application/x-www-form-urlencoded" }
           : headers,
       body: method === "POST" ? form : null,
+      dispatcher: this.agent,
+    });
+    const text = await res.body.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, text, json };
+  }
+
+  /** POSTs a multipart form: the fields, and each file part read from its path. */
+  async sendMultipart(
+    pathBelowRoot: string,
+    fields: Array<[string, string]>,
+    files: Record<string, string>,
+    headers: Record<string, string>,
+  ): Promise<Answer> {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    for (const [name, file] of Object.entries(files)) {
+      form.append(name, await openAsBlob(file), path.basename(file));
+    }
+    const token = headers["x-esri-authorization"]?.replace(/^Bearer /, "");
+    // Chef sends the token as a form field of the multipart body.
+    if (token !== undefined) form.append("token", token);
+    const res = await request(`${this.origin}/arcgis${pathBelowRoot}`, {
+      method: "POST",
+      headers: { referer: headers.referer ?? REFERER },
+      body: form,
       dispatcher: this.agent,
     });
     const text = await res.body.text();
@@ -286,7 +318,42 @@ describe("the conformance corpus replayed against the emulator", () => {
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
       const importing = await prepareImport(c, replay, headers);
-      const answer = await replay.replay(c, headers, importing?.placeholders);
+      let answer: Answer;
+      if (c.request.files === undefined) {
+        answer = await replay.replay(c, headers, importing?.placeholders);
+      } else {
+        // A multipart upload of an archive the replay exports first.
+        const exported = await replay.send(
+          "POST",
+          "/admin/exportSite",
+          [
+            ["location", replay.exportFolder],
+            ["f", "json"],
+          ],
+          headers,
+        );
+        const archive = (exported.json as { location: string }).location;
+        const files = Object.fromEntries(
+          Object.entries(c.request.files).map(([name, file]) => [
+            name,
+            file.replaceAll("{archive}", archive),
+          ]),
+        );
+        answer = await replay.sendMultipart(
+          c.request.path,
+          formFields(c, replay.exportFolder),
+          files,
+          headers,
+        );
+        // The item is there, with its description.
+        const itemID = (answer.json as { item?: { itemID?: unknown } } | undefined)?.item?.itemID;
+        const listed = await replay.send("GET", "/admin/uploads", [["f", "json"]], headers);
+        expect(listed.json).toMatchObject({
+          items: expect.arrayContaining([
+            expect.objectContaining({ itemID, description: c.request.params.description }),
+          ]),
+        });
+      }
 
       const { httpStatus } = c.answer;
       if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);

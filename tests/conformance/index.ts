@@ -29,6 +29,8 @@ import { gitopsNotebookImportSite } from "./cases/gitops-notebook-import-site";
 import { docsArcgisServerImportSite } from "./cases/docs-arcgis-server-import-site";
 import { docsMissionImportSite } from "./cases/docs-mission-import-site";
 import { docsVideoImportSite } from "./cases/docs-video-import-site";
+import { chefArcgisServerUploadItem } from "./cases/chef-arcgis-server-upload-item";
+import { docsArcgisServerUploads } from "./cases/docs-arcgis-server-uploads";
 
 export const CASES: readonly ConformanceCase[] = [
   ansibleArcgisServerCreateSite,
@@ -60,4 +62,6 @@ export const CASES: readonly ConformanceCase[] = [
   docsArcgisServerImportSite,
   docsMissionImportSite,
   docsVideoImportSite,
+  chefArcgisServerUploadItem,
+  docsArcgisServerUploads,
 ];

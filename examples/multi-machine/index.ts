@@ -8,13 +8,12 @@
  * no site) and leaves the site itself running (`deleteSiteOnDestroy` is false by default).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Site, SiteMachine } from "pulumi-arcgis-admin";
+import { type ServerType, Site, SiteMachine } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
 const caCert = config.get("caCert");
 const tls = caCert === undefined ? {} : { tls: { caCert } };
-const serverType = config.get("serverType") as
-  "mission-server" | "arcgis-server" | "notebook-server" | "video-server" | undefined;
+const serverType = config.get<ServerType>("serverType");
 
 const site = new Site("site", {
   ...(serverType === undefined ? {} : { serverType }),

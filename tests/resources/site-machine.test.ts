@@ -158,8 +158,6 @@ describe("SiteMachine diff()", () => {
   it("only updates state for a new password", async () => {
     const news = { ...inputs, password: "new-Password-2" };
     expect(await siteMachine.diff("id", olds, news)).toEqual({ changes: true });
-    const { outs } = await siteMachine.update("id", olds, news);
-    expect(outs).toMatchObject({ password: "new-Password-2", state: "joined" });
   });
 });
 
@@ -219,9 +217,29 @@ describe("SiteMachine against emulated machines", () => {
     expect(await siteMachineNames(first)).toEqual(["machine-a"]);
   });
 
-  it("reports a join the site refuses (wrong password) naming joinSite", async () => {
+  it("reports a join the site refuses (wrong password) naming joinSite, never the password", async () => {
     const inputs = await checked(machineInputs(second, first, { password: "wrong-Password-9" }));
-    await expect(siteMachine.create(inputs)).rejects.toThrow(/joinSite on .* failed/);
+    const error = await siteMachine.create(inputs).then(
+      () => new Error("created"),
+      (e: unknown) => e as Error,
+    );
+    expect(error.message).toMatch(/joinSite on .* failed/);
+    expect(error.message).not.toContain("wrong-Password-9");
+  });
+
+  it("records new credentials only once the site gives them a token", async () => {
+    const inputs = await checked(machineInputs(second, first));
+    const { outs } = await siteMachine.create(inputs);
+    await expect(
+      siteMachine.update(second.adminUrl, outs, { ...inputs, password: "not-the-Password-3" }),
+    ).rejects.toThrow(/were not recorded: the site at .* does not give them a token/);
+    const timeouts = { serverReadyMs: 6_000, joinMs: 12_000 };
+    const updated = await siteMachine.update(second.adminUrl, outs, { ...inputs, timeouts });
+    expect(updated.outs).toMatchObject({
+      password: SITE_ADMIN.password,
+      timeouts,
+      state: "joined",
+    });
   });
 
   it("refresh keeps a listed machine and drops one unregistered out of band", async () => {

@@ -346,7 +346,27 @@ async function update(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const news = parseInputs(rawNews);
+  if (!sameValue(olds.username, news.username) || !sameValue(olds.password, news.password)) {
+    await proveCredentials(news);
+  }
   return { outs: withStateOnlyChanges(olds, news, [...STATE_ONLY_INPUTS]) };
+}
+
+/**
+ * Before new credentials replace the old ones in state (destroy will use them to unregister),
+ * proves that the site gives them an administrator token. Nothing is changed on the server.
+ */
+async function proveCredentials(inputs: SiteMachineInputs): Promise<void> {
+  try {
+    await siteSession(inputs).token();
+  } catch (error) {
+    throw new Error(
+      `The new credentials of ${inputs.username} were not recorded: the site at ` +
+        `${inputs.siteAdminUrl} does not give them a token (${messageOf(error)}). State still ` +
+        "holds the previous credentials; change the password on the server first.",
+      { cause: error },
+    );
+  }
 }
 
 /** Refresh: a machine the site no longer lists (unregistered out of band) is gone. */

@@ -115,6 +115,12 @@ export async function joinSite(
     }
     const machineList = [...current.machines, name];
     await rt.store.update((draft) => {
+      // A createNewSite that completed on this machine meanwhile wins: nothing is overwritten.
+      if (draft.site !== null) {
+        throw new AdminError(500, [
+          `Failed to join the site. The machine '${name}' already participates in a site.`,
+        ]);
+      }
       draft.site = structuredClone({ ...current, machines: machineList });
     });
     await updateMachineLists(site.id, machineList);

@@ -94,6 +94,15 @@ describe("emulated machines of one site", () => {
     expect(await machineNames(a)).toEqual(["machine-a", "machine-b"]);
   });
 
+  it("lets a createNewSite that completes during a join win: the join fails, nothing is overwritten", async () => {
+    const joining = join(b, a);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await post(b, "createNewSite", ADMIN)).json).toEqual({ status: "success" });
+    expect(JSON.stringify((await joining).json)).toContain("already participates in a site");
+    expect(await machineNames(a)).toEqual(["machine-a"]);
+    expect(await machineNames(b)).toEqual(["machine-b"]);
+  });
+
   it("unregisters a machine (then in no site), never the only one, never during an export", async () => {
     await join(b, a);
     const auth = { token: await token(a) };

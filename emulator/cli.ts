@@ -66,6 +66,8 @@ interface CliFlags {
   key?: string;
   createDelay: number;
   exportDelay: number;
+  joinDelay?: number;
+  joinPollAfter?: number;
   exportRoot?: string[];
   machineName?: string;
   serverType?: ServerType;
@@ -134,6 +136,12 @@ export function buildProgram(): Command {
       wholeNumber(),
       DEFAULT_EXPORT_DELAY_MS,
     )
+    .option("--join-delay <ms>", "how long joinSite takes (default 20)", wholeNumber())
+    .option(
+      "--join-poll-after <seconds>",
+      "the pollAfter joinSite answers (default 0)",
+      wholeNumber(),
+    )
     .option(
       "--export-root <dir>",
       "folder exportSite may write into with 'location' (repeatable; default: the data dir)",
@@ -200,6 +208,8 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     dataDir: flags.dataDir,
     createDelayMs: flags.createDelay,
     exportDelayMs: flags.exportDelay,
+    ...(flags.joinDelay === undefined ? {} : { joinDelayMs: flags.joinDelay }),
+    ...(flags.joinPollAfter === undefined ? {} : { joinPollAfterSeconds: flags.joinPollAfter }),
     exportPaddingBytes: flags.exportPaddingBytes,
     quiet: flags.quiet,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),

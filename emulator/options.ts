@@ -157,6 +157,10 @@ export interface EmulatorOptions {
   readonly createDelayMs?: number;
   /** How long exportSite takes, in ms (`--export-delay`). Default 500. */
   readonly exportDelayMs?: number;
+  /** How long joinSite takes, in ms (`--join-delay`). Default 20. */
+  readonly joinDelayMs?: number;
+  /** The `pollAfter` (seconds) joinSite answers (`--join-poll-after`). Default 0. */
+  readonly joinPollAfterSeconds?: number;
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
   readonly exportRoots?: readonly string[];
   /**
@@ -196,6 +200,8 @@ export interface ResolvedOptions {
   readonly tls: { readonly certFile: string; readonly keyFile: string } | "generate" | false;
   readonly createDelayMs: number;
   readonly exportDelayMs: number;
+  readonly joinDelayMs: number;
+  readonly joinPollAfterSeconds: number;
   readonly exportRoots: readonly string[];
   readonly machineName: string;
   /** Host of the URLs the emulator builds: the machine name when given, else null (listen address). */
@@ -343,6 +349,12 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "exportDelayMs",
       options.exportDelayMs,
       DEFAULT_EXPORT_DELAY_MS,
+    ),
+    joinDelayMs: nonNegativeInteger("joinDelayMs", options.joinDelayMs, 20),
+    joinPollAfterSeconds: nonNegativeInteger(
+      "joinPollAfterSeconds",
+      options.joinPollAfterSeconds,
+      0,
     ),
     exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
     machineName,

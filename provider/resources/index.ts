@@ -14,3 +14,10 @@ export {
   type CollaborationOutputs,
   collaborationProvider,
 } from "./collaboration";
+export {
+  SiteMachine,
+  type SiteMachineArgs,
+  type SiteMachineInputs,
+  type SiteMachineOutputs,
+  siteMachineProvider,
+} from "./site-machine";

@@ -18,8 +18,11 @@ import {
   generateToken,
   getLogSettings,
   healthCheck,
+  joinSite,
+  listMachines,
   serverInfo,
   siteStatus,
+  unregisterMachine,
 } from "../../provider/client";
 import { closeServer, listen } from "../client/helpers";
 import type { ConformanceCase, Json } from "./corpus";
@@ -119,6 +122,15 @@ async function replay(c: ConformanceCase, exportFolder: string) {
           location: call.input.location?.replace("{exportFolder}", exportFolder),
         });
         break;
+      case "joinSite":
+        outcome = await joinSite(adminUrl, { serverType: c.serverType, ...call.input });
+        break;
+      case "listMachines":
+        outcome = await listMachines(session());
+        break;
+      case "unregisterMachine":
+        outcome = await unregisterMachine(session(), call.input.machineName);
+        break;
     }
     return { recorded, outcome };
   } finally {
@@ -126,10 +138,13 @@ async function replay(c: ConformanceCase, exportFolder: string) {
   }
 }
 
-/** The case with `{exportFolder}` replaced by the folder of this run. */
+/** The case with its placeholders replaced: the folder of this run, a site URL, a machine name. */
 function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
   return JSON.parse(
-    JSON.stringify(c).replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\")),
+    JSON.stringify(c)
+      .replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\"))
+      .replaceAll("{siteAdminUrl}", "https://site.example.com:20443/arcgis/admin")
+      .replaceAll("{joinedMachine}", "MACHINE2.EXAMPLE.COM"),
   ) as ConformanceCase;
 }
 
@@ -170,6 +185,15 @@ describe("the client against the conformance corpus", () => {
           break;
         case "exportSite":
           expect(outcome).toEqual({ location: "text" });
+          break;
+        case "joinSite":
+          expect(outcome).toMatchObject({ status: "success" });
+          break;
+        case "listMachines":
+          expect(outcome).toHaveLength(call.expect.count);
+          break;
+        case "unregisterMachine":
+          expect(outcome).toBeUndefined();
           break;
       }
     },

@@ -34,15 +34,28 @@ function creationCaseOf(serverType: ServerType): ConformanceCase {
   return found;
 }
 
+/** Name of the second machine of the `joining-machine` and `two-machine-site` states. */
+const SECOND_MACHINE = "conformance-machine-2";
+
+/** Values of the placeholders a case may hold (`{exportFolder}`, `{siteAdminUrl}`, `{joinedMachine}`). */
+type Placeholders = Record<string, string>;
+
+function fill(text: string, placeholders: Placeholders): string {
+  return Object.entries(placeholders).reduce(
+    (out, [name, value]) => out.replaceAll(`{${name}}`, value),
+    text,
+  );
+}
+
 /** A case's parameters as form fields: JSON parameters as JSON text, placeholders filled. */
-function formFields(c: ConformanceCase, exportFolder: string): Array<[string, string]> {
+function formFields(c: ConformanceCase, placeholders: Placeholders): Array<[string, string]> {
   return Object.entries(c.request.params).map(([name, value]) => {
     let text: string;
     if (c.request.jsonParams?.includes(name)) text = JSON.stringify(value);
     else if (value === null || typeof value === "object") {
       throw new Error(`${c.name}: parameter ${name} is JSON but not listed in jsonParams`);
     } else text = String(value);
-    return [name, text.replaceAll("{exportFolder}", exportFolder)];
+    return [name, fill(text, placeholders)];
   });
 }
 
@@ -60,7 +73,7 @@ class Replay {
 
   constructor(
     readonly emu: RunningEmulator,
-    readonly exportFolder: string,
+    readonly placeholders: Placeholders,
   ) {
     this.agent = new Agent({ connect: { ca: readFileSync(emu.caCertFile!, "utf8") } });
     this.origin = new URL(emu.adminUrl).origin;
@@ -109,7 +122,13 @@ class Replay {
 
   /** Sends a case's request as its source does. */
   replay(c: ConformanceCase, headers: Record<string, string> = {}): Promise<Answer> {
-    return this.send(c.request.method, c.request.path, formFields(c, this.exportFolder), headers);
+    const { placeholders } = this;
+    return this.send(
+      c.request.method,
+      fill(c.request.path, placeholders),
+      formFields(c, placeholders),
+      headers,
+    );
   }
 
   async close(): Promise<void> {
@@ -127,9 +146,25 @@ function errorWithCode(serverType: ServerType, code: number): Expected {
 async function given(
   c: ConformanceCase,
   replay: Replay,
+  second: Replay | null,
 ): Promise<{ username: string; password: string } | null> {
   if (c.given === "no-site") return null;
   const creation = creationCaseOf(c.serverType);
+  if (c.given === "joining-machine" || c.given === "two-machine-site") {
+    const answer = await replay.replay(creation);
+    expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
+    const credentials = credentialsOf(creation);
+    if (c.given === "two-machine-site") {
+      const joined = await second!.send("POST", "/admin/joinSite", [
+        ["adminURL", replay.emu.adminUrl],
+        ["username", credentials.username],
+        ["password", credentials.password],
+        ["f", "json"],
+      ]);
+      expect(matchesExpected(joined.json, { status: "success" })).toEqual([]);
+    }
+    return credentials;
+  }
   if (c.given === "site") {
     const answer = await replay.replay(creation);
     expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
@@ -137,7 +172,7 @@ async function given(
   }
   // A slow creation, started asynchronously so that the case's request meets it under way.
   const flag = c.serverType === "arcgis-server" ? "runAsync" : "async";
-  const fields = formFields(creation, replay.exportFolder).filter(
+  const fields = formFields(creation, replay.placeholders).filter(
     ([name]) => name !== "runAsync" && name !== "async",
   );
   const started = await replay.send("POST", "/admin/createNewSite", [...fields, [flag, "true"]]);
@@ -192,16 +227,48 @@ async function expectStoredAsSent(
   }
 }
 
+/**
+ * After a joinSite case, the second machine is in the site ("site exists" at its admin root) and
+ * the site lists it; after an unregister case, the site no longer lists it and it is in no site.
+ */
+async function expectMachinesAfter(
+  c: ConformanceCase,
+  first: Replay,
+  second: Replay,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const listed = await first.send(
+    "GET",
+    "/admin/machines",
+    [["f", "json"]],
+    await first.tokenHeaders(credentials),
+  );
+  const names = (listed.json as { machines: Array<{ machineName: string }> }).machines.map(
+    (m) => m.machineName,
+  );
+  const root = await second.send("GET", "/admin/", [["f", "json"]]);
+  const inSite = matchesExpected(root.json, errorWithCode(c.serverType, 499)).length === 0;
+  if (c.request.path.endsWith("/unregister")) {
+    expect(names).not.toContain(SECOND_MACHINE);
+    expect(inSite).toBe(false);
+  } else {
+    expect(names).toContain(SECOND_MACHINE);
+    expect(inSite).toBe(true);
+  }
+}
+
 describe("the conformance corpus replayed against the emulator", () => {
   let exportFolder: string;
   let replay: Replay | null = null;
+  let second: Replay | null = null;
 
   beforeAll(async () => {
     exportFolder = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-exports-"));
   });
   afterEach(async () => {
     await replay?.close();
-    replay = null;
+    await second?.close();
+    replay = second = null;
   });
   afterAll(async () => {
     await fs.rm(exportFolder, { recursive: true, force: true });
@@ -209,6 +276,7 @@ describe("the conformance corpus replayed against the emulator", () => {
 
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
+    const twoMachines = c.given === "joining-machine" || c.given === "two-machine-site";
     try {
       const emu = await startEmulator({
         dataDir,
@@ -220,15 +288,33 @@ describe("the conformance corpus replayed against the emulator", () => {
         exportDelayMs: 20,
         exportRoots: [exportFolder],
       });
-      replay = new Replay(emu, exportFolder);
-      const credentials = await given(c, replay);
+      const placeholders = {
+        exportFolder,
+        siteAdminUrl: emu.adminUrl,
+        joinedMachine: SECOND_MACHINE,
+      };
+      replay = new Replay(emu, placeholders);
+      if (twoMachines) {
+        const secondEmu = await startEmulator({
+          dataDir: path.join(dataDir, "second"),
+          quiet: true,
+          serverType: c.serverType,
+          machineName: SECOND_MACHINE,
+          joinDelayMs: 20,
+          joinPollAfterSeconds: 1,
+        });
+        second = new Replay(secondEmu, placeholders);
+      }
+      const credentials = await given(c, replay, second);
+      // joinSite goes to the machine that joins; everything else to the site's first machine.
+      const target = c.given === "joining-machine" ? second! : replay;
       const headers =
         c.request.token === true && credentials !== null
-          ? await replay.tokenHeaders(credentials)
+          ? await target.tokenHeaders(credentials)
           : {};
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
-      const answer = await replay.replay(c, headers);
+      const answer = await target.replay(c, headers);
 
       const { httpStatus } = c.answer;
       if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
@@ -247,9 +333,11 @@ describe("the conformance corpus replayed against the emulator", () => {
         expect(authorized.json).toMatchObject({ resources: expect.any(Array) });
         await expectStoredAsSent(c, replay, siteHeaders);
       }
+      if (twoMachines) await expectMachinesAfter(c, replay, second!, credentials!);
     } finally {
       await replay?.close();
-      replay = null;
+      await second?.close();
+      replay = second = null;
       await fs.rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -22,6 +22,15 @@ import { dscMissionCreateFilesystem } from "./cases/dsc-mission-create-filesyste
 import { dscMissionLogSettingsEdit } from "./cases/dsc-mission-log-settings-edit";
 import { dscMissionLogSettings } from "./cases/dsc-mission-log-settings";
 import { dscMissionSiteExistsByToken } from "./cases/dsc-mission-site-exists-by-token";
+import { ansibleArcgisServerJoinSite } from "./cases/ansible-arcgis-server-join-site";
+import { chefMissionJoinSite } from "./cases/chef-mission-join-site";
+import { chefNotebookJoinSite } from "./cases/chef-notebook-join-site";
+import { chefVideoJoinSite } from "./cases/chef-video-join-site";
+import { docsMissionMachines } from "./cases/docs-mission-machines";
+import { chefMissionUnregisterMachine } from "./cases/chef-mission-unregister-machine";
+import { chefNotebookUnregisterMachine } from "./cases/chef-notebook-unregister-machine";
+import { chefVideoUnregisterMachine } from "./cases/chef-video-unregister-machine";
+import { chefArcgisServerUnregisterMachine } from "./cases/chef-arcgis-server-unregister-machine";
 
 export const CASES: readonly ConformanceCase[] = [
   ansibleArcgisServerCreateSite,
@@ -46,4 +55,13 @@ export const CASES: readonly ConformanceCase[] = [
   dscMissionLogSettingsEdit,
   dscMissionLogSettings,
   dscMissionSiteExistsByToken,
+  ansibleArcgisServerJoinSite,
+  chefMissionJoinSite,
+  chefNotebookJoinSite,
+  chefVideoJoinSite,
+  docsMissionMachines,
+  chefMissionUnregisterMachine,
+  chefNotebookUnregisterMachine,
+  chefVideoUnregisterMachine,
+  chefArcgisServerUnregisterMachine,
 ];

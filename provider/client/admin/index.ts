@@ -13,3 +13,6 @@ export * from "./getLogSettings";
 export * from "./editLogSettings";
 export * from "./getConfigStore";
 export * from "./listDirectories";
+export * from "./joinSite";
+export * from "./unregisterMachine";
+export * from "./waitForJoin";

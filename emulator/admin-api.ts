@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./admin-params";
 import { AdminError, json, type ApiRequest, type Reply } from "./http";
+import { joinSite, unregisterMachine } from "./machines";
 import type { Runtime } from "./runtime";
 import {
   deleteSite,
@@ -56,6 +57,10 @@ export async function handleAdmin(rt: Runtime, req: ApiRequest): Promise<Reply> 
   if (op === "createNewSite") {
     requirePost(req, op);
     return createNewSite(rt, req);
+  }
+  if (op === "joinSite") {
+    requirePost(req, op);
+    return joinSite(rt, req, (site) => authenticate(rt, req, site));
   }
   const route = resolveRoute(req.segments);
   const site = rt.store.current.site;
@@ -108,6 +113,9 @@ function resolveRoute(segments: readonly string[]): Route | null {
     case "info":
       return second === undefined ? read((rt) => json(versionInfo(rt))) : null;
     case "machines":
+      if (third === "unregister" && second !== undefined) {
+        return write((rt, _req, site) => unregisterMachine(rt, site, second));
+      }
       if (third !== undefined) return null;
       return second === undefined
         ? read(machines)

@@ -68,6 +68,8 @@ interface CliFlags {
   createDelay: number;
   exportDelay: number;
   importDelay: number;
+  joinDelay?: number;
+  joinPollAfter?: number;
   exportRoot?: string[];
   machineName?: string;
   serverType?: ServerType;
@@ -135,6 +137,12 @@ export function buildProgram(): Command {
       "how long exportSite takes",
       wholeNumber(),
       DEFAULT_EXPORT_DELAY_MS,
+    )
+    .option("--join-delay <ms>", "how long joinSite takes (default 20)", wholeNumber())
+    .option(
+      "--join-poll-after <seconds>",
+      "the pollAfter joinSite answers (default 0)",
+      wholeNumber(),
     )
     .option(
       "--import-delay <ms>",
@@ -209,6 +217,8 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     createDelayMs: flags.createDelay,
     exportDelayMs: flags.exportDelay,
     importDelayMs: flags.importDelay,
+    ...(flags.joinDelay === undefined ? {} : { joinDelayMs: flags.joinDelay }),
+    ...(flags.joinPollAfter === undefined ? {} : { joinPollAfterSeconds: flags.joinPollAfter }),
     exportPaddingBytes: flags.exportPaddingBytes,
     quiet: flags.quiet,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),

@@ -21,6 +21,7 @@ import {
 import { ADMIN_PREFIX } from "./admin-api";
 import { type EmulatorStats, type RequestLogEntry, Runtime } from "./runtime";
 import { lockDataDir } from "./lock";
+import { registerMachine } from "./machines";
 import type { ServerType } from "./products";
 import { CONTROL_PREFIX, expireTokens, healthPath, RequestHandler } from "./server";
 import { SHARING_PREFIX } from "./sharing-api";
@@ -243,11 +244,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           )
         : Promise.resolve();
     if (site?.status === "creating") rt.log("resuming a site creation interrupted by a restart");
+    const forget = registerMachine(rt, port);
 
     let closing: Promise<void> | null = null;
     const close = (): Promise<void> => {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        forget();
         rt.stop();
         // Pending operations end at once (their delays are aborted) and answer; a long
         // download gets a moment, then its connection is cut.

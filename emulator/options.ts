@@ -161,6 +161,10 @@ export interface EmulatorOptions {
   readonly exportDelayMs?: number;
   /** How long importSite takes, in ms (`--import-delay`); the export/import lock is held meanwhile. Default 500. */
   readonly importDelayMs?: number;
+  /** How long joinSite takes, in ms (`--join-delay`). Default 20. */
+  readonly joinDelayMs?: number;
+  /** The `pollAfter` (seconds) joinSite answers (`--join-poll-after`). Default 0. */
+  readonly joinPollAfterSeconds?: number;
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
   readonly exportRoots?: readonly string[];
   /**
@@ -201,6 +205,8 @@ export interface ResolvedOptions {
   readonly createDelayMs: number;
   readonly exportDelayMs: number;
   readonly importDelayMs: number;
+  readonly joinDelayMs: number;
+  readonly joinPollAfterSeconds: number;
   readonly exportRoots: readonly string[];
   readonly machineName: string;
   /** Host of the URLs the emulator builds: the machine name when given, else null (listen address). */
@@ -353,6 +359,12 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "importDelayMs",
       options.importDelayMs,
       DEFAULT_IMPORT_DELAY_MS,
+    ),
+    joinDelayMs: nonNegativeInteger("joinDelayMs", options.joinDelayMs, 20),
+    joinPollAfterSeconds: nonNegativeInteger(
+      "joinPollAfterSeconds",
+      options.joinPollAfterSeconds,
+      0,
     ),
     exportRoots: (options.exportRoots ?? [dataDir]).map((root) => path.resolve(root)),
     machineName,

@@ -28,3 +28,10 @@ export {
   type SiteImportOutputs,
   siteImportProvider,
 } from "./site-import";
+export {
+  SiteMachine,
+  type SiteMachineArgs,
+  type SiteMachineInputs,
+  type SiteMachineOutputs,
+  siteMachineProvider,
+} from "./site-machine";

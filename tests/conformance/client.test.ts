@@ -21,8 +21,11 @@ import {
   uploadItem,
   getLogSettings,
   healthCheck,
+  joinSite,
+  listMachines,
   serverInfo,
   siteStatus,
+  unregisterMachine,
 } from "../../provider/client";
 import { closeServer, listen } from "../client/helpers";
 import type { ConformanceCase, Json } from "./corpus";
@@ -158,6 +161,15 @@ async function replay(c: ConformanceCase, exportFolder: string) {
       case "listUploadedItems":
         outcome = await listUploadedItems(session());
         break;
+      case "joinSite":
+        outcome = await joinSite(adminUrl, { serverType: c.serverType, ...call.input });
+        break;
+      case "listMachines":
+        outcome = await listMachines(session());
+        break;
+      case "unregisterMachine":
+        outcome = await unregisterMachine(session(), call.input.machineName);
+        break;
     }
     return { recorded, outcome };
   } finally {
@@ -165,13 +177,15 @@ async function replay(c: ConformanceCase, exportFolder: string) {
   }
 }
 
-/** The case with `{exportFolder}` replaced by the folder of this run. */
+/** The case with its placeholders replaced: the folder of this run, a site URL, a machine name. */
 function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
   return JSON.parse(
     JSON.stringify(c)
       .replaceAll("{exportFolder}", exportFolder.replaceAll("\\", "\\\\"))
       .replaceAll("{archive}", "/opt/backups/20250101-120000-UTC.agssite")
-      .replaceAll("{uploadId}", "i5fad5582-80bc-4155-a21c-62f326354aba"),
+      .replaceAll("{uploadId}", "i5fad5582-80bc-4155-a21c-62f326354aba")
+      .replaceAll("{siteAdminUrl}", "https://site.example.com:20443/arcgis/admin")
+      .replaceAll("{joinedMachine}", "MACHINE2.EXAMPLE.COM"),
   ) as ConformanceCase;
 }
 
@@ -225,6 +239,15 @@ describe("the client against the conformance corpus", () => {
           break;
         case "listUploadedItems":
           expect(outcome).toEqual([]);
+          break;
+        case "joinSite":
+          expect(outcome).toMatchObject({ status: "success" });
+          break;
+        case "listMachines":
+          expect(outcome).toHaveLength(call.expect.count);
+          break;
+        case "unregisterMachine":
+          expect(outcome).toBeUndefined();
           break;
       }
     },

@@ -120,7 +120,12 @@ export type ClientCall =
   | { operation: "exportSite"; input: { location?: string } }
   | { operation: "importSite"; input: { location: string } }
   | { operation: "uploadItem"; input: { file: string; description?: string } }
-  | { operation: "listUploadedItems" };
+  | { operation: "listUploadedItems" }
+  /** `{siteAdminUrl}` stands for the admin URL of the site's machine. */
+  | { operation: "joinSite"; input: { siteAdminUrl: string; username: string; password: string } }
+  | { operation: "listMachines"; expect: { count: number } }
+  /** `{joinedMachine}` stands for the name of the site's second machine. */
+  | { operation: "unregisterMachine"; input: { machineName: string } };
 
 /** One exchange. */
 export interface ConformanceCase {
@@ -133,7 +138,13 @@ export interface ConformanceCase {
   /** The evidence. At least one. */
   sources: Source[];
   /** The machine's state before the exchange. */
-  given: "no-site" | "site" | "site-being-created";
+  /**
+   * `joining-machine`: a site exists on a first machine, and the request goes to a second machine
+   * of the product that is in no site (`{siteAdminUrl}` in a parameter is the first machine's
+   * admin URL). `two-machine-site`: the second machine has joined the first one's site, and the
+   * request goes to the first (`{joinedMachine}` in the path is the second machine's name).
+   */
+  given: "no-site" | "site" | "site-being-created" | "joining-machine" | "two-machine-site";
   request: CaseRequest;
   answer: CaseAnswer;
   /** How the client is made to perform the same exchange, and what it must conclude. */

@@ -4,10 +4,9 @@
  * case's request exactly as its source sends it, and checked against the answer the source shows
  * or reads. createNewSite cases also check that the site then exists and holds what was sent.
  */
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs, openAsBlob, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openAsBlob } from "node:fs";
 import { Agent, FormData, request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { ConformanceCase, Expected, Json, ServerType } from "./corpus";
@@ -35,20 +34,31 @@ function creationCaseOf(serverType: ServerType): ConformanceCase {
   return found;
 }
 
+/** Name of the second machine of the `joining-machine` and `two-machine-site` states. */
+const SECOND_MACHINE = "conformance-machine-2";
+
+/**
+ * Values of the placeholders a case may hold (`{exportFolder}`, `{siteAdminUrl}`,
+ * `{joinedMachine}`; `{archive}` and `{uploadId}` once the replay has exported one).
+ */
+type Placeholders = Record<string, string>;
+
+function fill(text: string, placeholders: Placeholders): string {
+  return Object.entries(placeholders).reduce(
+    (out, [name, value]) => out.replaceAll(`{${name}}`, value),
+    text,
+  );
+}
+
 /** A case's parameters as form fields: JSON parameters as JSON text, placeholders filled. */
-function formFields(
-  c: ConformanceCase,
-  exportFolder: string,
-  placeholders: Record<string, string> = {},
-): Array<[string, string]> {
+function formFields(c: ConformanceCase, placeholders: Placeholders): Array<[string, string]> {
   return Object.entries(c.request.params).map(([name, value]) => {
     let text: string;
     if (c.request.jsonParams?.includes(name)) text = JSON.stringify(value);
     else if (value === null || typeof value === "object") {
       throw new Error(`${c.name}: parameter ${name} is JSON but not listed in jsonParams`);
     } else text = String(value);
-    for (const [key, value] of Object.entries(placeholders)) text = text.replaceAll(key, value);
-    return [name, text.replaceAll("{exportFolder}", exportFolder)];
+    return [name, fill(text, placeholders)];
   });
 }
 
@@ -66,7 +76,7 @@ class Replay {
 
   constructor(
     readonly emu: RunningEmulator,
-    readonly exportFolder: string,
+    readonly placeholders: Placeholders,
   ) {
     this.agent = new Agent({ connect: { ca: readFileSync(emu.caCertFile!, "utf8") } });
     this.origin = new URL(emu.adminUrl).origin;
@@ -145,15 +155,12 @@ class Replay {
   }
 
   /** Sends a case's request as its source does. */
-  replay(
-    c: ConformanceCase,
-    headers: Record<string, string> = {},
-    placeholders: Record<string, string> = {},
-  ): Promise<Answer> {
+  replay(c: ConformanceCase, headers: Record<string, string> = {}): Promise<Answer> {
+    const { placeholders } = this;
     return this.send(
       c.request.method,
-      c.request.path,
-      formFields(c, this.exportFolder, placeholders),
+      fill(c.request.path, placeholders),
+      formFields(c, placeholders),
       headers,
     );
   }
@@ -173,9 +180,25 @@ function errorWithCode(serverType: ServerType, code: number): Expected {
 async function given(
   c: ConformanceCase,
   replay: Replay,
+  second: Replay | null,
 ): Promise<{ username: string; password: string } | null> {
   if (c.given === "no-site") return null;
   const creation = creationCaseOf(c.serverType);
+  if (c.given === "joining-machine" || c.given === "two-machine-site") {
+    const answer = await replay.replay(creation);
+    expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
+    const credentials = credentialsOf(creation);
+    if (c.given === "two-machine-site") {
+      const joined = await second!.send("POST", "/admin/joinSite", [
+        ["adminURL", replay.emu.adminUrl],
+        ["username", credentials.username],
+        ["password", credentials.password],
+        ["f", "json"],
+      ]);
+      expect(matchesExpected(joined.json, { status: "success" })).toEqual([]);
+    }
+    return credentials;
+  }
   if (c.given === "site") {
     const answer = await replay.replay(creation);
     expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
@@ -183,7 +206,7 @@ async function given(
   }
   // A slow creation, started asynchronously so that the case's request meets it under way.
   const flag = c.serverType === "arcgis-server" ? "runAsync" : "async";
-  const fields = formFields(creation, replay.exportFolder).filter(
+  const fields = formFields(creation, replay.placeholders).filter(
     ([name]) => name !== "runAsync" && name !== "async",
   );
   const started = await replay.send("POST", "/admin/createNewSite", [...fields, [flag, "true"]]);
@@ -239,35 +262,61 @@ async function expectStoredAsSent(
 }
 
 /**
+ * After a joinSite case, the second machine is in the site ("site exists" at its admin root) and
+ * the site lists it; after an unregister case, the site no longer lists it and it is in no site.
+ */
+async function expectMachinesAfter(
+  c: ConformanceCase,
+  first: Replay,
+  second: Replay,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const listed = await first.send(
+    "GET",
+    "/admin/machines",
+    [["f", "json"]],
+    await first.tokenHeaders(credentials),
+  );
+  const names = (listed.json as { machines: Array<{ machineName: string }> }).machines.map(
+    (m) => m.machineName,
+  );
+  const root = await second.send("GET", "/admin/", [["f", "json"]]);
+  const inSite = matchesExpected(root.json, errorWithCode(c.serverType, 499)).length === 0;
+  if (c.request.path.endsWith("/unregister")) {
+    expect(names).not.toContain(SECOND_MACHINE);
+    expect(inSite).toBe(false);
+  } else {
+    expect(names).toContain(SECOND_MACHINE);
+    expect(inSite).toBe(true);
+  }
+}
+
+/**
  * An import case names its archive by a placeholder: `{archive}` (a path the server can read) or
- * `{uploadId}` (an archive stored on the server). The replay makes it real with an export, then
- * changes the log settings, so that the import has something to restore.
+ * `{uploadId}` (an archive stored on the server). The replay makes it real with an export (added
+ * to the replay's placeholders), then changes the log settings, so that the import has something
+ * to restore; returns the exported log settings.
  */
 async function prepareImport(
   c: ConformanceCase,
   replay: Replay,
   headers: Record<string, string>,
-): Promise<{ placeholders: Record<string, string>; exported: Record<string, unknown> } | null> {
+): Promise<Record<string, unknown> | null> {
   const location = c.request.params.location;
   if (typeof location !== "string" || !/^\{(archive|uploadId)\}$/.test(location)) return null;
-  const read = async () => {
-    const body = (await replay.send("GET", "/admin/logs/settings", [["f", "json"]], headers))
-      .json as Record<string, unknown>;
-    return (c.serverType === "arcgis-server" ? body.settings : body) as Record<string, unknown>;
-  };
-  const exported = await read();
+  const exported = await readLogSettings(c, replay, headers);
   const fields: Array<[string, string]> =
     location === "{archive}"
       ? [
-          ["location", replay.exportFolder],
+          ["location", replay.placeholders.exportFolder!],
           ["f", "json"],
         ]
       : [["f", "json"]];
   const answer = await replay.send("POST", "/admin/exportSite", fields, headers);
   const where = (answer.json as { location?: unknown } | undefined)?.location;
   if (typeof where !== "string") throw new Error(`exportSite failed: ${answer.text}`);
-  const placeholders =
-    location === "{archive}" ? { "{archive}": where } : { "{uploadId}": where.split("/").at(-1)! };
+  if (location === "{archive}") replay.placeholders.archive = where;
+  else replay.placeholders.uploadId = where.split("/").at(-1)!;
   const edited = await replay.send(
     "POST",
     "/admin/logs/settings/edit",
@@ -278,19 +327,73 @@ async function prepareImport(
     headers,
   );
   expect(matchesExpected(edited.json, { status: "success" })).toEqual([]);
-  return { placeholders, exported };
+  return exported;
+}
+
+/** The site's log settings, flat whatever the product's form. */
+async function readLogSettings(
+  c: ConformanceCase,
+  replay: Replay,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const body = (await replay.send("GET", "/admin/logs/settings", [["f", "json"]], headers))
+    .json as Record<string, unknown>;
+  return (c.serverType === "arcgis-server" ? body.settings : body) as Record<string, unknown>;
+}
+
+/**
+ * Sends a multipart case (an upload) with an archive the replay exports first, and checks that the
+ * server then lists the item with its description.
+ */
+async function replayUpload(
+  c: ConformanceCase,
+  replay: Replay,
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const exported = await replay.send(
+    "POST",
+    "/admin/exportSite",
+    [
+      ["location", replay.placeholders.exportFolder!],
+      ["f", "json"],
+    ],
+    headers,
+  );
+  replay.placeholders.archive = (exported.json as { location: string }).location;
+  const files = Object.fromEntries(
+    Object.entries(c.request.files ?? {}).map(([name, file]) => [
+      name,
+      fill(file, replay.placeholders),
+    ]),
+  );
+  const answer = await replay.sendMultipart(
+    c.request.path,
+    formFields(c, replay.placeholders),
+    files,
+    headers,
+  );
+  const itemID = (answer.json as { item?: { itemID?: unknown } } | undefined)?.item?.itemID;
+  const listed = await replay.send("GET", "/admin/uploads", [["f", "json"]], headers);
+  expect(listed.json).toMatchObject({
+    items: expect.arrayContaining([
+      expect.objectContaining({ itemID, description: c.request.params.description }),
+    ]),
+  });
+  return answer;
 }
 
 describe("the conformance corpus replayed against the emulator", () => {
   let exportFolder: string;
   let replay: Replay | null = null;
+  let second: Replay | null = null;
 
   beforeAll(async () => {
     exportFolder = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-exports-"));
   });
   afterEach(async () => {
     await replay?.close();
-    replay = null;
+    await second?.close();
+    replay = second = null;
   });
   afterAll(async () => {
     await fs.rm(exportFolder, { recursive: true, force: true });
@@ -298,6 +401,7 @@ describe("the conformance corpus replayed against the emulator", () => {
 
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
+    const twoMachines = c.given === "joining-machine" || c.given === "two-machine-site";
     try {
       const emu = await startEmulator({
         dataDir,
@@ -307,53 +411,40 @@ describe("the conformance corpus replayed against the emulator", () => {
         // Long enough for a "being created" site to stay so during the case.
         createDelayMs: c.given === "site-being-created" ? 60_000 : 20,
         exportDelayMs: 20,
+        importDelayMs: 20,
         exportRoots: [exportFolder],
       });
-      replay = new Replay(emu, exportFolder);
-      const credentials = await given(c, replay);
+      const placeholders: Placeholders = {
+        exportFolder,
+        siteAdminUrl: emu.adminUrl,
+        joinedMachine: SECOND_MACHINE,
+      };
+      replay = new Replay(emu, placeholders);
+      if (twoMachines) {
+        const secondEmu = await startEmulator({
+          dataDir: path.join(dataDir, "second"),
+          quiet: true,
+          serverType: c.serverType,
+          machineName: SECOND_MACHINE,
+          joinDelayMs: 20,
+          joinPollAfterSeconds: 1,
+        });
+        second = new Replay(secondEmu, placeholders);
+      }
+      const credentials = await given(c, replay, second);
+      // joinSite goes to the machine that joins; everything else to the site's first machine.
+      const target = c.given === "joining-machine" ? second! : replay;
       const headers =
         c.request.token === true && credentials !== null
-          ? await replay.tokenHeaders(credentials)
+          ? await target.tokenHeaders(credentials)
           : {};
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
-      const importing = await prepareImport(c, replay, headers);
-      let answer: Answer;
-      if (c.request.files === undefined) {
-        answer = await replay.replay(c, headers, importing?.placeholders);
-      } else {
-        // A multipart upload of an archive the replay exports first.
-        const exported = await replay.send(
-          "POST",
-          "/admin/exportSite",
-          [
-            ["location", replay.exportFolder],
-            ["f", "json"],
-          ],
-          headers,
-        );
-        const archive = (exported.json as { location: string }).location;
-        const files = Object.fromEntries(
-          Object.entries(c.request.files).map(([name, file]) => [
-            name,
-            file.replaceAll("{archive}", archive),
-          ]),
-        );
-        answer = await replay.sendMultipart(
-          c.request.path,
-          formFields(c, replay.exportFolder),
-          files,
-          headers,
-        );
-        // The item is there, with its description.
-        const itemID = (answer.json as { item?: { itemID?: unknown } } | undefined)?.item?.itemID;
-        const listed = await replay.send("GET", "/admin/uploads", [["f", "json"]], headers);
-        expect(listed.json).toMatchObject({
-          items: expect.arrayContaining([
-            expect.objectContaining({ itemID, description: c.request.params.description }),
-          ]),
-        });
-      }
+      const exported = await prepareImport(c, target, headers);
+      const answer =
+        c.request.files === undefined
+          ? await target.replay(c, headers)
+          : await replayUpload(c, target, headers);
 
       const { httpStatus } = c.answer;
       if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
@@ -363,13 +454,9 @@ describe("the conformance corpus replayed against the emulator", () => {
         expect(matchesExpected(answer.json, c.answer.body)).toEqual([]);
       }
 
-      if (importing !== null) {
+      if (exported !== null) {
         // The import restored the exported configuration.
-        const after = (await replay.send("GET", "/admin/logs/settings", [["f", "json"]], headers))
-          .json as Record<string, unknown>;
-        expect(c.serverType === "arcgis-server" ? after.settings : after).toEqual(
-          importing.exported,
-        );
+        expect(await readLogSettings(c, target, headers)).toEqual(exported);
       }
 
       if (c.request.path === "/admin/createNewSite") {
@@ -381,9 +468,11 @@ describe("the conformance corpus replayed against the emulator", () => {
         expect(authorized.json).toMatchObject({ resources: expect.any(Array) });
         await expectStoredAsSent(c, replay, siteHeaders);
       }
+      if (twoMachines) await expectMachinesAfter(c, replay, second!, credentials!);
     } finally {
       await replay?.close();
-      replay = null;
+      await second?.close();
+      replay = second = null;
       await fs.rm(dataDir, { recursive: true, force: true });
     }
   });

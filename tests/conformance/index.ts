@@ -31,6 +31,15 @@ import { docsMissionImportSite } from "./cases/docs-mission-import-site";
 import { docsVideoImportSite } from "./cases/docs-video-import-site";
 import { chefArcgisServerUploadItem } from "./cases/chef-arcgis-server-upload-item";
 import { docsArcgisServerUploads } from "./cases/docs-arcgis-server-uploads";
+import { ansibleArcgisServerJoinSite } from "./cases/ansible-arcgis-server-join-site";
+import { chefMissionJoinSite } from "./cases/chef-mission-join-site";
+import { chefNotebookJoinSite } from "./cases/chef-notebook-join-site";
+import { chefVideoJoinSite } from "./cases/chef-video-join-site";
+import { docsMissionMachines } from "./cases/docs-mission-machines";
+import { chefMissionUnregisterMachine } from "./cases/chef-mission-unregister-machine";
+import { chefNotebookUnregisterMachine } from "./cases/chef-notebook-unregister-machine";
+import { chefVideoUnregisterMachine } from "./cases/chef-video-unregister-machine";
+import { chefArcgisServerUnregisterMachine } from "./cases/chef-arcgis-server-unregister-machine";
 
 export const CASES: readonly ConformanceCase[] = [
   ansibleArcgisServerCreateSite,
@@ -64,4 +73,13 @@ export const CASES: readonly ConformanceCase[] = [
   docsVideoImportSite,
   chefArcgisServerUploadItem,
   docsArcgisServerUploads,
+  ansibleArcgisServerJoinSite,
+  chefMissionJoinSite,
+  chefNotebookJoinSite,
+  chefVideoJoinSite,
+  docsMissionMachines,
+  chefMissionUnregisterMachine,
+  chefNotebookUnregisterMachine,
+  chefVideoUnregisterMachine,
+  chefArcgisServerUnregisterMachine,
 ];

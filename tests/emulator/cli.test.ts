@@ -165,6 +165,8 @@ describe("the arcgis-admin-emulator CLI", () => {
       "--key",
       "--create-delay",
       "--export-delay",
+      "--join-delay",
+      "--join-poll-after",
       "--export-root",
       "--machine-name",
       "--token-lifetime",

@@ -7,10 +7,11 @@
  *   portalPassword (secret), collaborationId, downloadDir;
  * - connectionSecret (secret): a cloud config store whose credentials are this secret;
  * - siteExtra (object): more Site inputs (bad ones for the preview tests, a changed one for the
- *   diff test); siteOnly (boolean): the Site alone.
+ *   diff test); siteOnly (boolean): the Site alone (and the SiteMachine below, if configured);
+ * - secondAdminUrl, secondMachineName: a second machine joining the site (SiteMachine "second").
  */
 const pulumi = require("@pulumi/pulumi");
-const { Collaboration, Site, SiteExport } = require("pulumi-arcgis-admin");
+const { Collaboration, Site, SiteExport, SiteMachine } = require("pulumi-arcgis-admin");
 
 module.exports = () => {
   const config = new pulumi.Config();
@@ -38,6 +39,19 @@ module.exports = () => {
     siteMachines: site.machines,
     siteAdminUrl: site.adminUrl,
   };
+  const secondAdminUrl = config.get("secondAdminUrl");
+  if (secondAdminUrl !== undefined) {
+    const second = new SiteMachine("second", {
+      adminUrl: secondAdminUrl,
+      siteAdminUrl: site.adminUrl,
+      machineName: config.require("secondMachineName"),
+      username: site.username,
+      password: site.password,
+      ...tls,
+    });
+    outputs.secondState = second.state;
+    outputs.secondMachines = second.machines;
+  }
   if (config.getBoolean("siteOnly") === true) return outputs;
 
   const backup = new SiteExport("backup", {

@@ -17,3 +17,6 @@ export * from "./importSite";
 export * from "./uploadItem";
 export * from "./listUploadedItems";
 export * from "./waitForImport";
+export * from "./joinSite";
+export * from "./unregisterMachine";
+export * from "./waitForJoin";

@@ -1,0 +1,119 @@
+import { TokenCache } from "../auth";
+import type { TransportOptions } from "../dispatcher";
+import { ArcGISRequestError, isArcGISRequestError } from "../errors";
+import { pause } from "../retry";
+import { createAdminSession } from "../session";
+import { listMachines } from "./listMachines";
+import { siteStatus } from "./siteStatus";
+import type { WaitOptions } from "./waitForServer";
+
+/** What {@link waitForJoin} looks at. */
+export interface WaitForJoinTarget extends TransportOptions {
+  /** Administrative root of the joining machine. */
+  adminUrl: string;
+  /** Administrative root of a machine of the site. */
+  siteAdminUrl: string;
+  /** The joining machine's name, as the site's machine list names it. */
+  machineName: string;
+  /** An administrator of the site. */
+  username: string;
+  /** Its password; a secret. */
+  password: string;
+  /** joinSite's `pollAfter`: the first look comes after this many seconds (within the deadline). */
+  pollAfterSeconds?: number | undefined;
+}
+
+/** Whether a machine list names `machineName` (names compare without regard to case). */
+export function listsMachine(machines: readonly string[], machineName: string): boolean {
+  const wanted = machineName.toLowerCase();
+  return machines.some((m) => m.toLowerCase() === wanted);
+}
+
+/**
+ * Waits until a machine has joined a site: first for joinSite's `pollAfter` (as DSC `Join-Site`
+ * does), then until the machine's unauthenticated admin root answers 499 (it is in a site) and
+ * the site's machine list names it. Used after a joinSite answer and after a lost one (a proxy's
+ * 502 while the join goes on): watching, never sending joinSite again.
+ *
+ * @param target - both admin URLs, the machine's name, the site's credentials, transport.
+ * @param wait - deadline, polling interval, status callback.
+ * @returns the site's machine names.
+ * @example
+ * ```ts
+ * await waitForJoin({ adminUrl, siteAdminUrl, machineName: "B.EXAMPLE.COM", username, password, pollAfterSeconds: 5 }, { deadline: Date.now() + 600_000, pollIntervalMs: 2_000 });
+ * ```
+ * Maps to: `GET {machine admin root}/?f=json` and `GET {site admin root}/machines?f=json`,
+ * repeatedly.
+ */
+export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions): Promise<string[]> {
+  const started = Date.now();
+  const {
+    adminUrl,
+    siteAdminUrl,
+    machineName,
+    username,
+    password,
+    pollAfterSeconds,
+    ...transport
+  } = target;
+  const tokenCache = new TokenCache();
+  if (pollAfterSeconds !== undefined && pollAfterSeconds > 0) {
+    const ms = Math.min(pollAfterSeconds * 1000, Math.max(0, wait.deadline - Date.now()));
+    wait.onStatus?.({
+      state: "poll-after",
+      detail: `the server asked to look again after ${pollAfterSeconds} s`,
+      elapsedMs: 0,
+    });
+    await pause(ms, wait.signal);
+  }
+  let detail: string;
+  for (;;) {
+    const left = Math.max(1_000, wait.deadline - Date.now());
+    const look = {
+      ...transport,
+      timeouts: { connectMs: Math.min(10_000, left), headersMs: Math.min(30_000, left) },
+    };
+    const status = await siteStatus(adminUrl, look);
+    let state: string = status.state;
+    if (status.state === "in-site") {
+      try {
+        const session = createAdminSession({
+          adminUrl: siteAdminUrl,
+          username,
+          password,
+          tokenCache,
+          ...look,
+        });
+        const machines = await listMachines(session);
+        if (listsMachine(machines, machineName)) return machines;
+        state = "not-listed";
+        detail = `the machine is in a site, but the site lists ${machines.join(", ") || "no machine"}, not '${machineName}'`;
+      } catch (e) {
+        if (!isArcGISRequestError(e)) throw e;
+        if (["TLS", "REDIRECT", "ABORTED"].includes(e.code)) throw e;
+        state = "site-unreadable";
+        detail = `the machine is in a site; its machine list cannot be read: ${e.message}`;
+      }
+    } else if (status.state === "no-site") {
+      detail = `the machine answers ${status.serverCode ?? "an error"}: ${status.message}`;
+    } else {
+      if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+      detail = `not answering (${status.error.message})`;
+    }
+    wait.onStatus?.({ state, detail, elapsedMs: Date.now() - started });
+    if (Date.now() >= wait.deadline) {
+      throw new ArcGISRequestError({
+        code: "TIMEOUT",
+        operation: "waitForJoin",
+        url: adminUrl,
+        detail: `the machine had not joined the site by the deadline; last state: ${detail}`,
+        messages: [`last state: ${detail}`],
+        secrets: [password],
+      });
+    }
+    await pause(
+      Math.min(wait.pollIntervalMs, Math.max(0, wait.deadline - Date.now())),
+      wait.signal,
+    );
+  }
+}

@@ -3,6 +3,7 @@
  * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
+import "../provider/node-version";
 import { Command, InvalidArgumentError, Option } from "commander";
 import {
   DEFAULT_CREATE_DELAY_MS,

@@ -31,6 +31,8 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
 
 /** Inputs of a `Collaboration` whose values are known. */
@@ -335,7 +337,9 @@ export class Collaboration extends pulumi.dynamic.Resource {
         hostPortalId: undefined,
         role: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password", "token"] },
+      resourceOptions("Collaboration", name, opts, ["password", "token"]),
+      TYPE_MODULE,
+      "Collaboration",
     );
   }
 }

@@ -14,3 +14,4 @@ export {
   type CollaborationOutputs,
   collaborationProvider,
 } from "./collaboration";
+export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common";

@@ -40,6 +40,8 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
 
 /** Default bound on an export, including the time spent waiting for a lock held by another. */
@@ -445,7 +447,9 @@ export class SiteExport extends pulumi.dynamic.Resource {
         sha256: undefined,
         serverVersion: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password"] },
+      resourceOptions("SiteExport", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteExport",
     );
   }
 }

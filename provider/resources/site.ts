@@ -57,6 +57,8 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
@@ -1076,10 +1078,9 @@ export class Site extends pulumi.dynamic.Resource {
         serverVersion: undefined,
         serverLogSettings: undefined,
       },
-      {
-        ...opts,
-        additionalSecretOutputs: ["password"],
-      },
+      resourceOptions("Site", name, opts, ["password"]),
+      TYPE_MODULE,
+      "Site",
     );
   }
 }

@@ -20,6 +20,7 @@ import {
   checkInputs,
   parseValidInputs,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   logInfo,
   httpUrlSchema,
@@ -37,14 +38,22 @@ import {
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {
+  /** The portal's sharing API root. */
   sharingUrl: string;
+  /** The collaboration's id. */
   collaborationId: string;
+  /** The portal the collaboration is looked up on. */
   portalId?: string;
+  /** A portal administrator's name. */
   username?: string;
+  /** That administrator's password (a secret). */
   password?: string;
+  /** A portal token instead of username and password (a secret). */
   token?: string;
+  /** Whether destroy on a guest portal removes this portal's participation. */
   leaveAsGuest: boolean;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  /** How the portal's certificate is checked. */
+  tls?: TlsSettings;
 }
 
 /** Outputs of a `Collaboration` as stored in state. */
@@ -53,13 +62,21 @@ export interface CollaborationOutputs extends CollaborationInputs {
   portalId: string;
   /** Whether portalId was given (false: it was looked up and may be looked up again). */
   portalIdGiven: boolean;
+  /** The collaboration's name, as the portal reports it. */
   name: string;
+  /** Its description, as the portal reports it. */
   description: string;
+  /** The id of the portal that hosts it. */
   hostPortalId: string;
+  /** This portal's role in it. */
   role: "host" | "guest";
 }
 
-/** The zod schema of the Collaboration inputs. */
+/**
+ * The zod schema of the Collaboration inputs.
+ *
+ * @internal
+ */
 export function collaborationInputsSchema() {
   return z.strictObject({
     sharingUrl: httpUrlSchema(),
@@ -306,6 +323,22 @@ export interface CollaborationArgs {
  * ```
  */
 export class Collaboration extends pulumi.dynamic.Resource {
+  /** The portal's sharing API root. */
+  declare public readonly sharingUrl: pulumi.Output<string>;
+  /** The collaboration's id. */
+  declare public readonly collaborationId: pulumi.Output<string>;
+  /** Whether portalId was given (false: it was read from portals/self). */
+  declare public readonly portalIdGiven: pulumi.Output<boolean>;
+  /** The administrator's name, when one was given. */
+  declare public readonly username: pulumi.Output<string | undefined>;
+  /** The administrator's password (secret), when one was given. */
+  declare public readonly password: pulumi.Output<string | undefined>;
+  /** The token (secret), when one was given. */
+  declare public readonly token: pulumi.Output<string | undefined>;
+  /** Whether destroy on a guest portal removes this portal's participation. */
+  declare public readonly leaveAsGuest: pulumi.Output<boolean>;
+  /** The TLS settings used to reach the portal. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The portal id used. */
   declare public readonly portalId: pulumi.Output<string>;
   /** The collaboration's name. */
@@ -327,6 +360,10 @@ export class Collaboration extends pulumi.dynamic.Resource {
       collaborationProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource.
+        username: args.username,
+        leaveAsGuest: args.leaveAsGuest,
+        tls: args.tls,
         ...args,
         password: args.password === undefined ? undefined : pulumi.secret(args.password),
         token: args.token === undefined ? undefined : pulumi.secret(args.token),

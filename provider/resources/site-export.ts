@@ -24,7 +24,9 @@ import {
   type CheckFailure,
   checkInputs,
   parseValidInputs,
+  type InputsOf,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   failureMessage,
   logInfo,
@@ -49,17 +51,38 @@ export const DEFAULT_EXPORT_MS = 30 * 60_000;
 
 /** Inputs of a `SiteExport` whose values are known. */
 export interface SiteExportInputs {
+  /** The product: `mission-server`, `arcgis-server`, `notebook-server` or `video-server`. */
   serverType: ServerType;
+  /** The administrative root of the server. */
   adminUrl: string;
+  /** An administrator of the site. */
   username: string;
+  /** That administrator's password (a secret). */
   password: string;
+  /** A folder on the server the archive is written to. */
   location?: string;
+  /** A local folder the archive is downloaded to. */
   downloadTo?: string;
+  /** Any values: a change exports again. */
   triggers?: unknown[];
-  /** Filled in by check() (default 4 GiB); absent in state written before it existed. */
+  /**
+   * The largest archive `downloadTo` accepts, in bytes (default 4 GiB). Filled in by check();
+   * absent in state written before it existed.
+   */
   maxDownloadBytes?: number;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { exportMs: number };
+  /** How the server's certificate is checked. */
+  tls?: TlsSettings;
+  /** Time limits, in milliseconds. */
+  timeouts: SiteExportTimeouts;
+}
+
+/** Time limits of a `SiteExport` (the `timeouts` argument and output). */
+export interface SiteExportTimeouts {
+  /**
+   * How long the whole export may take, in ms: waiting for another export to release the site,
+   * the export and the download (default 1 800 000: 30 minutes).
+   */
+  exportMs: number;
 }
 
 /** Outputs of a `SiteExport` as stored in state. */
@@ -68,16 +91,25 @@ export interface SiteExportOutputs extends SiteExportInputs {
   location: string;
   /** The `location` input (a server folder), when one was given. */
   requestedLocation?: string;
+  /** The archive's file name, e.g. `20250101-120000-UTC.agssite`. */
   fileName: string;
+  /** When the export was made (ISO 8601). */
   exportedAt: string;
+  /** With downloadTo: the downloaded archive's local path. */
   localPath?: string;
+  /** With downloadTo: the archive's size in bytes. */
   sizeBytes?: number;
+  /** With downloadTo: the archive's SHA-256 (hex). */
   sha256?: string;
   /** The server's version as `rest/info` reports it, when it could be read. */
   serverVersion?: string;
 }
 
-/** The zod schema of the SiteExport inputs. */
+/**
+ * The zod schema of the SiteExport inputs.
+ *
+ * @internal
+ */
 export function siteExportInputsSchema() {
   return z.strictObject({
     serverType: z
@@ -395,7 +427,7 @@ export interface SiteExportArgs {
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
   tls?: TlsArgs;
   /** How long an export may take, including waiting for another export to finish. */
-  timeouts?: pulumi.Input<{ exportMs?: pulumi.Input<number> }>;
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteExportTimeouts>>>;
 }
 
 /**
@@ -413,6 +445,26 @@ export interface SiteExportArgs {
  * ```
  */
 export class SiteExport extends pulumi.dynamic.Resource {
+  /** The product of the server. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The administrative root the export was made on. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The administrator's name. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The `location` argument (a server folder), when one was given. */
+  declare public readonly requestedLocation: pulumi.Output<string | undefined>;
+  /** The local folder of the download, when one was given. */
+  declare public readonly downloadTo: pulumi.Output<string | undefined>;
+  /** The triggers as given. */
+  declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** The largest archive a download accepts, in bytes. */
+  declare public readonly maxDownloadBytes: pulumi.Output<number | undefined>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteExportTimeouts>;
   /** The archive's path on the server, or the URL it was downloaded from. */
   declare public readonly location: pulumi.Output<string>;
   /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */
@@ -438,6 +490,15 @@ export class SiteExport extends pulumi.dynamic.Resource {
       siteExportProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource.
+        serverType: args.serverType,
+        location: args.location,
+        requestedLocation: undefined,
+        downloadTo: args.downloadTo,
+        triggers: args.triggers,
+        maxDownloadBytes: args.maxDownloadBytes,
+        tls: args.tls,
+        timeouts: args.timeouts,
         ...args,
         password: pulumi.secret(args.password),
         fileName: undefined,

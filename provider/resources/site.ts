@@ -40,7 +40,9 @@ import {
   type CheckFailure,
   checkInputs,
   parseValidInputs,
+  type InputsOf,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   failureMessage,
   logInfo,
@@ -83,45 +85,106 @@ export const DEFAULT_SERVER_READY_MS = 15 * 60_000;
 /** Default bound on site creation: creation can take many minutes on real installs. */
 export const DEFAULT_CREATE_MS = 60 * 60_000;
 
-/** Inputs of a `Site` whose values are known (what the provider works with). */
-export interface SiteInputs {
-  serverType: ServerType;
-  adminUrl: string;
-  username: string;
-  password: string;
-  configStoreConnection?: {
-    type: (typeof CONFIG_STORE_TYPES)[number];
-    connectionString: string;
-    localRepositoryPath?: string;
-    username?: string;
-    connectionSecret?: string;
-  };
-  directories?: Array<{
-    name: string;
-    physicalPath: string;
-    directoryType: (typeof DIRECTORY_TYPES)[number];
-    cleanupMode?: (typeof CLEANUP_MODES)[number];
-    maxFileAge?: number;
-    description?: string;
-  }>;
-  logSettings?: {
-    logLevel: (typeof LOG_LEVELS)[number];
-    logDir: string;
-    maxErrorReportsCount: number;
-    maxLogFileAge: number;
-    usageMeteringEnabled?: boolean;
-  };
-  runAsync: boolean;
-  adoptExisting: boolean;
-  deleteSiteOnDestroy: boolean;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { serverReadyMs: number; createMs: number };
+/** The site's configuration store (the `configStoreConnection` argument and output). */
+export interface SiteConfigStoreConnection {
+  /** `FILESYSTEM` (a shared folder), `AZURE` (Azure storage) or `AMAZON` (S3 and DynamoDB). */
+  type: (typeof CONFIG_STORE_TYPES)[number];
+  /**
+   * Where the store is: a UNC or local path for `FILESYSTEM` (e.g. `\\fileserver\config-store`),
+   * the cloud store's connection string otherwise.
+   */
+  connectionString: string;
+  /** ArcGIS Server only: the local folder that mirrors the store. */
+  localRepositoryPath?: string;
+  /** Mission, Notebook and Video Server only: the account of a cloud store. */
+  username?: string;
+  /** The cloud store's secret (key or password). Stored only as a secret. */
+  connectionSecret?: string;
 }
 
-/** Outputs of a `Site` as stored in state. */
+/** One server directory (an item of the `directories` argument and output). */
+export interface SiteDirectory {
+  /** The directory's name, e.g. `arcgissystem`. */
+  name: string;
+  /** Its path as the server sees it, e.g. `\\fileserver\arcgis\system` or `D:\arcgis\system`. */
+  physicalPath: string;
+  /**
+   * What it holds; the types the product takes: ArcGIS Server JOBS, OUTPUT, CACHE, SYSTEM;
+   * Mission JOBS, OUTPUT, SYSTEM (+ WORKSPACE on 10.8); Notebook JOBS, OUTPUT, SYSTEM, WORKSPACE;
+   * Video UPLOADS, DATA.
+   */
+  directoryType: (typeof DIRECTORY_TYPES)[number];
+  /** ArcGIS Server only: `NONE` (default) or `TIME_ELAPSED_SINCE_LAST_MODIFIED`. */
+  cleanupMode?: (typeof CLEANUP_MODES)[number];
+  /**
+   * ArcGIS Server only: how old a file may get before the cleanup removes it; 0 with `NONE`. Its
+   * unit is not documented by Esri (the value is passed to the server as given).
+   */
+  maxFileAge?: number;
+  /** ArcGIS Server only: a description. */
+  description?: string;
+}
+
+/** The site's log settings (the `logSettings` argument and output). */
+export interface SiteLogSettings {
+  /** `OFF`, `SEVERE`, `WARNING`, `INFO`, `FINE`, `VERBOSE` or `DEBUG`. */
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** The folder the server writes its logs to, as the server sees it. */
+  logDir: string;
+  /** How many error reports the server keeps (a count). */
+  maxErrorReportsCount: number;
+  /**
+   * How long the server keeps log files. Its unit is not documented by Esri (ArcGIS Server
+   * Manager presents the setting in days; the value is passed to the server as given).
+   */
+  maxLogFileAge: number;
+  /** Mission, Notebook and Video Server only: whether usage metering is on. */
+  usageMeteringEnabled?: boolean;
+}
+
+/** Time limits of a `Site` (the `timeouts` argument and output), in milliseconds. */
+export interface SiteTimeouts {
+  /** How long to wait for a fresh install to answer, in ms (default 900 000: 15 minutes). */
+  serverReadyMs: number;
+  /** How long the creation may take until the site is ready, in ms (default 3 600 000: 60 minutes). */
+  createMs: number;
+}
+
+/** Inputs of a `Site` whose values are known (what the provider works with). */
+export interface SiteInputs {
+  /** The product: `mission-server`, `arcgis-server`, `notebook-server` or `video-server`. */
+  serverType: ServerType;
+  /** The administrative root, e.g. `https://gis.example.com:20443/arcgis/admin`. */
+  adminUrl: string;
+  /** The primary site administrator's name. */
+  username: string;
+  /** The primary site administrator's password (a secret). */
+  password: string;
+  /** The configuration store; absent: the server's default (its installation directory). */
+  configStoreConnection?: SiteConfigStoreConnection;
+  /** The server directories; absent: the server's defaults. */
+  directories?: SiteDirectory[];
+  /** The log settings; absent: the server's defaults. */
+  logSettings?: SiteLogSettings;
+  /** Whether createNewSite was asked to work asynchronously. */
+  runAsync: boolean;
+  /** Whether an existing site may be adopted. */
+  adoptExisting: boolean;
+  /** Whether destroy deletes the site (deleteSite). */
+  deleteSiteOnDestroy: boolean;
+  /** How the server's certificate is checked. */
+  tls?: TlsSettings;
+  /** Time limits, in milliseconds. */
+  timeouts: SiteTimeouts;
+}
+
+/** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
 export interface SiteOutputs extends SiteInputs {
+  /** `created` when this resource created the site, `adopted` when it adopted an existing one. */
   state: "created" | "adopted";
+  /** When the site was created or adopted (ISO 8601). */
   createdAt: string;
+  /** Names of the site's machines, as the server reports them (refreshed by `pulumi refresh`). */
   machines: string[];
   /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
   serverVersion?: string;
@@ -129,7 +192,11 @@ export interface SiteOutputs extends SiteInputs {
   serverLogSettings?: Record<string, string | number | boolean>;
 }
 
-/** The zod schema of the Site inputs. Built on demand: schemas must never be serialized. */
+/**
+ * The zod schema of the Site inputs. Built on demand: schemas must never be serialized.
+ *
+ * @internal
+ */
 export function siteInputsSchema() {
   const count = z.number().int().min(0, { message: "must not be negative" });
   const directory = z
@@ -964,36 +1031,11 @@ export interface SiteArgs {
   /** Password of the primary administrator. Stored only as a secret. */
   password: pulumi.Input<string>;
   /** Configuration store; omitted, the server keeps it in its installation directory. */
-  configStoreConnection?: pulumi.Input<{
-    type: pulumi.Input<(typeof CONFIG_STORE_TYPES)[number]>;
-    connectionString: pulumi.Input<string>;
-    /** ArcGIS Server only. */
-    localRepositoryPath?: pulumi.Input<string>;
-    /** Account of a cloud store (Mission, Notebook and Video Server). */
-    username?: pulumi.Input<string>;
-    /** Credentials of a cloud store. Stored only as a secret. */
-    connectionSecret?: pulumi.Input<string>;
-  }>;
+  configStoreConnection?: pulumi.Input<InputsOf<SiteConfigStoreConnection>>;
   /** Server directories; omitted, the server creates them locally. */
-  directories?: pulumi.Input<
-    pulumi.Input<{
-      name: pulumi.Input<string>;
-      physicalPath: pulumi.Input<string>;
-      directoryType: pulumi.Input<(typeof DIRECTORY_TYPES)[number]>;
-      cleanupMode?: pulumi.Input<(typeof CLEANUP_MODES)[number]>;
-      maxFileAge?: pulumi.Input<number>;
-      description?: pulumi.Input<string>;
-    }>[]
-  >;
+  directories?: pulumi.Input<pulumi.Input<InputsOf<SiteDirectory>>[]>;
   /** Log settings; omitted, the server's defaults apply. */
-  logSettings?: pulumi.Input<{
-    logLevel: pulumi.Input<(typeof LOG_LEVELS)[number]>;
-    logDir: pulumi.Input<string>;
-    maxErrorReportsCount: pulumi.Input<number>;
-    maxLogFileAge: pulumi.Input<number>;
-    /** Mission, Notebook and Video Server only. */
-    usageMeteringEnabled?: pulumi.Input<boolean>;
-  }>;
+  logSettings?: pulumi.Input<InputsOf<SiteLogSettings>>;
   /**
    * Ask the server to create the site asynchronously and follow it by polling (default false:
    * one synchronous request, as Esri's tools send, bounded by timeouts.createMs).
@@ -1006,10 +1048,7 @@ export interface SiteArgs {
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
   tls?: TlsArgs;
   /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
-  timeouts?: pulumi.Input<{
-    serverReadyMs?: pulumi.Input<number>;
-    createMs?: pulumi.Input<number>;
-  }>;
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
 }
 
 /**
@@ -1027,30 +1066,44 @@ export interface SiteArgs {
  * ```
  */
 export class Site extends pulumi.dynamic.Resource {
+  /** The product the site was created on (`mission-server`, `arcgis-server`, ...). */
+  declare public readonly serverType: pulumi.Output<ServerType>;
   /** The administrative root the site was created on. */
   declare public readonly adminUrl: pulumi.Output<string>;
   /** The primary administrator's name. */
   declare public readonly username: pulumi.Output<string>;
   /** The primary administrator's password (secret). */
   declare public readonly password: pulumi.Output<string>;
+  /** The configuration store as declared (a secret when it has a connectionSecret). */
+  declare public readonly configStoreConnection: pulumi.Output<
+    SiteConfigStoreConnection | undefined
+  >;
+  /** The server directories as declared. */
+  declare public readonly directories: pulumi.Output<SiteDirectory[] | undefined>;
+  /** The log settings as declared. */
+  declare public readonly logSettings: pulumi.Output<SiteLogSettings | undefined>;
+  /** Whether createNewSite was asked to work asynchronously. */
+  declare public readonly runAsync: pulumi.Output<boolean>;
+  /** Whether an existing site may be adopted. */
+  declare public readonly adoptExisting: pulumi.Output<boolean>;
+  /** Whether destroy deletes the site. */
+  declare public readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteTimeouts>;
   /** "created" when this resource created the site, "adopted" when it adopted an existing one. */
   declare public readonly state: pulumi.Output<"created" | "adopted">;
   /** When the site was created or adopted (ISO 8601). */
   declare public readonly createdAt: pulumi.Output<string>;
-  /** Names of the site's machines. */
+  /** Names of the site's machines, as the server reports them. */
   declare public readonly machines: pulumi.Output<string[]>;
-  /** The product. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The server's version as rest/info reports it. */
+  /** The server's version as rest/info reports it (`fullVersion`, else `currentVersion`). */
   declare public readonly serverVersion: pulumi.Output<string | undefined>;
-  /** The log settings as the server reports them. */
+  /** The log settings as the server reports them (its own field names and values). */
   declare public readonly serverLogSettings: pulumi.Output<
     Record<string, string | number | boolean> | undefined
   >;
-  /** The configuration store (a secret when it has a connectionSecret). */
-  declare public readonly configStoreConnection: pulumi.Output<SiteInputs["configStoreConnection"]>;
-  /** The TLS settings used to reach the server. */
-  declare public readonly tls: pulumi.Output<SiteInputs["tls"]>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -1062,6 +1115,16 @@ export class Site extends pulumi.dynamic.Resource {
       siteProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        directories: args.directories,
+        logSettings: args.logSettings,
+        runAsync: args.runAsync,
+        adoptExisting: args.adoptExisting,
+        deleteSiteOnDestroy: args.deleteSiteOnDestroy,
+        tls: args.tls,
+        timeouts: args.timeouts,
         ...args,
         password: pulumi.secret(args.password),
         // A cloud store's credentials make the whole connection a secret; a file share path

@@ -2,6 +2,7 @@
  * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
  * resource.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -65,6 +66,8 @@ export interface SiteExportInputs {
   downloadTo?: string;
   /** Any values: a change exports again. */
   triggers?: unknown[];
+  /** With downloadTo: whether a missing local copy is accepted on refresh (ephemeral runners). */
+  allowMissingDownload?: boolean;
   /**
    * The largest archive `downloadTo` accepts, in bytes (default 4 GiB). Filled in by check();
    * absent in state written before it existed.
@@ -121,6 +124,7 @@ export function siteExportInputsSchema() {
     location: nonEmpty().optional(),
     downloadTo: nonEmpty().optional(),
     triggers: z.array(z.unknown()).optional(),
+    allowMissingDownload: z.boolean().optional(),
     maxDownloadBytes: z
       .number()
       .int()
@@ -156,6 +160,7 @@ const STATE_ONLY_INPUTS = [
   "username",
   "password",
   "maxDownloadBytes",
+  "allowMissingDownload",
   "tls",
   "timeouts",
 ] as const;
@@ -257,7 +262,9 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     }
     const local = await download(
       inputs,
-      inputs.downloadTo,
+      // Relative to the project folder (the provider's working directory), so that the input
+      // stays the same string on every machine and a runner's own path never replaces the export.
+      path.resolve(inputs.downloadTo),
       session,
       answer.location,
       progress.elapsed(),
@@ -368,6 +375,15 @@ async function update(
 
 async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
   if (props.localPath === undefined || props.sha256 === undefined) return { id, props };
+  if (props.allowMissingDownload === true && !fs.existsSync(props.localPath)) {
+    // On an ephemeral runner the download folder is gone with the runner; the export on the
+    // server side is what was asked for, so it is kept rather than made again.
+    logInfo(
+      `The downloaded export ${props.localPath} is not on this machine; kept in state ` +
+        "(allowMissingDownload).",
+    );
+    return { id, props };
+  }
   try {
     const local = await verifyArchive(props.localPath);
     if (local.sha256 === props.sha256) return { id, props };
@@ -418,8 +434,19 @@ export interface SiteExportArgs {
   password: pulumi.Input<string>;
   /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
   location?: pulumi.Input<string>;
-  /** A local folder to stream the archive to (only without `location`). */
+  /**
+   * A local folder to stream the archive to (only without `location`). A relative path is
+   * relative to the project folder (where Pulumi.yaml is): prefer it to an absolute path, which
+   * differs between CI runners, and a change of `downloadTo` exports again.
+   */
   downloadTo?: pulumi.Input<string>;
+  /**
+   * With downloadTo: on refresh, accept that the local copy is missing (default false: missing
+   * means gone, and the next `pulumi up` exports again). For ephemeral CI runners, where the
+   * download folder does not outlive the run. A copy that is present but changed still counts as
+   * gone.
+   */
+  allowMissingDownload?: pulumi.Input<boolean>;
   /** Largest archive downloadTo accepts, in bytes (default 4 GiB); a larger one fails. */
   maxDownloadBytes?: pulumi.Input<number>;
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
@@ -457,6 +484,8 @@ export class SiteExport extends pulumi.dynamic.Resource {
   declare public readonly requestedLocation: pulumi.Output<string | undefined>;
   /** The local folder of the download, when one was given. */
   declare public readonly downloadTo: pulumi.Output<string | undefined>;
+  /** Whether a missing local copy is accepted on refresh. */
+  declare public readonly allowMissingDownload: pulumi.Output<boolean | undefined>;
   /** The triggers as given. */
   declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** The largest archive a download accepts, in bytes. */
@@ -496,6 +525,7 @@ export class SiteExport extends pulumi.dynamic.Resource {
         requestedLocation: undefined,
         downloadTo: args.downloadTo,
         triggers: args.triggers,
+        allowMissingDownload: args.allowMissingDownload,
         maxDownloadBytes: args.maxDownloadBytes,
         tls: args.tls,
         timeouts: args.timeouts,

@@ -35,6 +35,7 @@ import {
   resourceOptions,
   TYPE_MODULE,
 } from "./common";
+import { type PortalConnection, resolvePortalConnection } from "./connection";
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {
@@ -289,8 +290,19 @@ export const collaborationProvider = lazyProvider("collaboration");
 
 /** Arguments of a {@link Collaboration}. Every field accepts a `pulumi.Input`. */
 export interface CollaborationArgs {
-  /** The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`. */
-  sharingUrl: pulumi.Input<string>;
+  /**
+   * The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`.
+   * Default: `connection.sharingUrl`, stack config `arcgis-admin:sharingUrl`,
+   * `ARCGIS_ADMIN_SHARING_URL`.
+   */
+  sharingUrl?: pulumi.Input<string>;
+  /**
+   * A portal connection declared once (see {@link PortalConnection}). Credentials come as a
+   * whole from the nearest place that gives any: these arguments, the connection, else
+   * `arcgis-admin:portalUsername` / `portalPassword` / `portalToken` (or
+   * `ARCGIS_ADMIN_PORTAL_USERNAME` / `_PASSWORD` / `_TOKEN`).
+   */
+  connection?: PortalConnection;
   /** The collaboration's id. */
   collaborationId: pulumi.Input<string>;
   /** This portal's id; omitted, it is read from portals/self. */
@@ -356,17 +368,16 @@ export class Collaboration extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: CollaborationArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolvePortalConnection("Collaboration", name, args);
     super(
       collaborationProvider,
       name,
       {
         // Every output is listed, so that each is a property of the resource.
-        username: args.username,
         leaveAsGuest: args.leaveAsGuest,
-        tls: args.tls,
-        ...args,
-        password: args.password === undefined ? undefined : pulumi.secret(args.password),
-        token: args.token === undefined ? undefined : pulumi.secret(args.token),
+        ...own,
+        ...connection,
         portalId: args.portalId,
         portalIdGiven: undefined,
         name: undefined,

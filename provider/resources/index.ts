@@ -33,3 +33,9 @@ export {
   TYPE_MODULE,
   typeToken,
 } from "./common";
+export {
+  CONFIG_NAMESPACE,
+  CONNECTION_DEFAULTS,
+  type PortalConnection,
+  type ServerConnection,
+} from "./connection";

@@ -46,6 +46,7 @@ import {
   resourceOptions,
   TYPE_MODULE,
 } from "./common";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Default bound on an export, including the time spent waiting for a lock held by another. */
 export const DEFAULT_EXPORT_MS = 30 * 60_000;
@@ -426,12 +427,23 @@ export const siteExportProvider = lazyProvider("site-export");
 export interface SiteExportArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
-  /** Administrative root of the server (typically a Site's `adminUrl`). */
-  adminUrl: pulumi.Input<string>;
-  /** An administrator of the site. */
-  username: pulumi.Input<string>;
-  /** That administrator's password. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  /**
+   * Administrative root of the server (typically a Site's `adminUrl`). Default:
+   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
   location?: pulumi.Input<string>;
   /**
@@ -515,6 +527,8 @@ export class SiteExport extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("SiteExport", name, args);
     super(
       siteExportProvider,
       name,
@@ -527,10 +541,9 @@ export class SiteExport extends pulumi.dynamic.Resource {
         triggers: args.triggers,
         allowMissingDownload: args.allowMissingDownload,
         maxDownloadBytes: args.maxDownloadBytes,
-        tls: args.tls,
         timeouts: args.timeouts,
-        ...args,
-        password: pulumi.secret(args.password),
+        ...own,
+        ...connection,
         fileName: undefined,
         exportedAt: undefined,
         localPath: undefined,

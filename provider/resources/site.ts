@@ -62,6 +62,7 @@ import {
   resourceOptions,
   TYPE_MODULE,
 } from "./common";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [
@@ -1024,12 +1025,23 @@ export interface SiteArgs {
    * check; a server whose answers show another product is refused before createNewSite.
    */
   serverType?: pulumi.Input<ServerType>;
-  /** Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`. */
-  adminUrl: pulumi.Input<string>;
-  /** Name of the site's primary administrator, set by createNewSite. */
-  username: pulumi.Input<string>;
-  /** Password of the primary administrator. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  /**
+   * Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`.
+   * Default: `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * Name of the site's primary administrator, set by createNewSite. Default:
+   * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Password of the primary administrator. Stored only as a secret. Default:
+   * `connection.password`, `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** Configuration store; omitted, the server keeps it in its installation directory. */
   configStoreConnection?: pulumi.Input<InputsOf<SiteConfigStoreConnection>>;
   /** Server directories; omitted, the server creates them locally. */
@@ -1045,7 +1057,11 @@ export interface SiteArgs {
   adoptExisting?: pulumi.Input<boolean>;
   /** Delete the site (deleteSite) when the resource is destroyed (default false: leave it). */
   deleteSiteOnDestroy?: pulumi.Input<boolean>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
+  /**
+   * TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. Default:
+   * `connection.tls`, `arcgis-admin:caCert` / `arcgis-admin:insecureSkipVerify`,
+   * `ARCGIS_ADMIN_CA_CERT` / `ARCGIS_ADMIN_INSECURE_SKIP_VERIFY`.
+   */
   tls?: TlsArgs;
   /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
   timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
@@ -1111,6 +1127,8 @@ export class Site extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("Site", name, args);
     super(
       siteProvider,
       name,
@@ -1123,10 +1141,9 @@ export class Site extends pulumi.dynamic.Resource {
         runAsync: args.runAsync,
         adoptExisting: args.adoptExisting,
         deleteSiteOnDestroy: args.deleteSiteOnDestroy,
-        tls: args.tls,
         timeouts: args.timeouts,
-        ...args,
-        password: pulumi.secret(args.password),
+        ...own,
+        ...connection,
         // A cloud store's credentials make the whole connection a secret; a file share path
         // alone stays readable in previews and outputs.
         configStoreConnection:

@@ -22,6 +22,8 @@ const PUBLIC_TYPES = [
   "CollaborationArgs",
   "CollaborationOutputs",
   "TlsSettings",
+  "ServerConnection",
+  "PortalConnection",
 ];
 
 /** Members every Pulumi resource has (documented by @pulumi/pulumi). */

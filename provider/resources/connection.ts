@@ -205,10 +205,10 @@ export function resolvePortalConnection(
     password?: pulumi.Input<string> | undefined;
     token?: pulumi.Input<string> | undefined;
   } = nearest ?? {
-      username: fromDefaults(d.portalUsername),
-      password: fromDefaults(d.portalPassword),
-      token: fromDefaults(d.portalToken),
-    };
+    username: fromDefaults(d.portalUsername),
+    password: fromDefaults(d.portalPassword),
+    token: fromDefaults(d.portalToken),
+  };
   return {
     sharingUrl: required(
       args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),

@@ -189,8 +189,28 @@ export interface SiteOutputs extends SiteInputs {
   machines: string[];
   /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
   serverVersion?: string;
-  /** The log settings as the server reports them after creation (and after applying ours). */
+  /** The log settings as the server reports them (after applying ours; refreshed). */
   serverLogSettings?: Record<string, string | number | boolean>;
+  /** The server directories as the server reports them (refreshed by `pulumi refresh`). */
+  serverDirectories?: SiteReportedDirectory[];
+  /** Where the server reports its configuration store (refreshed by `pulumi refresh`). */
+  serverConfigStore?: SiteReportedConfigStore;
+}
+
+/** A server directory as the server reports it (`system/directories`). */
+export interface SiteReportedDirectory {
+  /** The directory's name. */
+  name: string;
+  /** Its path as the server reports it (`physicalPath`, or `path` on Mission/Notebook/Video). */
+  path: string;
+}
+
+/** The configuration store as the server reports it (`system/configstore`); never a secret. */
+export interface SiteReportedConfigStore {
+  /** Its type, e.g. `FILESYSTEM`, when reported. */
+  type?: string;
+  /** Its location, when reported. */
+  connectionString?: string;
 }
 
 /**
@@ -353,8 +373,14 @@ export const SITE_DEFINING_INPUTS = [
   "adminUrl",
   "configStoreConnection",
   "directories",
-  "logSettings",
 ] as const;
+
+/**
+ * Inputs that an update applies to the existing site: log settings are written with
+ * `logs/settings/edit` (as DSC's Update-LogSettings does), so a change, or drift that a refresh
+ * found, is corrected in place.
+ */
+const APPLIED_INPUTS = ["logSettings"] as const;
 
 /**
  * The administrator's credentials. They do not define the site: a change means the password was
@@ -388,6 +414,8 @@ const OUTPUT_ONLY_KEYS = [
   "machines",
   "serverVersion",
   "serverLogSettings",
+  "serverDirectories",
+  "serverConfigStore",
 ] as const;
 
 function parseInputs(raw: unknown): SiteInputs {
@@ -737,6 +765,13 @@ async function adopt(
     throw error;
   }
   logInfo(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
+  for (const line of siteDrift(inputs, outs)) {
+    logWarn(`The adopted site at ${inputs.adminUrl} differs from the program: ${line}.`);
+  }
+  // State holds what the server has: the next `pulumi up` applies the declared log settings.
+  if (inputs.logSettings !== undefined && outs.serverLogSettings !== undefined) {
+    outs.logSettings = logSettingsAsReported(inputs.logSettings, outs.serverLogSettings);
+  }
   return { id: inputs.adminUrl, outs };
 }
 
@@ -753,6 +788,7 @@ async function outputsOf(
   const session = sessionOf(inputs);
   const machines = await listMachines(session);
   const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  Object.assign(outs, await storageReport(inputs, session));
   // Once a site exists, Video Server's rest/info wants a token (its documentation).
   const version = versionText(
     info ??
@@ -787,6 +823,104 @@ function logSettingsDiffer(
   return (Object.keys(wanted) as Array<keyof typeof wanted>).some(
     (key) => wanted[key] !== undefined && reported[key] !== wanted[key],
   );
+}
+
+/**
+ * The directories and configuration store as the server reports them, each best effort (a server
+ * that does not answer one of them is logged and the output left out).
+ */
+async function storageReport(
+  inputs: SiteInputs,
+  session: ReturnType<typeof sessionOf>,
+): Promise<Pick<SiteOutputs, "serverDirectories" | "serverConfigStore">> {
+  const report: Pick<SiteOutputs, "serverDirectories" | "serverConfigStore"> = {};
+  try {
+    report.serverDirectories = (await listDirectories(session)).map((d) => ({
+      name: d.name,
+      path: d.path,
+    }));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  try {
+    const store = await getConfigStore(session);
+    report.serverConfigStore = {
+      ...(store.type === undefined ? {} : { type: store.type }),
+      ...(store.connectionString === undefined
+        ? {}
+        : { connectionString: store.connectionString }),
+    };
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
+    );
+  }
+  return report;
+}
+
+/**
+ * Each difference between the declared inputs and what the server reports, by name:
+ * `logSettings.logLevel: DEBUG declared, WARNING on the server`. Only what the server reports is
+ * compared; directory names in any letter case (the server does not tell them apart).
+ */
+export function siteDrift(inputs: SiteInputs, reported: SiteOutputs): string[] {
+  const lines: string[] = [];
+  const show = (v: unknown) => JSON.stringify(v);
+  if (inputs.logSettings !== undefined && reported.serverLogSettings !== undefined) {
+    for (const [key, declared] of Object.entries(inputs.logSettings)) {
+      const now = reported.serverLogSettings[key];
+      if (declared !== undefined && now !== undefined && now !== declared) {
+        lines.push(`logSettings.${key}: ${show(declared)} declared, ${show(now)} on the server`);
+      }
+    }
+  }
+  if (inputs.directories !== undefined && reported.serverDirectories !== undefined) {
+    for (const dir of inputs.directories) {
+      const now = reported.serverDirectories.find(
+        (d) => d.name.toLowerCase() === dir.name.toLowerCase(),
+      );
+      if (now === undefined) lines.push(`directories[${show(dir.name)}]: not on the server`);
+      else if (now.path !== dir.physicalPath) {
+        lines.push(
+          `directories[${show(dir.name)}].physicalPath: ${show(dir.physicalPath)} declared, ` +
+            `${show(now.path)} on the server`,
+        );
+      }
+    }
+  }
+  const store = inputs.configStoreConnection;
+  const storeNow = reported.serverConfigStore;
+  if (store !== undefined && storeNow !== undefined) {
+    if (storeNow.type !== undefined && storeNow.type !== store.type) {
+      lines.push(
+        `configStoreConnection.type: ${show(store.type)} declared, ${show(storeNow.type)} on the server`,
+      );
+    }
+    if (
+      storeNow.connectionString !== undefined &&
+      storeNow.connectionString !== store.connectionString
+    ) {
+      lines.push(
+        `configStoreConnection.connectionString: ${show(store.connectionString)} declared, ` +
+          `${show(storeNow.connectionString)} on the server`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The declared log settings with the values the server reports for the same fields. */
+function logSettingsAsReported(
+  declared: SiteLogSettings,
+  reported: Record<string, string | number | boolean>,
+): SiteLogSettings {
+  const out: Record<string, unknown> = { ...declared };
+  for (const key of Object.keys(declared)) {
+    if (reported[key] !== undefined) out[key] = reported[key];
+  }
+  return out as unknown as SiteLogSettings;
 }
 
 /** Plain scalar fields only: outputs must be plain JSON. */
@@ -853,7 +987,7 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
   // State written before serverType existed is taken to be of the declared product.
   olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
   const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
-  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS].filter(
+  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS, ...APPLIED_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
   );
   if (changedDefining.length === 0) {
@@ -884,9 +1018,24 @@ async function update(
   if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
     await proveCredentials(news);
   }
-  return {
-    outs: withStateOnlyChanges(olds, news, [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS]),
-  };
+  const outs = withStateOnlyChanges(olds, news, [
+    ...CREDENTIAL_INPUTS,
+    ...STATE_ONLY_INPUTS,
+    ...APPLIED_INPUTS,
+  ]);
+  if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
+    const session = sessionOf(news);
+    try {
+      await editLogSettings(session, news.logSettings);
+      outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+    } catch (error) {
+      throw new Error(failureMessage("logs/settings/edit", news.adminUrl, error), {
+        cause: error,
+      });
+    }
+    logInfo(`Applied logSettings to the site at ${news.adminUrl} (logs/settings/edit).`);
+  }
+  return { outs };
 }
 
 /**
@@ -937,14 +1086,38 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
-  let machines = props.machines;
+  // What the server has now: state follows it, so that `pulumi refresh` shows drift and the next
+  // `pulumi up` corrects what it can (log settings) and refuses what it cannot (the rest).
+  const session = sessionOf(inputs);
+  const now: SiteOutputs = { ...props };
   try {
-    machines = await listMachines(sessionOf(inputs));
+    now.machines = await listMachines(session);
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;
     logWarn(`Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`);
   }
-  return { id, props: { ...props, machines } };
+  const version = versionText(
+    await serverInfo(inputs.adminUrl, {
+      ...transportOf(inputs),
+      token: await session.token().catch(() => undefined),
+    }).catch(() => undefined),
+  );
+  if (version !== undefined) now.serverVersion = version;
+  try {
+    now.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the log settings of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  Object.assign(now, await storageReport(inputs, session));
+  const drift = siteDrift(inputs, now);
+  for (const line of drift) {
+    logWarn(`The site at ${inputs.adminUrl} differs from state: ${line}.`);
+  }
+  if (inputs.logSettings !== undefined && now.serverLogSettings !== undefined) {
+    now.logSettings = logSettingsAsReported(inputs.logSettings, now.serverLogSettings);
+  }
+  return { id, props: now };
 }
 
 async function remove(_id: string, props: SiteOutputs): Promise<void> {
@@ -1120,6 +1293,10 @@ export class Site extends pulumi.dynamic.Resource {
   declare public readonly serverLogSettings: pulumi.Output<
     Record<string, string | number | boolean> | undefined
   >;
+  /** The server directories as the server reports them (refreshed). */
+  declare public readonly serverDirectories: pulumi.Output<SiteReportedDirectory[] | undefined>;
+  /** Where the server reports its configuration store (refreshed). */
+  declare public readonly serverConfigStore: pulumi.Output<SiteReportedConfigStore | undefined>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -1157,6 +1334,8 @@ export class Site extends pulumi.dynamic.Resource {
         machines: undefined,
         serverVersion: undefined,
         serverLogSettings: undefined,
+        serverDirectories: undefined,
+        serverConfigStore: undefined,
       },
       resourceOptions("Site", name, opts, ["password"]),
       TYPE_MODULE,

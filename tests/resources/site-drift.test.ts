@@ -96,7 +96,7 @@ it("adopting a site names each difference between the program and the server", a
       directories: [{ ...DIRECTORIES[0]!, physicalPath: "E:\\elsewhere\\system" }],
     }),
   );
-  const { outs } = await site.create(checked.inputs!);
+  const { outs } = await site.create(checked.inputs);
   const adopted = outs as SiteOutputs;
   expect(adopted.state).toBe("adopted");
   const prefix = `The adopted site at ${emu.adminUrl} differs from the program: `;

@@ -23,6 +23,7 @@ import {
   type TlsSettings,
   withStateOnlyChanges,
   logInfo,
+  logWarn,
   httpUrlSchema,
   lazyProvider,
   messageOf,
@@ -233,16 +234,39 @@ async function update(
 
 async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = parseInputs(props);
+  const session = sessionFor(inputs);
+  let info: Awaited<ReturnType<typeof getCollaboration>>;
   try {
-    const info = await getCollaboration(sessionFor(inputs), props.portalId, props.collaborationId);
-    return {
-      id,
-      props: { ...props, name: info.name, description: info.description ?? props.description },
-    };
+    info = await getCollaboration(session, props.portalId, props.collaborationId);
   } catch (error) {
     if (isNotFoundError(error)) return {};
     throw error;
   }
+  // What the portal has now, each difference named.
+  const selfId = (await portalSelf(session)).id;
+  const now: CollaborationOutputs = {
+    ...props,
+    name: info.name,
+    description: info.description ?? props.description,
+    hostPortalId: info.collaborationHostPortalId,
+    role: info.collaborationHostPortalId === selfId ? "host" : "guest",
+  };
+  const target = describeTarget(inputs, props.portalId);
+  for (const key of ["name", "description", "hostPortalId", "role"] as const) {
+    if (now[key] !== props[key]) {
+      logWarn(
+        `The ${target} changed on the portal: ${key}: ${JSON.stringify(props[key])} in state, ` +
+          `${JSON.stringify(now[key])} now.`,
+      );
+    }
+  }
+  if (now.role === "guest" && props.role === "host" && !inputs.leaveAsGuest) {
+    logWarn(
+      `Portal ${props.portalId} is no longer the host of the ${target}: a guest cannot delete it. ` +
+        "Set leaveAsGuest: true to make `pulumi destroy` remove this portal's participation.",
+    );
+  }
+  return { id, props: now };
 }
 
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {

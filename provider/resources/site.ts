@@ -847,9 +847,7 @@ async function storageReport(
     const store = await getConfigStore(session);
     report.serverConfigStore = {
       ...(store.type === undefined ? {} : { type: store.type }),
-      ...(store.connectionString === undefined
-        ? {}
-        : { connectionString: store.connectionString }),
+      ...(store.connectionString === undefined ? {} : { connectionString: store.connectionString }),
     };
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;

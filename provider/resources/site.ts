@@ -406,6 +406,11 @@ const STATE_ONLY_INPUTS = [
 const POLL_INTERVAL_MS = 700;
 /** How often the provider looks at a machine that does not answer yet (a fresh install). */
 const SERVER_POLL_INTERVAL_MS = 1_000;
+/**
+ * How often a wait for createNewSite's answer checks whether a progress line is due; the reporter
+ * itself writes at most one line every 15 s.
+ */
+const PROGRESS_INTERVAL_MS = 1_000;
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
 const OUTPUT_ONLY_KEYS = [
@@ -578,7 +583,13 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     if (inputs.configStoreConnection) params.configStoreConnection = inputs.configStoreConnection;
     if (inputs.directories) params.directories = inputs.directories;
     if (inputs.logSettings) params.logSettings = inputs.logSettings;
-    await createNewSite(inputs.adminUrl, params, transport);
+    await whileReportingProgress(
+      inputs,
+      inputs.runAsync
+        ? "createNewSite sent, waiting for its answer"
+        : "createNewSite sent; the server answers once the site exists",
+      () => createNewSite(inputs.adminUrl, params, transport),
+    );
   } catch (error) {
     if (isAlreadyInSite(error)) {
       // Another client created a site (or is creating one) since our status check: wait until
@@ -617,6 +628,29 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     }
   }
   return { id: inputs.adminUrl, outs: await outputsOf(inputs, "created", info) };
+}
+
+/**
+ * Runs `request` and, while its answer is outstanding, reports progress every 15 s: a synchronous
+ * createNewSite holds its one request open for the whole creation (minutes on real servers), and
+ * without these lines `pulumi up` would show nothing until it ends.
+ */
+async function whileReportingProgress<T>(
+  inputs: SiteInputs,
+  state: string,
+  request: () => Promise<T>,
+): Promise<T> {
+  const progress = new ProgressReporter(
+    `site creation on ${inputs.adminUrl}`,
+    inputs.timeouts.createMs,
+  );
+  progress.tick(state);
+  const timer = setInterval(() => progress.tick(state), PROGRESS_INTERVAL_MS);
+  try {
+    return await request();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Waits until the admin root answers (a fresh install can take minutes), bounded by serverReadyMs. */

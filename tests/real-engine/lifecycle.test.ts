@@ -104,17 +104,39 @@ describe("pulumi up", () => {
   });
 
   it("fails `preview --diff` on a changed site-defining input, naming it, as README promises", async () => {
+    const directories = [
+      { name: "arcgissystem", physicalPath: "/srv/arcgis/system", directoryType: "SYSTEM" },
+    ];
     const changed = await run("preview", {
-      config: { siteUsername: { value: "otheradmin" } },
+      config: { siteExtra: { value: JSON.stringify({ directories }) } },
       options: { diff: true },
     });
     expect(changed.ok).toBe(false);
     const shown = `${changed.output}\n${changed.error}`;
-    expect(shown).toMatch(/username/);
+    expect(shown).toMatch(/Cannot change directories/);
     expect(shown).toMatch(/createNewSite cannot run on it again/);
     expect(emu.stats().createNewSiteRequests).toBe(1);
     // Back to the deployed config, for the next tests.
-    await mustRun("preview", { config: { siteUsername: { value: "siteadmin" } } });
+    await mustRun("preview", {
+      config: { siteExtra: { value: "{}" } },
+      options: { expectNoChanges: true },
+    });
+  });
+
+  it("takes a rotated password as an update of state, never a replacement", async () => {
+    const rotated = await run("preview", {
+      config: { sitePassword: { value: "rotated-Not-On-Server-1", secret: true } },
+      options: { diff: true },
+    });
+    expect(rotated.ok).toBe(true);
+    expect(rotated.changeSummary?.update).toBeGreaterThanOrEqual(1);
+    expect(rotated.changeSummary).not.toHaveProperty("replace");
+    expect(rotated.changeSummary).not.toHaveProperty("delete");
+    expect(rotated.output).not.toContain("rotated-Not-On-Server-1");
+    await mustRun("preview", {
+      config: { sitePassword: { value: SITE_PASSWORD, secret: true } },
+      options: { expectNoChanges: true },
+    });
   });
 });
 

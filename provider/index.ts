@@ -3,5 +3,6 @@
  *
  * @packageDocumentation
  */
+import "./node-version";
 export * from "./resources";
 export * from "./client";

@@ -10,7 +10,7 @@ let registrations: Registration[];
 beforeAll(async () => {
   consumer = await prepareConsumer();
   registrations = await consumer.runProgram(`
-    const { Site, SiteExport, Collaboration } = require("pulumi-arcgis-admin");
+    const { Site, SiteExport, Collaboration, SiteMachine } = require("pulumi-arcgis-admin");
     const adminUrl = "https://gis.example.com:20443/arcgis/admin";
     new Site("site", { adminUrl, username: "siteadmin", password: "site-Pw-1" },
       { additionalSecretOutputs: ["machines", "serverLogSettings"] });
@@ -20,6 +20,10 @@ beforeAll(async () => {
       sharingUrl: "https://gis.example.com/portal/sharing/rest",
       collaborationId: "c1", username: "portaladmin", password: "portal-Pw-1",
     }, { additionalSecretOutputs: ["description"] });
+    new SiteMachine("gis2", {
+      adminUrl: "https://gis2.example.com:20443/arcgis/admin", siteAdminUrl: adminUrl,
+      username: "siteadmin", password: "site-Pw-1",
+    }, { additionalSecretOutputs: ["machines"] });
   `);
 }, 180_000);
 
@@ -32,6 +36,7 @@ it("registers each resource under its own type token", () => {
     ["site", "pulumi-nodejs:dynamic/arcgis-admin:Site"],
     ["backup", "pulumi-nodejs:dynamic/arcgis-admin:SiteExport"],
     ["partners", "pulumi-nodejs:dynamic/arcgis-admin:Collaboration"],
+    ["gis2", "pulumi-nodejs:dynamic/arcgis-admin:SiteMachine"],
   ]);
 });
 
@@ -43,5 +48,6 @@ it("keeps the user's additionalSecretOutputs and adds the resource's own", () =>
     site: ["machines", "password", "serverLogSettings"],
     backup: ["location", "password"],
     partners: ["description", "password", "token"],
+    gis2: ["machines", "password"],
   });
 });

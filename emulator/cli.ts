@@ -3,6 +3,9 @@
  * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
+import "../provider/node-version";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import {
   DEFAULT_CREATE_DELAY_MS,
@@ -22,6 +25,7 @@ import {
   type ServerType,
 } from "./products";
 import { startEmulator, type EmulatorEndpoints, type RunningEmulator } from "./index";
+import { watchAncestors } from "./parent-watch";
 
 function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -83,6 +87,8 @@ interface CliFlags {
   exportPaddingBytes: number;
   failCreate?: string;
   quiet: boolean;
+  readyFile?: string;
+  exitWithParent: boolean;
 }
 
 /** The command line parser (exported for its help text). */
@@ -188,6 +194,14 @@ export function buildProgram(): Command {
     )
     .option("--fail-create <message>", "the first site creation fails with this message")
     .option("--quiet", "no log lines on stderr", false)
+    .option(
+      "--ready-file <file>",
+      "also write the ready line to this file (atomically) once listening; removed on stop",
+    )
+    .option(
+      "--no-exit-with-parent",
+      "keep running when the process that started it (npx, npm run, a CI step) is gone; by default the emulator stops then",
+    )
     .addHelpText(
       "after",
       "\nOnce listening it prints one JSON line on stdout:\n" +
@@ -285,10 +299,30 @@ async function main(): Promise<void> {
     closeAndExit(emulator);
     return;
   }
-  process.stdout.write(`${readyLine(emulator)}\n`);
+  const flags = program.opts<CliFlags>();
+  if (flags.exitWithParent) {
+    watchAncestors((pid) => {
+      process.stderr.write(
+        `arcgis-admin-emulator: the process that started it (pid ${pid}) is gone, stopping\n`,
+      );
+      stop("SIGTERM");
+    });
+  }
+  const line = readyLine(emulator);
+  if (flags.readyFile !== undefined) {
+    readyFile = path.resolve(flags.readyFile);
+    const temp = `${readyFile}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${line}\n`);
+    fs.renameSync(temp, readyFile);
+  }
+  process.stdout.write(`${line}\n`);
 }
 
+/** The ready file written at start, removed at stop (a stale one would announce a dead port). */
+let readyFile: string | undefined;
+
 function closeAndExit(emulator: RunningEmulator): void {
+  if (readyFile !== undefined) fs.rmSync(readyFile, { force: true });
   emulator.close().then(
     () => process.exit(0),
     (error: unknown) => {

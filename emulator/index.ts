@@ -3,6 +3,7 @@
  * API), to try and test ArcGIS administration code without a licensed server. Importable as
  * `pulumi-arcgis-admin/emulator`; the `arcgis-admin-emulator` CLI wraps the same function.
  */
+import "../provider/node-version";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import http from "node:http";

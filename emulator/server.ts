@@ -181,9 +181,19 @@ export class RequestHandler {
         ? { ...found, title: this.rt.product.adminTitle }
         : found;
     if (target?.api !== "control") this.record(req);
-    // Logged without the query string, which may carry a token.
-    this.rt.log(`${req.method ?? ""} ${pathname}`);
+    // One line per request once it is answered, with its result: the HTTP status and, since
+    // ArcGIS answers errors with HTTP 200, the error code of the document. Logged without the
+    // query string, which may carry a token.
+    const started = Date.now();
+    let result = "";
+    res.once("close", () => {
+      const outcome = res.writableFinished ? `HTTP ${res.statusCode}` : "aborted";
+      this.rt.log(
+        `${req.method ?? ""} ${pathname} -> ${outcome}${result} (${Date.now() - started} ms)`,
+      );
+    });
     if (target === null) {
+      result = ", error code 404";
       send(
         res,
         404,
@@ -227,9 +237,11 @@ export class RequestHandler {
       } finally {
         this.busy.delete(req.socket);
       }
+      if (reply.kind === "json") result = resultOf(reply.body);
       await this.reply(res, reply, format, target.title);
     } catch (error) {
       const body = this.errorAnswer(target.api, error);
+      result = resultOf(body);
       // A download that broke off midway cannot switch to an error document.
       if (res.headersSent) res.destroy();
       else sendDocument(res, body, format, target.title);
@@ -372,6 +384,22 @@ export class RequestHandler {
     });
     await pipeline(createReadStream(reply.file), res);
   }
+}
+
+/**
+ * The result of an answer for the log: `, error code N` for an error document of either format
+ * (ArcGIS answers errors with HTTP 200), nothing otherwise.
+ */
+export function resultOf(body: unknown): string {
+  if (body === null || typeof body !== "object") return "";
+  const document = body as { status?: unknown; code?: unknown; error?: { code?: unknown } };
+  if (document.status === "error" && typeof document.code === "number") {
+    return `, error code ${document.code}`;
+  }
+  if (typeof document.error === "object" && document.error !== null) {
+    return `, error code ${String(document.error.code)}`;
+  }
+  return "";
 }
 
 /** Makes every token issued so far expired (498), on both APIs. */

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import "./node-version";
 export * from "./resources";
 export * from "./client";
 // The resource, not the client's type of the same name (that stays under pulumi-arcgis-admin/dist/provider/client).

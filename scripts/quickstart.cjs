@@ -458,7 +458,18 @@ async function startEmulatorInBackground(settings, { timeoutMs = 30_000 } = {}) 
   fs.rmSync(readyFile, { force: true });
   const out = fs.openSync(readyFile, "w");
   const err = fs.openSync(logFile, "a");
-  const args = [cli, "--data-dir", dataDir, "--port", String(settings.port), "--seed", SEED_FILE];
+  // In the background it outlives this script (npm run destroy stops it), so it must not stop
+  // with its parent.
+  const args = [
+    cli,
+    "--data-dir",
+    dataDir,
+    "--port",
+    String(settings.port),
+    "--seed",
+    SEED_FILE,
+    "--no-exit-with-parent",
+  ];
   let child;
   try {
     child = spawn(process.execPath, args, {

@@ -7,7 +7,6 @@
  * `deleteSiteOnDestroy` stays false (the default): destroying the stack forgets the site and
  * leaves it running. A backup is taken at adoption, a baseline before managing the site further.
  */
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Site, SiteExport } from "pulumi-arcgis-admin";
 
@@ -28,7 +27,7 @@ const baseline = new SiteExport("baseline", {
   adminUrl: site.adminUrl,
   username: site.username,
   password: site.password,
-  downloadTo: path.resolve(config.get("backupDir") ?? "backups"),
+  downloadTo: config.get("backupDir") ?? "backups",
   ...tls,
 });
 

@@ -11,7 +11,6 @@
  *
  * Each release's archive is kept (deleting a SiteExport never deletes its archive).
  */
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Site, SiteExport } from "pulumi-arcgis-admin";
 
@@ -53,8 +52,10 @@ const backup = new SiteExport("backup", {
   adminUrl: site.adminUrl,
   username: site.username,
   password: site.password,
-  // Kept as an artifact of the pipeline run (relative paths are relative to this folder).
-  downloadTo: path.resolve(config.get("backupDir") ?? "backups"),
+  // Kept as an artifact of the pipeline run. Relative to this project's folder, so that every
+  // runner records the same path; and a runner that no longer has the file does not export again.
+  downloadTo: config.get("backupDir") ?? "backups",
+  allowMissingDownload: true,
   triggers: [release],
   // Includes the wait for another export (or administrative change) to finish.
   timeouts: { exportMs: 20 * 60_000 },

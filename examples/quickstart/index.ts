@@ -18,7 +18,6 @@
  * Set secrets with `pulumi config set --secret siteAdminPassword`, which prompts for the value
  * (or reads it from stdin), so that it never shows in the shell history.
  */
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { Collaboration, Site, SiteExport } from "pulumi-arcgis-admin";
 
@@ -39,14 +38,14 @@ const site = new Site("site", {
 
 /**
  * Exports the site configuration once the site exists, and streams the archive to a local folder.
- * The path is made absolute here (relative paths are relative to the program's folder), so that
- * the provider writes to the same place whatever its working directory.
+ * The path stays relative (to the project folder, where Pulumi.yaml is): an absolute path differs
+ * between machines and CI runners, and a changed downloadTo would export again.
  */
 const backup = new SiteExport("site-backup", {
   adminUrl: site.adminUrl,
   username: site.username,
   password: site.password,
-  downloadTo: path.resolve(config.get("downloadDir") ?? "site-exports"),
+  downloadTo: config.get("downloadDir") ?? "site-exports",
   ...tls,
 });
 

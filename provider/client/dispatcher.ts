@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
-import { createSecureContext, rootCertificates } from "node:tls";
-import { Agent, type Dispatcher } from "undici";
+import { createSecureContext, getCACertificates } from "node:tls";
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
 
 /** How the server's certificate is checked. Verification is on unless switched off explicitly. */
 export interface TlsOptions {
-  /** PEM certificate(s) of the CA to trust in addition to the system store, e.g. the self-signed certificate of port 6443/20443. */
+  /**
+   * PEM certificate(s) of the CA to trust in addition to Node's default store (its bundled CAs
+   * and those of `NODE_EXTRA_CA_CERTS`), e.g. the self-signed certificate of port 6443/20443.
+   */
   caCert?: string | undefined;
   /** Skip certificate verification. Default false; a last resort, prefer {@link TlsOptions.caCert}. */
   insecureSkipVerify?: boolean | undefined;
@@ -73,7 +76,21 @@ export function effectiveTimeouts(timeouts?: RequestTimeouts): typeof DEFAULT_TI
   };
 }
 
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Dispatcher>();
+
+/** The proxy settings of the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case). */
+function proxyEnvironment(): { httpsProxy?: string; httpProxy?: string; noProxy?: string } {
+  const env = process.env;
+  const pick = (name: string) => env[name.toLowerCase()] ?? env[name];
+  const found: { httpsProxy?: string; httpProxy?: string; noProxy?: string } = {};
+  const https = pick("HTTPS_PROXY");
+  const http = pick("HTTP_PROXY");
+  const no = pick("NO_PROXY");
+  if (https) found.httpsProxy = https;
+  if (http) found.httpProxy = http;
+  if (no) found.noProxy = no;
+  return found;
+}
 
 /**
  * Returns the dispatcher for these transport options: the injected one, or an undici Agent built
@@ -94,22 +111,29 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
   const insecure = transport.tls?.insecureSkipVerify === true;
   const { connectMs } = effectiveTimeouts(transport.timeouts);
   const caHash = caCert ? createHash("sha256").update(caCert).digest("hex") : "";
-  const key = `${caHash}|${insecure}|${connectMs}`;
+  const proxy = proxyEnvironment();
+  const key = `${caHash}|${insecure}|${connectMs}|${JSON.stringify(proxy)}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({
-      connect: {
-        // With `ca` set, Node trusts only these CAs; add the system store so a public
-        // certificate still verifies when a caCert is configured "just in case". One secure
-        // context per Agent: built per connection, parsing ~150 root certificates costs about
-        // 10 ms of CPU each time (measured in bench/, figures 2 and 4).
-        ...(caCert
-          ? { secureContext: createSecureContext({ ca: [...rootCertificates, caCert] }) }
-          : {}),
-        rejectUnauthorized: !insecure,
-        timeout: connectMs,
-      },
-    });
+    // With `ca` set, Node trusts only these CAs; add its default store (the bundled CAs and
+    // NODE_EXTRA_CA_CERTS, which a bare `ca` would drop) so a public certificate, or one of the
+    // machine's extra CAs, still verifies when a caCert is configured. One secure context per
+    // Agent: built per connection, parsing ~150 root certificates costs about 10 ms of CPU each
+    // time (measured in bench/, figures 2 and 4).
+    const tls = {
+      ...(caCert
+        ? { secureContext: createSecureContext({ ca: [...getCACertificates("default"), caCert] }) }
+        : {}),
+      rejectUnauthorized: !insecure,
+      timeout: connectMs,
+    };
+    agent =
+      proxy.httpsProxy === undefined && proxy.httpProxy === undefined
+        ? new Agent({ connect: tls })
+        : // undici's own HTTPS_PROXY / HTTP_PROXY / NO_PROXY handling. An https server is reached
+          // through a CONNECT tunnel with TLS end to end (requestTls: the same trust as a direct
+          // connection), so the proxy never sees a token; `connect` covers hosts in NO_PROXY.
+          new EnvHttpProxyAgent({ ...proxy, connect: tls, requestTls: tls });
     agents.set(key, agent);
   }
   return agent;

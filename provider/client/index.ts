@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import "../node-version";
 export * from "./errors";
 export * from "./products";
 export * from "./response";

@@ -70,6 +70,8 @@ export function parseArcGISAnswer(answer: RawAnswer, ctx: AnswerContext): Record
  * const { location } = validateAnswer(z.looseObject({ location: z.string() }), body, ctx);
  * ```
  * Maps to: the answer of any REST operation.
+ *
+ * @internal
  */
 export function validateAnswer<S extends z.ZodType>(
   schema: S,

@@ -20,8 +20,10 @@ import {
   checkInputs,
   parseValidInputs,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   logInfo,
+  logWarn,
   httpUrlSchema,
   lazyProvider,
   messageOf,
@@ -31,18 +33,29 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
+import { type PortalConnection, resolvePortalConnection } from "./connection";
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {
+  /** The portal's sharing API root. */
   sharingUrl: string;
+  /** The collaboration's id. */
   collaborationId: string;
+  /** The portal the collaboration is looked up on. */
   portalId?: string;
+  /** A portal administrator's name. */
   username?: string;
+  /** That administrator's password (a secret). */
   password?: string;
+  /** A portal token instead of username and password (a secret). */
   token?: string;
+  /** Whether destroy on a guest portal removes this portal's participation. */
   leaveAsGuest: boolean;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  /** How the portal's certificate is checked. */
+  tls?: TlsSettings;
 }
 
 /** Outputs of a `Collaboration` as stored in state. */
@@ -51,13 +64,21 @@ export interface CollaborationOutputs extends CollaborationInputs {
   portalId: string;
   /** Whether portalId was given (false: it was looked up and may be looked up again). */
   portalIdGiven: boolean;
+  /** The collaboration's name, as the portal reports it. */
   name: string;
+  /** Its description, as the portal reports it. */
   description: string;
+  /** The id of the portal that hosts it. */
   hostPortalId: string;
+  /** This portal's role in it. */
   role: "host" | "guest";
 }
 
-/** The zod schema of the Collaboration inputs. */
+/**
+ * The zod schema of the Collaboration inputs.
+ *
+ * @internal
+ */
 export function collaborationInputsSchema() {
   return z.strictObject({
     sharingUrl: httpUrlSchema(),
@@ -213,16 +234,39 @@ async function update(
 
 async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = parseInputs(props);
+  const session = sessionFor(inputs);
+  let info: Awaited<ReturnType<typeof getCollaboration>>;
   try {
-    const info = await getCollaboration(sessionFor(inputs), props.portalId, props.collaborationId);
-    return {
-      id,
-      props: { ...props, name: info.name, description: info.description ?? props.description },
-    };
+    info = await getCollaboration(session, props.portalId, props.collaborationId);
   } catch (error) {
     if (isNotFoundError(error)) return {};
     throw error;
   }
+  // What the portal has now, each difference named.
+  const selfId = (await portalSelf(session)).id;
+  const now: CollaborationOutputs = {
+    ...props,
+    name: info.name,
+    description: info.description ?? props.description,
+    hostPortalId: info.collaborationHostPortalId,
+    role: info.collaborationHostPortalId === selfId ? "host" : "guest",
+  };
+  const target = describeTarget(inputs, props.portalId);
+  for (const key of ["name", "description", "hostPortalId", "role"] as const) {
+    if (now[key] !== props[key]) {
+      logWarn(
+        `The ${target} changed on the portal: ${key}: ${JSON.stringify(props[key])} in state, ` +
+          `${JSON.stringify(now[key])} now.`,
+      );
+    }
+  }
+  if (now.role === "guest" && props.role === "host" && !inputs.leaveAsGuest) {
+    logWarn(
+      `Portal ${props.portalId} is no longer the host of the ${target}: a guest cannot delete it. ` +
+        "Set leaveAsGuest: true to make `pulumi destroy` remove this portal's participation.",
+    );
+  }
+  return { id, props: now };
 }
 
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
@@ -270,8 +314,19 @@ export const collaborationProvider = lazyProvider("collaboration");
 
 /** Arguments of a {@link Collaboration}. Every field accepts a `pulumi.Input`. */
 export interface CollaborationArgs {
-  /** The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`. */
-  sharingUrl: pulumi.Input<string>;
+  /**
+   * The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`.
+   * Default: `connection.sharingUrl`, stack config `arcgis-admin:sharingUrl`,
+   * `ARCGIS_ADMIN_SHARING_URL`.
+   */
+  sharingUrl?: pulumi.Input<string>;
+  /**
+   * A portal connection declared once (see {@link PortalConnection}). Credentials come as a
+   * whole from the nearest place that gives any: these arguments, the connection, else
+   * `arcgis-admin:portalUsername` / `portalPassword` / `portalToken` (or
+   * `ARCGIS_ADMIN_PORTAL_USERNAME` / `_PASSWORD` / `_TOKEN`).
+   */
+  connection?: PortalConnection;
   /** The collaboration's id. */
   collaborationId: pulumi.Input<string>;
   /** This portal's id; omitted, it is read from portals/self. */
@@ -304,6 +359,22 @@ export interface CollaborationArgs {
  * ```
  */
 export class Collaboration extends pulumi.dynamic.Resource {
+  /** The portal's sharing API root. */
+  declare public readonly sharingUrl: pulumi.Output<string>;
+  /** The collaboration's id. */
+  declare public readonly collaborationId: pulumi.Output<string>;
+  /** Whether portalId was given (false: it was read from portals/self). */
+  declare public readonly portalIdGiven: pulumi.Output<boolean>;
+  /** The administrator's name, when one was given. */
+  declare public readonly username: pulumi.Output<string | undefined>;
+  /** The administrator's password (secret), when one was given. */
+  declare public readonly password: pulumi.Output<string | undefined>;
+  /** The token (secret), when one was given. */
+  declare public readonly token: pulumi.Output<string | undefined>;
+  /** Whether destroy on a guest portal removes this portal's participation. */
+  declare public readonly leaveAsGuest: pulumi.Output<boolean>;
+  /** The TLS settings used to reach the portal. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The portal id used. */
   declare public readonly portalId: pulumi.Output<string>;
   /** The collaboration's name. */
@@ -321,13 +392,16 @@ export class Collaboration extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: CollaborationArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolvePortalConnection("Collaboration", name, args);
     super(
       collaborationProvider,
       name,
       {
-        ...args,
-        password: args.password === undefined ? undefined : pulumi.secret(args.password),
-        token: args.token === undefined ? undefined : pulumi.secret(args.token),
+        // Every output is listed, so that each is a property of the resource.
+        leaveAsGuest: args.leaveAsGuest,
+        ...own,
+        ...connection,
         portalId: args.portalId,
         portalIdGiven: undefined,
         name: undefined,
@@ -335,7 +409,9 @@ export class Collaboration extends pulumi.dynamic.Resource {
         hostPortalId: undefined,
         role: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password", "token"] },
+      resourceOptions("Collaboration", name, opts, ["password", "token"]),
+      TYPE_MODULE,
+      "Collaboration",
     );
   }
 }

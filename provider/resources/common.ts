@@ -147,6 +147,8 @@ export function withoutProvider(value: unknown): Record<string, unknown> {
  * @param news - the inputs Pulumi passed to `check()`.
  * @param crossChecks - rules across fields, run on the raw inputs even when items are invalid.
  * @returns the inputs to record (defaults filled in when valid) and the failures.
+ *
+ * @internal
  */
 export function checkInputs<S extends z.ZodType>(
   schema: S,
@@ -212,6 +214,8 @@ function warnOfPlainHttp(inputs: Record<string, unknown>): void {
  *
  * @param resource - the resource's name for the message, e.g. "Site".
  * @param outputOnlyKeys - keys that exist only in outputs.
+ *
+ * @internal
  */
 export function parseValidInputs<T>(
   resource: string,
@@ -248,13 +252,22 @@ export function withStateOnlyChanges<O extends object>(
   return outs as O;
 }
 
-/** The `tls` argument of every resource. */
-export type TlsArgs = pulumi.Input<{
-  /** A CA certificate (PEM) to trust, e.g. the server's self-signed certificate. */
-  caCert?: pulumi.Input<string>;
-  /** Switches certificate verification off (discouraged; warns on every run). */
-  insecureSkipVerify?: pulumi.Input<boolean>;
-}>;
+/** How a resource checks the server's TLS certificate (the `tls` argument and output). */
+export interface TlsSettings {
+  /**
+   * CA certificate(s) in PEM to trust in addition to the system store (and to the certificates
+   * of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate of port 6443/20443.
+   */
+  caCert?: string;
+  /** Switches certificate verification off (discouraged; warns on every run). Default false. */
+  insecureSkipVerify?: boolean;
+}
+
+/** A value type whose every field also accepts a `pulumi.Input` (the arguments' nested shapes). */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** The `tls` argument of every resource: {@link TlsSettings}, each field a `pulumi.Input`. */
+export type TlsArgs = pulumi.Input<InputsOf<TlsSettings>>;
 
 /**
  * Compares two JSON-like values for equality regardless of key order, treating `undefined`
@@ -277,7 +290,11 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** Input schema of the `tls` argument shared by every resource. */
+/**
+ * Input schema of the `tls` argument shared by every resource.
+ *
+ * @internal
+ */
 export function tlsSchema() {
   return z
     .strictObject({
@@ -296,6 +313,8 @@ export function tlsSchema() {
  * Input schema of a URL that must be http(s) and must not carry credentials in its user-info part
  * (`https://user:password@host/...`): they would end up in progress lines, error messages and
  * the resource's id. Credentials have their own inputs.
+ *
+ * @internal
  */
 export function httpUrlSchema() {
   return z
@@ -328,7 +347,11 @@ export function httpUrlSchema() {
     );
 }
 
-/** A string with something in it: not empty, and not only whitespace. */
+/**
+ * A string with something in it: not empty, and not only whitespace.
+ *
+ * @internal
+ */
 export function nonEmpty() {
   return z
     .string()
@@ -345,7 +368,11 @@ export function nonEmpty() {
  */
 export const MIN_TIMEOUT_MS = 1000;
 
-/** Input schema of a time limit in milliseconds (at least {@link MIN_TIMEOUT_MS}). */
+/**
+ * Input schema of a time limit in milliseconds (at least {@link MIN_TIMEOUT_MS}).
+ *
+ * @internal
+ */
 export function timeoutMsSchema(defaultMs: number) {
   return z
     .number()
@@ -449,4 +476,67 @@ export function failureMessage(operation: string, target: string, error: unknown
 /** Reads a message from anything thrown. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The module of every resource's type token. Pulumi gives a dynamic resource the type
+ * `pulumi-nodejs:dynamic/<module>:<type>` (its package is always the dynamic-provider host's,
+ * `pulumi-nodejs`), so a Site is `pulumi-nodejs:dynamic/arcgis-admin:Site`.
+ */
+export const TYPE_MODULE = "arcgis-admin";
+
+/**
+ * The type every resource of versions before 0.2 had: Pulumi's default for a dynamic resource.
+ * A stack created with such a version keeps its resources when they get
+ * `aliases: [{ type: LEGACY_RESOURCE_TYPE }]` for one `pulumi up`.
+ */
+export const LEGACY_RESOURCE_TYPE = "pulumi-nodejs:dynamic:Resource";
+
+/**
+ * The full type token of a resource of this package, e.g. `pulumi-nodejs:dynamic/arcgis-admin:Site`.
+ *
+ * @param type - the resource's class name.
+ */
+export function typeToken(type: string): string {
+  return `pulumi-nodejs:dynamic/${TYPE_MODULE}:${type}`;
+}
+
+/**
+ * The resource options a resource registers with: the user's, with this resource's secret outputs
+ * added to (never replacing) the user's `additionalSecretOutputs`. Options that dynamic resources
+ * cannot honour are warned about, naming the argument that does the job: `customTimeouts` (the
+ * engine does not apply them to dynamic resources: use `timeouts`) and `import` (`pulumi import`
+ * does not work for dynamic resources: `Site` has `adoptExisting`).
+ *
+ * A new resource registers with
+ * `super(provider, name, props, resourceOptions("Site", name, opts, ["password"]), TYPE_MODULE, "Site")`.
+ *
+ * @param type - the resource's class name, for the warnings.
+ * @param name - the resource's name, for the warnings.
+ * @param opts - the user's options.
+ * @param secretOutputs - the outputs this resource always keeps secret.
+ */
+export function resourceOptions(
+  type: string,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+  secretOutputs: readonly string[],
+): pulumi.CustomResourceOptions {
+  const merged = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
+  if (opts?.customTimeouts !== undefined) {
+    logWarn(
+      `${type} "${name}": customTimeouts is ignored (Pulumi does not apply it to dynamic ` +
+        `resources); use the resource's own timeouts argument instead.`,
+    );
+  }
+  if (opts?.import !== undefined) {
+    logWarn(
+      `${type} "${name}": the import option is ignored (pulumi import does not work for dynamic ` +
+        `resources)` +
+        (type === "Site"
+          ? "; to manage an existing site, set adoptExisting: true."
+          : "; this resource reads the existing object when it is created."),
+    );
+  }
+  return { ...opts, additionalSecretOutputs: merged };
 }

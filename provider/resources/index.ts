@@ -1,10 +1,21 @@
 /** The Pulumi resources: one file each (schema, implementation, provider, Resource class). */
-export { Site, type SiteArgs, type SiteInputs, type SiteOutputs, siteProvider } from "./site";
+export {
+  Site,
+  type SiteArgs,
+  type SiteConfigStoreConnection,
+  type SiteDirectory,
+  type SiteInputs,
+  type SiteLogSettings,
+  type SiteOutputs,
+  type SiteTimeouts,
+  siteProvider,
+} from "./site";
 export {
   SiteExport,
   type SiteExportArgs,
   type SiteExportInputs,
   type SiteExportOutputs,
+  type SiteExportTimeouts,
   siteExportProvider,
 } from "./site-export";
 export {
@@ -35,3 +46,17 @@ export {
   type SiteMachineOutputs,
   siteMachineProvider,
 } from "./site-machine";
+export {
+  type InputsOf,
+  LEGACY_RESOURCE_TYPE,
+  type TlsArgs,
+  type TlsSettings,
+  TYPE_MODULE,
+  typeToken,
+} from "./common";
+export {
+  CONFIG_NAMESPACE,
+  CONNECTION_DEFAULTS,
+  type PortalConnection,
+  type ServerConnection,
+} from "./connection";

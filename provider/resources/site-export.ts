@@ -2,6 +2,7 @@
  * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
  * resource.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -24,7 +25,9 @@ import {
   type CheckFailure,
   checkInputs,
   parseValidInputs,
+  type InputsOf,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   failureMessage,
   logInfo,
@@ -40,24 +43,50 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Default bound on an export, including the time spent waiting for a lock held by another. */
 export const DEFAULT_EXPORT_MS = 30 * 60_000;
 
 /** Inputs of a `SiteExport` whose values are known. */
 export interface SiteExportInputs {
+  /** The product: `mission-server`, `arcgis-server`, `notebook-server` or `video-server`. */
   serverType: ServerType;
+  /** The administrative root of the server. */
   adminUrl: string;
+  /** An administrator of the site. */
   username: string;
+  /** That administrator's password (a secret). */
   password: string;
+  /** A folder on the server the archive is written to. */
   location?: string;
+  /** A local folder the archive is downloaded to. */
   downloadTo?: string;
+  /** Any values: a change exports again. */
   triggers?: unknown[];
-  /** Filled in by check() (default 4 GiB); absent in state written before it existed. */
+  /** With downloadTo: whether a missing local copy is accepted on refresh (ephemeral runners). */
+  allowMissingDownload?: boolean;
+  /**
+   * The largest archive `downloadTo` accepts, in bytes (default 4 GiB). Filled in by check();
+   * absent in state written before it existed.
+   */
   maxDownloadBytes?: number;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { exportMs: number };
+  /** How the server's certificate is checked. */
+  tls?: TlsSettings;
+  /** Time limits, in milliseconds. */
+  timeouts: SiteExportTimeouts;
+}
+
+/** Time limits of a `SiteExport` (the `timeouts` argument and output). */
+export interface SiteExportTimeouts {
+  /**
+   * How long the whole export may take, in ms: waiting for another export to release the site,
+   * the export and the download (default 1 800 000: 30 minutes).
+   */
+  exportMs: number;
 }
 
 /** Outputs of a `SiteExport` as stored in state. */
@@ -66,16 +95,25 @@ export interface SiteExportOutputs extends SiteExportInputs {
   location: string;
   /** The `location` input (a server folder), when one was given. */
   requestedLocation?: string;
+  /** The archive's file name, e.g. `20250101-120000-UTC.agssite`. */
   fileName: string;
+  /** When the export was made (ISO 8601). */
   exportedAt: string;
+  /** With downloadTo: the downloaded archive's local path. */
   localPath?: string;
+  /** With downloadTo: the archive's size in bytes. */
   sizeBytes?: number;
+  /** With downloadTo: the archive's SHA-256 (hex). */
   sha256?: string;
   /** The server's version as `rest/info` reports it, when it could be read. */
   serverVersion?: string;
 }
 
-/** The zod schema of the SiteExport inputs. */
+/**
+ * The zod schema of the SiteExport inputs.
+ *
+ * @internal
+ */
 export function siteExportInputsSchema() {
   return z.strictObject({
     serverType: z
@@ -87,6 +125,7 @@ export function siteExportInputsSchema() {
     location: nonEmpty().optional(),
     downloadTo: nonEmpty().optional(),
     triggers: z.array(z.unknown()).optional(),
+    allowMissingDownload: z.boolean().optional(),
     maxDownloadBytes: z
       .number()
       .int()
@@ -122,6 +161,7 @@ const STATE_ONLY_INPUTS = [
   "username",
   "password",
   "maxDownloadBytes",
+  "allowMissingDownload",
   "tls",
   "timeouts",
 ] as const;
@@ -223,7 +263,9 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     }
     const local = await download(
       inputs,
-      inputs.downloadTo,
+      // Relative to the project folder (the provider's working directory), so that the input
+      // stays the same string on every machine and a runner's own path never replaces the export.
+      path.resolve(inputs.downloadTo),
       session,
       answer.location,
       progress.elapsed(),
@@ -334,6 +376,15 @@ async function update(
 
 async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
   if (props.localPath === undefined || props.sha256 === undefined) return { id, props };
+  if (props.allowMissingDownload === true && !fs.existsSync(props.localPath)) {
+    // On an ephemeral runner the download folder is gone with the runner; the export on the
+    // server side is what was asked for, so it is kept rather than made again.
+    logInfo(
+      `The downloaded export ${props.localPath} is not on this machine; kept in state ` +
+        "(allowMissingDownload).",
+    );
+    return { id, props };
+  }
   try {
     const local = await verifyArchive(props.localPath);
     if (local.sha256 === props.sha256) return { id, props };
@@ -376,16 +427,38 @@ export const siteExportProvider = lazyProvider("site-export");
 export interface SiteExportArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
-  /** Administrative root of the server (typically a Site's `adminUrl`). */
-  adminUrl: pulumi.Input<string>;
-  /** An administrator of the site. */
-  username: pulumi.Input<string>;
-  /** That administrator's password. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  /**
+   * Administrative root of the server (typically a Site's `adminUrl`). Default:
+   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
   location?: pulumi.Input<string>;
-  /** A local folder to stream the archive to (only without `location`). */
+  /**
+   * A local folder to stream the archive to (only without `location`). A relative path is
+   * relative to the project folder (where Pulumi.yaml is): prefer it to an absolute path, which
+   * differs between CI runners, and a change of `downloadTo` exports again.
+   */
   downloadTo?: pulumi.Input<string>;
+  /**
+   * With downloadTo: on refresh, accept that the local copy is missing (default false: missing
+   * means gone, and the next `pulumi up` exports again). For ephemeral CI runners, where the
+   * download folder does not outlive the run. A copy that is present but changed still counts as
+   * gone.
+   */
+  allowMissingDownload?: pulumi.Input<boolean>;
   /** Largest archive downloadTo accepts, in bytes (default 4 GiB); a larger one fails. */
   maxDownloadBytes?: pulumi.Input<number>;
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
@@ -393,7 +466,7 @@ export interface SiteExportArgs {
   /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
   tls?: TlsArgs;
   /** How long an export may take, including waiting for another export to finish. */
-  timeouts?: pulumi.Input<{ exportMs?: pulumi.Input<number> }>;
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteExportTimeouts>>>;
 }
 
 /**
@@ -411,6 +484,28 @@ export interface SiteExportArgs {
  * ```
  */
 export class SiteExport extends pulumi.dynamic.Resource {
+  /** The product of the server. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The administrative root the export was made on. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The administrator's name. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The `location` argument (a server folder), when one was given. */
+  declare public readonly requestedLocation: pulumi.Output<string | undefined>;
+  /** The local folder of the download, when one was given. */
+  declare public readonly downloadTo: pulumi.Output<string | undefined>;
+  /** Whether a missing local copy is accepted on refresh. */
+  declare public readonly allowMissingDownload: pulumi.Output<boolean | undefined>;
+  /** The triggers as given. */
+  declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** The largest archive a download accepts, in bytes. */
+  declare public readonly maxDownloadBytes: pulumi.Output<number | undefined>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteExportTimeouts>;
   /** The archive's path on the server, or the URL it was downloaded from. */
   declare public readonly location: pulumi.Output<string>;
   /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */
@@ -432,12 +527,23 @@ export class SiteExport extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("SiteExport", name, args);
     super(
       siteExportProvider,
       name,
       {
-        ...args,
-        password: pulumi.secret(args.password),
+        // Every output is listed, so that each is a property of the resource.
+        serverType: args.serverType,
+        location: args.location,
+        requestedLocation: undefined,
+        downloadTo: args.downloadTo,
+        triggers: args.triggers,
+        allowMissingDownload: args.allowMissingDownload,
+        maxDownloadBytes: args.maxDownloadBytes,
+        timeouts: args.timeouts,
+        ...own,
+        ...connection,
         fileName: undefined,
         exportedAt: undefined,
         localPath: undefined,
@@ -445,7 +551,9 @@ export class SiteExport extends pulumi.dynamic.Resource {
         sha256: undefined,
         serverVersion: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password"] },
+      resourceOptions("SiteExport", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteExport",
     );
   }
 }

@@ -38,6 +38,8 @@ import {
   nonEmpty,
   parseValidInputs,
   ProgressReporter,
+  resourceOptions,
+  TYPE_MODULE,
   type ResourceImplementation,
   sameValue,
   timeoutMsSchema,
@@ -507,7 +509,9 @@ export class SiteMachine extends pulumi.dynamic.Resource {
         machines: undefined,
         joinedAt: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password"] },
+      resourceOptions("SiteMachine", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteMachine",
     );
   }
 }

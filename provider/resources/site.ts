@@ -40,7 +40,9 @@ import {
   type CheckFailure,
   checkInputs,
   parseValidInputs,
+  type InputsOf,
   type TlsArgs,
+  type TlsSettings,
   withStateOnlyChanges,
   failureMessage,
   logInfo,
@@ -57,7 +59,10 @@ import {
   tlsSchema,
   transportFor,
   withoutProvider,
+  resourceOptions,
+  TYPE_MODULE,
 } from "./common";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [
@@ -81,53 +86,138 @@ export const DEFAULT_SERVER_READY_MS = 15 * 60_000;
 /** Default bound on site creation: creation can take many minutes on real installs. */
 export const DEFAULT_CREATE_MS = 60 * 60_000;
 
-/** Inputs of a `Site` whose values are known (what the provider works with). */
-export interface SiteInputs {
-  serverType: ServerType;
-  adminUrl: string;
-  username: string;
-  password: string;
-  configStoreConnection?: {
-    type: (typeof CONFIG_STORE_TYPES)[number];
-    connectionString: string;
-    localRepositoryPath?: string;
-    username?: string;
-    connectionSecret?: string;
-  };
-  directories?: Array<{
-    name: string;
-    physicalPath: string;
-    directoryType: (typeof DIRECTORY_TYPES)[number];
-    cleanupMode?: (typeof CLEANUP_MODES)[number];
-    maxFileAge?: number;
-    description?: string;
-  }>;
-  logSettings?: {
-    logLevel: (typeof LOG_LEVELS)[number];
-    logDir: string;
-    maxErrorReportsCount: number;
-    maxLogFileAge: number;
-    usageMeteringEnabled?: boolean;
-  };
-  runAsync: boolean;
-  adoptExisting: boolean;
-  deleteSiteOnDestroy: boolean;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { serverReadyMs: number; createMs: number };
+/** The site's configuration store (the `configStoreConnection` argument and output). */
+export interface SiteConfigStoreConnection {
+  /** `FILESYSTEM` (a shared folder), `AZURE` (Azure storage) or `AMAZON` (S3 and DynamoDB). */
+  type: (typeof CONFIG_STORE_TYPES)[number];
+  /**
+   * Where the store is: a UNC or local path for `FILESYSTEM` (e.g. `\\fileserver\config-store`),
+   * the cloud store's connection string otherwise.
+   */
+  connectionString: string;
+  /** ArcGIS Server only: the local folder that mirrors the store. */
+  localRepositoryPath?: string;
+  /** Mission, Notebook and Video Server only: the account of a cloud store. */
+  username?: string;
+  /** The cloud store's secret (key or password). Stored only as a secret. */
+  connectionSecret?: string;
 }
 
-/** Outputs of a `Site` as stored in state. */
+/** One server directory (an item of the `directories` argument and output). */
+export interface SiteDirectory {
+  /** The directory's name, e.g. `arcgissystem`. */
+  name: string;
+  /** Its path as the server sees it, e.g. `\\fileserver\arcgis\system` or `D:\arcgis\system`. */
+  physicalPath: string;
+  /**
+   * What it holds; the types the product takes: ArcGIS Server JOBS, OUTPUT, CACHE, SYSTEM;
+   * Mission JOBS, OUTPUT, SYSTEM (+ WORKSPACE on 10.8); Notebook JOBS, OUTPUT, SYSTEM, WORKSPACE;
+   * Video UPLOADS, DATA.
+   */
+  directoryType: (typeof DIRECTORY_TYPES)[number];
+  /** ArcGIS Server only: `NONE` (default) or `TIME_ELAPSED_SINCE_LAST_MODIFIED`. */
+  cleanupMode?: (typeof CLEANUP_MODES)[number];
+  /**
+   * ArcGIS Server only: how old a file may get before the cleanup removes it; 0 with `NONE`. Its
+   * unit is not documented by Esri (the value is passed to the server as given).
+   */
+  maxFileAge?: number;
+  /** ArcGIS Server only: a description. */
+  description?: string;
+}
+
+/** The site's log settings (the `logSettings` argument and output). */
+export interface SiteLogSettings {
+  /** `OFF`, `SEVERE`, `WARNING`, `INFO`, `FINE`, `VERBOSE` or `DEBUG`. */
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** The folder the server writes its logs to, as the server sees it. */
+  logDir: string;
+  /** How many error reports the server keeps (a count). */
+  maxErrorReportsCount: number;
+  /**
+   * How long the server keeps log files. Its unit is not documented by Esri (ArcGIS Server
+   * Manager presents the setting in days; the value is passed to the server as given).
+   */
+  maxLogFileAge: number;
+  /** Mission, Notebook and Video Server only: whether usage metering is on. */
+  usageMeteringEnabled?: boolean;
+}
+
+/** Time limits of a `Site` (the `timeouts` argument and output), in milliseconds. */
+export interface SiteTimeouts {
+  /** How long to wait for a fresh install to answer, in ms (default 900 000: 15 minutes). */
+  serverReadyMs: number;
+  /** How long the creation may take until the site is ready, in ms (default 3 600 000: 60 minutes). */
+  createMs: number;
+}
+
+/** Inputs of a `Site` whose values are known (what the provider works with). */
+export interface SiteInputs {
+  /** The product: `mission-server`, `arcgis-server`, `notebook-server` or `video-server`. */
+  serverType: ServerType;
+  /** The administrative root, e.g. `https://gis.example.com:20443/arcgis/admin`. */
+  adminUrl: string;
+  /** The primary site administrator's name. */
+  username: string;
+  /** The primary site administrator's password (a secret). */
+  password: string;
+  /** The configuration store; absent: the server's default (its installation directory). */
+  configStoreConnection?: SiteConfigStoreConnection;
+  /** The server directories; absent: the server's defaults. */
+  directories?: SiteDirectory[];
+  /** The log settings; absent: the server's defaults. */
+  logSettings?: SiteLogSettings;
+  /** Whether createNewSite was asked to work asynchronously. */
+  runAsync: boolean;
+  /** Whether an existing site may be adopted. */
+  adoptExisting: boolean;
+  /** Whether destroy deletes the site (deleteSite). */
+  deleteSiteOnDestroy: boolean;
+  /** How the server's certificate is checked. */
+  tls?: TlsSettings;
+  /** Time limits, in milliseconds. */
+  timeouts: SiteTimeouts;
+}
+
+/** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
 export interface SiteOutputs extends SiteInputs {
+  /** `created` when this resource created the site, `adopted` when it adopted an existing one. */
   state: "created" | "adopted";
+  /** When the site was created or adopted (ISO 8601). */
   createdAt: string;
+  /** Names of the site's machines, as the server reports them (refreshed by `pulumi refresh`). */
   machines: string[];
   /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
   serverVersion?: string;
-  /** The log settings as the server reports them after creation (and after applying ours). */
+  /** The log settings as the server reports them (after applying ours; refreshed). */
   serverLogSettings?: Record<string, string | number | boolean>;
+  /** The server directories as the server reports them (refreshed by `pulumi refresh`). */
+  serverDirectories?: SiteReportedDirectory[];
+  /** Where the server reports its configuration store (refreshed by `pulumi refresh`). */
+  serverConfigStore?: SiteReportedConfigStore;
 }
 
-/** The zod schema of the Site inputs. Built on demand: schemas must never be serialized. */
+/** A server directory as the server reports it (`system/directories`). */
+export interface SiteReportedDirectory {
+  /** The directory's name. */
+  name: string;
+  /** Its path as the server reports it (`physicalPath`, or `path` on Mission/Notebook/Video). */
+  path: string;
+}
+
+/** The configuration store as the server reports it (`system/configstore`); never a secret. */
+export interface SiteReportedConfigStore {
+  /** Its type, e.g. `FILESYSTEM`, when reported. */
+  type?: string;
+  /** Its location, when reported. */
+  connectionString?: string;
+}
+
+/**
+ * The zod schema of the Site inputs. Built on demand: schemas must never be serialized.
+ *
+ * @internal
+ */
 export function siteInputsSchema() {
   const count = z.number().int().min(0, { message: "must not be negative" });
   const directory = z
@@ -283,8 +373,14 @@ export const SITE_DEFINING_INPUTS = [
   "adminUrl",
   "configStoreConnection",
   "directories",
-  "logSettings",
 ] as const;
+
+/**
+ * Inputs that an update applies to the existing site: log settings are written with
+ * `logs/settings/edit` (as DSC's Update-LogSettings does), so a change, or drift that a refresh
+ * found, is corrected in place.
+ */
+const APPLIED_INPUTS = ["logSettings"] as const;
 
 /**
  * The administrator's credentials. They do not define the site: a change means the password was
@@ -323,6 +419,8 @@ const OUTPUT_ONLY_KEYS = [
   "machines",
   "serverVersion",
   "serverLogSettings",
+  "serverDirectories",
+  "serverConfigStore",
 ] as const;
 
 function parseInputs(raw: unknown): SiteInputs {
@@ -701,6 +799,13 @@ async function adopt(
     throw error;
   }
   logInfo(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
+  for (const line of siteDrift(inputs, outs)) {
+    logWarn(`The adopted site at ${inputs.adminUrl} differs from the program: ${line}.`);
+  }
+  // State holds what the server has: the next `pulumi up` applies the declared log settings.
+  if (inputs.logSettings !== undefined && outs.serverLogSettings !== undefined) {
+    outs.logSettings = logSettingsAsReported(inputs.logSettings, outs.serverLogSettings);
+  }
   return { id: inputs.adminUrl, outs };
 }
 
@@ -717,6 +822,7 @@ async function outputsOf(
   const session = sessionOf(inputs);
   const machines = await listMachines(session);
   const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  Object.assign(outs, await storageReport(inputs, session));
   // Once a site exists, Video Server's rest/info wants a token (its documentation).
   const version = versionText(
     info ??
@@ -751,6 +857,102 @@ function logSettingsDiffer(
   return (Object.keys(wanted) as Array<keyof typeof wanted>).some(
     (key) => wanted[key] !== undefined && reported[key] !== wanted[key],
   );
+}
+
+/**
+ * The directories and configuration store as the server reports them, each best effort (a server
+ * that does not answer one of them is logged and the output left out).
+ */
+async function storageReport(
+  inputs: SiteInputs,
+  session: ReturnType<typeof sessionOf>,
+): Promise<Pick<SiteOutputs, "serverDirectories" | "serverConfigStore">> {
+  const report: Pick<SiteOutputs, "serverDirectories" | "serverConfigStore"> = {};
+  try {
+    report.serverDirectories = (await listDirectories(session)).map((d) => ({
+      name: d.name,
+      path: d.path,
+    }));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  try {
+    const store = await getConfigStore(session);
+    report.serverConfigStore = {
+      ...(store.type === undefined ? {} : { type: store.type }),
+      ...(store.connectionString === undefined ? {} : { connectionString: store.connectionString }),
+    };
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
+    );
+  }
+  return report;
+}
+
+/**
+ * Each difference between the declared inputs and what the server reports, by name:
+ * `logSettings.logLevel: DEBUG declared, WARNING on the server`. Only what the server reports is
+ * compared; directory names in any letter case (the server does not tell them apart).
+ */
+export function siteDrift(inputs: SiteInputs, reported: SiteOutputs): string[] {
+  const lines: string[] = [];
+  const show = (v: unknown) => JSON.stringify(v);
+  if (inputs.logSettings !== undefined && reported.serverLogSettings !== undefined) {
+    for (const [key, declared] of Object.entries(inputs.logSettings)) {
+      const now = reported.serverLogSettings[key];
+      if (declared !== undefined && now !== undefined && now !== declared) {
+        lines.push(`logSettings.${key}: ${show(declared)} declared, ${show(now)} on the server`);
+      }
+    }
+  }
+  if (inputs.directories !== undefined && reported.serverDirectories !== undefined) {
+    for (const dir of inputs.directories) {
+      const now = reported.serverDirectories.find(
+        (d) => d.name.toLowerCase() === dir.name.toLowerCase(),
+      );
+      if (now === undefined) lines.push(`directories[${show(dir.name)}]: not on the server`);
+      else if (now.path !== dir.physicalPath) {
+        lines.push(
+          `directories[${show(dir.name)}].physicalPath: ${show(dir.physicalPath)} declared, ` +
+            `${show(now.path)} on the server`,
+        );
+      }
+    }
+  }
+  const store = inputs.configStoreConnection;
+  const storeNow = reported.serverConfigStore;
+  if (store !== undefined && storeNow !== undefined) {
+    if (storeNow.type !== undefined && storeNow.type !== store.type) {
+      lines.push(
+        `configStoreConnection.type: ${show(store.type)} declared, ${show(storeNow.type)} on the server`,
+      );
+    }
+    if (
+      storeNow.connectionString !== undefined &&
+      storeNow.connectionString !== store.connectionString
+    ) {
+      lines.push(
+        `configStoreConnection.connectionString: ${show(store.connectionString)} declared, ` +
+          `${show(storeNow.connectionString)} on the server`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The declared log settings with the values the server reports for the same fields. */
+function logSettingsAsReported(
+  declared: SiteLogSettings,
+  reported: Record<string, string | number | boolean>,
+): SiteLogSettings {
+  const out: Record<string, unknown> = { ...declared };
+  for (const key of Object.keys(declared)) {
+    if (reported[key] !== undefined) out[key] = reported[key];
+  }
+  return out as unknown as SiteLogSettings;
 }
 
 /** Plain scalar fields only: outputs must be plain JSON. */
@@ -817,7 +1019,7 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
   // State written before serverType existed is taken to be of the declared product.
   olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
   const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
-  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS].filter(
+  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS, ...APPLIED_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
   );
   if (changedDefining.length === 0) {
@@ -848,9 +1050,24 @@ async function update(
   if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
     await proveCredentials(news);
   }
-  return {
-    outs: withStateOnlyChanges(olds, news, [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS]),
-  };
+  const outs = withStateOnlyChanges(olds, news, [
+    ...CREDENTIAL_INPUTS,
+    ...STATE_ONLY_INPUTS,
+    ...APPLIED_INPUTS,
+  ]);
+  if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
+    const session = sessionOf(news);
+    try {
+      await editLogSettings(session, news.logSettings);
+      outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+    } catch (error) {
+      throw new Error(failureMessage("logs/settings/edit", news.adminUrl, error), {
+        cause: error,
+      });
+    }
+    logInfo(`Applied logSettings to the site at ${news.adminUrl} (logs/settings/edit).`);
+  }
+  return { outs };
 }
 
 /**
@@ -901,14 +1118,38 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
-  let machines = props.machines;
+  // What the server has now: state follows it, so that `pulumi refresh` shows drift and the next
+  // `pulumi up` corrects what it can (log settings) and refuses what it cannot (the rest).
+  const session = sessionOf(inputs);
+  const now: SiteOutputs = { ...props };
   try {
-    machines = await listMachines(sessionOf(inputs));
+    now.machines = await listMachines(session);
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;
     logWarn(`Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`);
   }
-  return { id, props: { ...props, machines } };
+  const version = versionText(
+    await serverInfo(inputs.adminUrl, {
+      ...transportOf(inputs),
+      token: await session.token().catch(() => undefined),
+    }).catch(() => undefined),
+  );
+  if (version !== undefined) now.serverVersion = version;
+  try {
+    now.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the log settings of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  Object.assign(now, await storageReport(inputs, session));
+  const drift = siteDrift(inputs, now);
+  for (const line of drift) {
+    logWarn(`The site at ${inputs.adminUrl} differs from state: ${line}.`);
+  }
+  if (inputs.logSettings !== undefined && now.serverLogSettings !== undefined) {
+    now.logSettings = logSettingsAsReported(inputs.logSettings, now.serverLogSettings);
+  }
+  return { id, props: now };
 }
 
 async function remove(_id: string, props: SiteOutputs): Promise<void> {
@@ -989,43 +1230,29 @@ export interface SiteArgs {
    * check; a server whose answers show another product is refused before createNewSite.
    */
   serverType?: pulumi.Input<ServerType>;
-  /** Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`. */
-  adminUrl: pulumi.Input<string>;
-  /** Name of the site's primary administrator, set by createNewSite. */
-  username: pulumi.Input<string>;
-  /** Password of the primary administrator. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  /**
+   * Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`.
+   * Default: `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * Name of the site's primary administrator, set by createNewSite. Default:
+   * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Password of the primary administrator. Stored only as a secret. Default:
+   * `connection.password`, `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** Configuration store; omitted, the server keeps it in its installation directory. */
-  configStoreConnection?: pulumi.Input<{
-    type: pulumi.Input<(typeof CONFIG_STORE_TYPES)[number]>;
-    connectionString: pulumi.Input<string>;
-    /** ArcGIS Server only. */
-    localRepositoryPath?: pulumi.Input<string>;
-    /** Account of a cloud store (Mission, Notebook and Video Server). */
-    username?: pulumi.Input<string>;
-    /** Credentials of a cloud store. Stored only as a secret. */
-    connectionSecret?: pulumi.Input<string>;
-  }>;
+  configStoreConnection?: pulumi.Input<InputsOf<SiteConfigStoreConnection>>;
   /** Server directories; omitted, the server creates them locally. */
-  directories?: pulumi.Input<
-    pulumi.Input<{
-      name: pulumi.Input<string>;
-      physicalPath: pulumi.Input<string>;
-      directoryType: pulumi.Input<(typeof DIRECTORY_TYPES)[number]>;
-      cleanupMode?: pulumi.Input<(typeof CLEANUP_MODES)[number]>;
-      maxFileAge?: pulumi.Input<number>;
-      description?: pulumi.Input<string>;
-    }>[]
-  >;
+  directories?: pulumi.Input<pulumi.Input<InputsOf<SiteDirectory>>[]>;
   /** Log settings; omitted, the server's defaults apply. */
-  logSettings?: pulumi.Input<{
-    logLevel: pulumi.Input<(typeof LOG_LEVELS)[number]>;
-    logDir: pulumi.Input<string>;
-    maxErrorReportsCount: pulumi.Input<number>;
-    maxLogFileAge: pulumi.Input<number>;
-    /** Mission, Notebook and Video Server only. */
-    usageMeteringEnabled?: pulumi.Input<boolean>;
-  }>;
+  logSettings?: pulumi.Input<InputsOf<SiteLogSettings>>;
   /**
    * Ask the server to create the site asynchronously and follow it by polling (default false:
    * one synchronous request, as Esri's tools send, bounded by timeouts.createMs).
@@ -1035,13 +1262,14 @@ export interface SiteArgs {
   adoptExisting?: pulumi.Input<boolean>;
   /** Delete the site (deleteSite) when the resource is destroyed (default false: leave it). */
   deleteSiteOnDestroy?: pulumi.Input<boolean>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
+  /**
+   * TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. Default:
+   * `connection.tls`, `arcgis-admin:caCert` / `arcgis-admin:insecureSkipVerify`,
+   * `ARCGIS_ADMIN_CA_CERT` / `ARCGIS_ADMIN_INSECURE_SKIP_VERIFY`.
+   */
   tls?: TlsArgs;
   /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
-  timeouts?: pulumi.Input<{
-    serverReadyMs?: pulumi.Input<number>;
-    createMs?: pulumi.Input<number>;
-  }>;
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
 }
 
 /**
@@ -1059,30 +1287,48 @@ export interface SiteArgs {
  * ```
  */
 export class Site extends pulumi.dynamic.Resource {
+  /** The product the site was created on (`mission-server`, `arcgis-server`, ...). */
+  declare public readonly serverType: pulumi.Output<ServerType>;
   /** The administrative root the site was created on. */
   declare public readonly adminUrl: pulumi.Output<string>;
   /** The primary administrator's name. */
   declare public readonly username: pulumi.Output<string>;
   /** The primary administrator's password (secret). */
   declare public readonly password: pulumi.Output<string>;
+  /** The configuration store as declared (a secret when it has a connectionSecret). */
+  declare public readonly configStoreConnection: pulumi.Output<
+    SiteConfigStoreConnection | undefined
+  >;
+  /** The server directories as declared. */
+  declare public readonly directories: pulumi.Output<SiteDirectory[] | undefined>;
+  /** The log settings as declared. */
+  declare public readonly logSettings: pulumi.Output<SiteLogSettings | undefined>;
+  /** Whether createNewSite was asked to work asynchronously. */
+  declare public readonly runAsync: pulumi.Output<boolean>;
+  /** Whether an existing site may be adopted. */
+  declare public readonly adoptExisting: pulumi.Output<boolean>;
+  /** Whether destroy deletes the site. */
+  declare public readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteTimeouts>;
   /** "created" when this resource created the site, "adopted" when it adopted an existing one. */
   declare public readonly state: pulumi.Output<"created" | "adopted">;
   /** When the site was created or adopted (ISO 8601). */
   declare public readonly createdAt: pulumi.Output<string>;
-  /** Names of the site's machines. */
+  /** Names of the site's machines, as the server reports them. */
   declare public readonly machines: pulumi.Output<string[]>;
-  /** The product. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The server's version as rest/info reports it. */
+  /** The server's version as rest/info reports it (`fullVersion`, else `currentVersion`). */
   declare public readonly serverVersion: pulumi.Output<string | undefined>;
-  /** The log settings as the server reports them. */
+  /** The log settings as the server reports them (its own field names and values). */
   declare public readonly serverLogSettings: pulumi.Output<
     Record<string, string | number | boolean> | undefined
   >;
-  /** The configuration store (a secret when it has a connectionSecret). */
-  declare public readonly configStoreConnection: pulumi.Output<SiteInputs["configStoreConnection"]>;
-  /** The TLS settings used to reach the server. */
-  declare public readonly tls: pulumi.Output<SiteInputs["tls"]>;
+  /** The server directories as the server reports them (refreshed). */
+  declare public readonly serverDirectories: pulumi.Output<SiteReportedDirectory[] | undefined>;
+  /** Where the server reports its configuration store (refreshed). */
+  declare public readonly serverConfigStore: pulumi.Output<SiteReportedConfigStore | undefined>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -1090,12 +1336,23 @@ export class Site extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("Site", name, args);
     super(
       siteProvider,
       name,
       {
-        ...args,
-        password: pulumi.secret(args.password),
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        directories: args.directories,
+        logSettings: args.logSettings,
+        runAsync: args.runAsync,
+        adoptExisting: args.adoptExisting,
+        deleteSiteOnDestroy: args.deleteSiteOnDestroy,
+        timeouts: args.timeouts,
+        ...own,
+        ...connection,
         // A cloud store's credentials make the whole connection a secret; a file share path
         // alone stays readable in previews and outputs.
         configStoreConnection:
@@ -1109,11 +1366,12 @@ export class Site extends pulumi.dynamic.Resource {
         machines: undefined,
         serverVersion: undefined,
         serverLogSettings: undefined,
+        serverDirectories: undefined,
+        serverConfigStore: undefined,
       },
-      {
-        ...opts,
-        additionalSecretOutputs: ["password"],
-      },
+      resourceOptions("Site", name, opts, ["password"]),
+      TYPE_MODULE,
+      "Site",
     );
   }
 }

@@ -10,7 +10,6 @@ import {
   type TestEmulator,
 } from "../helpers/emulator";
 import {
-  DYNAMIC_RESOURCE_TYPE,
   findText,
   isSecret,
   prepareConsumer,
@@ -105,7 +104,7 @@ afterAll(async () => {
 
 describe("Collaboration in a user's program (setMocks)", () => {
   it("registers one dynamic resource with the password as a secret", () => {
-    expect(withPassword.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(withPassword.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Collaboration");
     expect(withPassword.name).toBe("partners");
     expect(isSecret(withPassword.inputs.password)).toBe(true);
     expect(withPassword.options?.additionalSecretOutputs).toEqual(
@@ -114,7 +113,7 @@ describe("Collaboration in a user's program (setMocks)", () => {
   });
 
   it("registers the token as a secret in the token variant", () => {
-    expect(withToken.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(withToken.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Collaboration");
     expect(isSecret(withToken.inputs.token)).toBe(true);
     expect(withToken.inputs).not.toHaveProperty("password");
     expect(withToken.options?.additionalSecretOutputs).toEqual(

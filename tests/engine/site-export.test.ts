@@ -10,7 +10,6 @@ import * as yauzl from "yauzl";
 import { implementation as site } from "../../provider/resources/site";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
-  DYNAMIC_RESOURCE_TYPE,
   findText,
   isSecret,
   prepareConsumer,
@@ -97,7 +96,7 @@ afterAll(async () => {
 
 describe("SiteExport in a user's program (setMocks)", () => {
   it("registers one dynamic resource with the password as a secret", () => {
-    expect(registration.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(registration.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:SiteExport");
     expect(registration.name).toBe("backup");
     expect(isSecret(registration.inputs.password)).toBe(true);
     expect(registration.options?.additionalSecretOutputs).toEqual(

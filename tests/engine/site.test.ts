@@ -4,7 +4,6 @@
  */
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
-  DYNAMIC_RESOURCE_TYPE,
   findText,
   isSecret,
   prepareConsumer,
@@ -65,7 +64,7 @@ afterAll(async () => {
 
 describe("Site in a user's program (setMocks)", () => {
   it("registers one dynamic resource with the password as a secret", () => {
-    expect(registration.type).toBe(DYNAMIC_RESOURCE_TYPE);
+    expect(registration.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Site");
     expect(isSecret(registration.inputs.password)).toBe(true);
     expect(registration.options?.additionalSecretOutputs).toEqual(
       expect.arrayContaining(["password"]),

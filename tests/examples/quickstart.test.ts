@@ -30,7 +30,6 @@ import {
 } from "../../provider/client";
 import { readZip } from "../emulator/zip";
 import {
-  DYNAMIC_RESOURCE_TYPE,
   findText,
   isSecret,
   REPO_ROOT,
@@ -104,9 +103,9 @@ describe("the root program (examples/quickstart) under the language host's TypeS
       /^main: examples\/quickstart\/index\.ts$/m,
     );
     expect(program.registrations.map((r) => [r.name, r.type, r.custom])).toEqual([
-      ["site", DYNAMIC_RESOURCE_TYPE, true],
-      ["partners", DYNAMIC_RESOURCE_TYPE, true],
-      ["site-backup", DYNAMIC_RESOURCE_TYPE, true],
+      ["site", "pulumi-nodejs:dynamic/arcgis-admin:Site", true],
+      ["partners", "pulumi-nodejs:dynamic/arcgis-admin:Collaboration", true],
+      ["site-backup", "pulumi-nodejs:dynamic/arcgis-admin:SiteExport", true],
     ]);
     // The backup waits for the site: it uses the site's outputs.
     expect(program.byName("site-backup").options?.dependencies).toEqual([program.urn("site")]);

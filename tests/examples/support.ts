@@ -105,8 +105,10 @@ export async function runProgram(options: {
     registrations: Registration[];
     outputs: Record<string, unknown>;
   };
-  const urn = (name: string) =>
-    `urn:pulumi:${options.stack}::${project}::${DYNAMIC_RESOURCE_TYPE}::${name}`;
+  const urn = (name: string) => {
+    const type = parsed.registrations.find((r) => r.name === name)?.type ?? DYNAMIC_RESOURCE_TYPE;
+    return `urn:pulumi:${options.stack}::${project}::${type}::${name}`;
+  };
   return {
     ...parsed,
     project,

@@ -153,7 +153,8 @@ describe("SiteExport download: a body that trickles", () => {
  * Transpiles provider/client into `outDir` (as tests/helpers/spawn-emulator.ts does for the
  * emulator), so that a child process can run the real download code and be killed.
  */
-async function transpileClient(outDir: string): Promise<string> {
+async function transpileClient(root: string): Promise<string> {
+  const outDir = path.join(root, "client");
   const walk = async (rel: string): Promise<void> => {
     const src = path.join(REPO, "provider", "client", rel);
     await fs.mkdir(path.join(outDir, rel), { recursive: true });
@@ -177,6 +178,19 @@ async function transpileClient(outDir: string): Promise<string> {
     }
   };
   await walk("");
+  // The client's index loads the Node.js version check from the folder above.
+  const { outputText } = ts.transpileModule(
+    await fs.readFile(path.join(REPO, "provider", "node-version.ts"), "utf8"),
+    {
+      fileName: "node-version.ts",
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2023,
+        esModuleInterop: true,
+      },
+    },
+  );
+  await fs.writeFile(path.join(outDir, "..", "node-version.js"), outputText);
   return path.join(outDir, "index.js");
 }
 

@@ -30,6 +30,20 @@ export async function buildEmulatorCli(outDir: string): Promise<string> {
     });
     await fs.writeFile(path.join(outDir, "emulator", name.replace(/\.ts$/, ".js")), outputText);
   }
+  // The one file the emulator takes from the provider: the Node.js version check.
+  const check = await fs.readFile(path.join(REPO, "provider", "node-version.ts"), "utf8");
+  await fs.mkdir(path.join(outDir, "provider"), { recursive: true });
+  await fs.writeFile(
+    path.join(outDir, "provider", "node-version.js"),
+    ts.transpileModule(check, {
+      fileName: "node-version.ts",
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2023,
+        esModuleInterop: true,
+      },
+    }).outputText,
+  );
   return path.join(outDir, "emulator", "cli.js");
 }
 

@@ -8,17 +8,26 @@
  * - connectionSecret (secret): a cloud config store whose credentials are this secret;
  * - siteExtra (object): more Site inputs (bad ones for the preview tests, a changed one for the
  *   diff test); siteOnly (boolean): the Site alone (and the SiteMachine below, if configured);
- * - secondAdminUrl, secondMachineName: a second machine joining the site (SiteMachine "second").
+ * - secondAdminUrl, secondMachineName: a second machine joining the site (SiteMachine "second");
+ * - siteOptions (object): resource options of the Site (e.g. aliases);
+ * - legacyType (boolean): register the Site as versions before 0.2 did, under Pulumi's default
+ *   dynamic type `pulumi-nodejs:dynamic:Resource` (same provider, inputs and options).
  */
 const pulumi = require("@pulumi/pulumi");
-const { Collaboration, Site, SiteExport, SiteMachine } = require("pulumi-arcgis-admin");
+const {
+  Collaboration,
+  Site,
+  SiteExport,
+  SiteMachine,
+  siteProvider,
+} = require("pulumi-arcgis-admin");
 
 module.exports = () => {
   const config = new pulumi.Config();
   const caCert = config.get("caCert");
   const tls = caCert === undefined ? {} : { tls: { caCert } };
   const connectionSecret = config.getSecret("connectionSecret");
-  const site = new Site("site", {
+  const siteArgs = {
     adminUrl: config.require("adminUrl"),
     username: config.require("siteUsername"),
     password: config.requireSecret("sitePassword"),
@@ -33,7 +42,25 @@ module.exports = () => {
           },
         }),
     ...(config.getObject("siteExtra") ?? {}),
-  });
+  };
+  const siteOptions = config.getObject("siteOptions") ?? {};
+  const site =
+    config.getBoolean("legacyType") === true
+      ? new pulumi.dynamic.Resource(
+          siteProvider,
+          "site",
+          {
+            ...siteArgs,
+            password: pulumi.secret(siteArgs.password),
+            state: undefined,
+            createdAt: undefined,
+            machines: undefined,
+            serverVersion: undefined,
+            serverLogSettings: undefined,
+          },
+          { ...siteOptions, additionalSecretOutputs: ["password"] },
+        )
+      : new Site("site", siteArgs, siteOptions);
   const outputs = {
     siteState: site.state,
     siteMachines: site.machines,

@@ -45,7 +45,7 @@ function configFor(collaborationId: string): Record<string, ConfigValue> {
 async function managed(stack: RealStack): Promise<string[]> {
   const exported = await stack.mustRun("export");
   return stateResources(exported.state)
-    .filter((r) => r.type === "pulumi-nodejs:dynamic:Resource")
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/arcgis-admin:"))
     .map((r) => r.urn.split("::").pop()!)
     .sort();
 }

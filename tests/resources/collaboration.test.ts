@@ -1,4 +1,10 @@
-import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import * as pulumi from "@pulumi/pulumi";
+import {
+  createPortalSession,
+  deleteCollaboration,
+  getCollaboration,
+  isNotFoundError,
+} from "../../provider/client";
 import {
   type CollaborationOutputs,
   implementation as collaboration,
@@ -147,6 +153,40 @@ describe("Collaboration against the emulator", () => {
     expect(await exists("hosted2")).toBe(true);
     await expect(collaboration.delete(id, outs)).resolves.toBeUndefined();
     expect(await collaboration.read(id, outs)).toEqual({});
+  });
+
+  it("refresh reports what the portal has now, naming each change made behind the stack's back", async () => {
+    const { id, outs } = await collaboration.create(await inputs({ leaveAsGuest: false }));
+    const warnings: string[] = [];
+    const spy = jest.spyOn(pulumi.log, "warn").mockImplementation(async (message: string) => {
+      warnings.push(message);
+    });
+    try {
+      // Out of band, through the portal's API: the collaboration is now hosted elsewhere, renamed.
+      const session = createPortalSession({
+        sharingUrl: emu.sharingUrl,
+        ...ADMIN,
+        tls: { caCert: emu.caCert! },
+      });
+      await deleteCollaboration(session, PORTAL_ID, "hosted1");
+      await session.call(`portals/${PORTAL_ID}/createCollaboration`, {
+        id: "hosted1",
+        name: "Renamed",
+        hostPortalId: "OTHERPORTAL9",
+        guestPortalIds: PORTAL_ID,
+      });
+      const now = (await collaboration.read(id, outs)).props as CollaborationOutputs;
+      expect(now).toMatchObject({ name: "Renamed", hostPortalId: "OTHERPORTAL9", role: "guest" });
+      expect(warnings).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/changed on the portal: name: ".+" in state, "Renamed" now\.$/),
+          expect.stringMatching(/changed on the portal: role: "host" in state, "guest" now\.$/),
+          expect.stringContaining("is no longer the host"),
+        ]),
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('resolves portalId: "self" to the portal\'s own id: a hosted collaboration stays host', async () => {

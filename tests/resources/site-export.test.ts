@@ -299,6 +299,33 @@ describe("SiteExport against the emulator", () => {
     expect(await siteExport.read(id, outs)).toEqual({});
   });
 
+  it("refresh with allowMissingDownload keeps an export whose local copy is gone, not a changed one", async () => {
+    const { id, outs } = await siteExport.create(
+      await exportInputs({ downloadTo: downloads, allowMissingDownload: true }),
+    );
+    expect(outs.allowMissingDownload).toBe(true);
+    fs.appendFileSync(outs.localPath as string, "tampered");
+    expect(await siteExport.read(id, outs)).toEqual({});
+    fs.rmSync(outs.localPath as string);
+    expect(await siteExport.read(id, outs)).toEqual({ id, props: outs });
+  });
+
+  it("writes a relative downloadTo under the working directory and records it as given", async () => {
+    const cwd = process.cwd();
+    process.chdir(downloads);
+    try {
+      const { outs } = await siteExport.create(
+        await exportInputs({ downloadTo: "runner-backups" }),
+      );
+      expect(outs.downloadTo).toBe("runner-backups");
+      expect(path.dirname(outs.localPath as string)).toBe(
+        path.join(fs.realpathSync(downloads), "runner-backups"),
+      );
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("keeps the archive when deleted", async () => {
     const { id, outs } = await siteExport.create(await exportInputs({ downloadTo: downloads }));
     await siteExport.delete(id, outs);

@@ -265,10 +265,14 @@ describe("Site diff() and update()", () => {
       {
         ...news(),
         deleteSiteOnDestroy: true,
-        logSettings: { logLevel: "FINE", logDir: "/l", maxErrorReportsCount: 1, maxLogFileAge: 1 },
+        configStoreConnection: { type: "FILESYSTEM", connectionString: "/other-store" },
       },
     );
-    expect(result).toEqual({ changes: true, replaces: ["logSettings"], deleteBeforeReplace: true });
+    expect(result).toEqual({
+      changes: true,
+      replaces: ["configStoreConnection"],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("waits for known values before judging a site-defining change", async () => {

@@ -243,12 +243,7 @@ describe("a full lifecycle of the three resources through the dynamic-provider h
         { ...siteState.properties, deleteSiteOnDestroy: false },
         {
           ...otherPassword,
-          logSettings: {
-            logLevel: "FINE",
-            logDir: "/l",
-            maxErrorReportsCount: 1,
-            maxLogFileAge: 1,
-          },
+          directories: [{ name: "d", physicalPath: "/d", directoryType: "JOBS" }],
           deleteSiteOnDestroy: false,
         },
       ),

@@ -8,8 +8,19 @@ const CommunitySelfAnswer = z.looseObject({
   privileges: z.array(z.string()).optional(),
 });
 
-/** What {@link communitySelf} returns. */
-export type CommunitySelf = z.infer<typeof CommunitySelfAnswer>;
+/**
+ * What {@link communitySelf} returns: the signed-in user as `community/self` reports it (other
+ * members the portal sends are kept).
+ */
+export interface CommunitySelf {
+  /** The user's name. */
+  username: string;
+  /** The user's role, e.g. `org_admin`. */
+  role?: string | undefined;
+  /** The user's privileges, e.g. `portal:admin:updateItems`. */
+  privileges?: string[] | undefined;
+  [member: string]: unknown;
+}
 
 /**
  * Reads the signed-in user: name, role and privileges (e.g. to check for administrator rights

@@ -11,7 +11,17 @@ const CollaborationAnswer = z.looseObject({
 });
 
 /** A distributed collaboration as the portal describes it (unknown fields kept). */
-export type CollaborationInfo = z.infer<typeof CollaborationAnswer>;
+export interface CollaborationInfo {
+  /** The collaboration's id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** Its description. */
+  description?: string | undefined;
+  /** The id of the portal that hosts it. */
+  collaborationHostPortalId: string;
+  [member: string]: unknown;
+}
 
 /**
  * Reads a collaboration. A missing one fails with an error that {@link isNotFoundError}

@@ -1,0 +1,225 @@
+/**
+ * Where a resource's server connection comes from when its arguments leave it out: a
+ * {@link ServerConnection} (or {@link PortalConnection}) declared once and passed to several
+ * resources, then the stack's config (namespace `arcgis-admin`), then environment variables
+ * (`ARCGIS_ADMIN_*`), the way Pulumi's providers read `aws:region` / `AWS_REGION`.
+ *
+ * Everything is resolved in the program, into the resource's ordinary inputs: state records the
+ * connection each resource was created with, and destroy (which never runs the program) uses it.
+ * Credentials from any source are wrapped as secrets.
+ *
+ * A new resource adopts it in its constructor:
+ * `const c = resolveServerConnection("SiteMachine", name, args);` then
+ * `{ ...args, ...c, connection: undefined }` as its inputs (the password is already a secret).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { TlsArgs } from "./common";
+
+/** The stack-config namespace of this package: `pulumi config set arcgis-admin:adminUrl ...`. */
+export const CONFIG_NAMESPACE = "arcgis-admin";
+
+/**
+ * A server's administrative connection, declared once and given to several resources as their
+ * `connection`. Arguments given to a resource itself take precedence over it.
+ *
+ * @example
+ * ```ts
+ * const server: ServerConnection = {
+ *   adminUrl: "https://gis.example.com:20443/arcgis/admin",
+ *   username: "siteadmin",
+ *   password: config.requireSecret("sitePassword"),
+ *   tls: { caCert: config.require("caCert") },
+ * };
+ * const site = new Site("site", { connection: server });
+ * new SiteExport("backup", { connection: server, downloadTo: "backups" });
+ * ```
+ */
+export interface ServerConnection {
+  /** The administrative root, e.g. `https://gis.example.com:20443/arcgis/admin`. */
+  adminUrl?: pulumi.Input<string>;
+  /** An administrator's name (for a Site: the primary administrator createNewSite sets up). */
+  username?: pulumi.Input<string>;
+  /** That administrator's password. Stored only as a secret. */
+  password?: pulumi.Input<string>;
+  /** How the server's certificate is checked. */
+  tls?: TlsArgs;
+}
+
+/** A portal's connection, declared once and given to several `Collaboration`s. */
+export interface PortalConnection {
+  /** The portal's sharing API root, e.g. `https://gis.example.com/portal/sharing/rest`. */
+  sharingUrl?: pulumi.Input<string>;
+  /** A portal administrator's name (with password). */
+  username?: pulumi.Input<string>;
+  /** That administrator's password. Stored only as a secret. */
+  password?: pulumi.Input<string>;
+  /** A portal token instead of username and password. Stored only as a secret. */
+  token?: pulumi.Input<string>;
+  /** How the portal's certificate is checked. */
+  tls?: TlsArgs;
+}
+
+/** One default: its stack-config key (in {@link CONFIG_NAMESPACE}) and environment variable. */
+interface Source {
+  key: string;
+  env: string;
+  secret: boolean;
+}
+
+/** The config keys and environment variables of every default, documented in README. */
+export const CONNECTION_DEFAULTS = {
+  adminUrl: { key: "adminUrl", env: "ARCGIS_ADMIN_URL", secret: false },
+  username: { key: "username", env: "ARCGIS_ADMIN_USERNAME", secret: false },
+  password: { key: "password", env: "ARCGIS_ADMIN_PASSWORD", secret: true },
+  caCert: { key: "caCert", env: "ARCGIS_ADMIN_CA_CERT", secret: false },
+  insecureSkipVerify: {
+    key: "insecureSkipVerify",
+    env: "ARCGIS_ADMIN_INSECURE_SKIP_VERIFY",
+    secret: false,
+  },
+  sharingUrl: { key: "sharingUrl", env: "ARCGIS_ADMIN_SHARING_URL", secret: false },
+  portalUsername: { key: "portalUsername", env: "ARCGIS_ADMIN_PORTAL_USERNAME", secret: false },
+  portalPassword: { key: "portalPassword", env: "ARCGIS_ADMIN_PORTAL_PASSWORD", secret: true },
+  portalToken: { key: "portalToken", env: "ARCGIS_ADMIN_PORTAL_TOKEN", secret: true },
+} as const satisfies Record<string, Source>;
+
+/** The default from stack config, else the environment; a secret one is wrapped as a secret. */
+function fromDefaults(source: Source): pulumi.Input<string> | undefined {
+  const config = new pulumi.Config(CONFIG_NAMESPACE);
+  const configured = source.secret ? config.getSecret(source.key) : config.get(source.key);
+  if (configured !== undefined) return configured;
+  const env = process.env[source.env];
+  if (env === undefined || env === "") return undefined;
+  return source.secret ? pulumi.secret(env) : env;
+}
+
+function required<T>(
+  value: T | undefined,
+  resource: string,
+  name: string,
+  argument: string,
+  source: Source,
+): T {
+  if (value !== undefined) return value;
+  throw new Error(
+    `${resource} "${name}": ${argument} is missing. Give it as an argument, in its connection, ` +
+      `as stack config ${CONFIG_NAMESPACE}:${source.key}` +
+      `${source.secret ? " (pulumi config set --secret)" : ""}, or as environment variable ` +
+      `${source.env}.`,
+  );
+}
+
+/** The `tls` from the arguments, the connection, or the defaults (undefined: system CAs). */
+function resolveTls(own: TlsArgs | undefined, shared: TlsArgs | undefined): TlsArgs | undefined {
+  if (own !== undefined) return own;
+  if (shared !== undefined) return shared;
+  const caCert = fromDefaults(CONNECTION_DEFAULTS.caCert);
+  const insecure = fromDefaults(CONNECTION_DEFAULTS.insecureSkipVerify);
+  if (caCert === undefined && insecure === undefined) return undefined;
+  return {
+    ...(caCert === undefined ? {} : { caCert }),
+    ...(insecure === undefined
+      ? {}
+      : { insecureSkipVerify: pulumi.output(insecure).apply((v) => v.toLowerCase() === "true") }),
+  };
+}
+
+/** What a server resource registers as its connection inputs. */
+export interface ResolvedServerConnection {
+  adminUrl: pulumi.Input<string>;
+  username: pulumi.Input<string>;
+  password: pulumi.Output<string>;
+  tls: TlsArgs | undefined;
+}
+
+/**
+ * Resolves a server resource's connection: its own arguments, else its `connection`, else stack
+ * config, else the environment. Throws, naming every place to give it, when one is missing.
+ *
+ * @param resource - the resource's class name, for the message.
+ * @param name - the resource's name, for the message.
+ * @param args - the resource's arguments (their `adminUrl`, `username`, `password`, `tls` and
+ *   `connection`).
+ */
+export function resolveServerConnection(
+  resource: string,
+  name: string,
+  args: ServerConnection & { connection?: ServerConnection | undefined },
+): ResolvedServerConnection {
+  const shared = args.connection ?? {};
+  const d = CONNECTION_DEFAULTS;
+  return {
+    adminUrl: required(
+      args.adminUrl ?? shared.adminUrl ?? fromDefaults(d.adminUrl),
+      resource,
+      name,
+      "adminUrl",
+      d.adminUrl,
+    ),
+    username: required(
+      args.username ?? shared.username ?? fromDefaults(d.username),
+      resource,
+      name,
+      "username",
+      d.username,
+    ),
+    password: pulumi.secret(
+      required(
+        args.password ?? shared.password ?? fromDefaults(d.password),
+        resource,
+        name,
+        "password",
+        d.password,
+      ),
+    ),
+    tls: resolveTls(args.tls, shared.tls),
+  };
+}
+
+/** What a portal resource registers as its connection inputs. */
+export interface ResolvedPortalConnection {
+  sharingUrl: pulumi.Input<string>;
+  username: pulumi.Input<string> | undefined;
+  password: pulumi.Output<string> | undefined;
+  token: pulumi.Output<string> | undefined;
+  tls: TlsArgs | undefined;
+}
+
+/**
+ * Resolves a portal resource's connection like {@link resolveServerConnection}. Credentials are
+ * taken as a pair from one place: a token given (anywhere) wins over defaults of username and
+ * password only when none of those is given at a nearer place.
+ */
+export function resolvePortalConnection(
+  resource: string,
+  name: string,
+  args: PortalConnection & { connection?: PortalConnection | undefined },
+): ResolvedPortalConnection {
+  const shared = args.connection ?? {};
+  const d = CONNECTION_DEFAULTS;
+  const nearest = [args, shared].find(
+    (c) => c.username !== undefined || c.password !== undefined || c.token !== undefined,
+  );
+  const credentials: {
+    username?: pulumi.Input<string> | undefined;
+    password?: pulumi.Input<string> | undefined;
+    token?: pulumi.Input<string> | undefined;
+  } = nearest ?? {
+    username: fromDefaults(d.portalUsername),
+    password: fromDefaults(d.portalPassword),
+    token: fromDefaults(d.portalToken),
+  };
+  return {
+    sharingUrl: required(
+      args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),
+      resource,
+      name,
+      "sharingUrl",
+      d.sharingUrl,
+    ),
+    username: credentials.username,
+    password: credentials.password === undefined ? undefined : pulumi.secret(credentials.password),
+    token: credentials.token === undefined ? undefined : pulumi.secret(credentials.token),
+    tls: resolveTls(args.tls, shared.tls),
+  };
+}

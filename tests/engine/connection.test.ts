@@ -1,0 +1,94 @@
+/**
+ * Connection defaults in a user's program, from the packed package: a connection declared once
+ * and given to several resources, stack config `arcgis-admin:*` and `ARCGIS_ADMIN_*` variables;
+ * the resolved values become each resource's inputs (what destroy uses), credentials as secrets.
+ */
+import { isSecret, prepareConsumer, type Consumer, type Registration } from "./harness";
+
+const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+let consumer: Consumer;
+
+beforeAll(async () => {
+  consumer = await prepareConsumer();
+}, 180_000);
+
+afterAll(async () => {
+  await consumer?.cleanup();
+});
+
+function byName(regs: Registration[], name: string): Registration {
+  const found = regs.find((r) => r.name === name);
+  if (found === undefined) throw new Error(`no resource ${name}`);
+  return found;
+}
+
+it("gives one declared connection to several resources, their own arguments winning", async () => {
+  const regs = await consumer.runProgram(`
+    const { Site, SiteExport } = require("pulumi-arcgis-admin");
+    const server = {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "siteadmin",
+      password: "shared-Pw-1",
+      tls: { caCert: ${JSON.stringify(PEM)} },
+    };
+    new Site("site", { connection: server });
+    new SiteExport("backup", { connection: server, username: "backupadmin", password: "own-Pw-2" });
+  `);
+  const site = byName(regs, "site").inputs;
+  expect(site.adminUrl).toBe("https://gis.example.com:20443/arcgis/admin");
+  expect(site.username).toBe("siteadmin");
+  expect(isSecret(site.password)).toBe(true);
+  expect(site.tls).toEqual({ caCert: PEM });
+  expect(site).not.toHaveProperty("connection");
+  const backup = byName(regs, "backup").inputs;
+  expect(backup.adminUrl).toBe("https://gis.example.com:20443/arcgis/admin");
+  expect(backup.username).toBe("backupadmin");
+  expect(isSecret(backup.password)).toBe(true);
+});
+
+it("takes stack config arcgis-admin:* before ARCGIS_ADMIN_* variables, credentials as secrets", async () => {
+  const regs = await consumer.runProgram(
+    `
+    const { Site, Collaboration } = require("pulumi-arcgis-admin");
+    new Site("site", {});
+    new Collaboration("partners", { collaborationId: "c1" });
+  `,
+    {
+      config: {
+        "arcgis-admin:adminUrl": "https://config.example.com/arcgis/admin",
+        "arcgis-admin:password": "config-Pw-3",
+        "arcgis-admin:caCert": PEM,
+      },
+      env: {
+        ARCGIS_ADMIN_URL: "https://env.example.com/arcgis/admin",
+        ARCGIS_ADMIN_USERNAME: "envadmin",
+        ARCGIS_ADMIN_SHARING_URL: "https://env.example.com/portal/sharing/rest",
+        ARCGIS_ADMIN_PORTAL_USERNAME: "portaladmin",
+        ARCGIS_ADMIN_PORTAL_PASSWORD: "env-Portal-Pw-4",
+      },
+    },
+  );
+  const site = byName(regs, "site").inputs;
+  expect(site.adminUrl).toBe("https://config.example.com/arcgis/admin");
+  expect(site.username).toBe("envadmin");
+  expect(isSecret(site.password)).toBe(true);
+  expect(site.tls).toEqual({ caCert: PEM });
+  const partners = byName(regs, "partners").inputs;
+  expect(partners.sharingUrl).toBe("https://env.example.com/portal/sharing/rest");
+  expect(partners.username).toBe("portaladmin");
+  expect(isSecret(partners.password)).toBe(true);
+  expect(partners.tls).toEqual({ caCert: PEM });
+});
+
+it("names every place to give a missing value", async () => {
+  await expect(
+    consumer.runProgram(`
+      const { SiteExport } = require("pulumi-arcgis-admin");
+      new SiteExport("backup", { adminUrl: "https://gis.example.com/arcgis/admin", username: "a" });
+    `),
+  ).rejects.toThrow(
+    'SiteExport "backup": password is missing. Give it as an argument, in its connection, as ' +
+      "stack config arcgis-admin:password (pulumi config set --secret), or as environment " +
+      "variable ARCGIS_ADMIN_PASSWORD.",
+  );
+});

@@ -27,11 +27,13 @@ import {
   nonEmpty,
   parseValidInputs,
   type ResourceImplementation,
+  resourceOptions,
   sameValue,
   timeoutMsSchema,
   type TlsArgs,
   tlsSchema,
   transportFor,
+  TYPE_MODULE,
   withoutProvider,
 } from "./common";
 
@@ -86,7 +88,11 @@ export interface LogSettingsOutputs extends LogSettingsInputs {
   serverLogSettings: ReportedLogSettings;
 }
 
-/** The zod schema of the LogSettings inputs. */
+/**
+ * The zod schema of the LogSettings inputs.
+ *
+ * @internal
+ */
 export function logSettingsInputsSchema() {
   const count = z.number().int().min(0, { message: "must not be negative" });
   return z.strictObject({
@@ -470,7 +476,9 @@ export class LogSettings extends pulumi.dynamic.Resource {
         previousSettings: undefined,
         serverLogSettings: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password"] },
+      resourceOptions("LogSettings", name, opts, ["password"]),
+      TYPE_MODULE,
+      "LogSettings",
     );
   }
 }

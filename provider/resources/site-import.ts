@@ -40,12 +40,14 @@ import {
   nonEmpty,
   parseValidInputs,
   ProgressReporter,
+  resourceOptions,
   type ResourceImplementation,
   sameValue,
   timeoutMsSchema,
   type TlsArgs,
   tlsSchema,
   transportFor,
+  TYPE_MODULE,
   withStateOnlyChanges,
   withoutProvider,
 } from "./common";
@@ -94,7 +96,11 @@ export interface SiteImportOutputs extends SiteImportInputs {
   report?: string;
 }
 
-/** The zod schema of the SiteImport inputs. */
+/**
+ * The zod schema of the SiteImport inputs.
+ *
+ * @internal
+ */
 export function siteImportInputsSchema() {
   return z.strictObject({
     serverType: z
@@ -511,7 +517,9 @@ export class SiteImport extends pulumi.dynamic.Resource {
         uploadedItemId: undefined,
         report: undefined,
       },
-      { ...opts, additionalSecretOutputs: ["password"] },
+      resourceOptions("SiteImport", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteImport",
     );
   }
 }

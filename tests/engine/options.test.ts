@@ -10,7 +10,7 @@ let registrations: Registration[];
 beforeAll(async () => {
   consumer = await prepareConsumer();
   registrations = await consumer.runProgram(`
-    const { Site, SiteExport, Collaboration, SiteMachine } = require("pulumi-arcgis-admin");
+    const { Site, SiteExport, Collaboration, SiteMachine, LogSettings, SiteImport } = require("pulumi-arcgis-admin");
     const adminUrl = "https://gis.example.com:20443/arcgis/admin";
     new Site("site", { adminUrl, username: "siteadmin", password: "site-Pw-1" },
       { additionalSecretOutputs: ["machines", "serverLogSettings"] });
@@ -24,6 +24,10 @@ beforeAll(async () => {
       adminUrl: "https://gis2.example.com:20443/arcgis/admin", siteAdminUrl: adminUrl,
       username: "siteadmin", password: "site-Pw-1",
     }, { additionalSecretOutputs: ["machines"] });
+    new LogSettings("logs", { adminUrl, username: "siteadmin", password: "site-Pw-1", logLevel: "WARNING" },
+      { additionalSecretOutputs: ["previousSettings"] });
+    new SiteImport("restore", { adminUrl, username: "siteadmin", password: "site-Pw-1", location: "/b/x.agssite" },
+      { additionalSecretOutputs: ["report"] });
   `);
 }, 180_000);
 
@@ -37,6 +41,8 @@ it("registers each resource under its own type token", () => {
     ["backup", "pulumi-nodejs:dynamic/arcgis-admin:SiteExport"],
     ["partners", "pulumi-nodejs:dynamic/arcgis-admin:Collaboration"],
     ["gis2", "pulumi-nodejs:dynamic/arcgis-admin:SiteMachine"],
+    ["logs", "pulumi-nodejs:dynamic/arcgis-admin:LogSettings"],
+    ["restore", "pulumi-nodejs:dynamic/arcgis-admin:SiteImport"],
   ]);
 });
 
@@ -49,5 +55,7 @@ it("keeps the user's additionalSecretOutputs and adds the resource's own", () =>
     backup: ["location", "password"],
     partners: ["description", "password", "token"],
     gis2: ["machines", "password"],
+    logs: ["password", "previousSettings"],
+    restore: ["password", "report"],
   });
 });

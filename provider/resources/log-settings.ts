@@ -31,6 +31,7 @@ import {
   sameValue,
   timeoutMsSchema,
   type TlsArgs,
+  type TlsSettings,
   tlsSchema,
   transportFor,
   TYPE_MODULE,
@@ -458,8 +459,30 @@ export class LogSettings extends pulumi.dynamic.Resource {
   declare public readonly previousSettings: pulumi.Output<ReportedLogSettings>;
   /** The server's settings as last read. */
   declare public readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
+  /** The product. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The server's administrative root. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The site's administrator. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
   /** The managed log level (after a refresh: the server's). */
-  declare public readonly logLevel: pulumi.Output<string | undefined>;
+  declare public readonly logLevel: pulumi.Output<(typeof LOG_SETTINGS_LEVELS)[number] | undefined>;
+  /** The managed log directory (after a refresh: the server's). */
+  declare public readonly logDir: pulumi.Output<string | undefined>;
+  /** The managed maximum number of error reports. */
+  declare public readonly maxErrorReportsCount: pulumi.Output<number | undefined>;
+  /** The managed maximum age of log files. */
+  declare public readonly maxLogFileAge: pulumi.Output<number | undefined>;
+  /** The managed usage metering switch. */
+  declare public readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
+  /** Whether destroy writes back `previousSettings`. */
+  declare public readonly restoreOnDestroy: pulumi.Output<boolean>;
+  /** TLS settings, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The bound in effect, default filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<{ changeMs: number }>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -471,6 +494,17 @@ export class LogSettings extends pulumi.dynamic.Resource {
       logSettingsProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        logLevel: args.logLevel,
+        logDir: args.logDir,
+        maxErrorReportsCount: args.maxErrorReportsCount,
+        maxLogFileAge: args.maxLogFileAge,
+        usageMeteringEnabled: args.usageMeteringEnabled,
+        restoreOnDestroy: args.restoreOnDestroy,
+        tls: args.tls,
+        timeouts: args.timeouts,
         ...args,
         password: pulumi.secret(args.password),
         previousSettings: undefined,

@@ -45,6 +45,7 @@ import {
   sameValue,
   timeoutMsSchema,
   type TlsArgs,
+  type TlsSettings,
   tlsSchema,
   transportFor,
   TYPE_MODULE,
@@ -488,10 +489,30 @@ export interface SiteImportArgs {
  * ```
  */
 export class SiteImport extends pulumi.dynamic.Resource {
+  /** The product. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The site machine's administrative root. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The site's administrator. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The archive as the server read it, when given. */
+  declare public readonly location: pulumi.Output<string | undefined>;
+  /** The local archive uploaded, when given. */
+  declare public readonly localArchive: pulumi.Output<string | undefined>;
+  /** The archive's SHA-256, when given. */
+  declare public readonly archiveSha256: pulumi.Output<string | undefined>;
+  /** The values whose change imports again. */
+  declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** TLS settings, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The bound in effect, default filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<{ importMs: number }>;
   /** What identifies the imported archive (`sha256:<hex>` or `location:<...>`). */
   declare public readonly fingerprint: pulumi.Output<string>;
   /** `imported`, or `answer-lost` when importSite was sent once and its answer lost. */
-  declare public readonly outcome: pulumi.Output<string>;
+  declare public readonly outcome: pulumi.Output<"imported" | "answer-lost">;
   /** When the import ended (ISO 8601). */
   declare public readonly importedAt: pulumi.Output<string>;
   /** With localArchive: the uploaded item's id. */
@@ -509,6 +530,15 @@ export class SiteImport extends pulumi.dynamic.Resource {
       siteImportProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        location: args.location,
+        localArchive: args.localArchive,
+        archiveSha256: args.archiveSha256,
+        triggers: args.triggers,
+        tls: args.tls,
+        timeouts: args.timeouts,
         ...args,
         password: pulumi.secret(args.password),
         fingerprint: undefined,

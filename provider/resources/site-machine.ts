@@ -44,6 +44,7 @@ import {
   sameValue,
   timeoutMsSchema,
   type TlsArgs,
+  type TlsSettings,
   tlsSchema,
   transportFor,
   withoutProvider,
@@ -82,7 +83,10 @@ export interface SiteMachineOutputs extends SiteMachineInputs {
   joinedAt: string;
 }
 
-/** The zod schema of the SiteMachine inputs. */
+/**
+ * The zod schema of the SiteMachine inputs.
+ * @internal
+ */
 export function siteMachineInputsSchema() {
   return z.strictObject({
     serverType: z
@@ -477,6 +481,8 @@ export interface SiteMachineArgs {
  * ```
  */
 export class SiteMachine extends pulumi.dynamic.Resource {
+  /** The product of the site and the machine. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
   /** The joining machine's administrative root. */
   declare public readonly adminUrl: pulumi.Output<string>;
   /** The site's machine it joined through. */
@@ -489,8 +495,16 @@ export class SiteMachine extends pulumi.dynamic.Resource {
   declare public readonly machines: pulumi.Output<string[]>;
   /** When the machine joined or was adopted (ISO 8601). */
   declare public readonly joinedAt: pulumi.Output<string>;
+  /** The site's administrator. */
+  declare public readonly username: pulumi.Output<string>;
   /** The administrator's password (secret). */
   declare public readonly password: pulumi.Output<string>;
+  /** The machine's name as declared (when given). */
+  declare public readonly machineName: pulumi.Output<string | undefined>;
+  /** TLS settings, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The bounds in effect, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<{ serverReadyMs: number; joinMs: number }>;
 
   /**
    * @param name - the resource's name in the stack.
@@ -502,6 +516,12 @@ export class SiteMachine extends pulumi.dynamic.Resource {
       siteMachineProvider,
       name,
       {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        machineName: args.machineName,
+        tls: args.tls,
+        timeouts: args.timeouts,
         ...args,
         password: pulumi.secret(args.password),
         state: undefined,

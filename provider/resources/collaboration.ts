@@ -15,27 +15,13 @@ import {
   portalSelf,
   removeParticipation,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  parseValidInputs,
-  type TlsArgs,
-  type TlsSettings,
-  withStateOnlyChanges,
-  logInfo,
-  logWarn,
-  httpUrlSchema,
-  lazyProvider,
-  messageOf,
-  nonEmpty,
-  type ResourceImplementation,
-  sameValue,
-  tlsSchema,
-  transportFor,
-  withoutProvider,
-  resourceOptions,
-  TYPE_MODULE,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, tlsSchema } from "./input-schemas";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { logInfo, logWarn, messageOf } from "./log";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { type PortalConnection, resolvePortalConnection } from "./connection";
 
 /** Inputs of a `Collaboration` whose values are known. */

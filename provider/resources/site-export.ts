@@ -21,31 +21,14 @@ import {
   type ServerType,
   verifyArchive,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  parseValidInputs,
-  type InputsOf,
-  type TlsArgs,
-  type TlsSettings,
-  withStateOnlyChanges,
-  failureMessage,
-  logInfo,
-  logWarn,
-  httpUrlSchema,
-  lazyProvider,
-  messageOf,
-  nonEmpty,
-  ProgressReporter,
-  type ResourceImplementation,
-  sameValue,
-  timeoutMsSchema,
-  tlsSchema,
-  transportFor,
-  withoutProvider,
-  resourceOptions,
-  TYPE_MODULE,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { type InputsOf, type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { failureMessage, logInfo, logWarn, messageOf } from "./log";
+import { ProgressReporter } from "./progress";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Default bound on an export, including the time spent waiting for a lock held by another. */

@@ -11,7 +11,7 @@ import {
   collaborationInputsSchema,
   implementation as collaboration,
 } from "../../provider/resources/collaboration";
-import { formatPath, UNKNOWN, type CheckFailure } from "../../provider/resources/common";
+import { type CheckFailure, formatPath, UNKNOWN } from "../../provider/resources/input-check";
 import {
   implementation as siteExport,
   siteExportInputsSchema,

@@ -9,6 +9,8 @@ import type { RetryPolicy } from "./retry";
 /**
  * Referer sent on every call when none is given. Tokens are issued with `client=referer` for it,
  * and a real server then expects the same Referer header on each call.
+ *
+ * @internal
  */
 export const DEFAULT_REFERER = "pulumi-arcgis-admin";
 
@@ -123,6 +125,8 @@ export interface TokenKey {
  * ```ts
  * cache.get({ rootUrl, username, credential: credentialFingerprint(password) }, fetch)
  * ```
+ *
+ * @internal
  */
 export function credentialFingerprint(password: string): string {
   return createHmac("sha256", FINGERPRINT_SALT).update(password).digest("hex");
@@ -244,5 +248,9 @@ function cacheId(key: TokenKey): string {
   return `${cleanUrl(key.rootUrl)}\n${key.username}\n${key.credential ?? ""}`;
 }
 
-/** The process-wide token cache used by sessions that are not given one. */
+/**
+ * The process-wide token cache used by sessions that are not given one.
+ *
+ * @internal
+ */
 export const sharedTokenCache = new TokenCache();

@@ -34,7 +34,7 @@ export interface TransportOptions {
   /** Use this undici dispatcher (e.g. a MockAgent) instead of one built from `tls` and `timeouts`. */
   dispatcher?: Dispatcher | undefined;
   /**
-   * Largest file a download accepts, in bytes; default {@link DEFAULT_MAX_DOWNLOAD_BYTES}. A
+   * Largest file a download accepts, in bytes; default 4 GiB (4 × 1024³). A
    * larger (or endless) body fails with `TOO_LARGE` and its partial file is removed.
    */
   maxDownloadBytes?: number | undefined;
@@ -46,10 +46,16 @@ export interface TransportOptions {
  * so real archives measure kilobytes to megabytes; 4 GiB leaves room for the largest sites by
  * orders of magnitude and still stops a broken or hostile server's endless body before it fills
  * the disk (unbounded, such a body wrote 1.73 GB in 8 s on a test machine).
+ *
+ * @internal
  */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 
-/** Default time limits, in milliseconds. */
+/**
+ * Default time limits, in milliseconds.
+ *
+ * @internal
+ */
 export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; bodyMs: number }> =
   {
     connectMs: 10_000,
@@ -67,6 +73,8 @@ export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; 
  * effectiveTimeouts({ headersMs: 5000 }) // { connectMs: 10000, headersMs: 5000, bodyMs: 300000 }
  * ```
  * Maps to: no REST operation.
+ *
+ * @internal
  */
 export function effectiveTimeouts(timeouts?: RequestTimeouts): typeof DEFAULT_TIMEOUTS {
   return {
@@ -104,6 +112,8 @@ function proxyEnvironment(): { httpsProxy?: string; httpProxy?: string; noProxy?
  * const d = dispatcherFor({ tls: { caCert: pem } });
  * ```
  * Maps to: no REST operation (connection management).
+ *
+ * @internal
  */
 export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
   if (transport.dispatcher) return transport.dispatcher;
@@ -166,6 +176,8 @@ export async function closeDispatchers(): Promise<void> {
  * transportOf({ adminUrl, password, tls }) // { tls }
  * ```
  * Maps to: no REST operation.
+ *
+ * @internal
  */
 export function transportOf(o: TransportOptions): TransportOptions {
   const t: TransportOptions = {};

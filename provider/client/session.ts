@@ -187,13 +187,13 @@ export interface AdminSessionOptions extends TransportOptions {
   username: string;
   /** Password; a secret. */
   password: string;
-  /** Referer header and token binding; default {@link DEFAULT_REFERER}. */
+  /** Referer header and token binding; default `pulumi-arcgis-admin`. */
   referer?: string | undefined;
   /** Requested token lifetime; default 60 minutes. */
   expirationMinutes?: number | undefined;
-  /** Retry policy of idempotent calls; default {@link DEFAULT_RETRY_POLICY}. */
+  /** Retry policy of idempotent calls; default 4 attempts, 500 ms doubling up to 8 s. */
   retry?: RetryPolicy | undefined;
-  /** Token cache; default {@link sharedTokenCache}. */
+  /** Token cache; default the process-wide cache that every session shares. */
   tokenCache?: TokenCache | undefined;
 }
 
@@ -247,13 +247,13 @@ export interface PortalSessionOptions extends TransportOptions {
   password?: string | undefined;
   /** A ready token, used when no password is given; it cannot be renewed. */
   token?: string | undefined;
-  /** Referer header and token binding; default {@link DEFAULT_REFERER}. */
+  /** Referer header and token binding; default `pulumi-arcgis-admin`. */
   referer?: string | undefined;
   /** Requested token lifetime; default 60 minutes. */
   expirationMinutes?: number | undefined;
   /** Retry policy of idempotent calls. */
   retry?: RetryPolicy | undefined;
-  /** Token cache; default {@link sharedTokenCache}. */
+  /** Token cache; default the process-wide cache that every session shares. */
   tokenCache?: TokenCache | undefined;
 }
 

@@ -68,7 +68,11 @@ export interface CreateNewSiteParams {
   runAsync?: boolean | undefined;
 }
 
-/** An input that the product's createNewSite has no place for. */
+/**
+ * An input that the product's createNewSite has no place for.
+ *
+ * @internal
+ */
 export interface UnsupportedField {
   /** Path in the user's vocabulary, e.g. `directories[0].cleanupMode`. */
   path: string;
@@ -91,6 +95,8 @@ export interface UnsupportedField {
  * // [{ path: "directories[0].cleanupMode", reason: "Mission Server's createNewSite has no cleanupMode ..." }]
  * ```
  * Maps to: `POST {admin_root}/createNewSite` (what its form can carry).
+ *
+ * @internal
  */
 export function unsupportedFields(
   serverType: ServerType,
@@ -142,6 +148,8 @@ export function unsupportedFields(
  * createNewSiteForm({ serverType: "mission-server", username, password, runAsync: false }).async // false
  * ```
  * Maps to: `POST {admin_root}/createNewSite`.
+ *
+ * @internal
  */
 export function createNewSiteForm(params: CreateNewSiteParams): Record<string, unknown> {
   const serverType = params.serverType ?? "mission-server";

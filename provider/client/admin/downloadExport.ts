@@ -79,6 +79,8 @@ export async function downloadExport(
  * // "https://gis.example.com/server/admin/uploads/i1"
  * ```
  * Maps to: no REST operation (where `GET <download URL>` is sent).
+ *
+ * @internal
  */
 export function exportDownloadUrl(adminUrl: string, url: string): string {
   const admin = new URL(adminUrl);

@@ -17,6 +17,8 @@ import { collaborationPath } from "./paths";
  * await postConfirmed(portal, portalId, id, "delete", "deleteCollaboration");
  * ```
  * Maps to: `POST {sharing}/portals/<portal_id>/collaborations/<id>/<action>`.
+ *
+ * @internal
  */
 export async function postConfirmed(
   session: PortalSession,

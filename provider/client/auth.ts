@@ -50,9 +50,12 @@ const TokenAnswer = z.looseObject({
  * @returns the token and its expiry (epoch ms).
  * @example
  * ```ts
- * const { token } = await generateToken({ tokenUrl: `${adminUrl}/generateToken`, username, password, referer: DEFAULT_REFERER });
+ * const { token } = await generateToken({ tokenUrl: `${adminUrl}/generateToken`, username, password, referer: "pulumi-arcgis-admin" });
  * ```
  * Maps to: `POST {admin_root}/generateToken` and `POST {sharing}/generateToken`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/generatetoken (admin API) and
+ * https://developers.arcgis.com/rest/users-groups-and-items/generate-token (sharing API).
  */
 export async function generateToken(opts: GenerateTokenOptions): Promise<TokenInfo> {
   const expirationMinutes = opts.expirationMinutes ?? 60;
@@ -156,7 +159,7 @@ interface CacheEntry {
  * const cache = new TokenCache();
  * const token = await cache.get({ rootUrl, username }, () => generateToken(opts));
  * ```
- * Maps to: `generateToken` (it decides when to call it).
+ * Sends no request itself: it decides when the given function calls generateToken.
  */
 export class TokenCache {
   private readonly entries = new Map<string, CacheEntry>();

@@ -72,7 +72,7 @@ export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; 
  * ```ts
  * effectiveTimeouts({ headersMs: 5000 }) // { connectMs: 10000, headersMs: 5000, bodyMs: 300000 }
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it fills in the default time limits.
  *
  * @internal
  */
@@ -111,7 +111,7 @@ function proxyEnvironment(): { httpsProxy?: string; httpProxy?: string; noProxy?
  * ```ts
  * const d = dispatcherFor({ tls: { caCert: pem } });
  * ```
- * Maps to: no REST operation (connection management).
+ * Sends no request: it builds or reuses the connection pool the requests go through.
  *
  * @internal
  */
@@ -157,7 +157,7 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
  * ```ts
  * afterAll(() => closeDispatchers());
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it closes idle connections.
  */
 export async function closeDispatchers(): Promise<void> {
   const all = [...agents.values()];
@@ -175,7 +175,7 @@ export async function closeDispatchers(): Promise<void> {
  * ```ts
  * transportOf({ adminUrl, password, tls }) // { tls }
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it copies options.
  *
  * @internal
  */

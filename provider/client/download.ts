@@ -414,7 +414,7 @@ function safeName(name: string | undefined): string | undefined {
  * ```ts
  * await verifyZipFile("/tmp/x.part", { operation: "downloadExport", url });
  * ```
- * Maps to: no REST operation (checks what `GET <download URL>` delivered).
+ * Sends no request: it checks a file that a download delivered.
  *
  * @internal
  */
@@ -458,7 +458,7 @@ function countZipEntries(path: string): Promise<number> {
  * ```ts
  * const { sha256 } = await verifyArchive("./backups/20220823-140812-UTC.agssite");
  * ```
- * Maps to: no REST operation (local check of what `GET <download URL>` delivered). A missing
+ * Sends no request: it checks a local file, e.g. one a download delivered. A missing
  * file fails with Node's own ENOENT error; a non-zip with BAD_RESPONSE.
  *
  * @internal

@@ -124,7 +124,7 @@ export const CARBON_STORE_CLASS_NAMES: Readonly<Record<string, string>> = {
  * ```ts
  * serverProduct("mission-server").healthCheckPath // "rest/healthcheck"
  * ```
- * Maps to: no REST operation.
+ * A lookup in a table; sends no request.
  *
  * @internal
  */
@@ -142,7 +142,7 @@ export function serverProduct(serverType: ServerType): ServerProduct {
  * ```ts
  * serverRootOf("https://h:20443/arcgis/admin/") // "https://h:20443/arcgis"
  * ```
- * Maps to: no REST operation.
+ * String manipulation of a URL; sends no request.
  *
  * @internal
  */

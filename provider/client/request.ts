@@ -373,7 +373,7 @@ function withQuery(url: string, form: URLSearchParams): string {
  * ```ts
  * headerValue(res.headers["content-type"])
  * ```
- * Maps to: no REST operation.
+ * Reads a header value; sends no request.
  *
  * @internal
  */

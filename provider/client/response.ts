@@ -107,7 +107,7 @@ export function validateAnswer<S extends z.ZodType>(
  * ```ts
  * throw requestError(ctx, "BAD_RESPONSE", "the answer has no location");
  * ```
- * Maps to: no REST operation (a helper).
+ * Builds an error; sends no request.
  *
  * @internal
  */

@@ -44,7 +44,7 @@ interface SessionInit extends TransportOptions {
  * ```ts
  * const machines = await session.call("machines", {}, { method: "GET", idempotent: true });
  * ```
- * Maps to: every authenticated admin or sharing operation.
+ * Used by every authenticated admin or sharing operation of this client.
  */
 export class ArcGISSession {
   /** Root URL without trailing slash. */
@@ -232,6 +232,8 @@ export class AdminSession extends ArcGISSession {
  * const session = createAdminSession({ adminUrl: "https://host:20443/arcgis/admin", username, password, tls: { caCert } });
  * ```
  * Maps to: `POST {admin_root}/generateToken` (on first use).
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/generatetoken
  */
 export function createAdminSession(options: AdminSessionOptions): AdminSession {
   return new AdminSession(options);
@@ -304,6 +306,8 @@ export class PortalSession extends ArcGISSession {
  * const portal = createPortalSession({ sharingUrl: "https://portal/portal/sharing/rest", username, password });
  * ```
  * Maps to: `POST {sharing}/generateToken` (on first use, with a password).
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/generate-token
  */
 export function createPortalSession(options: PortalSessionOptions): PortalSession {
   return new PortalSession(options);

@@ -232,6 +232,8 @@ export function createNewSiteForm(params: CreateNewSiteParams): Record<string, u
  * await createNewSite(adminUrl, { serverType: "mission-server", username: "siteadmin", password }, { timeouts: { headersMs: 3_600_000 } });
  * ```
  * Maps to: `POST {admin_root}/createNewSite`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/createsite
  */
 export async function createNewSite(
   adminUrl: string,

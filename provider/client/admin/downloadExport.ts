@@ -30,6 +30,11 @@ import { withRetry } from "../retry";
  * const file = await downloadExport(session, location, { dir: "./backups" });
  * ```
  * Maps to: `GET <download URL from exportSite>`.
+ *
+ * REST Documentation: no Esri REST page found for the download itself; the URL comes from
+ * exportSite (https://developers.arcgis.com/rest/enterprise-administration/server/exportsite), and
+ * the uploaded-item form is described at
+ * https://developers.arcgis.com/rest/enterprise-administration/server/uploadeditem.htm.
  */
 export async function downloadExport(
   session: AdminSession,
@@ -78,7 +83,7 @@ export async function downloadExport(
  * exportDownloadUrl("https://gis.example.com/server/admin", "http://MACHINE1:6080/arcgis/admin/uploads/i1")
  * // "https://gis.example.com/server/admin/uploads/i1"
  * ```
- * Maps to: no REST operation (where `GET <download URL>` is sent).
+ * Sends no request: it computes the URL that downloadExport then fetches.
  *
  * @internal
  */

@@ -18,6 +18,9 @@ import { collaborationPath } from "./paths";
  * ```
  * Maps to: `POST {sharing}/portals/<portal_id>/collaborations/<id>/<action>`.
  *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/delete-collaboration and
+ * https://developers.arcgis.com/rest/users-groups-and-items/remove-collaboration-participation.
+ *
  * @internal
  */
 export async function postConfirmed(

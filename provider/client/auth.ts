@@ -112,7 +112,7 @@ export interface TokenKey {
   /** Account name. */
   username: string;
   /**
-   * A fingerprint of the password the token was obtained with (see {@link credentialFingerprint}),
+   * A fingerprint of the password the token was obtained with (a salted hash, never the password),
    * so that a wrong or changed password never reuses a token that another password obtained.
    */
   credential?: string;

@@ -216,8 +216,8 @@ export function createNewSiteForm(params: CreateNewSiteParams): Record<string, u
 }
 
 /**
- * Creates a site on a machine that is in no site, in the product's dialect (see
- * {@link createNewSiteForm}). No token: on such a machine the call itself defines the primary
+ * Creates a site on a machine that is in no site, in the product's dialect (the form Esri's tools
+ * send for that product). No token: on such a machine the call itself defines the primary
  * administrator. Never retried: a lost answer (e.g. a load balancer's 502 while creation goes on)
  * must be followed by watching the machine, not by a second createNewSite.
  *

@@ -13,7 +13,7 @@ import { withRetry } from "../retry";
  * Downloads a site archive that {@link exportSite} left on the server: streams it to a temporary
  * file in the destination folder while hashing, checks it is a readable zip, and only then gives
  * it its final name. The token travels in the X-Esri-Authorization header, never in the URL, and
- * only to the origin of the session's admin URL (see {@link exportDownloadUrl}). Both forms a
+ * only to the origin of the session's admin URL (the server's URL is rebased onto it). Both forms a
  * server may answer are accepted, decided by what comes back: a URL that serves the archive, or
  * an uploaded item (a JSON description) whose archive is at `.../download`. Transient failures
  * are retried (a GET), and a 498/499 renews the token once.

@@ -9,6 +9,8 @@ import type { RetryPolicy } from "./retry";
 /**
  * Referer sent on every call when none is given. Tokens are issued with `client=referer` for it,
  * and a real server then expects the same Referer header on each call.
+ *
+ * @internal
  */
 export const DEFAULT_REFERER = "pulumi-arcgis-admin";
 
@@ -48,9 +50,12 @@ const TokenAnswer = z.looseObject({
  * @returns the token and its expiry (epoch ms).
  * @example
  * ```ts
- * const { token } = await generateToken({ tokenUrl: `${adminUrl}/generateToken`, username, password, referer: DEFAULT_REFERER });
+ * const { token } = await generateToken({ tokenUrl: `${adminUrl}/generateToken`, username, password, referer: "pulumi-arcgis-admin" });
  * ```
  * Maps to: `POST {admin_root}/generateToken` and `POST {sharing}/generateToken`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/generatetoken (admin API) and
+ * https://developers.arcgis.com/rest/users-groups-and-items/generate-token (sharing API).
  */
 export async function generateToken(opts: GenerateTokenOptions): Promise<TokenInfo> {
   const expirationMinutes = opts.expirationMinutes ?? 60;
@@ -107,7 +112,7 @@ export interface TokenKey {
   /** Account name. */
   username: string;
   /**
-   * A fingerprint of the password the token was obtained with (see {@link credentialFingerprint}),
+   * A fingerprint of the password the token was obtained with (a salted hash, never the password),
    * so that a wrong or changed password never reuses a token that another password obtained.
    */
   credential?: string;
@@ -123,6 +128,8 @@ export interface TokenKey {
  * ```ts
  * cache.get({ rootUrl, username, credential: credentialFingerprint(password) }, fetch)
  * ```
+ *
+ * @internal
  */
 export function credentialFingerprint(password: string): string {
   return createHmac("sha256", FINGERPRINT_SALT).update(password).digest("hex");
@@ -152,7 +159,7 @@ interface CacheEntry {
  * const cache = new TokenCache();
  * const token = await cache.get({ rootUrl, username }, () => generateToken(opts));
  * ```
- * Maps to: `generateToken` (it decides when to call it).
+ * Sends no request itself: it decides when the given function calls generateToken.
  */
 export class TokenCache {
   private readonly entries = new Map<string, CacheEntry>();
@@ -244,5 +251,9 @@ function cacheId(key: TokenKey): string {
   return `${cleanUrl(key.rootUrl)}\n${key.username}\n${key.credential ?? ""}`;
 }
 
-/** The process-wide token cache used by sessions that are not given one. */
+/**
+ * The process-wide token cache used by sessions that are not given one.
+ *
+ * @internal
+ */
 export const sharedTokenCache = new TokenCache();

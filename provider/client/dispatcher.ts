@@ -34,7 +34,7 @@ export interface TransportOptions {
   /** Use this undici dispatcher (e.g. a MockAgent) instead of one built from `tls` and `timeouts`. */
   dispatcher?: Dispatcher | undefined;
   /**
-   * Largest file a download accepts, in bytes; default {@link DEFAULT_MAX_DOWNLOAD_BYTES}. A
+   * Largest file a download accepts, in bytes; default 4 GiB (4 × 1024³). A
    * larger (or endless) body fails with `TOO_LARGE` and its partial file is removed.
    */
   maxDownloadBytes?: number | undefined;
@@ -46,10 +46,16 @@ export interface TransportOptions {
  * so real archives measure kilobytes to megabytes; 4 GiB leaves room for the largest sites by
  * orders of magnitude and still stops a broken or hostile server's endless body before it fills
  * the disk (unbounded, such a body wrote 1.73 GB in 8 s on a test machine).
+ *
+ * @internal
  */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 
-/** Default time limits, in milliseconds. */
+/**
+ * Default time limits, in milliseconds.
+ *
+ * @internal
+ */
 export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; bodyMs: number }> =
   {
     connectMs: 10_000,
@@ -66,7 +72,9 @@ export const DEFAULT_TIMEOUTS: Readonly<{ connectMs: number; headersMs: number; 
  * ```ts
  * effectiveTimeouts({ headersMs: 5000 }) // { connectMs: 10000, headersMs: 5000, bodyMs: 300000 }
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it fills in the default time limits.
+ *
+ * @internal
  */
 export function effectiveTimeouts(timeouts?: RequestTimeouts): typeof DEFAULT_TIMEOUTS {
   return {
@@ -103,7 +111,9 @@ function proxyEnvironment(): { httpsProxy?: string; httpProxy?: string; noProxy?
  * ```ts
  * const d = dispatcherFor({ tls: { caCert: pem } });
  * ```
- * Maps to: no REST operation (connection management).
+ * Sends no request: it builds or reuses the connection pool the requests go through.
+ *
+ * @internal
  */
 export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
   if (transport.dispatcher) return transport.dispatcher;
@@ -147,7 +157,7 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
  * ```ts
  * afterAll(() => closeDispatchers());
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it closes idle connections.
  */
 export async function closeDispatchers(): Promise<void> {
   const all = [...agents.values()];
@@ -165,7 +175,9 @@ export async function closeDispatchers(): Promise<void> {
  * ```ts
  * transportOf({ adminUrl, password, tls }) // { tls }
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it copies options.
+ *
+ * @internal
  */
 export function transportOf(o: TransportOptions): TransportOptions {
   const t: TransportOptions = {};

@@ -17,7 +17,11 @@ import { requestError, parseArcGISAnswer, type AnswerContext } from "./response"
  */
 export type DownloadDestination = string | { dir: string } | { file: string };
 
-/** Options of {@link downloadToFile}. */
+/**
+ * Options of {@link downloadToFile}.
+ *
+ * @internal
+ */
 export interface DownloadOptions extends TransportOptions {
   /** URL of the file. */
   url: string;
@@ -67,6 +71,8 @@ export interface DownloadResult {
  * await downloadToFile({ url, operation: "downloadExport", token, dest: { dir: "./backups" }, verify: verifyZipFile });
  * ```
  * Maps to: `GET <download URL>`, e.g. the URL exportSite answers.
+ *
+ * @internal
  */
 export async function downloadToFile(opts: DownloadOptions): Promise<DownloadResult> {
   const secrets = [...(opts.secrets ?? []), ...(opts.token ? [opts.token] : [])];
@@ -293,6 +299,8 @@ const PARTIAL_NAME = /^\..+\.(?:([0-9a-f]{8})-(\d+)-)?[0-9a-f]{12}\.part$/;
  * A partial file nobody has written for this long is stale whoever wrote it. A live download
  * writes at least every `timeouts.bodyMs` (5 minutes by default) or fails; an hour leaves room
  * for a caller's longer limit, and is still short next to "forever".
+ *
+ * @internal
  */
 export const STALE_PARTIAL_MS = 60 * 60_000;
 
@@ -358,6 +366,8 @@ function targetPath(opts: DownloadOptions, res: Dispatcher.ResponseData): string
  * fileNameFromDisposition("attachment; filename*=UTF-8''a%20b.agssite") // "a b.agssite"
  * ```
  * Maps to: the Content-Disposition header of a download.
+ *
+ * @internal
  */
 export function fileNameFromDisposition(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -404,7 +414,9 @@ function safeName(name: string | undefined): string | undefined {
  * ```ts
  * await verifyZipFile("/tmp/x.part", { operation: "downloadExport", url });
  * ```
- * Maps to: no REST operation (checks what `GET <download URL>` delivered).
+ * Sends no request: it checks a file that a download delivered.
+ *
+ * @internal
  */
 export async function verifyZipFile(path: string, ctx: AnswerContext): Promise<void> {
   let entries: number;
@@ -446,8 +458,10 @@ function countZipEntries(path: string): Promise<number> {
  * ```ts
  * const { sha256 } = await verifyArchive("./backups/20220823-140812-UTC.agssite");
  * ```
- * Maps to: no REST operation (local check of what `GET <download URL>` delivered). A missing
+ * Sends no request: it checks a local file, e.g. one a download delivered. A missing
  * file fails with Node's own ENOENT error; a non-zip with BAD_RESPONSE.
+ *
+ * @internal
  */
 export async function verifyArchive(path: string): Promise<DownloadResult> {
   const hash = createHash("sha256");

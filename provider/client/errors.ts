@@ -1,7 +1,13 @@
 /**
- * The one error family of the client layer. Callers match on `code` (a stable string), never on
- * `instanceof`, which breaks across Jest module registries and duplicated package copies.
+ * The one error family of the client layer. Callers match on `code` (a stable string). Each class
+ * carries a brand, a registered symbol (`Symbol.for`) unique to this package, that
+ * `instanceof` and the guards check: so an error made by a second copy of this module (another
+ * Jest module registry, a duplicated install) is still recognised, and another library's error of
+ * the same `name` (arcgis-rest-js has an `ArcGISRequestError` too) is not taken for ours.
  */
+
+/** The brand of {@link ArcGISRequestError}: the same symbol in every copy of this package. */
+const ARCGIS_REQUEST_ERROR = Symbol.for("pulumi-arcgis-admin.ArcGISRequestError");
 
 /**
  * Stable classification of every failure the client layer reports.
@@ -75,6 +81,20 @@ export type ErrorFormat = "status" | "error";
  * Maps to: every REST operation of the admin and sharing APIs.
  */
 export class ArcGISRequestError extends Error {
+  /**
+   * Recognises an error of this class by its brand, also one made by another copy of this module.
+   *
+   * @param instance - any value.
+   * @returns whether it carries the brand.
+   * @example
+   * ```ts
+   * if (e instanceof ArcGISRequestError) console.log(e.code);
+   * ```
+   */
+  static override [Symbol.hasInstance](instance: unknown): boolean {
+    return isArcGISRequestError(instance);
+  }
+
   override readonly name = "ArcGISRequestError";
   /** Stable classification; match on this. */
   readonly code: ArcGISErrorCode;
@@ -122,6 +142,14 @@ export class ArcGISRequestError extends Error {
   }
 }
 
+// On the prototype, not in the declarations: a getter that is not enumerable, as undici's errors
+// carry theirs, so it is neither printed nor copied by a spread.
+Object.defineProperty(ArcGISRequestError.prototype, ARCGIS_REQUEST_ERROR, {
+  get: () => true,
+  enumerable: false,
+  configurable: false,
+});
+
 /**
  * Drops query string, fragment and user info from a URL, so an error never carries parameters.
  *
@@ -131,6 +159,8 @@ export class ArcGISRequestError extends Error {
  * ```ts
  * cleanUrl("https://h/arcgis/admin/?f=json") // "https://h/arcgis/admin"
  * ```
+ *
+ * @internal
  */
 export function cleanUrl(url: string): string {
   try {
@@ -176,6 +206,8 @@ const AFTER_VALUE = String.raw`(?=$|[\s"'\x60&,;()<>[\]{}]|[.:!?](?:\s|$))`;
  * redactSecrets("https://127.0.0.1/arcgis/admin: wrong password 7", ["7", "admin"])
  * // "https://127.0.0.1/arcgis/admin: wrong password [REDACTED]"
  * ```
+ *
+ * @internal
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   const forms = new Set<string>();
@@ -199,21 +231,21 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /**
- * Tells whether a value is an {@link ArcGISRequestError}, by its `name` and `code` fields.
+ * Tells whether a value is an {@link ArcGISRequestError} of this package, by its brand (any copy
+ * of this package; never another library's error of the same name).
  *
  * @param e - any thrown value.
  * @example
  * ```ts
  * if (isArcGISRequestError(e)) console.log(e.code);
  * ```
- * Maps to: no REST operation (a guard).
+ * A type guard; sends no request.
  */
 export function isArcGISRequestError(e: unknown): e is ArcGISRequestError {
   return (
     typeof e === "object" &&
     e !== null &&
-    (e as { name?: unknown }).name === "ArcGISRequestError" &&
-    typeof (e as { code?: unknown }).code === "string"
+    (e as { [ARCGIS_REQUEST_ERROR]?: unknown })[ARCGIS_REQUEST_ERROR] === true
   );
 }
 
@@ -242,7 +274,7 @@ export function isAuthError(e: unknown): e is ArcGISRequestError & { code: "AUTH
  * ```ts
  * if (isTransientError(e)) await sleep(5000);
  * ```
- * Maps to: no REST operation (a guard used by the retry logic).
+ * A type guard, used by the retry logic; sends no request.
  */
 export function isTransientError(
   e: unknown,

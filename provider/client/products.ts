@@ -16,7 +16,11 @@ export const SERVER_TYPES = [
 /** One of {@link SERVER_TYPES}. */
 export type ServerType = (typeof SERVER_TYPES)[number];
 
-/** What the client needs to know about one product. */
+/**
+ * What the client needs to know about one product.
+ *
+ * @internal
+ */
 export interface ServerProduct {
   /** Name for messages, e.g. "Mission Server". */
   label: string;
@@ -92,12 +96,18 @@ const PRODUCTS: Record<ServerType, ServerProduct> = {
   },
 };
 
-/** The only Mission Server version whose createNewSite takes a WORKSPACE directory (DSC). */
+/**
+ * The only Mission Server version whose createNewSite takes a WORKSPACE directory (DSC).
+ *
+ * @internal
+ */
 export const MISSION_WORKSPACE_VERSION = 10.8;
 
 /**
  * Class names of the config stores of Mission, Notebook and Video Server (Chef
  * `cookbooks/arcgis-mission/attributes/default.rb`, DSC `ArcGIS_MissionServer` Invoke-CreateSite).
+ *
+ * @internal
  */
 export const CARBON_STORE_CLASS_NAMES: Readonly<Record<string, string>> = {
   FILESYSTEM: "com.esri.arcgis.carbon.persistence.impl.filesystem.FSConfigPersistence",
@@ -114,7 +124,9 @@ export const CARBON_STORE_CLASS_NAMES: Readonly<Record<string, string>> = {
  * ```ts
  * serverProduct("mission-server").healthCheckPath // "rest/healthcheck"
  * ```
- * Maps to: no REST operation.
+ * A lookup in a table; sends no request.
+ *
+ * @internal
  */
 export function serverProduct(serverType: ServerType): ServerProduct {
   return PRODUCTS[serverType];
@@ -130,7 +142,9 @@ export function serverProduct(serverType: ServerType): ServerProduct {
  * ```ts
  * serverRootOf("https://h:20443/arcgis/admin/") // "https://h:20443/arcgis"
  * ```
- * Maps to: no REST operation.
+ * String manipulation of a URL; sends no request.
+ *
+ * @internal
  */
 export function serverRootOf(adminUrl: string): string {
   return adminUrl.replace(/\/+$/, "").replace(/\/admin$/i, "");

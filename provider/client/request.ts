@@ -11,7 +11,11 @@ import { withRetry, type RetryPolicy } from "./retry";
 
 export type { TlsOptions, RequestTimeouts, TransportOptions } from "./dispatcher";
 
-/** Options of {@link arcgisRequest}. */
+/**
+ * Options of {@link arcgisRequest}.
+ *
+ * @internal
+ */
 export interface ArcGISRequestOptions extends TransportOptions {
   /** Full URL of the operation, e.g. `https://h:20443/arcgis/admin/exportSite`. */
   url: string;
@@ -43,6 +47,8 @@ export interface ArcGISRequestOptions extends TransportOptions {
  * const info = await arcgisRequest({ url: `${adminUrl}/machines`, operation: "machines", method: "GET", token, retry: {} });
  * ```
  * Maps to: any ArcGIS REST operation (admin API or sharing API).
+ *
+ * @internal
  */
 export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<string, unknown>> {
   const ctx = contextOf(opts);
@@ -91,6 +97,8 @@ export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<
  * // "directories=%7B%22directories%22%3A%5B%5D%7D&runAsync=false"
  * ```
  * Maps to: the body of every POST operation.
+ *
+ * @internal
  */
 export function encodeForm(params: Record<string, unknown>): URLSearchParams {
   const form = new URLSearchParams();
@@ -114,7 +122,11 @@ function formValue(value: unknown): string {
   }
 }
 
-/** Where a request goes and what it carries; built by the callers of {@link sendRequest}. */
+/**
+ * Where a request goes and what it carries; built by the callers of {@link sendRequest}.
+ *
+ * @internal
+ */
 export interface OutgoingRequest {
   /** Full URL including any query string (never a token). */
   url: string;
@@ -139,6 +151,8 @@ export interface OutgoingRequest {
  * const res = await sendRequest({ url, method: "GET", headers: {} }, transport, ctx);
  * ```
  * Maps to: any REST operation (the transport step).
+ *
+ * @internal
  */
 export async function sendRequest(
   req: OutgoingRequest,
@@ -208,6 +222,8 @@ function refuseUnsendable(url: string, transport: TransportOptions, ctx: AnswerC
  * const text = await readBodyText(res, transport, ctx);
  * ```
  * Maps to: any REST operation (reading the answer).
+ *
+ * @internal
  */
 export async function readBodyText(
   res: Dispatcher.ResponseData,
@@ -243,6 +259,8 @@ export async function readBodyText(
  * catch (e) { throw transportError(e, transport, ctx); }
  * ```
  * Maps to: any REST operation (the transport step).
+ *
+ * @internal
  */
 export function transportError(
   e: unknown,
@@ -331,6 +349,8 @@ function contextOf(opts: ArcGISRequestOptions): AnswerContext {
  * baseHeaders("pulumi-arcgis-admin") // { accept: "application/json", referer: "pulumi-arcgis-admin" }
  * ```
  * Maps to: the headers of every REST operation.
+ *
+ * @internal
  */
 export function baseHeaders(referer: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { accept: "application/json" };
@@ -353,7 +373,9 @@ function withQuery(url: string, form: URLSearchParams): string {
  * ```ts
  * headerValue(res.headers["content-type"])
  * ```
- * Maps to: no REST operation.
+ * Reads a header value; sends no request.
+ *
+ * @internal
  */
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

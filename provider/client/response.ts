@@ -6,7 +6,11 @@ import {
   type ErrorFormat,
 } from "./errors";
 
-/** Where an answer came from, for error messages. */
+/**
+ * Where an answer came from, for error messages.
+ *
+ * @internal
+ */
 export interface AnswerContext {
   /** Operation name, e.g. `exportSite`. */
   operation: string;
@@ -16,7 +20,11 @@ export interface AnswerContext {
   secrets?: readonly string[] | undefined;
 }
 
-/** A received HTTP answer, body already read as text. */
+/**
+ * A received HTTP answer, body already read as text.
+ *
+ * @internal
+ */
 export interface RawAnswer {
   /** HTTP status. */
   statusCode: number;
@@ -42,6 +50,8 @@ const ADMIN_ERROR_STATUSES = new Set(["error", "failed", "failure"]);
  * parseArcGISAnswer({ statusCode: 200, text: '{"status":"success"}' }, { operation: "x", url })
  * ```
  * Maps to: the answer of every REST operation (admin `status` format and sharing `error` format).
+ *
+ * @internal
  */
 export function parseArcGISAnswer(answer: RawAnswer, ctx: AnswerContext): Record<string, unknown> {
   const body = parseJsonObject(answer.text);
@@ -97,7 +107,9 @@ export function validateAnswer<S extends z.ZodType>(
  * ```ts
  * throw requestError(ctx, "BAD_RESPONSE", "the answer has no location");
  * ```
- * Maps to: no REST operation (a helper).
+ * Builds an error; sends no request.
+ *
+ * @internal
  */
 export function requestError(
   ctx: AnswerContext,

@@ -44,7 +44,7 @@ interface SessionInit extends TransportOptions {
  * ```ts
  * const machines = await session.call("machines", {}, { method: "GET", idempotent: true });
  * ```
- * Maps to: every authenticated admin or sharing operation.
+ * Used by every authenticated admin or sharing operation of this client.
  */
 export class ArcGISSession {
   /** Root URL without trailing slash. */
@@ -187,13 +187,13 @@ export interface AdminSessionOptions extends TransportOptions {
   username: string;
   /** Password; a secret. */
   password: string;
-  /** Referer header and token binding; default {@link DEFAULT_REFERER}. */
+  /** Referer header and token binding; default `pulumi-arcgis-admin`. */
   referer?: string | undefined;
   /** Requested token lifetime; default 60 minutes. */
   expirationMinutes?: number | undefined;
-  /** Retry policy of idempotent calls; default {@link DEFAULT_RETRY_POLICY}. */
+  /** Retry policy of idempotent calls; default 4 attempts, 500 ms doubling up to 8 s. */
   retry?: RetryPolicy | undefined;
-  /** Token cache; default {@link sharedTokenCache}. */
+  /** Token cache; default the process-wide cache that every session shares. */
   tokenCache?: TokenCache | undefined;
 }
 
@@ -232,6 +232,8 @@ export class AdminSession extends ArcGISSession {
  * const session = createAdminSession({ adminUrl: "https://host:20443/arcgis/admin", username, password, tls: { caCert } });
  * ```
  * Maps to: `POST {admin_root}/generateToken` (on first use).
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/generatetoken
  */
 export function createAdminSession(options: AdminSessionOptions): AdminSession {
   return new AdminSession(options);
@@ -247,13 +249,13 @@ export interface PortalSessionOptions extends TransportOptions {
   password?: string | undefined;
   /** A ready token, used when no password is given; it cannot be renewed. */
   token?: string | undefined;
-  /** Referer header and token binding; default {@link DEFAULT_REFERER}. */
+  /** Referer header and token binding; default `pulumi-arcgis-admin`. */
   referer?: string | undefined;
   /** Requested token lifetime; default 60 minutes. */
   expirationMinutes?: number | undefined;
   /** Retry policy of idempotent calls. */
   retry?: RetryPolicy | undefined;
-  /** Token cache; default {@link sharedTokenCache}. */
+  /** Token cache; default the process-wide cache that every session shares. */
   tokenCache?: TokenCache | undefined;
 }
 
@@ -304,6 +306,8 @@ export class PortalSession extends ArcGISSession {
  * const portal = createPortalSession({ sharingUrl: "https://portal/portal/sharing/rest", username, password });
  * ```
  * Maps to: `POST {sharing}/generateToken` (on first use, with a password).
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/generate-token
  */
 export function createPortalSession(options: PortalSessionOptions): PortalSession {
   return new PortalSession(options);

@@ -5,6 +5,7 @@ import {
   isAuthError,
   isNotFoundError,
   isTlsError,
+  isTokenRejectedError,
   isTransientError,
   redactSecrets,
 } from "../../provider/client";
@@ -117,13 +118,70 @@ describe("redactSecrets()", () => {
 });
 
 describe("error guards", () => {
-  it("match on name and code fields, not on instanceof (another module copy still matches)", () => {
-    const foreign = { name: "ArcGISRequestError", code: "AUTH", serverCode: 498, messages: [] };
-    expect(isArcGISRequestError(foreign)).toBe(true);
-    expect(isAuthError(foreign)).toBe(true);
+  it("recognise an error made by a second copy of the module (another module registry)", () => {
+    let copy: typeof import("../../provider/client/errors") | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module, as a second install would load
+      copy = require("../../provider/client/errors") as typeof copy;
+    });
+    const Copied = copy!.ArcGISRequestError;
+    expect(Copied).not.toBe(ArcGISRequestError);
+    const theirs = new Copied({
+      code: "AUTH",
+      operation: "exportSite",
+      url: `${ADMIN_URL}/exportSite`,
+      detail: "Invalid token.",
+      serverCode: 498,
+    });
+    expect(isArcGISRequestError(theirs)).toBe(true);
+    expect(isAuthError(theirs)).toBe(true);
+    expect(isTokenRejectedError(theirs)).toBe(true);
+    expect(theirs instanceof ArcGISRequestError).toBe(true);
+    // And the other way round: the copy's guards and class recognise this copy's errors.
+    const ours = error({ code: "TLS" });
+    expect(copy!.isTlsError(ours)).toBe(true);
+    expect(ours instanceof Copied).toBe(true);
+  });
+
+  it("do not take another library's error of the same name for ours (arcgis-rest-js's ArcGISRequestError)", () => {
+    // The shape of @esri/arcgis-rest-request's ArcGISRequestError: same name, a numeric or
+    // string code, originalMessage, response, url, options; no brand and no `messages`.
+    const restJs = Object.assign(new Error("498: Invalid token."), {
+      name: "ArcGISRequestError",
+      code: 498,
+      originalMessage: "Invalid token.",
+      response: { error: { code: 498, message: "Invalid token." } },
+      url: `${ADMIN_URL}/exportSite`,
+      options: { httpMethod: "POST", params: {} },
+    });
+    // Even with our field names and values, an unbranded object is not ours.
+    const lookalike = {
+      name: "ArcGISRequestError",
+      code: "AUTH",
+      serverCode: 404,
+      httpStatus: 502,
+    };
+    for (const foreign of [restJs, lookalike]) {
+      expect(isArcGISRequestError(foreign)).toBe(false);
+      expect(isAuthError(foreign)).toBe(false);
+      expect(isTransientError(foreign)).toBe(false);
+      expect(isTlsError(foreign)).toBe(false);
+      expect(isNotFoundError(foreign)).toBe(false);
+      expect(isTokenRejectedError(foreign)).toBe(false);
+      expect(hasServerCode(foreign, 404)).toBe(false);
+      expect(hasServerCode(foreign, 498)).toBe(false);
+      expect(foreign instanceof ArcGISRequestError).toBe(false);
+    }
     expect(isArcGISRequestError(new Error("x"))).toBe(false);
     expect(isArcGISRequestError({ name: "ArcGISRequestError" })).toBe(false);
     expect(isArcGISRequestError(null)).toBe(false);
+    expect(isArcGISRequestError("ArcGISRequestError")).toBe(false);
+  });
+
+  it("keep the brand out of what is printed or copied", () => {
+    const e = error({ code: "SERVER" });
+    expect(Object.getOwnPropertySymbols(e)).toEqual([]);
+    expect(isArcGISRequestError({ ...e })).toBe(false);
   });
 
   it("treat NETWORK, TIMEOUT and HTTP 502/503/504 as transient, nothing else", () => {

@@ -68,7 +68,11 @@ export interface CreateNewSiteParams {
   runAsync?: boolean | undefined;
 }
 
-/** An input that the product's createNewSite has no place for. */
+/**
+ * An input that the product's createNewSite has no place for.
+ *
+ * @internal
+ */
 export interface UnsupportedField {
   /** Path in the user's vocabulary, e.g. `directories[0].cleanupMode`. */
   path: string;
@@ -91,6 +95,8 @@ export interface UnsupportedField {
  * // [{ path: "directories[0].cleanupMode", reason: "Mission Server's createNewSite has no cleanupMode ..." }]
  * ```
  * Maps to: `POST {admin_root}/createNewSite` (what its form can carry).
+ *
+ * @internal
  */
 export function unsupportedFields(
   serverType: ServerType,
@@ -142,6 +148,8 @@ export function unsupportedFields(
  * createNewSiteForm({ serverType: "mission-server", username, password, runAsync: false }).async // false
  * ```
  * Maps to: `POST {admin_root}/createNewSite`.
+ *
+ * @internal
  */
 export function createNewSiteForm(params: CreateNewSiteParams): Record<string, unknown> {
   const serverType = params.serverType ?? "mission-server";
@@ -208,8 +216,8 @@ export function createNewSiteForm(params: CreateNewSiteParams): Record<string, u
 }
 
 /**
- * Creates a site on a machine that is in no site, in the product's dialect (see
- * {@link createNewSiteForm}). No token: on such a machine the call itself defines the primary
+ * Creates a site on a machine that is in no site, in the product's dialect (the form Esri's tools
+ * send for that product). No token: on such a machine the call itself defines the primary
  * administrator. Never retried: a lost answer (e.g. a load balancer's 502 while creation goes on)
  * must be followed by watching the machine, not by a second createNewSite.
  *
@@ -224,6 +232,8 @@ export function createNewSiteForm(params: CreateNewSiteParams): Record<string, u
  * await createNewSite(adminUrl, { serverType: "mission-server", username: "siteadmin", password }, { timeouts: { headersMs: 3_600_000 } });
  * ```
  * Maps to: `POST {admin_root}/createNewSite`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/createsite
  */
 export async function createNewSite(
   adminUrl: string,

@@ -10,6 +10,9 @@ import type { AdminSession } from "../session";
  * await deleteSite(session);
  * ```
  * Maps to: `POST {admin_root}/deleteSite`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/deletesite
+ * (Mission Server: https://developers.arcgis.com/rest/enterprise-administration/mission-server/delete-site).
  */
 export async function deleteSite(session: AdminSession): Promise<Record<string, unknown>> {
   return session.call("deleteSite");

@@ -13,7 +13,7 @@ import { withRetry } from "../retry";
  * Downloads a site archive that {@link exportSite} left on the server: streams it to a temporary
  * file in the destination folder while hashing, checks it is a readable zip, and only then gives
  * it its final name. The token travels in the X-Esri-Authorization header, never in the URL, and
- * only to the origin of the session's admin URL (see {@link exportDownloadUrl}). Both forms a
+ * only to the origin of the session's admin URL (the server's URL is rebased onto it). Both forms a
  * server may answer are accepted, decided by what comes back: a URL that serves the archive, or
  * an uploaded item (a JSON description) whose archive is at `.../download`. Transient failures
  * are retried (a GET), and a 498/499 renews the token once.
@@ -30,6 +30,11 @@ import { withRetry } from "../retry";
  * const file = await downloadExport(session, location, { dir: "./backups" });
  * ```
  * Maps to: `GET <download URL from exportSite>`.
+ *
+ * REST Documentation: no Esri REST page found for the download itself; the URL comes from
+ * exportSite (https://developers.arcgis.com/rest/enterprise-administration/server/exportsite), and
+ * the uploaded-item form is described at
+ * https://developers.arcgis.com/rest/enterprise-administration/server/uploadeditem.htm.
  */
 export async function downloadExport(
   session: AdminSession,
@@ -78,7 +83,9 @@ export async function downloadExport(
  * exportDownloadUrl("https://gis.example.com/server/admin", "http://MACHINE1:6080/arcgis/admin/uploads/i1")
  * // "https://gis.example.com/server/admin/uploads/i1"
  * ```
- * Maps to: no REST operation (where `GET <download URL>` is sent).
+ * Sends no request: it computes the URL that downloadExport then fetches.
+ *
+ * @internal
  */
 export function exportDownloadUrl(adminUrl: string, url: string): string {
   const admin = new URL(adminUrl);

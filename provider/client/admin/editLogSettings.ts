@@ -14,6 +14,8 @@ import type { LogSettings } from "./createNewSite";
  * await editLogSettings(session, { logLevel: "DEBUG", logDir, maxErrorReportsCount: 10, maxLogFileAge: 90 });
  * ```
  * Maps to: `POST {admin_root}/logs/settings/edit`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/editlogsettings
  */
 export async function editLogSettings(
   session: AdminSession,

@@ -17,6 +17,8 @@ const ExportSiteAnswer = z.looseObject({ location: z.string().min(1) });
  * const { location } = await exportSite(session, { location: "/backups" });
  * ```
  * Maps to: `POST {admin_root}/exportSite`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/exportsite
  */
 export async function exportSite(
   session: AdminSession,

@@ -21,6 +21,9 @@ export interface ReportedConfigStore {
  * const { connectionString } = await getConfigStore(session);
  * ```
  * Maps to: `GET {admin_root}/system/configstore?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/configstore.htm
+ * (Mission Server: https://developers.arcgis.com/rest/enterprise-administration/mission-server/systems-configuration-store).
  */
 export async function getConfigStore(session: AdminSession): Promise<ReportedConfigStore> {
   const body = await session.call(

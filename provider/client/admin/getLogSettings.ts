@@ -13,6 +13,8 @@ import type { LogSettings } from "./createNewSite";
  * const { logLevel } = await getLogSettings(session);
  * ```
  * Maps to: `GET {admin_root}/logs/settings?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/logssettings.htm
  */
 export async function getLogSettings(
   session: AdminSession,

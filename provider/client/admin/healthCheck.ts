@@ -52,6 +52,12 @@ export interface HealthCheckOptions extends TransportOptions {
  * const { state } = await healthCheck("https://h:20443/arcgis/admin"); // GET https://h:20443/arcgis/rest/healthcheck?f=json
  * ```
  * Maps to: `GET {server_root}/{health check path}?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/services-reference/enterprise/health-check.htm
+ * (ArcGIS Server), https://developers.arcgis.com/rest/services-reference/mission/site-health-check
+ * (Mission Server), https://developers.arcgis.com/rest/enterprise-administration/notebook/health-check
+ * (Notebook Server), https://developers.arcgis.com/rest/enterprise-administration/video-server/healthcheck
+ * (Video Server).
  */
 export async function healthCheck(
   adminUrl: string,

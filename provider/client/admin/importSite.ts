@@ -17,8 +17,11 @@ import type { AdminSession } from "../session";
  * ```ts
  * await importSite(session, { location: itemID, serverType: "mission-server" });
  * ```
- * Maps to: `POST {admin_root}/importSite` (REST Documentation:
- * https://developers.arcgis.com/rest/enterprise-administration/server/importsite.htm).
+ * Maps to: `POST {admin_root}/importSite`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/importsite (Mission Server:
+ * https://developers.arcgis.com/rest/enterprise-administration/mission-server/import-site; Video Server:
+ * https://developers.arcgis.com/rest/enterprise-administration/video-server/importsite).
  */
 export async function importSite(
   session: AdminSession,

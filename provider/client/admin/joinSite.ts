@@ -36,6 +36,8 @@ export interface JoinSiteAnswer {
  * joinSiteForm({ serverType: "arcgis-server", siteAdminUrl, username, password }).pullLicense // false
  * ```
  * Maps to: `POST {machine admin root}/joinSite`.
+ *
+ * @internal
  */
 export function joinSiteForm(params: JoinSiteParams): Record<string, unknown> {
   const classic = serverProduct(params.serverType ?? "mission-server").dialect === "classic";

@@ -21,6 +21,8 @@ export interface ReportedDirectory {
  * const dirs = await listDirectories(session); // [{ name: "arcgissystem", path: "/data/system" }]
  * ```
  * Maps to: `GET {admin_root}/system/directories?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/directories.htm
  */
 export async function listDirectories(session: AdminSession): Promise<ReportedDirectory[]> {
   const body = await session.call(

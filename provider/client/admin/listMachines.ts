@@ -11,6 +11,9 @@ import type { AdminSession } from "../session";
  * const names = await listMachines(session); // ["HOST.EXAMPLE.COM"]
  * ```
  * Maps to: `GET {admin_root}/machines?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/machines.htm
+ * (Mission Server: https://developers.arcgis.com/rest/enterprise-administration/mission-server/machines).
  */
 export async function listMachines(session: AdminSession): Promise<string[]> {
   const body = await session.call("machines", {}, { method: "GET", idempotent: true });

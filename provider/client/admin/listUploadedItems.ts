@@ -31,8 +31,9 @@ export interface UploadedItemSummary {
  * ```ts
  * const mine = (await listUploadedItems(session)).find((i) => i.description === marker);
  * ```
- * Maps to: `GET {admin_root}/uploads?f=json` (REST Documentation:
- * https://developers.arcgis.com/rest/enterprise-administration/server/uploads.htm).
+ * Maps to: `GET {admin_root}/uploads?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/uploads.htm
  */
 export async function listUploadedItems(session: AdminSession): Promise<UploadedItemSummary[]> {
   const body = await session.call(

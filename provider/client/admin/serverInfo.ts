@@ -33,6 +33,9 @@ const InfoAnswer = z.looseObject({
  * const { currentVersion } = await serverInfo("https://h:20443/arcgis/admin"); // 11.3
  * ```
  * Maps to: `GET {server_root}/rest/info?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/services-reference/enterprise/info.htm
+ * (Video Server: https://developers.arcgis.com/rest/enterprise-administration/video-server/info).
  */
 export async function serverInfo(
   adminUrl: string,

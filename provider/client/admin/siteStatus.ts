@@ -34,6 +34,8 @@ export type SiteStatus =
  * if (s.state === "in-site") console.log(s.errorFormat); // "error" on Mission Server
  * ```
  * Maps to: `GET {admin_root}/?f=json` without a token.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/site.htm
  */
 export async function siteStatus(
   adminUrl: string,

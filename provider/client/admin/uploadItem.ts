@@ -23,8 +23,9 @@ const UploadItemAnswer = z.looseObject({
  * ```ts
  * const { itemID } = await uploadItem(session, { file: "./backups/20250101-120000-UTC.agssite" });
  * ```
- * Maps to: `POST {admin_root}/uploads/upload` (REST Documentation:
- * https://developers.arcgis.com/rest/enterprise-administration/server/uploaditem.htm).
+ * Maps to: `POST {admin_root}/uploads/upload`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/uploaditem.htm
  */
 export async function uploadItem(
   session: AdminSession,

@@ -33,6 +33,8 @@ export interface CommunitySelf {
  * const { role } = await communitySelf(portal); // "org_admin"
  * ```
  * Maps to: `GET {sharing}/community/self?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/self
  */
 export async function communitySelf(session: PortalSession): Promise<CommunitySelf> {
   const path = "community/self";

@@ -17,6 +17,11 @@ import { collaborationPath } from "./paths";
  * await postConfirmed(portal, portalId, id, "delete", "deleteCollaboration");
  * ```
  * Maps to: `POST {sharing}/portals/<portal_id>/collaborations/<id>/<action>`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/delete-collaboration and
+ * https://developers.arcgis.com/rest/users-groups-and-items/remove-collaboration-participation.
+ *
+ * @internal
  */
 export async function postConfirmed(
   session: PortalSession,

@@ -14,6 +14,8 @@ import { postConfirmed } from "./confirm";
  * await deleteCollaboration(portal, portalId, id);
  * ```
  * Maps to: `POST {sharing}/portals/<portal_id>/collaborations/<id>/delete`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/delete-collaboration
  */
 export async function deleteCollaboration(
   session: PortalSession,

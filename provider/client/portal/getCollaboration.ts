@@ -37,6 +37,8 @@ export interface CollaborationInfo {
  * const isHost = c.collaborationHostPortalId === portalId;
  * ```
  * Maps to: `GET {sharing}/portals/<portal_id>/collaborations/<id>?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/collaboration.htm
  */
 export async function getCollaboration(
   session: PortalSession,

@@ -9,6 +9,8 @@
  * collaborationPath("abc", "123") // "portals/abc/collaborations/123"
  * ```
  * Maps to: `{sharing}/portals/<portal_id>/collaborations/<collaboration_id>`.
+ *
+ * @internal
  */
 export function collaborationPath(portalId: string, collaborationId: string): string {
   return `portals/${encodeURIComponent(portalId)}/collaborations/${encodeURIComponent(collaborationId)}`;

@@ -24,6 +24,8 @@ export interface PortalSelf {
  * const { id } = await portalSelf(portal);
  * ```
  * Maps to: `GET {sharing}/portals/self?f=json`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/portal-self.htm
  */
 export async function portalSelf(session: PortalSession): Promise<PortalSelf> {
   const path = "portals/self";

@@ -13,6 +13,8 @@ import { postConfirmed } from "./confirm";
  * await removeParticipation(portal, portalId, id);
  * ```
  * Maps to: `POST {sharing}/portals/<portal_id>/collaborations/<id>/removeParticipation`.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/users-groups-and-items/remove-collaboration-participation
  */
 export async function removeParticipation(
   session: PortalSession,

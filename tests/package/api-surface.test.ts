@@ -1,0 +1,91 @@
+/**
+ * README's "API" section against the built package: every name it lists is exported, and every
+ * export is listed, read from the runtime module (values) and from its declaration file (values
+ * and types), so the documentation cannot drift from the code. Also checks that the internals
+ * named in the issue stay out of the entry.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { REPO_ROOT } from "../engine/harness";
+
+/** The names of the `## API` section: the backquoted names a bullet opens with, up to its `:`. */
+function documentedNames(readme: string): string[] {
+  const section = /^## API\n([\s\S]*?)(?=^## )/m.exec(readme);
+  if (!section) throw new Error('README.md has no "## API" section');
+  const names: string[] = [];
+  for (const line of section[1]!.split("\n")) {
+    const bullet = /^- ((?:`[A-Za-z_$][\w$]*`(?:, )?)+):/.exec(line);
+    if (!bullet) {
+      if (line.startsWith("- ")) throw new Error(`Bullet without a list of names: ${line}`);
+      continue;
+    }
+    names.push(...[...bullet[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+  }
+  return names;
+}
+
+/** Every export of the entry's declaration file, and which of them are values. */
+function declaredExports(): { all: string[]; values: string[] } {
+  const entry = path.join(REPO_ROOT, "dist", "provider", "index.d.ts");
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    strict: true,
+  });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  const all: string[] = [];
+  const values: string[] = [];
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    all.push(exported.name);
+    const target =
+      exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    if (target.flags & ts.SymbolFlags.Value) values.push(exported.name);
+  }
+  return { all: all.sort(), values: values.sort() };
+}
+
+const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+const documented = documentedNames(readme);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built entry, as users load it
+const runtime = Object.keys(require(path.join(REPO_ROOT, "dist", "provider")) as object).sort();
+const declared = declaredExports();
+
+it("lists each name once", () => {
+  const twice = documented.filter((name, i) => documented.indexOf(name) !== i);
+  expect(twice).toEqual([]);
+});
+
+it("lists exactly the exports of the declaration file, types included", () => {
+  expect([...documented].sort()).toEqual(declared.all);
+});
+
+it("lists every value the built entry exports at run time, and nothing it does not", () => {
+  expect(runtime).toEqual(declared.values);
+  expect(runtime.filter((name) => !documented.includes(name))).toEqual([]);
+});
+
+it("keeps the client's helpers and defaults out of the entry", () => {
+  for (const internal of [
+    "sendRequest",
+    "arcgisRequest",
+    "sharedTokenCache",
+    "redactSecrets",
+    "withRetry",
+    "retryWhile",
+    "backoffDelay",
+    "pause",
+    "DEFAULT_RETRY_POLICY",
+    "DEFAULT_TIMEOUTS",
+    "DEFAULT_MAX_DOWNLOAD_BYTES",
+    "DEFAULT_REFERER",
+    "listsMachine",
+    "createNewSiteForm",
+    "joinSiteForm",
+    "downloadToFile",
+  ]) {
+    expect(declared.all).not.toContain(internal);
+    expect(runtime).not.toContain(internal);
+  }
+});

@@ -619,6 +619,80 @@ export async function prepareConsumer(options: ConsumerOptions = {}): Promise<Co
   }
 }
 
+/**
+ * The set-up most engine suites share: a consumer project with the packed package, and the
+ * dynamic-provider host started in it and configured, as the engine configures it first.
+ *
+ * @example
+ * ```ts
+ * beforeAll(async () => ({ consumer, host } = await consumerWithHost()), 180_000);
+ * afterAll(() => closeAll(host, consumer, emu));
+ * ```
+ */
+export async function consumerWithHost(
+  options: ConsumerOptions = {},
+  hostOptions: HostOptions = {},
+): Promise<{ consumer: Consumer; host: Host }> {
+  const consumer = await prepareConsumer(options);
+  let host: Host | undefined;
+  try {
+    host = await consumer.startHost(hostOptions);
+    await host.configure();
+    return { consumer, host };
+  } catch (error) {
+    await closeAll(host, consumer);
+    throw error;
+  }
+}
+
+/** Something a suite started: a host or an emulator (`close`) or a consumer (`cleanup`). */
+type Started = { close(): Promise<unknown> } | { cleanup(): Promise<unknown> } | undefined;
+
+/**
+ * Stops what a suite started, in the order given, skipping what never started (a failed
+ * beforeAll leaves its variables unset).
+ *
+ * @example `afterAll(() => closeAll(host, consumer, emu))`
+ */
+export async function closeAll(...started: Started[]): Promise<void> {
+  for (const item of started) {
+    if (item === undefined) continue;
+    if ("close" in item) await item.close();
+    else await item.cleanup();
+  }
+}
+
+/**
+ * Asserts what a program registered for one of our resources: its type token, its secret inputs
+ * delivered as secrets, the outputs it marks secret, and a serialized provider that loads the
+ * installed package by name, stays small (it is stored in every resource's state) and holds none
+ * of `leaks`.
+ */
+export function expectOurRegistration(
+  registration: Registration,
+  expected: {
+    type: string;
+    name: string;
+    secretInputs: readonly string[];
+    secretOutputs: readonly string[];
+    leaks: readonly string[];
+  },
+): void {
+  expect(registration.type).toBe(expected.type);
+  expect(registration.name).toBe(expected.name);
+  for (const key of expected.secretInputs) {
+    expect([key, isSecret(registration.inputs[key])]).toEqual([key, true]);
+  }
+  expect(registration.options?.additionalSecretOutputs).toEqual(
+    expect.arrayContaining([...expected.secretOutputs]),
+  );
+  const provider = registration.inputs.__provider;
+  expect(typeof provider).toBe("string");
+  expect(Buffer.byteLength(provider as string)).toBeLessThan(4096);
+  expect(provider).toContain(`${PACKAGE_NAME}/dist/provider/resources/`);
+  for (const leak of expected.leaks) expect(provider).not.toContain(leak);
+}
+
 /** Extracts a tarball into node_modules/<its name>; returns the name. */
 async function installTarball(tarball: string, modules: string): Promise<string> {
   const staging = await fsp.mkdtemp(path.join(modules, ".staging-"));

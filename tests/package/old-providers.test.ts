@@ -18,7 +18,8 @@ import {
 } from "../../provider/client";
 import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
-  prepareConsumer,
+  closeAll,
+  consumerWithHost,
   urn,
   type Consumer,
   type Host,
@@ -145,15 +146,10 @@ const TARGETS: Record<string, () => Promise<Target>> = {
 let consumer: Consumer;
 let host: Host;
 
-beforeAll(async () => {
-  consumer = await prepareConsumer();
-  host = await consumer.startHost();
-  await host.configure();
-}, 240_000);
+beforeAll(async () => ({ consumer, host } = await consumerWithHost()), 240_000);
 
 afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
+  await closeAll(host, consumer);
   await closeDispatchers();
 });
 

@@ -1,7 +1,5 @@
 import {
-  TokenCache,
   closeDispatchers,
-  createAdminSession,
   createNewSite,
   deleteSite,
   exportSite,
@@ -9,7 +7,6 @@ import {
   healthCheck,
   listMachines,
   siteStatus,
-  type ArcGISRequestError,
 } from "../../provider/client";
 import {
   ADMIN_ORIGIN,
@@ -32,41 +29,19 @@ import {
   SiteCreatedAnswer,
   TokenRequiredAnswer,
   WebAdaptorLoginPage,
-  tokenAnswer,
 } from "./fixtures";
-import { closedPort, expectNoTokenInAnyUrl, json, mockAgent, recordedCalls } from "./helpers";
+import {
+  adminSessionSetup,
+  closedPort,
+  expectNoTokenInAnyUrl,
+  failure,
+  json,
+  mockAgent,
+  recordedCalls,
+  startsWith,
+} from "./helpers";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
-const startsWith = (prefix: string) => (p: string) => p.startsWith(prefix);
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
-}
-
-function sessionSetup() {
-  const agent = mockAgent();
-  const pool = agent.get(ADMIN_ORIGIN);
-  pool
-    .intercept({ path: `${ADMIN_PATH}/generateToken`, method: "POST" })
-    .reply(200, tokenAnswer(ADMIN_TOKEN, Date.now() + 3_600_000), json)
-    .persist();
-  const session = createAdminSession({
-    adminUrl: ADMIN_URL,
-    username: "siteadmin",
-    password: ADMIN_PASSWORD,
-    dispatcher: agent,
-    tokenCache: new TokenCache(),
-    retry: { maxAttempts: 3, baseDelayMs: 1 },
-  });
-  const calls = (suffix: string) =>
-    recordedCalls(agent).filter((c) => c.path === `${ADMIN_PATH}/${suffix}`);
-  return { agent, pool, session, calls };
-}
 
 afterAll(() => closeDispatchers());
 
@@ -403,7 +378,7 @@ describe("healthCheck()", () => {
 
 describe("exportSite()", () => {
   it("POSTs location with the token in the body and returns the written file", async () => {
-    const { agent, pool, session, calls } = sessionSetup();
+    const { agent, pool, session, calls } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/exportSite`, method: "POST" })
       .reply(200, ExportedToFolderAnswer, json);
@@ -419,7 +394,7 @@ describe("exportSite()", () => {
   });
 
   it("omits location when not given and returns the download URL", async () => {
-    const { pool, session, calls } = sessionSetup();
+    const { pool, session, calls } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/exportSite`, method: "POST" })
       .reply(200, ExportedForDownloadAnswer, json);
@@ -430,7 +405,7 @@ describe("exportSite()", () => {
   });
 
   it("reports an answer without location as BAD_RESPONSE", async () => {
-    const { pool, session } = sessionSetup();
+    const { pool, session } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/exportSite`, method: "POST" })
       .reply(200, { status: "success" }, json);
@@ -440,7 +415,7 @@ describe("exportSite()", () => {
   });
 
   it("is never re-sent on 502", async () => {
-    const { pool, session, calls } = sessionSetup();
+    const { pool, session, calls } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/exportSite`, method: "POST" })
       .reply(502, ProxyBadGatewayPage)
@@ -452,7 +427,7 @@ describe("exportSite()", () => {
 
 describe("deleteSite()", () => {
   it("POSTs deleteSite once, never re-sent on 502", async () => {
-    const { pool, session, calls } = sessionSetup();
+    const { pool, session, calls } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/deleteSite`, method: "POST" })
       .reply(502, "")
@@ -464,7 +439,7 @@ describe("deleteSite()", () => {
   });
 
   it("returns the server's answer", async () => {
-    const { pool, session } = sessionSetup();
+    const { pool, session } = adminSessionSetup();
     pool
       .intercept({ path: `${ADMIN_PATH}/deleteSite`, method: "POST" })
       .reply(200, { status: "success" }, json);
@@ -474,7 +449,7 @@ describe("deleteSite()", () => {
 
 describe("listMachines()", () => {
   it("GETs machines with the token in the header and is lenient about the entries", async () => {
-    const { agent, pool, session, calls } = sessionSetup();
+    const { agent, pool, session, calls } = adminSessionSetup();
     pool
       .intercept({ path: startsWith(`${ADMIN_PATH}/machines`), method: "GET" })
       .reply(200, MachinesAnswer, json);
@@ -484,7 +459,7 @@ describe("listMachines()", () => {
   });
 
   it("returns no names when the answer has no machines list", async () => {
-    const { pool, session } = sessionSetup();
+    const { pool, session } = adminSessionSetup();
     pool
       .intercept({ path: startsWith(`${ADMIN_PATH}/machines`), method: "GET" })
       .reply(200, {}, json);
@@ -492,7 +467,7 @@ describe("listMachines()", () => {
   });
 
   it("retries a 503 because it is a read", async () => {
-    const { pool, session, calls } = sessionSetup();
+    const { pool, session, calls } = adminSessionSetup();
     pool.intercept({ path: startsWith(`${ADMIN_PATH}/machines`) }).reply(503, "");
     pool.intercept({ path: startsWith(`${ADMIN_PATH}/machines`) }).reply(200, MachinesAnswer, json);
     await expect(listMachines(session)).resolves.toHaveLength(2);
@@ -502,7 +477,7 @@ describe("listMachines()", () => {
 
 describe("getLogSettings()", () => {
   it("GETs logs/settings and returns the settings member", async () => {
-    const { pool, session } = sessionSetup();
+    const { pool, session } = adminSessionSetup();
     pool
       .intercept({ path: startsWith(`${ADMIN_PATH}/logs/settings`), method: "GET" })
       .reply(200, LogSettingsAnswer, json);

@@ -5,7 +5,6 @@ import {
   createAdminSession,
   createPortalSession,
   generateToken,
-  type ArcGISRequestError,
 } from "../../provider/client";
 import {
   ADMIN_ORIGIN,
@@ -22,20 +21,11 @@ import {
   portalTokenAnswer,
   tokenAnswer,
 } from "./fixtures";
-import { expectNoTokenInAnyUrl, json, mockAgent, recordedCalls } from "./helpers";
+import { expectNoTokenInAnyUrl, failure, json, mockAgent, recordedCalls } from "./helpers";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
 const SHARING_PATH = new URL(SHARING_URL).pathname;
 const HOUR = 60 * 60_000;
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 function adminSetup(now = Date.now) {
   const agent = mockAgent();

@@ -19,11 +19,10 @@ import {
   fileNameFromDisposition,
   verifyArchive,
   type AdminSession,
-  type ArcGISRequestError,
   exportDownloadUrl,
 } from "../../provider/client";
 import { ADMIN_PASSWORD, InvalidTokenAnswer, ProxyBadGatewayPage, tokenAnswer } from "./fixtures";
-import { closeServer, listen, makeZip } from "./helpers";
+import { closeServer, failure, listen, makeZip } from "./helpers";
 
 let zip: Buffer;
 let origin: string;
@@ -111,15 +110,6 @@ function session(): AdminSession {
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "arcgis-download-"));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const dirs: string[] = [];

@@ -218,10 +218,10 @@ describe("error guards", () => {
 
   it("leave a non-matching ArcGISRequestError typed as one in the false branch", () => {
     const e: unknown = error({ code: "SERVER" });
-    if (isArcGISRequestError(e)) {
-      if (isAuthError(e)) throw new Error("not auth");
-      // Compiles only because the guard narrows to an intersection, not to the class.
-      expect(e.code).toBe("SERVER");
-    }
+    expect(isArcGISRequestError(e)).toBe(true);
+    expect(isAuthError(e)).toBe(false);
+    if (!isArcGISRequestError(e) || isAuthError(e)) throw new Error("guards disagree with expect");
+    // Compiles only because the guard narrows to an intersection, not to the class.
+    expect(e.code).toBe("SERVER");
   });
 });

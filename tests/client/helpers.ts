@@ -3,6 +3,22 @@ import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { MockAgent } from "undici";
 import * as yazl from "yazl";
+import {
+  TokenCache,
+  createAdminSession,
+  createPortalSession,
+  type ArcGISRequestError,
+} from "../../provider/client";
+import {
+  ADMIN_ORIGIN,
+  ADMIN_PASSWORD,
+  ADMIN_TOKEN,
+  ADMIN_URL,
+  PORTAL_ORIGIN,
+  SHARING_URL,
+  portalTokenAnswer,
+  tokenAnswer,
+} from "./fixtures";
 
 /** A MockAgent that refuses real connections and records every call. */
 export function mockAgent(): MockAgent {
@@ -85,4 +101,93 @@ export async function closedPort(): Promise<number> {
   const { server, origin } = await listen(createServer());
   await closeServer(server);
   return Number(new URL(origin).port);
+}
+
+/** Awaits a call that must fail and returns its error; throws when it succeeds. */
+export async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
+  try {
+    await promise;
+  } catch (e) {
+    return e as ArcGISRequestError;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** A MockAgent path matcher for every path under `prefix`. */
+export const startsWith = (prefix: string) => (p: string) => p.startsWith(prefix);
+
+/** The token a portal session set up by {@link portalSessionSetup} receives. */
+export const PORTAL_TOKEN = "portal-token-QQQQQQQQ";
+
+/**
+ * A MockAgent whose server at `origin` answers `<apiPath>/generateToken` with a valid token (as
+ * often as asked), and a session made by `create` that uses it, with a fresh token cache and
+ * 1 ms retries.
+ */
+function sessionOnMockAgent<S>(
+  origin: string,
+  apiPath: string,
+  tokenReply: Record<string, unknown>,
+  create: (transport: {
+    dispatcher: MockAgent;
+    tokenCache: TokenCache;
+    retry: { maxAttempts: number; baseDelayMs: number };
+  }) => S,
+) {
+  const agent = mockAgent();
+  const pool = agent.get(origin);
+  pool
+    .intercept({ path: `${apiPath}/generateToken`, method: "POST" })
+    .reply(200, tokenReply, json)
+    .persist();
+  const session = create({
+    dispatcher: agent,
+    tokenCache: new TokenCache(),
+    retry: { maxAttempts: 3, baseDelayMs: 1 },
+  });
+  return { agent, pool, session };
+}
+
+/**
+ * An admin session of `siteadmin` on a MockAgent that hands out {@link ADMIN_TOKEN};
+ * `calls("exportSite")` lists the recorded calls of one operation.
+ */
+export function adminSessionSetup() {
+  const adminPath = new URL(ADMIN_URL).pathname;
+  const setup = sessionOnMockAgent(
+    ADMIN_ORIGIN,
+    adminPath,
+    tokenAnswer(ADMIN_TOKEN, Date.now() + 3_600_000),
+    (transport) =>
+      createAdminSession({
+        adminUrl: ADMIN_URL,
+        username: "siteadmin",
+        password: ADMIN_PASSWORD,
+        ...transport,
+      }),
+  );
+  const calls = (suffix: string) =>
+    recordedCalls(setup.agent).filter((c) => c.path === `${adminPath}/${suffix}`);
+  return { ...setup, calls };
+}
+
+/**
+ * A portal session of `portaladmin` on a MockAgent that hands out {@link PORTAL_TOKEN};
+ * `calls(path)` lists the recorded calls of one full path.
+ */
+export function portalSessionSetup() {
+  const setup = sessionOnMockAgent(
+    PORTAL_ORIGIN,
+    new URL(SHARING_URL).pathname,
+    portalTokenAnswer(PORTAL_TOKEN, Date.now() + 3_600_000),
+    (transport) =>
+      createPortalSession({
+        sharingUrl: SHARING_URL,
+        username: "portaladmin",
+        password: ADMIN_PASSWORD,
+        ...transport,
+      }),
+  );
+  const calls = (path: string) => recordedCalls(setup.agent).filter((c) => c.path === path);
+  return { ...setup, calls };
 }

@@ -1,68 +1,41 @@
 import {
-  TokenCache,
   communitySelf,
-  createPortalSession,
   deleteCollaboration,
   getCollaboration,
   isNotFoundError,
   portalSelf,
   removeParticipation,
-  type ArcGISRequestError,
 } from "../../provider/client";
 import {
-  ADMIN_PASSWORD,
   COLLABORATION_ID,
   CollaborationAnswer,
   CollaborationDoesNotExistAnswer,
   CommunitySelfAnswer,
   GuestCannotDeleteAnswer,
   PORTAL_ID,
-  PORTAL_ORIGIN,
   PortalSelfAnswer,
   SHARING_URL,
   SharingNotConfirmedAnswer,
   SharingNotFoundAnswer,
   SharingSuccessAnswer,
-  portalTokenAnswer,
 } from "./fixtures";
-import { expectNoTokenInAnyUrl, json, mockAgent, recordedCalls } from "./helpers";
+import {
+  expectNoTokenInAnyUrl,
+  failure,
+  json,
+  PORTAL_TOKEN,
+  portalSessionSetup,
+  recordedCalls,
+  startsWith,
+} from "./helpers";
 
 const SHARING_PATH = new URL(SHARING_URL).pathname;
 const COLLAB_PATH = `${SHARING_PATH}/portals/${PORTAL_ID}/collaborations/${COLLABORATION_ID}`;
-const TOKEN = "portal-token-QQQQQQQQ";
-const startsWith = (prefix: string) => (p: string) => p.startsWith(prefix);
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
-}
-
-function setup() {
-  const agent = mockAgent();
-  const pool = agent.get(PORTAL_ORIGIN);
-  pool
-    .intercept({ path: `${SHARING_PATH}/generateToken`, method: "POST" })
-    .reply(200, portalTokenAnswer(TOKEN, Date.now() + 3_600_000), json)
-    .persist();
-  const session = createPortalSession({
-    sharingUrl: SHARING_URL,
-    username: "portaladmin",
-    password: ADMIN_PASSWORD,
-    dispatcher: agent,
-    tokenCache: new TokenCache(),
-    retry: { maxAttempts: 3, baseDelayMs: 1 },
-  });
-  const calls = (path: string) => recordedCalls(agent).filter((c) => c.path === path);
-  return { agent, pool, session, calls };
-}
+const TOKEN = PORTAL_TOKEN;
 
 describe("portalSelf()", () => {
   it("GETs portals/self and returns its id and name", async () => {
-    const { agent, pool, session } = setup();
+    const { agent, pool, session } = portalSessionSetup();
     pool
       .intercept({ path: startsWith(`${SHARING_PATH}/portals/self`), method: "GET" })
       .reply(200, PortalSelfAnswer, json);
@@ -75,7 +48,7 @@ describe("portalSelf()", () => {
   });
 
   it("reports an answer without id as BAD_RESPONSE", async () => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool
       .intercept({ path: startsWith(`${SHARING_PATH}/portals/self`) })
       .reply(200, { name: "x" }, json);
@@ -85,7 +58,7 @@ describe("portalSelf()", () => {
 
 describe("communitySelf()", () => {
   it("GETs community/self and returns username, role and privileges", async () => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool
       .intercept({ path: startsWith(`${SHARING_PATH}/community/self`), method: "GET" })
       .reply(200, CommunitySelfAnswer, json);
@@ -100,7 +73,7 @@ describe("communitySelf()", () => {
 
 describe("getCollaboration()", () => {
   it("GETs the collaboration and keeps fields it does not know", async () => {
-    const { pool, session, calls } = setup();
+    const { pool, session, calls } = portalSessionSetup();
     pool
       .intercept({ path: startsWith(COLLAB_PATH), method: "GET" })
       .reply(200, CollaborationAnswer, json);
@@ -111,7 +84,7 @@ describe("getCollaboration()", () => {
   });
 
   it("URL-encodes the ids in the path", async () => {
-    const { pool, session, agent } = setup();
+    const { pool, session, agent } = portalSessionSetup();
     pool
       .intercept({ path: startsWith(`${SHARING_PATH}/portals/a%2Fb/collaborations/c%20d`) })
       .reply(200, { ...CollaborationAnswer, id: "c d" }, json);
@@ -125,7 +98,7 @@ describe("getCollaboration()", () => {
     ["a 400 saying it does not exist", CollaborationDoesNotExistAnswer],
     ["a 404", SharingNotFoundAnswer],
   ])("fails with a not-found error on %s", async (_name, answer) => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool.intercept({ path: startsWith(COLLAB_PATH) }).reply(200, answer, json);
     const e = await failure(getCollaboration(session, PORTAL_ID, COLLABORATION_ID));
     expect(isNotFoundError(e)).toBe(true);
@@ -133,7 +106,7 @@ describe("getCollaboration()", () => {
   });
 
   it("does not call a permission error 'not found'", async () => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool.intercept({ path: startsWith(COLLAB_PATH) }).reply(200, GuestCannotDeleteAnswer, json);
     const e = await failure(getCollaboration(session, PORTAL_ID, COLLABORATION_ID));
     expect(isNotFoundError(e)).toBe(false);
@@ -148,7 +121,7 @@ describe.each([
   const path = `${COLLAB_PATH}/${action}`;
 
   it(`POSTs .../collaborations/<id>/${action} with the token in the body`, async () => {
-    const { agent, pool, session, calls } = setup();
+    const { agent, pool, session, calls } = portalSessionSetup();
     pool.intercept({ path, method: "POST" }).reply(200, SharingSuccessAnswer, json);
     await expect(operation(session, PORTAL_ID, COLLABORATION_ID)).resolves.toEqual(
       SharingSuccessAnswer,
@@ -158,7 +131,7 @@ describe.each([
   });
 
   it("requires success: true", async () => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool.intercept({ path, method: "POST" }).reply(200, SharingNotConfirmedAnswer, json);
     pool.intercept({ path, method: "POST" }).reply(200, { status: "done" }, json);
     await expect(operation(session, PORTAL_ID, COLLABORATION_ID)).rejects.toMatchObject({
@@ -170,7 +143,7 @@ describe.each([
   });
 
   it("reports the sharing error of a guest calling it", async () => {
-    const { pool, session } = setup();
+    const { pool, session } = portalSessionSetup();
     pool.intercept({ path, method: "POST" }).reply(200, GuestCannotDeleteAnswer, json);
     await expect(operation(session, PORTAL_ID, COLLABORATION_ID)).rejects.toMatchObject({
       code: "AUTH",
@@ -179,7 +152,7 @@ describe.each([
   });
 
   it("is never re-sent on 502", async () => {
-    const { pool, session, calls } = setup();
+    const { pool, session, calls } = portalSessionSetup();
     pool.intercept({ path, method: "POST" }).reply(502, "").times(3);
     await failure(operation(session, PORTAL_ID, COLLABORATION_ID));
     expect(calls(path)).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { arcgisRequest, closeDispatchers, type ArcGISRequestError } from "../../provider/client";
+import { arcgisRequest, closeDispatchers } from "../../provider/client";
 import {
   ADMIN_ORIGIN,
   ADMIN_PASSWORD,
@@ -20,6 +20,7 @@ import {
 import {
   closeServer,
   expectNoTokenInAnyUrl,
+  failure,
   json,
   listen,
   mockAgent,
@@ -27,15 +28,6 @@ import {
 } from "./helpers";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 afterAll(() => closeDispatchers());
 

@@ -7,10 +7,9 @@ import {
   dispatcherFor,
   isTlsError,
   siteStatus,
-  type ArcGISRequestError,
 } from "../../provider/client";
 import { TokenRequiredAnswer } from "./fixtures";
-import { closeServer, listen } from "./helpers";
+import { closeServer, failure, listen } from "./helpers";
 
 let server: Server;
 let origin: string;
@@ -27,15 +26,6 @@ async function selfSigned(): Promise<{ cert: string; key: string }> {
     ],
   });
   return { cert: pems.cert, key: pems.private };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await promise;
-  } catch (e) {
-    return e as ArcGISRequestError;
-  }
-  throw new Error("expected the call to fail");
 }
 
 beforeAll(async () => {

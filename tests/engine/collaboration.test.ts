@@ -12,7 +12,6 @@ import {
 import {
   findText,
   isSecret,
-  prepareConsumer,
   unwrapSecrets,
   urn,
   type Consumer,
@@ -20,6 +19,9 @@ import {
   type PropertyMap,
   type Registration,
   hostFailure,
+  consumerWithHost,
+  closeAll,
+  expectOurRegistration,
 } from "./harness";
 
 const PORTAL_ID = SEED_PORTAL_ID;
@@ -80,7 +82,7 @@ beforeAll(async () => {
     ...ADMIN,
     tls: { caCert: emu.caCert! },
   }).token();
-  consumer = await prepareConsumer();
+  ({ consumer, host } = await consumerWithHost());
   const passwordRegs = await consumer.runProgram(
     program(`username: "gisadmin", password: config.requireSecret("password"),`),
     { config: { "arcgis:password": PASSWORD } },
@@ -92,44 +94,30 @@ beforeAll(async () => {
   expect(tokenRegs).toHaveLength(1);
   withPassword = passwordRegs[0]!;
   withToken = tokenRegs[0]!;
-  host = await consumer.startHost();
-  await host.configure();
 }, 180_000);
 
-afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
-  await emu?.close();
-});
+afterAll(() => closeAll(host, consumer, emu));
 
 describe("Collaboration in a user's program (setMocks)", () => {
-  it("registers one dynamic resource with the password as a secret", () => {
-    expect(withPassword.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Collaboration");
-    expect(withPassword.name).toBe("partners");
-    expect(isSecret(withPassword.inputs.password)).toBe(true);
-    expect(withPassword.options?.additionalSecretOutputs).toEqual(
-      expect.arrayContaining(["password", "token"]),
-    );
+  it("registers one dynamic resource with the password as a secret and a small provider that loads the installed package by name", () => {
+    expectOurRegistration(withPassword, {
+      type: "pulumi-nodejs:dynamic/arcgis-admin:Collaboration",
+      name: "partners",
+      secretInputs: ["password"],
+      secretOutputs: ["password", "token"],
+      leaks: [PASSWORD, token],
+    });
   });
 
   it("registers the token as a secret in the token variant", () => {
-    expect(withToken.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Collaboration");
-    expect(isSecret(withToken.inputs.token)).toBe(true);
+    expectOurRegistration(withToken, {
+      type: "pulumi-nodejs:dynamic/arcgis-admin:Collaboration",
+      name: "partners",
+      secretInputs: ["token"],
+      secretOutputs: ["password", "token"],
+      leaks: [PASSWORD, token],
+    });
     expect(withToken.inputs).not.toHaveProperty("password");
-    expect(withToken.options?.additionalSecretOutputs).toEqual(
-      expect.arrayContaining(["password", "token"]),
-    );
-  });
-
-  it("serializes a small provider that loads the installed package by name", () => {
-    for (const registration of [withPassword, withToken]) {
-      const provider = registration.inputs.__provider as string;
-      expect(typeof provider).toBe("string");
-      expect(Buffer.byteLength(provider)).toBeLessThan(4096);
-      expect(provider).toContain("pulumi-arcgis-admin");
-      expect(provider).not.toContain(PASSWORD);
-      expect(provider).not.toContain(token);
-    }
   });
 });
 

@@ -3,7 +3,7 @@
  * and given to several resources, stack config `arcgis-admin:*` and `ARCGIS_ADMIN_*` variables;
  * the resolved values become each resource's inputs (what destroy uses), credentials as secrets.
  */
-import { isSecret, prepareConsumer, type Consumer, type Registration } from "./harness";
+import { isSecret, prepareConsumer, type Consumer, type Registration, closeAll } from "./harness";
 
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 let consumer: Consumer;
@@ -12,9 +12,7 @@ beforeAll(async () => {
   consumer = await prepareConsumer();
 }, 180_000);
 
-afterAll(async () => {
-  await consumer?.cleanup();
-});
+afterAll(() => closeAll(consumer));
 
 function byName(regs: Registration[], name: string): Registration {
   const found = regs.find((r) => r.name === name);

@@ -264,7 +264,7 @@ interface RunResult {
 }
 
 /** Runs a command to completion, killing it after `timeoutMs`; never rejects on exit codes. */
-function run(
+export function run(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
@@ -619,6 +619,80 @@ export async function prepareConsumer(options: ConsumerOptions = {}): Promise<Co
   }
 }
 
+/**
+ * The set-up most engine suites share: a consumer project with the packed package, and the
+ * dynamic-provider host started in it and configured, as the engine configures it first.
+ *
+ * @example
+ * ```ts
+ * beforeAll(async () => ({ consumer, host } = await consumerWithHost()), 180_000);
+ * afterAll(() => closeAll(host, consumer, emu));
+ * ```
+ */
+export async function consumerWithHost(
+  options: ConsumerOptions = {},
+  hostOptions: HostOptions = {},
+): Promise<{ consumer: Consumer; host: Host }> {
+  const consumer = await prepareConsumer(options);
+  let host: Host | undefined;
+  try {
+    host = await consumer.startHost(hostOptions);
+    await host.configure();
+    return { consumer, host };
+  } catch (error) {
+    await closeAll(host, consumer);
+    throw error;
+  }
+}
+
+/** Something a suite started: a host or an emulator (`close`) or a consumer (`cleanup`). */
+type Started = { close(): Promise<unknown> } | { cleanup(): Promise<unknown> } | undefined;
+
+/**
+ * Stops what a suite started, in the order given, skipping what never started (a failed
+ * beforeAll leaves its variables unset).
+ *
+ * @example `afterAll(() => closeAll(host, consumer, emu))`
+ */
+export async function closeAll(...started: Started[]): Promise<void> {
+  for (const item of started) {
+    if (item === undefined) continue;
+    if ("close" in item) await item.close();
+    else await item.cleanup();
+  }
+}
+
+/**
+ * Asserts what a program registered for one of our resources: its type token, its secret inputs
+ * delivered as secrets, the outputs it marks secret, and a serialized provider that loads the
+ * installed package by name, stays small (it is stored in every resource's state) and holds none
+ * of `leaks`.
+ */
+export function expectOurRegistration(
+  registration: Registration,
+  expected: {
+    type: string;
+    name: string;
+    secretInputs: readonly string[];
+    secretOutputs: readonly string[];
+    leaks: readonly string[];
+  },
+): void {
+  expect(registration.type).toBe(expected.type);
+  expect(registration.name).toBe(expected.name);
+  for (const key of expected.secretInputs) {
+    expect([key, isSecret(registration.inputs[key])]).toEqual([key, true]);
+  }
+  expect(registration.options?.additionalSecretOutputs).toEqual(
+    expect.arrayContaining([...expected.secretOutputs]),
+  );
+  const provider = registration.inputs.__provider;
+  expect(typeof provider).toBe("string");
+  expect(Buffer.byteLength(provider as string)).toBeLessThan(4096);
+  expect(provider).toContain(`${PACKAGE_NAME}/dist/provider/resources/`);
+  for (const leak of expected.leaks) expect(provider).not.toContain(leak);
+}
+
 /** Extracts a tarball into node_modules/<its name>; returns the name. */
 async function installTarball(tarball: string, modules: string): Promise<string> {
   const staging = await fsp.mkdtemp(path.join(modules, ".staging-"));
@@ -660,93 +734,55 @@ async function linkRepoModules(modules: string, installed: ReadonlySet<string>):
   }
 }
 
-const REGISTRATIONS_MARK = "__HARNESS_REGISTRATIONS__ ";
+/** The one setMocks runner of the suites (plain JS, resolves @pulumi/pulumi from its cwd). */
+export const MOCK_RUNNER = path.join(REPO_ROOT, "tests", "helpers", "mock-program-runner.cjs");
+const MOCK_RUNNER_MARK = "__PROGRAM_RUNNER__ ";
 
-/**
- * The child process that runs a program under setMocks. Plain JS, resolved
- * from the consumer directory like a user's `index.js`.
- */
-const RUNNER_SOURCE = String.raw`"use strict";
-const programPath = process.argv[2];
-const preview = process.argv[3] === "preview";
-const failures = [];
-process.on("uncaughtException", (error) => failures.push(error));
-process.on("unhandledRejection", (error) => failures.push(error));
-
-const pulumi = require("@pulumi/pulumi");
-const { MockMonitor } = require("@pulumi/pulumi/runtime/mocks");
-
-// newResource only sees type/name/inputs/provider/custom/id. The request holds
-// the resource options too (additionalSecretOutputs matters for secrets), and
-// the monitor calls newResource synchronously, so remember the request.
-let currentRequest;
-const originalRegister = MockMonitor.prototype.registerResource;
-MockMonitor.prototype.registerResource = function (req, callback) {
-  currentRequest = req;
-  try {
-    return originalRegister.call(this, req, callback);
-  } finally {
-    currentRequest = undefined;
-  }
-};
-
-function optionsOf(req) {
-  if (!req) return null;
-  return {
-    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-    deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
-    ignoreChanges: req.getIgnorechangesList(),
-    replaceOnChanges: req.getReplaceonchangesList(),
-    protect: req.getProtect(),
-    retainOnDelete: req.getRetainondelete(),
-    parent: req.getParent(),
-    dependencies: req.getDependenciesList(),
-  };
+/** What {@link runMockProgram} reports. */
+export interface MockProgramRun {
+  registrations: Registration[];
+  /** The program's exports, resolved (unknown values are null); empty in a preview. */
+  outputs: Record<string, unknown>;
 }
 
-const registrations = [];
-const mocks = {
-  newResource(args) {
-    registrations.push({
-      type: args.type,
-      name: args.name,
-      inputs: args.inputs,
-      custom: args.custom === true,
-      options: optionsOf(currentRequest),
-    });
-    return { id: args.name + "-id", state: args.inputs };
-  },
-  call(args) {
-    return args.inputs;
-  },
-};
-
-(async () => {
-  try {
-    await pulumi.runtime.setMocks(mocks, "${PROJECT}", "${STACK}", preview);
-    const exported = require(programPath);
-    if (exported && typeof exported.then === "function") await exported;
-    // Waits until every queued resource operation (serialization of
-    // __provider included) has finished.
-    await pulumi.runtime.disconnect();
-  } catch (error) {
-    failures.push(error);
+/**
+ * Runs a program file in a child `node` under setMocks ({@link MOCK_RUNNER}) with `cwd` as the
+ * project directory and returns what it registered and exported. Rejects with the child's
+ * stderr when the program throws, a resource fails to register (e.g. `__provider` cannot be
+ * serialized) or an error is logged.
+ *
+ * @param options.label - names the program in the error message.
+ * @example `const { registrations } = await runMockProgram({ program, cwd, project, stack, label: "index.js" })`
+ */
+export async function runMockProgram(options: {
+  program: string;
+  cwd: string;
+  project: string;
+  stack: string;
+  label: string;
+  preview?: boolean;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<MockProgramRun> {
+  const result = await run(
+    process.execPath,
+    [
+      MOCK_RUNNER,
+      options.program,
+      options.project,
+      options.stack,
+      options.preview === true ? "preview" : "update",
+    ],
+    { cwd: options.cwd, env: options.env ?? process.env, timeoutMs: options.timeoutMs ?? 60_000 },
+  );
+  const line = result.stdout.split("\n").find((l) => l.startsWith(MOCK_RUNNER_MARK));
+  if (result.code !== 0 || line === undefined) {
+    throw new Error(
+      `${options.label} failed (exit ${result.code ?? result.signal}):\n${result.stderr.trim()}`,
+    );
   }
-  // Give rejections that were raised during disconnect a turn to surface.
-  await new Promise((resolve) => setImmediate(resolve));
-  if (pulumi.log.hasErrors()) failures.push(new Error("the program logged errors (see above)"));
-  // One failed registration rejects every output of the resource: print each
-  // distinct error once.
-  const printed = new Set();
-  for (const failure of failures) {
-    const text = (failure && failure.stack) || String(failure);
-    if (!printed.has(text)) console.error(text);
-    printed.add(text);
-  }
-  const line = ${JSON.stringify(REGISTRATIONS_MARK)} + JSON.stringify(registrations) + "\n";
-  process.stdout.write(line, () => process.exit(failures.length > 0 ? 1 : 0));
-})();
-`;
+  return JSON.parse(line.slice(MOCK_RUNNER_MARK.length)) as MockProgramRun;
+}
 
 async function runProgram(
   dir: string,
@@ -754,27 +790,23 @@ async function runProgram(
   index: number,
   options: RunProgramOptions,
 ): Promise<Registration[]> {
-  const runner = path.join(dir, "harness-runner.js");
-  if (!fs.existsSync(runner)) await fsp.writeFile(runner, RUNNER_SOURCE);
   const program = path.join(dir, `program-${index}.js`);
   await fsp.writeFile(program, programSource);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PULUMI_CONFIG: JSON.stringify(options.config ?? {}),
-    ...options.env,
-  };
-  const result = await run(
-    process.execPath,
-    [runner, program, options.preview === true ? "preview" : "update"],
-    { cwd: dir, env, timeoutMs: options.timeoutMs ?? 60_000 },
-  );
-  const line = result.stdout.split("\n").find((l) => l.startsWith(REGISTRATIONS_MARK));
-  if (result.code !== 0 || line === undefined) {
-    throw new Error(
-      `program-${index}.js failed (exit ${result.code ?? result.signal}):\n${result.stderr.trim()}`,
-    );
-  }
-  return JSON.parse(line.slice(REGISTRATIONS_MARK.length)) as Registration[];
+  const { registrations } = await runMockProgram({
+    program,
+    cwd: dir,
+    project: PROJECT,
+    stack: STACK,
+    label: `program-${index}.js`,
+    preview: options.preview === true,
+    env: {
+      ...process.env,
+      PULUMI_CONFIG: JSON.stringify(options.config ?? {}),
+      ...options.env,
+    },
+    timeoutMs: options.timeoutMs ?? 60_000,
+  });
+  return registrations;
 }
 
 // ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { prepareConsumer, type Consumer } from "./harness";
+import { prepareConsumer, type Consumer, closeAll } from "./harness";
 
 const run = promisify(execFile);
 let consumer: Consumer;
@@ -16,9 +16,7 @@ beforeAll(async () => {
   consumer = await prepareConsumer();
 }, 180_000);
 
-afterAll(async () => {
-  await consumer?.cleanup();
-});
+afterAll(() => closeAll(consumer));
 
 /** The bin as npm would link it: the file package.json's `bin` names, run with this Node. */
 function binPath(): string {

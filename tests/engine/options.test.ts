@@ -2,7 +2,7 @@
  * What a user's program registers, from the packed package: each resource under its own type
  * token, with the user's additionalSecretOutputs kept and ours added.
  */
-import { prepareConsumer, type Consumer, type Registration } from "./harness";
+import { prepareConsumer, type Consumer, type Registration, closeAll } from "./harness";
 
 let consumer: Consumer;
 let registrations: Registration[];
@@ -31,9 +31,7 @@ beforeAll(async () => {
   `);
 }, 180_000);
 
-afterAll(async () => {
-  await consumer?.cleanup();
-});
+afterAll(() => closeAll(consumer));
 
 it("registers each resource under its own type token", () => {
   expect(registrations.map((r) => [r.name, r.type])).toEqual([

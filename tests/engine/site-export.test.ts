@@ -12,7 +12,6 @@ import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emu
 import {
   findText,
   isSecret,
-  prepareConsumer,
   secret,
   unwrapSecrets,
   urn,
@@ -21,6 +20,9 @@ import {
   type PropertyMap,
   type Registration,
   hostFailure,
+  consumerWithHost,
+  closeAll,
+  expectOurRegistration,
 } from "./harness";
 
 const PASSWORD = "export-Engine-Pw-7e2a";
@@ -77,39 +79,28 @@ beforeAll(async () => {
   );
   await site.create(siteChecked.inputs);
   downloads = fs.mkdtempSync(path.join(os.tmpdir(), "engine-exports-"));
-  consumer = await prepareConsumer();
+  ({ consumer, host } = await consumerWithHost());
   const registrations = await consumer.runProgram(program(), {
     config: { "arcgis:password": PASSWORD },
   });
   expect(registrations).toHaveLength(1);
   registration = registrations[0]!;
-  host = await consumer.startHost();
-  await host.configure();
 }, 180_000);
 
 afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
-  await emu?.close();
+  await closeAll(host, consumer, emu);
   if (downloads !== undefined) fs.rmSync(downloads, { recursive: true, force: true });
 });
 
 describe("SiteExport in a user's program (setMocks)", () => {
-  it("registers one dynamic resource with the password as a secret", () => {
-    expect(registration.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:SiteExport");
-    expect(registration.name).toBe("backup");
-    expect(isSecret(registration.inputs.password)).toBe(true);
-    expect(registration.options?.additionalSecretOutputs).toEqual(
-      expect.arrayContaining(["password"]),
-    );
-  });
-
-  it("serializes a small provider that loads the installed package by name", () => {
-    const provider = registration.inputs.__provider as string;
-    expect(typeof provider).toBe("string");
-    expect(Buffer.byteLength(provider)).toBeLessThan(4096);
-    expect(provider).toContain("pulumi-arcgis-admin");
-    expect(provider).not.toContain(PASSWORD);
+  it("registers one dynamic resource with the password as a secret and a small provider that loads the installed package by name", () => {
+    expectOurRegistration(registration, {
+      type: "pulumi-nodejs:dynamic/arcgis-admin:SiteExport",
+      name: "backup",
+      secretInputs: ["password"],
+      secretOutputs: ["password"],
+      leaks: [PASSWORD],
+    });
   });
 });
 

@@ -15,13 +15,14 @@ import {
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   isSecret,
-  prepareConsumer,
   UNKNOWN,
   unwrapSecrets,
   urn,
   type Consumer,
   type Host,
   type PropertyMap,
+  consumerWithHost,
+  closeAll,
 } from "./harness";
 
 const SITE_ADMIN = { username: "siteadmin", password: "machine-Engine-Pw-41c9" };
@@ -30,16 +31,9 @@ const URN = urn("second");
 let consumer: Consumer;
 let host: Host;
 
-beforeAll(async () => {
-  consumer = await prepareConsumer();
-  host = await consumer.startHost();
-  await host.configure();
-}, 180_000);
+beforeAll(async () => ({ consumer, host } = await consumerWithHost()), 180_000);
 
-afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
-});
+afterAll(() => closeAll(host, consumer));
 
 describe.each(SERVER_TYPES.map((t) => [t]))("SiteMachine on %s", (serverType) => {
   let first: TestEmulator;

@@ -8,21 +8,21 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { CASES } from "../conformance/index";
 import { requestDifferences } from "../conformance/match";
-import { prepareConsumer, unwrapSecrets, urn, type Consumer, type Host } from "./harness";
+import {
+  unwrapSecrets,
+  urn,
+  type Consumer,
+  type Host,
+  consumerWithHost,
+  closeAll,
+} from "./harness";
 
 let consumer: Consumer;
 let host: Host;
 
-beforeAll(async () => {
-  consumer = await prepareConsumer();
-  host = await consumer.startHost();
-  await host.configure();
-}, 180_000);
+beforeAll(async () => ({ consumer, host } = await consumerWithHost()), 180_000);
 
-afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
-});
+afterAll(() => closeAll(host, consumer));
 
 const createCases = CASES.filter((c) => c.client.operation === "createNewSite");
 

@@ -6,7 +6,6 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   findText,
   isSecret,
-  prepareConsumer,
   unwrapSecrets,
   urn,
   type Consumer,
@@ -14,6 +13,9 @@ import {
   type PropertyMap,
   type Registration,
   hostFailure,
+  consumerWithHost,
+  closeAll,
+  expectOurRegistration,
 } from "./harness";
 
 const PASSWORD = "site-Engine-Pw-4c1d";
@@ -46,36 +48,25 @@ function program(extra = ""): string {
 
 beforeAll(async () => {
   emu = await startTestEmulator({ createDelayMs: 300 });
-  consumer = await prepareConsumer();
+  ({ consumer, host } = await consumerWithHost());
   const registrations = await consumer.runProgram(program(), {
     config: { "arcgis:password": PASSWORD },
   });
   expect(registrations).toHaveLength(1);
   registration = registrations[0]!;
-  host = await consumer.startHost();
-  await host.configure();
 }, 180_000);
 
-afterAll(async () => {
-  await host?.close();
-  await consumer?.cleanup();
-  await emu?.close();
-});
+afterAll(() => closeAll(host, consumer, emu));
 
 describe("Site in a user's program (setMocks)", () => {
-  it("registers one dynamic resource with the password as a secret", () => {
-    expect(registration.type).toBe("pulumi-nodejs:dynamic/arcgis-admin:Site");
-    expect(isSecret(registration.inputs.password)).toBe(true);
-    expect(registration.options?.additionalSecretOutputs).toEqual(
-      expect.arrayContaining(["password"]),
-    );
-  });
-
-  it("serializes a small provider that loads the installed package by name", () => {
-    const provider = registration.inputs.__provider as string;
-    expect(Buffer.byteLength(provider)).toBeLessThan(4096);
-    expect(provider).toContain("pulumi-arcgis-admin");
-    expect(provider).not.toContain(PASSWORD);
+  it("registers one dynamic resource with the password as a secret and a small provider that loads the installed package by name", () => {
+    expectOurRegistration(registration, {
+      type: "pulumi-nodejs:dynamic/arcgis-admin:Site",
+      name: "site",
+      secretInputs: ["password"],
+      secretOutputs: ["password"],
+      leaks: [PASSWORD],
+    });
   });
 });
 

@@ -7,7 +7,7 @@
  *   way Pulumi's Node.js language host does it (ts-node with type checking, the folder's
  *   tsconfig.json), under `pulumi.runtime.setMocks`, with the stack config `npm start` sets
  *   (scripts/quickstart.cjs), and every registered resource is recorded, serialized
- *   `__provider` included (tests/examples/program-runner.cjs).
+ *   `__provider` included (tests/helpers/mock-program-runner.cjs).
  * - Each resource goes, in registration order, to Pulumi's REAL dynamic-provider host: check,
  *   then create, with secrets stripped and re-marked as the engine does (tests/engine/harness.ts).
  *   The host's cwd is the repository root, the project `npm start` deploys; a second probe runs

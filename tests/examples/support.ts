@@ -1,25 +1,20 @@
 /**
  * Helpers of the example suites: run an example program as `pulumi up` would (see
- * program-runner.cjs), name its resources as the engine does, and replay them through the
+ * tests/helpers/mock-program-runner.cjs), name its resources as the engine does, and replay them through the
  * dynamic-provider host.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DYNAMIC_RESOURCE_TYPE, REPO_ROOT, type Host, type PropertyMap } from "../engine/harness";
+import {
+  DYNAMIC_RESOURCE_TYPE,
+  REPO_ROOT,
+  runMockProgram,
+  type Host,
+  type PropertyMap,
+  type Registration,
+} from "../engine/harness";
 
-const RUNNER = path.join(__dirname, "program-runner.cjs");
-const RUNNER_MARK = "__PROGRAM_RUNNER__ ";
-
-/** One resource registration recorded by program-runner.cjs. */
-export interface Registration {
-  type: string;
-  name: string;
-  /** As the engine holds them: secrets are sentinel objects, `__provider` is the serialized provider. */
-  inputs: PropertyMap;
-  custom: boolean;
-  options: { additionalSecretOutputs: string[]; dependencies: string[] } | null;
-}
+export type { Registration };
 
 /** What a program run produced. */
 export interface ProgramRun {
@@ -35,25 +30,7 @@ export interface ProgramRun {
 }
 
 /** A child process run to completion (never rejects on its exit code). */
-export function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+export { run } from "../engine/harness";
 
 /** The project name of a Pulumi.yaml. */
 export function projectName(pulumiYaml: string): string {
@@ -90,21 +67,14 @@ export async function runProgram(options: {
     ),
   };
   if (options.typeCheck === false) env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
-  const result = await run(process.execPath, [RUNNER, options.entry, project, options.stack], {
+  const parsed = await runMockProgram({
+    program: options.entry,
     cwd: options.programDir,
+    project,
+    stack: options.stack,
+    label: path.relative(REPO_ROOT, options.programDir),
     env,
-    timeoutMs: 60_000,
   });
-  const line = result.stdout.split("\n").find((l) => l.startsWith(RUNNER_MARK));
-  if (result.code !== 0 || line === undefined) {
-    throw new Error(
-      `${path.relative(REPO_ROOT, options.programDir)} failed (exit ${result.code}):\n${result.stderr}`,
-    );
-  }
-  const parsed = JSON.parse(line.slice(RUNNER_MARK.length)) as {
-    registrations: Registration[];
-    outputs: Record<string, unknown>;
-  };
   const urn = (name: string) => {
     const type = parsed.registrations.find((r) => r.name === name)?.type ?? DYNAMIC_RESOURCE_TYPE;
     return `urn:pulumi:${options.stack}::${project}::${type}::${name}`;

@@ -1,31 +1,36 @@
 "use strict";
 /**
- * Runs a TypeScript Pulumi program the way `pulumi up` does, but against Pulumi's mocks.
+ * Runs a Pulumi program the way `pulumi up` (or `pulumi preview`) does, but against Pulumi's
+ * mocks, and records every resource it registers. The one runner of the suites: the engine
+ * harness (tests/engine/harness.ts) and the example suites (tests/examples/support.ts) both
+ * spawn it.
  *
- * Usage: node program-runner.cjs <program file> <project> <stack>, with the program's folder as
- * cwd (what the engine passes as `--pwd` when Pulumi.yaml's `main` names a file) and the stack
- * config in PULUMI_CONFIG.
+ * Usage: node mock-program-runner.cjs <program file> <project> <stack> [update|preview], with the
+ * program's folder as cwd (what the engine passes as `--pwd`) and the stack config in
+ * PULUMI_CONFIG. @pulumi/pulumi is resolved from the cwd, as the language host resolves it.
  *
- * TypeScript is set up exactly as @pulumi/pulumi/cmd/run/run.js does for a CommonJS project (the
- * same ts-node and typescript lookup through tsutils, the same options merged with the
- * tsconfig.json of the cwd, type checking on), so a program that runs here compiles under the
- * real Node.js language host too. Then setMocks records every registered resource (inputs
- * including the serialized `__provider`, and the resource options the mock monitor hides) and
- * the program's exports are resolved.
+ * A `.ts` program gets TypeScript set up exactly as @pulumi/pulumi/cmd/run/run.js does for a
+ * CommonJS project (the same ts-node and typescript lookup through tsutils, the same options
+ * merged with the tsconfig.json of the cwd, type checking on), so a program that runs here
+ * compiles under the real Node.js language host too. setMocks records every registered resource
+ * (inputs including the serialized `__provider`, and the resource options the mock monitor
+ * hides); outside a preview the program's exports are resolved.
  *
- * Prints one line: RUNNER_MARK + JSON {registrations, outputs}. Exits 1 on any program error.
+ * Prints one line: RUNNER_MARK + JSON {registrations, outputs, toolchain}. Exits 1 on any
+ * program error (a throw, a failed registration such as an unserializable `__provider`, or an
+ * error logged).
  */
 const fs = require("node:fs");
 const path = require("node:path");
 
 const RUNNER_MARK = "__PROGRAM_RUNNER__ ";
-const [programArg, project, stack] = process.argv.slice(2);
+const [programArg, project, stack, mode] = process.argv.slice(2);
 const program = path.resolve(programArg);
+const preview = mode === "preview";
 const failures = [];
 process.on("uncaughtException", (error) => failures.push(error));
 process.on("unhandledRejection", (error) => failures.push(error));
 
-// Resolved from the program's folder, as the language host resolves @pulumi/pulumi/cmd/run.
 const pulumiDir = path.dirname(
   require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }),
 );
@@ -59,7 +64,9 @@ function registerTypeScript() {
   return { typescript: ts.version, tsNode: tsnodeRequire };
 }
 
-// The mock monitor hands newResource only part of the request: keep the request for the options.
+// newResource only sees type/name/inputs/provider/custom/id. The request holds the resource
+// options too (additionalSecretOutputs matters for secrets), and the monitor calls newResource
+// synchronously, so remember the request.
 let currentRequest;
 const originalRegister = MockMonitor.prototype.registerResource;
 MockMonitor.prototype.registerResource = function (req, callback) {
@@ -71,19 +78,31 @@ MockMonitor.prototype.registerResource = function (req, callback) {
   }
 };
 
+function optionsOf(req) {
+  if (!req) return null;
+  return {
+    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+    deleteBeforeReplace: req.getDeletebeforereplacedefined()
+      ? req.getDeletebeforereplace()
+      : undefined,
+    ignoreChanges: req.getIgnorechangesList(),
+    replaceOnChanges: req.getReplaceonchangesList(),
+    protect: req.getProtect(),
+    retainOnDelete: req.getRetainondelete(),
+    parent: req.getParent(),
+    dependencies: req.getDependenciesList(),
+  };
+}
+
 const registrations = [];
 const mocks = {
   newResource(args) {
-    const req = currentRequest;
     registrations.push({
       type: args.type,
       name: args.name,
       inputs: args.inputs,
       custom: args.custom === true,
-      options: req && {
-        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-        dependencies: req.getDependenciesList(),
-      },
+      options: optionsOf(currentRequest),
     });
     return { id: `${args.name}-id`, state: args.inputs };
   },
@@ -98,19 +117,27 @@ function resolved(value) {
 }
 
 (async () => {
-  let toolchain;
+  let toolchain = null;
   const outputs = {};
   try {
-    toolchain = registerTypeScript();
-    await pulumi.runtime.setMocks(mocks, project, stack, false);
-    const exported = require(program);
-    for (const [key, value] of Object.entries(exported)) outputs[key] = await resolved(value);
+    if (program.endsWith(".ts")) toolchain = registerTypeScript();
+    await pulumi.runtime.setMocks(mocks, project, stack, preview);
+    let exported = require(program);
+    if (exported && typeof exported.then === "function") exported = await exported;
+    // In a preview unknown outputs never resolve: only an update reports the exports.
+    if (!preview && exported && typeof exported === "object") {
+      for (const [key, value] of Object.entries(exported)) outputs[key] = await resolved(value);
+    }
+    // Waits until every queued resource operation (serialization of __provider included) has
+    // finished.
     await pulumi.runtime.disconnect();
   } catch (error) {
     failures.push(error);
   }
+  // Give rejections that were raised during disconnect a turn to surface.
   await new Promise((resolve) => setImmediate(resolve));
   if (pulumi.log.hasErrors()) failures.push(new Error("the program logged errors (see above)"));
+  // One failed registration rejects every output of the resource: print each distinct error once.
   const printed = new Set();
   for (const failure of failures) {
     const text = (failure && failure.stack) || String(failure);

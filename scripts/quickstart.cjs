@@ -9,7 +9,6 @@
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
-const https = require("node:https");
 const { createRequire } = require("node:module");
 const path = require("node:path");
 
@@ -27,10 +26,11 @@ const DEFAULT_PORT = 20443;
 const SEED_FILE = path.join(REPO_ROOT, "examples", "quickstart", "emulator-seed.json");
 /** The primary administrator the Site creates (demo values). */
 const SITE_ADMIN = { username: "siteadmin", password: "quickstart-Site-Admin-1" };
-/** The file, inside the emulator's data dir, where `npm start` keeps the emulator's pid and ready line. */
-const EMULATOR_RECORD = "quickstart-emulator.json";
-/** The emulator's own claim on its data dir (see emulator/index.ts). */
-const EMULATOR_PID_FILE = "emulator.pid";
+/**
+ * The file, inside the emulator's data dir, where the daemon module keeps the detached
+ * emulator's pid and ready line (DAEMON_FILE of emulator/daemon.ts).
+ */
+const EMULATOR_RECORD = "emulator.daemon.json";
 
 const INSTALL_HELP = [
   "Install the Pulumi CLI, then run this command again:",
@@ -374,178 +374,65 @@ function ensureSelfLink(root = REPO_ROOT) {
 // The emulator in the background
 // ---------------------------------------------------------------------------
 
-/** Whether a process runs; on Linux, an exited one that init has not reaped yet does not. */
-function processAlive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === "EPERM";
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8"); // "pid (comm) state ..."
-    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
-  } catch {
-    return true;
-  }
-}
-
-function readJson(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-function readPid(dataDir) {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, EMULATOR_PID_FILE), "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the emulator answers on its control endpoint (HTTPS with its CA, or HTTP). */
-function emulatorAnswers(ready, timeoutMs = 3000) {
-  const url = new URL("/__emulator/stats", ready.adminUrl);
-  const ca = ready.caCertFile === null ? undefined : fs.readFileSync(ready.caCertFile);
-  const get = url.protocol === "https:" ? https.get : require("node:http").get;
-  return new Promise((resolve) => {
-    const req = get(url, { ca, timeout: timeoutMs, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", () => resolve(false));
-  });
+/**
+ * The emulator's daemon module (emulator/daemon.ts) from the build: it starts the emulator
+ * detached, finds it again by its data dir and stops it. Loaded when first needed, since
+ * `npm start` builds dist/ after this file is loaded.
+ *
+ * @returns {typeof import("../emulator/daemon")}
+ */
+function daemon() {
+  const file = path.join(REPO_ROOT, "dist", "emulator", "daemon.js");
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
+  return require(file);
 }
 
 /**
  * The emulator `npm start` left running on this data dir, or undefined when none runs. Throws
  * when another process holds the data dir or the recorded emulator stopped answering.
+ *
+ * @param {string} dataDir
  */
-async function runningEmulator(dataDir) {
-  const pid = readPid(dataDir);
-  if (pid === undefined || !processAlive(pid)) return undefined;
-  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
-  if (record === undefined || record.pid !== pid) {
-    throw new Error(
-      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
-        "start. Stop that emulator, or pass another --data-dir.",
-    );
-  }
-  if (!(await emulatorAnswers(record.ready))) {
-    throw new Error(
-      `The emulator started earlier (process ${pid}) does not answer at ${record.ready.adminUrl}. ` +
-        `Stop it (npm run destroy, or kill ${pid}) and run npm start again.`,
-    );
-  }
-  return record;
+function runningEmulator(dataDir) {
+  return daemon().findRunning(dataDir);
 }
 
 /**
- * Starts the emulator in the background (detached, logs in `<data dir>/emulator.log`) and waits
- * for its ready line. Returns the record {pid, ready, ...} that is also written to the data dir.
+ * Starts the quick start's emulator in the background (seeded from the quick start's seed, logs
+ * in `<data dir>/emulator.log`) and resolves once it listens.
+ *
+ * @param {{dataDir: string, port: number}} settings
  */
-async function startEmulatorInBackground(settings, { timeoutMs = 30_000 } = {}) {
-  const { dataDir } = settings;
-  const cli = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
-  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first.`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const readyFile = path.join(dataDir, "emulator.ready");
-  const logFile = path.join(dataDir, "emulator.log");
-  fs.rmSync(readyFile, { force: true });
-  const out = fs.openSync(readyFile, "w");
-  const err = fs.openSync(logFile, "a");
-  // In the background it outlives this script (npm run destroy stops it), so it must not stop
-  // with its parent.
-  const args = [
-    cli,
-    "--data-dir",
-    dataDir,
-    "--port",
-    String(settings.port),
-    "--seed",
-    SEED_FILE,
-    "--no-exit-with-parent",
-  ];
-  let child;
+async function startEmulatorInBackground(settings) {
   try {
-    child = spawn(process.execPath, args, {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: ["ignore", out, err],
-      windowsHide: true,
+    return await daemon().startDetached({
+      dataDir: settings.dataDir,
+      args: ["--port", String(settings.port), "--seed", SEED_FILE],
     });
-  } finally {
-    fs.closeSync(out);
-    fs.closeSync(err);
-  }
-  let exited;
-  child.on("exit", (code, signal) => (exited = code ?? signal));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = fs.readFileSync(readyFile, "utf8");
-    const newline = text.indexOf("\n");
-    if (newline >= 0) {
-      const record = {
-        pid: child.pid,
-        ready: JSON.parse(text.slice(0, newline)),
-        startedAt: new Date().toISOString(),
-        log: logFile,
-      };
-      fs.writeFileSync(path.join(dataDir, EMULATOR_RECORD), `${JSON.stringify(record)}\n`);
-      child.unref();
-      return record;
+  } catch (error) {
+    if (error instanceof Error && /EADDRINUSE/.test(error.message)) {
+      error.message += `\nPort ${settings.port} is taken: pass --port.`;
     }
-    if (exited !== undefined || Date.now() > deadline) {
-      if (exited === undefined) child.kill("SIGKILL");
-      const tail = fs.readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-15).join("\n");
-      throw new Error(
-        `The emulator ${exited === undefined ? `printed no ready line within ${timeoutMs} ms` : `exited (${exited})`}` +
-          `. Its log (${logFile}):\n${tail}` +
-          (/EADDRINUSE/.test(tail) ? `\nPort ${settings.port} is taken: pass --port.` : ""),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    throw error;
   }
 }
 
 /**
- * Stops the emulator `npm start` started on this data dir (SIGTERM, then waits for it to exit).
- * Returns its pid, or undefined when none was running. Never signals a process it did not start.
+ * Stops the emulator `npm start` started on this data dir. Resolves with its pid, or undefined
+ * when none was running. Never signals a process it did not start.
+ *
+ * @param {string} dataDir
  */
-async function stopEmulator(dataDir, { timeoutMs = 15_000 } = {}) {
-  const pid = readPid(dataDir);
-  if (pid === undefined || !processAlive(pid)) return undefined;
-  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
-  if (record === undefined || record.pid !== pid) {
-    throw new Error(
-      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
-        "start: leaving it alone.",
-    );
-  }
-  // A pid file left by a killed emulator may name an unrelated process by now: only signal a
-  // process that answers as this emulator.
-  if (!(await emulatorAnswers(record.ready))) {
-    throw new Error(
-      `Process ${pid} holds the emulator data dir ${dataDir} but does not answer at ` +
-        `${record.ready.adminUrl}; if it is the emulator, stop it yourself.`,
-    );
-  }
-  process.kill(pid, "SIGTERM");
-  // Stopped once it has released the data dir (its last step) or exited. Exited alone is not
-  // enough to wait for: reparented to init, it may linger as a zombie until init reaps it.
-  const deadline = Date.now() + timeoutMs;
-  while (processAlive(pid) && readPid(dataDir) === pid) {
-    if (Date.now() > deadline) throw new Error(`The emulator (process ${pid}) did not stop.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return pid;
+function stopEmulator(dataDir) {
+  return daemon().stopDetached(dataDir);
 }
 
-/** Removes the data dir, only if npm start made it (its record is there). */
+/**
+ * Removes the data dir, only if `npm start` made it (the record of its detached emulator is
+ * there).
+ *
+ * @param {string} dataDir
+ */
 function removeEmulatorData(dataDir) {
   if (!fs.existsSync(path.join(dataDir, EMULATOR_RECORD))) return false;
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -68,18 +68,18 @@ try {
   // 4. The emulator.
   let emulator = await qs.runningEmulator(settings.dataDir);
   if (emulator !== undefined) {
-    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
+    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
   } else {
     emulator = await qs.startEmulatorInBackground(settings);
-    log(`Started the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
-    log(`  data: ${settings.dataDir}  log: ${emulator.log}`);
+    log(`Started the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
+    log(`  data: ${settings.dataDir}  log: ${emulator.logFile}`);
   }
 
   // 5. Pulumi, with its state in the repository.
   fs.mkdirSync(settings.stateDir, { recursive: true });
   log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
   const stack = settings.stack;
-  const { plain, secret } = qs.stackConfig(emulator.ready, settings);
+  const { plain, secret } = qs.stackConfig(emulator, settings);
   const config = {
     ...Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, { value: v }])),
     ...Object.fromEntries(Object.entries(secret).map(([k, v]) => [k, { value: v, secret: true }])),

@@ -1,3 +1,4 @@
+// @ts-check
 "use strict";
 /**
  * What `npm start` (scripts/start.mjs) and `npm run destroy` (scripts/destroy.mjs) share: the
@@ -46,6 +47,46 @@ const INSTALL_HELP = [
 const PROGRAM = path.join(REPO_ROOT, "examples", "quickstart", "index.ts");
 const DRIVER = path.join(REPO_ROOT, "scripts", "pulumi-driver.cjs");
 
+/**
+ * @typedef {object} Settings What start.mjs and destroy.mjs run with (see settingsFrom).
+ * @property {number} port
+ * @property {string} stack
+ * @property {string} stateDir
+ * @property {string} dataDir
+ * @property {string} downloadDir
+ * @property {boolean} skipBuild
+ */
+
+/**
+ * @typedef {object} PulumiCli How to run the Pulumi CLI.
+ * @property {string} command
+ * @property {string[]} prefix arguments before the CLI's own (the script of a Node.js bin)
+ * @property {string} source what it is, for people
+ * @property {string} [engineRoot] the root of the engine scripts/engine.cjs built
+ */
+
+/** @typedef {(line: string) => void} Log */
+
+/**
+ * `require`, its result typed `unknown`: each caller states what it expects of the module.
+ *
+ * @param {string} id
+ * @returns {unknown}
+ */
+function load(id) {
+  return require(id);
+}
+
+/**
+ * `JSON.parse`, its result typed `unknown`: each caller states what it expects of the document.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
 /** Default locations, all inside the repository and ignored by git. */
 function defaultPaths(root = REPO_ROOT) {
   return {
@@ -55,18 +96,30 @@ function defaultPaths(root = REPO_ROOT) {
   };
 }
 
-/** The options start.mjs and destroy.mjs accept (node:util parseArgs format). */
+/**
+ * The options start.mjs and destroy.mjs accept (node:util parseArgs format).
+ *
+ * @satisfies {import("node:util").ParseArgsOptionsConfig}
+ */
 const CLI_OPTIONS = {
-  port: { type: "string" },
-  stack: { type: "string" },
-  "state-dir": { type: "string" },
-  "data-dir": { type: "string" },
-  "download-dir": { type: "string" },
-  "skip-build": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
+  port: { type: /** @type {const} */ ("string") },
+  stack: { type: /** @type {const} */ ("string") },
+  "state-dir": { type: /** @type {const} */ ("string") },
+  "data-dir": { type: /** @type {const} */ ("string") },
+  "download-dir": { type: /** @type {const} */ ("string") },
+  "skip-build": { type: /** @type {const} */ ("boolean") },
+  help: { type: /** @type {const} */ ("boolean"), short: "h" },
 };
 
-/** Turns parsed flags into settings with every default applied and every path absolute. */
+/**
+ * Turns parsed flags into settings with every default applied and every path absolute.
+ *
+ * @param {{
+ *   port?: string, stack?: string, "state-dir"?: string, "data-dir"?: string,
+ *   "download-dir"?: string, "skip-build"?: boolean, help?: boolean,
+ * }} values
+ * @returns {Settings}
+ */
 function settingsFrom(values) {
   const defaults = defaultPaths();
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -87,6 +140,7 @@ function settingsFrom(values) {
 // The Pulumi CLI
 // ---------------------------------------------------------------------------
 
+/** @param {string} file */
 function isExecutableFile(file) {
   try {
     if (!fs.statSync(file).isFile()) return false;
@@ -97,7 +151,11 @@ function isExecutableFile(file) {
   }
 }
 
-/** The first `name` on PATH (with PATHEXT on Windows), or undefined. */
+/**
+ * The first `name` on PATH (with PATHEXT on Windows), or undefined.
+ *
+ * @param {string} name
+ */
 function findOnPath(name, env = process.env) {
   const dirs = (env.PATH ?? env.Path ?? "").split(path.delimiter).filter((d) => d !== "");
   const extensions =
@@ -127,7 +185,9 @@ function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
     .map((dir) => path.join(dir, "pulumi", "package.json"))
     .find((file) => fs.existsSync(file));
   if (manifestPath === undefined) return undefined;
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+  const manifest = /** @type {{bin?: string | Record<string, string>, version?: string}} */ (
+    parseJson(fs.readFileSync(manifestPath, "utf8"))
+  );
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pulumi;
   if (typeof bin !== "string") return undefined;
   const script = path.resolve(path.dirname(manifestPath), bin);
@@ -167,7 +227,11 @@ async function resolvePulumiCli({ env = process.env, log = defaultLog } = {}) {
   };
 }
 
-/** The message printed when no CLI can be had. */
+/**
+ * The message printed when no CLI can be had.
+ *
+ * @param {string} what
+ */
 function noCliMessage(what) {
   return (
     `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, the ` +
@@ -183,6 +247,16 @@ function noCliMessage(what) {
  * run inline (so the engine needs no Node.js language host; see README.md). The CLI's output goes
  * to this terminal as it comes. `config` values with `secret: true` go to the CLI through stdin.
  * Resolves with the driver's result ({ok, error?, changeSummary?, outputs?}).
+ *
+ * @param {PulumiCli} cli
+ * @param {string} op
+ * @param {{
+ *   env: NodeJS.ProcessEnv,
+ *   stack: string,
+ *   config?: Record<string, {value: string, secret?: boolean}>,
+ *   log?: Log,
+ * }} options
+ * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>}>}
  */
 function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog }) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
@@ -211,11 +285,11 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
     child.on("close", (code) => {
       try {
         const result = fs.existsSync(resultFile)
-          ? JSON.parse(fs.readFileSync(resultFile, "utf8"))
+          ? /** @type {{ok: boolean}} */ (parseJson(fs.readFileSync(resultFile, "utf8")))
           : { ok: false, error: `the Pulumi driver exited ${code} without a result` };
         resolve(result);
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
@@ -226,6 +300,9 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
 /**
  * The automation API runs `<root>/bin/pulumi`: a folder with a `pulumi` that runs this CLI (the
  * CLI itself when it is an executable named pulumi, else a small script).
+ *
+ * @param {PulumiCli} cli
+ * @param {string} dir
  */
 function cliShim(cli, dir) {
   const bin = path.dirname(cli.command);
@@ -233,6 +310,10 @@ function cliShim(cli, dir) {
   return plain && path.basename(bin) === "bin" ? path.dirname(bin) : shimDir(cli, dir);
 }
 
+/**
+ * @param {PulumiCli} cli
+ * @param {string} dir
+ */
 function shimDir(cli, dir) {
   const bin = path.join(dir, "cli", "bin");
   fs.mkdirSync(bin, { recursive: true });
@@ -248,6 +329,9 @@ function shimDir(cli, dir) {
  *
  * PULUMI_BACKEND_URL selects the backend for these commands only: unlike `pulumi login`, it
  * leaves the user's current login (~/.pulumi/credentials.json) alone.
+ *
+ * @param {{stateDir: string}} settings
+ * @returns {NodeJS.ProcessEnv}
  */
 function pulumiEnv(settings, env = process.env) {
   const next = { ...env };
@@ -266,6 +350,11 @@ function pulumiEnv(settings, env = process.env) {
  * Runs one Pulumi command in the project (the repository root). `input` is written to its stdin
  * (how secrets are passed: never on the command line); `capture` collects stdout instead of
  * showing it. Resolves with the exit code and the captured output.
+ *
+ * @param {PulumiCli} cli
+ * @param {string[]} args
+ * @param {{env?: NodeJS.ProcessEnv, input?: string, capture?: boolean, log?: Log}} [options]
+ * @returns {Promise<{code: number, signal: NodeJS.Signals | null, stdout: string}>}
  */
 function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } = {}) {
   log(`$ pulumi ${args.map(shellQuote).join(" ")}${input === undefined ? "" : " < (stdin)"}`);
@@ -277,14 +366,20 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
       shell: process.platform === "win32" && /\.(cmd|bat)$/i.test(cli.command),
     });
     let stdout = "";
-    if (capture) child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-    if (input !== undefined) child.stdin.end(input);
+    if (capture) child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    if (input !== undefined) child.stdin?.end(input);
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code: code ?? 1, signal, stdout }));
   });
 }
 
-/** Like runPulumi, but throws when the command fails. */
+/**
+ * Like runPulumi, but throws when the command fails.
+ *
+ * @param {PulumiCli} cli
+ * @param {string[]} args
+ * @param {Parameters<typeof runPulumi>[2]} [options]
+ */
 async function mustRunPulumi(cli, args, options) {
   const result = await runPulumi(cli, args, options);
   if (result.code !== 0) {
@@ -293,23 +388,41 @@ async function mustRunPulumi(cli, args, options) {
   return result;
 }
 
+/** @param {string} arg */
 function shellQuote(arg) {
-  const firstLine = arg.split("\n")[0];
+  const firstLine = arg.split("\n")[0] ?? "";
   const shown = firstLine !== arg || arg.length > 80 ? `${firstLine.slice(0, 60)}…` : arg;
   return /^[\w@%+=:,./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
 }
 
+/** @type {Log} */
 function defaultLog(line) {
   process.stderr.write(`${line}\n`);
 }
 
-/** The stack config `npm start` sets, from the emulator's ready line and the seed. */
+/**
+ * @typedef {object} Seed The part of the quick start's emulator seed read here.
+ * @property {{
+ *   id: string,
+ *   users: {username: string, password: string, role: string}[],
+ *   collaborations: {id: string}[],
+ * }} portal
+ */
+
+/**
+ * The stack config `npm start` sets, from the emulator's ready line and the seed.
+ *
+ * @param {{adminUrl: string, sharingUrl: string, portalId: string, caCertFile: string | null}} ready
+ * @param {{downloadDir: string}} settings
+ * @param {Seed} [seed]
+ */
 function stackConfig(ready, settings, seed = readSeed()) {
   const admin = seed.portal.users.find((u) => u.role === "org_admin");
   const collaboration = seed.portal.collaborations[0];
   if (admin === undefined || collaboration === undefined) {
     throw new Error(`${SEED_FILE} must hold an org_admin user and a collaboration.`);
   }
+  /** @type {Record<string, string>} */
   const plain = {
     adminUrl: ready.adminUrl,
     sharingUrl: ready.sharingUrl,
@@ -327,8 +440,9 @@ function stackConfig(ready, settings, seed = readSeed()) {
   return { plain, secret };
 }
 
+/** @returns {Seed} */
 function readSeed() {
-  return JSON.parse(fs.readFileSync(SEED_FILE, "utf8"));
+  return /** @type {Seed} */ (parseJson(fs.readFileSync(SEED_FILE, "utf8")));
 }
 
 // ---------------------------------------------------------------------------
@@ -353,7 +467,7 @@ function ensureSelfLink(root = REPO_ROOT) {
   try {
     stat = fs.lstatSync(link);
   } catch (error) {
-    if (error.code !== "ENOENT") throw error;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== "ENOENT") throw error;
   }
   if (stat !== undefined) {
     if (fs.realpathSync(link) === fs.realpathSync(root)) return "present";
@@ -384,7 +498,7 @@ function ensureSelfLink(root = REPO_ROOT) {
 function daemon() {
   const file = path.join(REPO_ROOT, "dist", "emulator", "daemon.js");
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-  return require(file);
+  return /** @type {typeof import("../emulator/daemon")} */ (load(file));
 }
 
 /**

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm start`: deploys the quick start (examples/quickstart, through the root Pulumi.yaml) with
  * `pulumi up` against the local emulator, then prints the stack's outputs.
@@ -29,7 +30,9 @@ try {
   ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
   settings = qs.settingsFrom(values);
 } catch (error) {
-  process.stderr.write(`npm start: ${error.message} (see --help)\n`);
+  process.stderr.write(
+    `npm start: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
+  );
   process.exit(2);
 }
 if (values.help) {
@@ -37,6 +40,7 @@ if (values.help) {
   console.log("                    --download-dir DIR --skip-build]");
   process.exit(0);
 }
+/** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
 try {
@@ -98,6 +102,8 @@ try {
       `${settings.downloadDir}.`,
   );
 } catch (error) {
-  process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : error}\n`);
+  process.stderr.write(
+    `\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }

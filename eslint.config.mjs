@@ -10,9 +10,9 @@ export default tseslint.config(
       "**/node_modules/**",
       "coverage/**",
       ".pulumi-state/**",
-      "**/*.js",
-      "**/*.mjs",
-      "**/*.cjs",
+      // JavaScript other than the scripts and this config: fixtures and programs run as they are.
+      "{bench,examples,tests,provider,emulator}/**/*.{js,mjs,cjs}",
+      "jest.config.js",
     ],
   },
   eslint.configs.recommended,
@@ -20,7 +20,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: true,
+        // The tsconfig files themselves rather than the project service: the scripts are only in
+        // tsconfig.scripts.json (checkJs), which the service would not find for them.
+        project: ["./tsconfig.json", "./tsconfig.scripts.json"],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -32,6 +34,21 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/require-await": "off",
+    },
+  },
+  {
+    files: ["scripts/**/*.{js,cjs,mjs}", "eslint.config.mjs"],
+    rules: {
+      // tsc checks these files (tsconfig.scripts.json: checkJs), and reports undefined names
+      // with Node's own types, which no-undef does not know.
+      "no-undef": "off",
+    },
+  },
+  {
+    files: ["scripts/**/*.cjs"],
+    rules: {
+      // CommonJS is what these files are (Jest suites require them as they are).
+      "@typescript-eslint/no-require-imports": "off",
     },
   },
   {

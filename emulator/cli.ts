@@ -26,6 +26,7 @@ import {
 } from "./products";
 import { startEmulator, type EmulatorEndpoints, type RunningEmulator } from "./index";
 import { watchAncestors } from "./parent-watch";
+import { findRunning, startDetached, stopDetached } from "./daemon";
 
 function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -89,6 +90,8 @@ interface CliFlags {
   quiet: boolean;
   readyFile?: string;
   exitWithParent: boolean;
+  detach: boolean;
+  stop: boolean;
 }
 
 /** The command line parser (exported for its help text). */
@@ -202,6 +205,12 @@ export function buildProgram(): Command {
       "--no-exit-with-parent",
       "keep running when the process that started it (npx, npm run, a CI step) is gone; by default the emulator stops then",
     )
+    .option(
+      "--detach",
+      "start it in the background (logs in <data dir>/emulator.log), print its ready line once it listens, and return",
+      false,
+    )
+    .option("--stop", "stop the emulator started with --detach on --data-dir, and return", false)
     .addHelpText(
       "after",
       "\nOnce listening it prints one JSON line on stdout:\n" +
@@ -276,6 +285,10 @@ async function main(): Promise<void> {
   const program = buildProgram();
   program.parse();
   const options = toOptions(program.opts<CliFlags>());
+  const flags = program.opts<CliFlags>();
+  if (flags.detach && flags.stop) throw new Error("--detach and --stop cannot be combined.");
+  if (flags.stop) return stopInBackground(flags.dataDir);
+  if (flags.detach) return startInBackground(flags);
 
   // Signal handlers go in before anything is printed: a supervisor that stops the emulator
   // as soon as it reads the ready line must get a clean stop, not the default kill.
@@ -299,7 +312,6 @@ async function main(): Promise<void> {
     closeAndExit(emulator);
     return;
   }
-  const flags = program.opts<CliFlags>();
   if (flags.exitWithParent) {
     watchAncestors((pid) => {
       process.stderr.write(
@@ -316,6 +328,38 @@ async function main(): Promise<void> {
     fs.renameSync(temp, readyFile);
   }
   process.stdout.write(`${line}\n`);
+}
+
+/** `--detach`: this same CLI, in the background, with the other flags as given. */
+async function startInBackground(flags: CliFlags): Promise<void> {
+  const running = await findRunning(flags.dataDir);
+  if (running !== undefined) {
+    throw new Error(
+      `An emulator (process ${running.pid}) already runs on ${running.dataDir} at ${running.adminUrl}; stop it first (--stop).`,
+    );
+  }
+  const emulator = await startDetached({
+    dataDir: flags.dataDir,
+    args: process.argv.slice(2).filter((arg) => arg !== "--detach"),
+    cli: __filename,
+    ...(flags.readyFile === undefined ? {} : { readyFile: flags.readyFile }),
+  });
+  if (!flags.quiet) {
+    process.stderr.write(
+      `arcgis-admin-emulator: running in the background (process ${emulator.pid}, log ${emulator.logFile})\n`,
+    );
+  }
+  process.stdout.write(`${readyLine(emulator)}\n`);
+}
+
+/** `--stop`: the emulator `--detach` started on this data dir. */
+async function stopInBackground(dataDir: string): Promise<void> {
+  const pid = await stopDetached(dataDir);
+  process.stderr.write(
+    pid === undefined
+      ? `arcgis-admin-emulator: no emulator runs on ${path.resolve(dataDir)}\n`
+      : `arcgis-admin-emulator: stopped the emulator (process ${pid})\n`,
+  );
 }
 
 /** The ready file written at start, removed at stop (a stale one would announce a dead port). */

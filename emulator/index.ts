@@ -37,6 +37,14 @@ export type { ExportUrlForm, ServerType } from "./products";
 export { SERVER_TYPES } from "./products";
 export type { EmulatorStats, RequestLogEntry } from "./runtime";
 export { MAX_BODY_BYTES } from "./http";
+export {
+  DaemonError,
+  findRunning,
+  startDetached,
+  stopDetached,
+  type DetachedEmulator,
+  type DetachOptions,
+} from "./daemon";
 
 /** The addresses a running emulator prints on its ready line. */
 export interface EmulatorEndpoints {

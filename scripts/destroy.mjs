@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run destroy`: undoes `npm start`.
  *
@@ -21,13 +22,16 @@ try {
   ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
   settings = qs.settingsFrom(values);
 } catch (error) {
-  process.stderr.write(`npm run destroy: ${error.message} (see --help)\n`);
+  process.stderr.write(
+    `npm run destroy: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
+  );
   process.exit(2);
 }
 if (values.help) {
   console.log("Usage: npm run destroy [-- --port N --stack NAME --state-dir DIR --data-dir DIR]");
   process.exit(0);
 }
+/** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
 try {
@@ -47,9 +51,10 @@ try {
       log,
       capture: true,
     });
-    const found = JSON.parse(listing.stdout).find(
-      (s) => s.name === stack || s.name.endsWith(`/${stack}`),
-    );
+    /** @type {unknown} */
+    const parsed = JSON.parse(listing.stdout);
+    const stacks = /** @type {{name: string, resourceCount?: number}[]} */ (parsed);
+    const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
     if (found !== undefined) resources = found.resourceCount ?? Infinity;
   }
   if (resources > 0) {
@@ -72,7 +77,7 @@ try {
   );
 } catch (error) {
   process.stderr.write(
-    `\nnpm run destroy failed: ${error instanceof Error ? error.message : error}\n`,
+    `\nnpm run destroy failed: ${error instanceof Error ? error.message : String(error)}\n`,
   );
   process.exit(1);
 }

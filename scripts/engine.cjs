@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 "use strict";
 /**
  * Builds the Pulumi engine (the `pulumi` CLI) from source with Go, into a cache outside the
@@ -50,9 +51,15 @@ const FORK_REPLACES = [
   ],
 ];
 const LAUNCHER = "pulumi-resource-pulumi-nodejs";
+/** @type {[number, number]} */
 const MINIMUM_GO = [1, 25];
 
-class EngineError extends Error {}
+class EngineError extends Error {
+  /** Whether the Go module proxy refused the version (the next one may be tried). */
+  refused = false;
+}
+
+/** @typedef {{root: string, version: string, bin: string}} CachedEngine */
 
 function cacheRoot(env = process.env) {
   if (env.ARCGIS_ADMIN_ENGINE_CACHE) return path.resolve(env.ARCGIS_ADMIN_ENGINE_CACHE);
@@ -62,7 +69,9 @@ function cacheRoot(env = process.env) {
 
 /** The version of @pulumi/pulumi that package-lock.json pins. */
 function lockedSdkVersion(root = REPO_ROOT) {
-  const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  /** @type {unknown} */
+  const parsed = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  const lock = /** @type {{packages?: Record<string, {version?: unknown}>}} */ (parsed);
   const version = lock.packages?.["node_modules/@pulumi/pulumi"]?.version;
   if (typeof version !== "string") {
     throw new EngineError("package-lock.json has no node_modules/@pulumi/pulumi entry.");
@@ -78,13 +87,19 @@ function candidateVersions(env = process.env) {
   return locked === FALLBACK_VERSION ? [locked] : [locked, FALLBACK_VERSION];
 }
 
-/** The engine root of one version: `<root>/bin/pulumi` and the launcher, or undefined. */
+/**
+ * The engine root of one version: `<root>/bin/pulumi` and the launcher, or undefined.
+ *
+ * @param {string} version
+ * @returns {CachedEngine | undefined}
+ */
 function cachedEngine(version, env = process.env) {
   const root = path.join(cacheRoot(env), `v${version}`);
   const ok = ["pulumi", LAUNCHER].every((f) => isExecutable(path.join(root, "bin", f)));
   return ok ? { root, version, bin: path.join(root, "bin", "pulumi") } : undefined;
 }
 
+/** @param {string} file */
 function isExecutable(file) {
   try {
     fs.accessSync(file, fs.constants.X_OK);
@@ -105,6 +120,10 @@ function findGo(env = process.env) {
   return undefined;
 }
 
+/**
+ * @param {string} go
+ * @returns {[number, number] | undefined}
+ */
 function goVersion(go) {
   const result = spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" });
   const match = /^go(\d+)\.(\d+)/.exec((result.stdout ?? "").trim());
@@ -124,20 +143,28 @@ function launcherScript() {
   ].join("\n");
 }
 
+/** @param {number} ms */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** @param {number} pid */
 function processAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return error.code === "EPERM";
+    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
   }
 }
 
-/** Takes the cache's build lock; waits while a live process holds it. Returns the release. */
+/**
+ * Takes the cache's build lock; waits while a live process holds it. Returns the release.
+ *
+ * @param {string} dir
+ * @param {(line: string) => void} log
+ * @returns {Promise<() => void>}
+ */
 async function takeLock(dir, log) {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   let told = false;
@@ -147,7 +174,7 @@ async function takeLock(dir, log) {
       fs.writeFileSync(path.join(dir, "pid"), String(process.pid));
       return () => fs.rmSync(dir, { recursive: true, force: true });
     } catch (error) {
-      if (error.code !== "EEXIST") throw error;
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
     }
     let holder;
     try {
@@ -170,17 +197,30 @@ async function takeLock(dir, log) {
  * Runs a command, passing its output lines to `onLine`, and prints a heartbeat every 30 s
  * (`what`: a text, or a function that gives the current one).
  * Resolves with {code, output} (the output's last 200 lines).
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{
+ *   cwd: string,
+ *   env: NodeJS.ProcessEnv,
+ *   log: (line: string) => void,
+ *   onLine?: (line: string) => void,
+ *   what: string | (() => string),
+ * }} options
+ * @returns {Promise<{code: number, output: string}>}
  */
 function run(command, args, { cwd, env, log, onLine, what }) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    /** @type {string[]} */
     const tail = [];
     let buffered = "";
+    /** @param {string} chunk */
     const take = (chunk) => {
       buffered += chunk;
       const lines = buffered.split("\n");
-      buffered = lines.pop();
+      buffered = lines.pop() ?? "";
       for (const line of lines) {
         tail.push(line);
         if (tail.length > 200) tail.shift();
@@ -205,7 +245,14 @@ function run(command, args, { cwd, env, log, onLine, what }) {
   });
 }
 
-/** Builds one version into `<cache>/v<version>`. Throws {refused: true} when the proxy refuses it. */
+/**
+ * Builds one version into `<cache>/v<version>`. Throws {refused: true} when the proxy refuses it.
+ *
+ * @param {string} version
+ * @param {string} go
+ * @param {{env: NodeJS.ProcessEnv, log: (line: string) => void}} options
+ * @returns {Promise<CachedEngine>}
+ */
 async function build(version, go, { env, log }) {
   const cache = cacheRoot(env);
   const work = fs.mkdtempSync(path.join(cache, `.build-v${version}-`));
@@ -308,7 +355,10 @@ async function build(version, go, { env, log }) {
       path.join(target, "build.json"),
       `${JSON.stringify({ version, go: spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" }).stdout.trim(), builtAt: new Date().toISOString() })}\n`,
     );
-    return cachedEngine(version, env);
+    const engine = cachedEngine(version, env);
+    if (engine === undefined)
+      throw new EngineError(`The engine built into ${target} is incomplete.`);
+    return engine;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -396,7 +446,7 @@ module.exports = {
 if (require.main === module) {
   const args = process.argv.slice(2);
   const quiet = args.includes("--quiet");
-  ensureEngine({ log: quiet ? () => {} : undefined }).then(
+  ensureEngine(quiet ? { log: () => {} } : {}).then(
     (engine) => {
       if (args.includes("--print-root")) process.stdout.write(`${engine.root}\n`);
       else if (!quiet)
@@ -404,8 +454,11 @@ if (require.main === module) {
           `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
         );
     },
+    /** @param {unknown} error */
     (error) => {
-      process.stderr.write(`\n${error instanceof EngineError ? error.message : error.stack}\n`);
+      const shown =
+        error instanceof EngineError ? error.message : error instanceof Error ? error.stack : error;
+      process.stderr.write(`\n${String(shown)}\n`);
       process.exit(1);
     },
   );

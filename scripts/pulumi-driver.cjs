@@ -1,3 +1,4 @@
+// @ts-check
 "use strict";
 /**
  * Runs one Pulumi operation of a Node.js program through the real `pulumi` CLI, with the
@@ -30,8 +31,54 @@ const path = require("node:path");
 
 const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
 
-function fromProject(id) {
-  return require(require.resolve(id, { paths: [process.cwd()] }));
+/**
+ * @typedef {object} DriverRequest
+ * @property {"preview" | "up" | "refresh" | "destroy" | "export" | "outputs"} op
+ * @property {string} stack
+ * @property {string} [engineRoot]
+ * @property {string} [program]
+ * @property {Record<string, {value: string, secret?: boolean}>} [config]
+ * @property {Record<string, unknown>} [options]
+ * @property {string} [abortOnText]
+ */
+
+/**
+ * @typedef {object} DriverResult
+ * @property {boolean} [ok]
+ * @property {string} [error]
+ * @property {unknown} [changeSummary]
+ * @property {Record<string, unknown>} [outputs]
+ * @property {unknown} [state]
+ */
+
+/**
+ * `require`, its result typed `unknown`: each caller states what it expects of the module.
+ *
+ * @param {string} id
+ * @returns {unknown}
+ */
+function load(id) {
+  return require(id);
+}
+
+/**
+ * `JSON.parse`, its result typed `unknown`: each caller states what it expects of the document.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
+/**
+ * The automation API of the project's own `@pulumi/pulumi` (the one the program runs with).
+ *
+ * @returns {typeof import("@pulumi/pulumi/automation")}
+ */
+function automation() {
+  const file = require.resolve("@pulumi/pulumi/automation", { paths: [process.cwd()] });
+  return /** @type {typeof import("@pulumi/pulumi/automation")} */ (load(file));
 }
 
 /**
@@ -39,16 +86,27 @@ function fromProject(id) {
  * tsconfig.json of the program's folder (the language host's working directory when Pulumi.yaml's
  * `main` names a file).
  */
+/** @param {string} programDir */
 function registerTypeScript(programDir) {
   const pulumiDir = path.dirname(
     require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] }),
   );
-  const tsutils = require(path.join(pulumiDir, "tsutils"));
+  // Internal to @pulumi/pulumi (its declarations leave these out): what cmd/run uses.
+  const tsutils =
+    /**
+     * @type {{
+     *   typeScriptRequireStrings(): {tsnodeRequire: string, typescriptRequire: string},
+     *   loadTypeScriptCompilerOptions(file: string): Record<string, unknown>,
+     * }}
+     */ (load(path.join(pulumiDir, "tsutils")));
   const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
   const tsConfigPath =
     process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? path.join(programDir, "tsconfig.json");
   const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
-  require(tsnodeRequire).register({
+  const tsnode = /** @type {{register(options: Record<string, unknown>): void}} */ (
+    load(tsnodeRequire)
+  );
+  tsnode.register({
     compiler: typescriptRequire,
     transpileOnly: process.env.PULUMI_NODEJS_TRANSPILE_ONLY === "true",
     project: tsConfigPath,
@@ -63,18 +121,31 @@ function registerTypeScript(programDir) {
   });
 }
 
+/**
+ * @param {string} file
+ * @returns {import("@pulumi/pulumi/automation").PulumiFn}
+ */
 function programOf(file) {
   return async () => {
     if (/\.[cm]?ts$/.test(file)) registerTypeScript(path.dirname(file));
-    const loaded = require(file);
-    const fn = typeof loaded === "function" ? loaded : loaded?.default;
-    if (typeof fn === "function") return fn();
+    const loaded = /** @type {Record<string, unknown> | (() => unknown) | null} */ (load(file));
+    const fn = /** @type {(() => unknown) | Record<string, unknown> | undefined} */ (
+      typeof loaded === "function" ? loaded : loaded?.default
+    );
+    if (typeof fn === "function") return /** @type {Record<string, unknown>} */ (await fn());
     // A plain program: its exports are the stack outputs.
     return { ...loaded };
   };
 }
 
-/** Runs the CLI itself (stdin: `input`); resolves with its stdout. */
+/**
+ * Runs the CLI itself (stdin: `input`); resolves with its stdout.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {string} [input]
+ * @returns {Promise<string>}
+ */
 function cli(command, args, input) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...args, "--non-interactive"], {
@@ -95,14 +166,25 @@ function cli(command, args, input) {
   });
 }
 
-/** `pulumi config set --secret KEY` with the value on stdin. */
+/**
+ * `pulumi config set --secret KEY` with the value on stdin.
+ *
+ * @param {string} command
+ * @param {string} stack
+ * @param {string} key
+ * @param {string} value
+ */
 function setSecretConfig(command, stack, key, value) {
   return cli(command, ["config", "set", "--secret", "--stack", stack, key], value);
 }
 
+/** @returns {Promise<DriverResult>} */
 async function main() {
-  const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-  const auto = fromProject("@pulumi/pulumi/automation");
+  const requestFile = process.argv[2];
+  if (requestFile === undefined)
+    throw new Error("usage: pulumi-driver.cjs <request.json> [<result.json>]");
+  const request = /** @type {DriverRequest} */ (parseJson(fs.readFileSync(requestFile, "utf8")));
+  const auto = automation();
   const pulumiCommand = await auto.PulumiCommand.get(
     request.engineRoot === undefined
       ? { skipVersionCheck: true }
@@ -129,6 +211,7 @@ async function main() {
 
   const controller = new AbortController();
   let seen = "";
+  /** @param {string} text */
   const onOutput = (text) => {
     process.stdout.write(text);
     if (request.abortOnText !== undefined && !controller.signal.aborted) {
@@ -136,7 +219,9 @@ async function main() {
       if (seen.includes(request.abortOnText)) controller.abort();
     }
   };
+  /** @param {string} text */
   const onError = (text) => process.stderr.write(text);
+  /** @type {import("@pulumi/pulumi/automation").UpOptions} */
   const common = {
     onOutput,
     onError,
@@ -144,6 +229,7 @@ async function main() {
     color: "never",
     ...(request.options ?? {}),
   };
+  /** @type {DriverResult} */
   const result = {};
   switch (request.op) {
     case "preview":
@@ -175,11 +261,12 @@ async function main() {
       );
       break;
     default:
-      throw new Error(`unknown op ${request.op}`);
+      throw new Error(`unknown op ${String(request.op)}`);
   }
   return result;
 }
 
+/** @param {DriverResult} result */
 function report(result) {
   const resultFile = process.argv[3];
   if (resultFile !== undefined) fs.writeFileSync(resultFile, JSON.stringify(result));

@@ -1,3 +1,4 @@
+// @ts-check
 "use strict";
 /**
  * What `npm start` (scripts/start.mjs) and `npm run destroy` (scripts/destroy.mjs) share: the
@@ -9,7 +10,6 @@
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
-const https = require("node:https");
 const { createRequire } = require("node:module");
 const path = require("node:path");
 
@@ -27,10 +27,11 @@ const DEFAULT_PORT = 20443;
 const SEED_FILE = path.join(REPO_ROOT, "examples", "quickstart", "emulator-seed.json");
 /** The primary administrator the Site creates (demo values). */
 const SITE_ADMIN = { username: "siteadmin", password: "quickstart-Site-Admin-1" };
-/** The file, inside the emulator's data dir, where `npm start` keeps the emulator's pid and ready line. */
-const EMULATOR_RECORD = "quickstart-emulator.json";
-/** The emulator's own claim on its data dir (see emulator/index.ts). */
-const EMULATOR_PID_FILE = "emulator.pid";
+/**
+ * The file, inside the emulator's data dir, where the daemon module keeps the detached
+ * emulator's pid and ready line (DAEMON_FILE of emulator/daemon.ts).
+ */
+const EMULATOR_RECORD = "emulator.daemon.json";
 
 const INSTALL_HELP = [
   "Install the Pulumi CLI, then run this command again:",
@@ -46,6 +47,46 @@ const INSTALL_HELP = [
 const PROGRAM = path.join(REPO_ROOT, "examples", "quickstart", "index.ts");
 const DRIVER = path.join(REPO_ROOT, "scripts", "pulumi-driver.cjs");
 
+/**
+ * @typedef {object} Settings What start.mjs and destroy.mjs run with (see settingsFrom).
+ * @property {number} port
+ * @property {string} stack
+ * @property {string} stateDir
+ * @property {string} dataDir
+ * @property {string} downloadDir
+ * @property {boolean} skipBuild
+ */
+
+/**
+ * @typedef {object} PulumiCli How to run the Pulumi CLI.
+ * @property {string} command
+ * @property {string[]} prefix arguments before the CLI's own (the script of a Node.js bin)
+ * @property {string} source what it is, for people
+ * @property {string} [engineRoot] the root of the engine scripts/engine.cjs built
+ */
+
+/** @typedef {(line: string) => void} Log */
+
+/**
+ * `require`, its result typed `unknown`: each caller states what it expects of the module.
+ *
+ * @param {string} id
+ * @returns {unknown}
+ */
+function load(id) {
+  return require(id);
+}
+
+/**
+ * `JSON.parse`, its result typed `unknown`: each caller states what it expects of the document.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
 /** Default locations, all inside the repository and ignored by git. */
 function defaultPaths(root = REPO_ROOT) {
   return {
@@ -55,18 +96,30 @@ function defaultPaths(root = REPO_ROOT) {
   };
 }
 
-/** The options start.mjs and destroy.mjs accept (node:util parseArgs format). */
+/**
+ * The options start.mjs and destroy.mjs accept (node:util parseArgs format).
+ *
+ * @satisfies {import("node:util").ParseArgsOptionsConfig}
+ */
 const CLI_OPTIONS = {
-  port: { type: "string" },
-  stack: { type: "string" },
-  "state-dir": { type: "string" },
-  "data-dir": { type: "string" },
-  "download-dir": { type: "string" },
-  "skip-build": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
+  port: { type: /** @type {const} */ ("string") },
+  stack: { type: /** @type {const} */ ("string") },
+  "state-dir": { type: /** @type {const} */ ("string") },
+  "data-dir": { type: /** @type {const} */ ("string") },
+  "download-dir": { type: /** @type {const} */ ("string") },
+  "skip-build": { type: /** @type {const} */ ("boolean") },
+  help: { type: /** @type {const} */ ("boolean"), short: "h" },
 };
 
-/** Turns parsed flags into settings with every default applied and every path absolute. */
+/**
+ * Turns parsed flags into settings with every default applied and every path absolute.
+ *
+ * @param {{
+ *   port?: string, stack?: string, "state-dir"?: string, "data-dir"?: string,
+ *   "download-dir"?: string, "skip-build"?: boolean, help?: boolean,
+ * }} values
+ * @returns {Settings}
+ */
 function settingsFrom(values) {
   const defaults = defaultPaths();
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -87,6 +140,7 @@ function settingsFrom(values) {
 // The Pulumi CLI
 // ---------------------------------------------------------------------------
 
+/** @param {string} file */
 function isExecutableFile(file) {
   try {
     if (!fs.statSync(file).isFile()) return false;
@@ -97,7 +151,11 @@ function isExecutableFile(file) {
   }
 }
 
-/** The first `name` on PATH (with PATHEXT on Windows), or undefined. */
+/**
+ * The first `name` on PATH (with PATHEXT on Windows), or undefined.
+ *
+ * @param {string} name
+ */
 function findOnPath(name, env = process.env) {
   const dirs = (env.PATH ?? env.Path ?? "").split(path.delimiter).filter((d) => d !== "");
   const extensions =
@@ -127,7 +185,9 @@ function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
     .map((dir) => path.join(dir, "pulumi", "package.json"))
     .find((file) => fs.existsSync(file));
   if (manifestPath === undefined) return undefined;
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8"));
+  const manifest = /** @type {{bin?: string | Record<string, string>, version?: string}} */ (
+    parseJson(fs.readFileSync(manifestPath, "utf8"))
+  );
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pulumi;
   if (typeof bin !== "string") return undefined;
   const script = path.resolve(path.dirname(manifestPath), bin);
@@ -167,7 +227,11 @@ async function resolvePulumiCli({ env = process.env, log = defaultLog } = {}) {
   };
 }
 
-/** The message printed when no CLI can be had. */
+/**
+ * The message printed when no CLI can be had.
+ *
+ * @param {string} what
+ */
 function noCliMessage(what) {
   return (
     `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, the ` +
@@ -183,6 +247,16 @@ function noCliMessage(what) {
  * run inline (so the engine needs no Node.js language host; see README.md). The CLI's output goes
  * to this terminal as it comes. `config` values with `secret: true` go to the CLI through stdin.
  * Resolves with the driver's result ({ok, error?, changeSummary?, outputs?}).
+ *
+ * @param {PulumiCli} cli
+ * @param {string} op
+ * @param {{
+ *   env: NodeJS.ProcessEnv,
+ *   stack: string,
+ *   config?: Record<string, {value: string, secret?: boolean}>,
+ *   log?: Log,
+ * }} options
+ * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>}>}
  */
 function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog }) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
@@ -211,11 +285,11 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
     child.on("close", (code) => {
       try {
         const result = fs.existsSync(resultFile)
-          ? JSON.parse(fs.readFileSync(resultFile, "utf8"))
+          ? /** @type {{ok: boolean}} */ (parseJson(fs.readFileSync(resultFile, "utf8")))
           : { ok: false, error: `the Pulumi driver exited ${code} without a result` };
         resolve(result);
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
@@ -226,6 +300,9 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
 /**
  * The automation API runs `<root>/bin/pulumi`: a folder with a `pulumi` that runs this CLI (the
  * CLI itself when it is an executable named pulumi, else a small script).
+ *
+ * @param {PulumiCli} cli
+ * @param {string} dir
  */
 function cliShim(cli, dir) {
   const bin = path.dirname(cli.command);
@@ -233,6 +310,10 @@ function cliShim(cli, dir) {
   return plain && path.basename(bin) === "bin" ? path.dirname(bin) : shimDir(cli, dir);
 }
 
+/**
+ * @param {PulumiCli} cli
+ * @param {string} dir
+ */
 function shimDir(cli, dir) {
   const bin = path.join(dir, "cli", "bin");
   fs.mkdirSync(bin, { recursive: true });
@@ -248,6 +329,9 @@ function shimDir(cli, dir) {
  *
  * PULUMI_BACKEND_URL selects the backend for these commands only: unlike `pulumi login`, it
  * leaves the user's current login (~/.pulumi/credentials.json) alone.
+ *
+ * @param {{stateDir: string}} settings
+ * @returns {NodeJS.ProcessEnv}
  */
 function pulumiEnv(settings, env = process.env) {
   const next = { ...env };
@@ -266,6 +350,11 @@ function pulumiEnv(settings, env = process.env) {
  * Runs one Pulumi command in the project (the repository root). `input` is written to its stdin
  * (how secrets are passed: never on the command line); `capture` collects stdout instead of
  * showing it. Resolves with the exit code and the captured output.
+ *
+ * @param {PulumiCli} cli
+ * @param {string[]} args
+ * @param {{env?: NodeJS.ProcessEnv, input?: string, capture?: boolean, log?: Log}} [options]
+ * @returns {Promise<{code: number, signal: NodeJS.Signals | null, stdout: string}>}
  */
 function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } = {}) {
   log(`$ pulumi ${args.map(shellQuote).join(" ")}${input === undefined ? "" : " < (stdin)"}`);
@@ -277,14 +366,20 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
       shell: process.platform === "win32" && /\.(cmd|bat)$/i.test(cli.command),
     });
     let stdout = "";
-    if (capture) child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-    if (input !== undefined) child.stdin.end(input);
+    if (capture) child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    if (input !== undefined) child.stdin?.end(input);
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code: code ?? 1, signal, stdout }));
   });
 }
 
-/** Like runPulumi, but throws when the command fails. */
+/**
+ * Like runPulumi, but throws when the command fails.
+ *
+ * @param {PulumiCli} cli
+ * @param {string[]} args
+ * @param {Parameters<typeof runPulumi>[2]} [options]
+ */
 async function mustRunPulumi(cli, args, options) {
   const result = await runPulumi(cli, args, options);
   if (result.code !== 0) {
@@ -293,23 +388,41 @@ async function mustRunPulumi(cli, args, options) {
   return result;
 }
 
+/** @param {string} arg */
 function shellQuote(arg) {
-  const firstLine = arg.split("\n")[0];
+  const firstLine = arg.split("\n")[0] ?? "";
   const shown = firstLine !== arg || arg.length > 80 ? `${firstLine.slice(0, 60)}…` : arg;
   return /^[\w@%+=:,./-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
 }
 
+/** @type {Log} */
 function defaultLog(line) {
   process.stderr.write(`${line}\n`);
 }
 
-/** The stack config `npm start` sets, from the emulator's ready line and the seed. */
+/**
+ * @typedef {object} Seed The part of the quick start's emulator seed read here.
+ * @property {{
+ *   id: string,
+ *   users: {username: string, password: string, role: string}[],
+ *   collaborations: {id: string}[],
+ * }} portal
+ */
+
+/**
+ * The stack config `npm start` sets, from the emulator's ready line and the seed.
+ *
+ * @param {{adminUrl: string, sharingUrl: string, portalId: string, caCertFile: string | null}} ready
+ * @param {{downloadDir: string}} settings
+ * @param {Seed} [seed]
+ */
 function stackConfig(ready, settings, seed = readSeed()) {
   const admin = seed.portal.users.find((u) => u.role === "org_admin");
   const collaboration = seed.portal.collaborations[0];
   if (admin === undefined || collaboration === undefined) {
     throw new Error(`${SEED_FILE} must hold an org_admin user and a collaboration.`);
   }
+  /** @type {Record<string, string>} */
   const plain = {
     adminUrl: ready.adminUrl,
     sharingUrl: ready.sharingUrl,
@@ -327,8 +440,9 @@ function stackConfig(ready, settings, seed = readSeed()) {
   return { plain, secret };
 }
 
+/** @returns {Seed} */
 function readSeed() {
-  return JSON.parse(fs.readFileSync(SEED_FILE, "utf8"));
+  return /** @type {Seed} */ (parseJson(fs.readFileSync(SEED_FILE, "utf8")));
 }
 
 // ---------------------------------------------------------------------------
@@ -353,7 +467,7 @@ function ensureSelfLink(root = REPO_ROOT) {
   try {
     stat = fs.lstatSync(link);
   } catch (error) {
-    if (error.code !== "ENOENT") throw error;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== "ENOENT") throw error;
   }
   if (stat !== undefined) {
     if (fs.realpathSync(link) === fs.realpathSync(root)) return "present";
@@ -374,178 +488,65 @@ function ensureSelfLink(root = REPO_ROOT) {
 // The emulator in the background
 // ---------------------------------------------------------------------------
 
-/** Whether a process runs; on Linux, an exited one that init has not reaped yet does not. */
-function processAlive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === "EPERM";
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8"); // "pid (comm) state ..."
-    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
-  } catch {
-    return true;
-  }
-}
-
-function readJson(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-function readPid(dataDir) {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, EMULATOR_PID_FILE), "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the emulator answers on its control endpoint (HTTPS with its CA, or HTTP). */
-function emulatorAnswers(ready, timeoutMs = 3000) {
-  const url = new URL("/__emulator/stats", ready.adminUrl);
-  const ca = ready.caCertFile === null ? undefined : fs.readFileSync(ready.caCertFile);
-  const get = url.protocol === "https:" ? https.get : require("node:http").get;
-  return new Promise((resolve) => {
-    const req = get(url, { ca, timeout: timeoutMs, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", () => resolve(false));
-  });
+/**
+ * The emulator's daemon module (emulator/daemon.ts) from the build: it starts the emulator
+ * detached, finds it again by its data dir and stops it. Loaded when first needed, since
+ * `npm start` builds dist/ after this file is loaded.
+ *
+ * @returns {typeof import("../emulator/daemon")}
+ */
+function daemon() {
+  const file = path.join(REPO_ROOT, "dist", "emulator", "daemon.js");
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
+  return /** @type {typeof import("../emulator/daemon")} */ (load(file));
 }
 
 /**
  * The emulator `npm start` left running on this data dir, or undefined when none runs. Throws
  * when another process holds the data dir or the recorded emulator stopped answering.
+ *
+ * @param {string} dataDir
  */
-async function runningEmulator(dataDir) {
-  const pid = readPid(dataDir);
-  if (pid === undefined || !processAlive(pid)) return undefined;
-  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
-  if (record === undefined || record.pid !== pid) {
-    throw new Error(
-      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
-        "start. Stop that emulator, or pass another --data-dir.",
-    );
-  }
-  if (!(await emulatorAnswers(record.ready))) {
-    throw new Error(
-      `The emulator started earlier (process ${pid}) does not answer at ${record.ready.adminUrl}. ` +
-        `Stop it (npm run destroy, or kill ${pid}) and run npm start again.`,
-    );
-  }
-  return record;
+function runningEmulator(dataDir) {
+  return daemon().findRunning(dataDir);
 }
 
 /**
- * Starts the emulator in the background (detached, logs in `<data dir>/emulator.log`) and waits
- * for its ready line. Returns the record {pid, ready, ...} that is also written to the data dir.
+ * Starts the quick start's emulator in the background (seeded from the quick start's seed, logs
+ * in `<data dir>/emulator.log`) and resolves once it listens.
+ *
+ * @param {{dataDir: string, port: number}} settings
  */
-async function startEmulatorInBackground(settings, { timeoutMs = 30_000 } = {}) {
-  const { dataDir } = settings;
-  const cli = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
-  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first.`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const readyFile = path.join(dataDir, "emulator.ready");
-  const logFile = path.join(dataDir, "emulator.log");
-  fs.rmSync(readyFile, { force: true });
-  const out = fs.openSync(readyFile, "w");
-  const err = fs.openSync(logFile, "a");
-  // In the background it outlives this script (npm run destroy stops it), so it must not stop
-  // with its parent.
-  const args = [
-    cli,
-    "--data-dir",
-    dataDir,
-    "--port",
-    String(settings.port),
-    "--seed",
-    SEED_FILE,
-    "--no-exit-with-parent",
-  ];
-  let child;
+async function startEmulatorInBackground(settings) {
   try {
-    child = spawn(process.execPath, args, {
-      cwd: REPO_ROOT,
-      detached: true,
-      stdio: ["ignore", out, err],
-      windowsHide: true,
+    return await daemon().startDetached({
+      dataDir: settings.dataDir,
+      args: ["--port", String(settings.port), "--seed", SEED_FILE],
     });
-  } finally {
-    fs.closeSync(out);
-    fs.closeSync(err);
-  }
-  let exited;
-  child.on("exit", (code, signal) => (exited = code ?? signal));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = fs.readFileSync(readyFile, "utf8");
-    const newline = text.indexOf("\n");
-    if (newline >= 0) {
-      const record = {
-        pid: child.pid,
-        ready: JSON.parse(text.slice(0, newline)),
-        startedAt: new Date().toISOString(),
-        log: logFile,
-      };
-      fs.writeFileSync(path.join(dataDir, EMULATOR_RECORD), `${JSON.stringify(record)}\n`);
-      child.unref();
-      return record;
+  } catch (error) {
+    if (error instanceof Error && /EADDRINUSE/.test(error.message)) {
+      error.message += `\nPort ${settings.port} is taken: pass --port.`;
     }
-    if (exited !== undefined || Date.now() > deadline) {
-      if (exited === undefined) child.kill("SIGKILL");
-      const tail = fs.readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-15).join("\n");
-      throw new Error(
-        `The emulator ${exited === undefined ? `printed no ready line within ${timeoutMs} ms` : `exited (${exited})`}` +
-          `. Its log (${logFile}):\n${tail}` +
-          (/EADDRINUSE/.test(tail) ? `\nPort ${settings.port} is taken: pass --port.` : ""),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    throw error;
   }
 }
 
 /**
- * Stops the emulator `npm start` started on this data dir (SIGTERM, then waits for it to exit).
- * Returns its pid, or undefined when none was running. Never signals a process it did not start.
+ * Stops the emulator `npm start` started on this data dir. Resolves with its pid, or undefined
+ * when none was running. Never signals a process it did not start.
+ *
+ * @param {string} dataDir
  */
-async function stopEmulator(dataDir, { timeoutMs = 15_000 } = {}) {
-  const pid = readPid(dataDir);
-  if (pid === undefined || !processAlive(pid)) return undefined;
-  const record = readJson(path.join(dataDir, EMULATOR_RECORD));
-  if (record === undefined || record.pid !== pid) {
-    throw new Error(
-      `The emulator data dir ${dataDir} is in use by process ${pid}, which npm start did not ` +
-        "start: leaving it alone.",
-    );
-  }
-  // A pid file left by a killed emulator may name an unrelated process by now: only signal a
-  // process that answers as this emulator.
-  if (!(await emulatorAnswers(record.ready))) {
-    throw new Error(
-      `Process ${pid} holds the emulator data dir ${dataDir} but does not answer at ` +
-        `${record.ready.adminUrl}; if it is the emulator, stop it yourself.`,
-    );
-  }
-  process.kill(pid, "SIGTERM");
-  // Stopped once it has released the data dir (its last step) or exited. Exited alone is not
-  // enough to wait for: reparented to init, it may linger as a zombie until init reaps it.
-  const deadline = Date.now() + timeoutMs;
-  while (processAlive(pid) && readPid(dataDir) === pid) {
-    if (Date.now() > deadline) throw new Error(`The emulator (process ${pid}) did not stop.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return pid;
+function stopEmulator(dataDir) {
+  return daemon().stopDetached(dataDir);
 }
 
-/** Removes the data dir, only if npm start made it (its record is there). */
+/**
+ * Removes the data dir, only if `npm start` made it (the record of its detached emulator is
+ * there).
+ *
+ * @param {string} dataDir
+ */
 function removeEmulatorData(dataDir) {
   if (!fs.existsSync(path.join(dataDir, EMULATOR_RECORD))) return false;
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm start`: deploys the quick start (examples/quickstart, through the root Pulumi.yaml) with
  * `pulumi up` against the local emulator, then prints the stack's outputs.
@@ -29,7 +30,9 @@ try {
   ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
   settings = qs.settingsFrom(values);
 } catch (error) {
-  process.stderr.write(`npm start: ${error.message} (see --help)\n`);
+  process.stderr.write(
+    `npm start: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
+  );
   process.exit(2);
 }
 if (values.help) {
@@ -37,6 +40,7 @@ if (values.help) {
   console.log("                    --download-dir DIR --skip-build]");
   process.exit(0);
 }
+/** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
 try {
@@ -68,18 +72,18 @@ try {
   // 4. The emulator.
   let emulator = await qs.runningEmulator(settings.dataDir);
   if (emulator !== undefined) {
-    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
+    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
   } else {
     emulator = await qs.startEmulatorInBackground(settings);
-    log(`Started the emulator (process ${emulator.pid}) at ${emulator.ready.adminUrl}.`);
-    log(`  data: ${settings.dataDir}  log: ${emulator.log}`);
+    log(`Started the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
+    log(`  data: ${settings.dataDir}  log: ${emulator.logFile}`);
   }
 
   // 5. Pulumi, with its state in the repository.
   fs.mkdirSync(settings.stateDir, { recursive: true });
   log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
   const stack = settings.stack;
-  const { plain, secret } = qs.stackConfig(emulator.ready, settings);
+  const { plain, secret } = qs.stackConfig(emulator, settings);
   const config = {
     ...Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, { value: v }])),
     ...Object.fromEntries(Object.entries(secret).map(([k, v]) => [k, { value: v, secret: true }])),
@@ -98,6 +102,8 @@ try {
       `${settings.downloadDir}.`,
   );
 } catch (error) {
-  process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : error}\n`);
+  process.stderr.write(
+    `\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { DAEMON_FILE } from "../../emulator/daemon";
 import { REPO_ROOT } from "../engine/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
@@ -156,4 +157,31 @@ describe("finding the Pulumi CLI", () => {
   it("finds nothing when neither is there", () => {
     expect(qs.findPulumiCli({ env: { PATH: "" }, resolveFrom: tmp })).toBeUndefined();
   });
+});
+
+describe("the emulator between npm start and npm run destroy", () => {
+  it("is started, found, stopped and its data removed through the emulator's daemon module", async () => {
+    if (!fs.existsSync(path.join(REPO_ROOT, "dist", "emulator", "daemon.js"))) {
+      throw new Error("dist/ is missing: run `npm run build` first (npm test does).");
+    }
+    expect(qs.EMULATOR_RECORD).toBe(DAEMON_FILE);
+    const dataDir = path.join(tmp, "background");
+    const emulator = await qs.startEmulatorInBackground({ dataDir, port: 0 });
+    let stopped = false;
+    try {
+      expect(await qs.runningEmulator(dataDir)).toEqual(emulator);
+      // Seeded as the quick start's stack config expects.
+      const { plain } = qs.stackConfig(emulator, { downloadDir: tmp });
+      expect(plain.adminUrl).toBe(emulator.adminUrl);
+      expect(plain.portalId).toBe(qs.readSeed().portal.id);
+      expect(await qs.stopEmulator(dataDir)).toBe(emulator.pid);
+      stopped = true;
+      expect(await qs.runningEmulator(dataDir)).toBeUndefined();
+      expect(qs.removeEmulatorData(dataDir)).toBe(true);
+      expect(fs.existsSync(dataDir)).toBe(false);
+    } finally {
+      // Only when the test failed half-way: the emulator outlives this process otherwise.
+      if (!stopped) process.kill(emulator.pid, "SIGKILL");
+    }
+  }, 60_000);
 });

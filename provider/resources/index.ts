@@ -10,21 +10,16 @@ export {
   type SiteTimeouts,
   siteProvider,
 } from "./site";
+export { SiteExport, type SiteExportArgs } from "./site-export-resource";
 export {
-  SiteExport,
-  type SiteExportArgs,
   type SiteExportInputs,
   type SiteExportOutputs,
   type SiteExportTimeouts,
-  siteExportProvider,
-} from "./site-export";
-export {
-  Collaboration,
-  type CollaborationArgs,
-  type CollaborationInputs,
-  type CollaborationOutputs,
-  collaborationProvider,
-} from "./collaboration";
+} from "./site-export-inputs";
+export { siteExportProvider } from "./site-export";
+export { Collaboration, type CollaborationArgs } from "./collaboration-resource";
+export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration-inputs";
+export { collaborationProvider } from "./collaboration";
 export {
   LogSettings,
   type LogSettingsArgs,

@@ -1,0 +1,95 @@
+/**
+ * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
+ * `username`, `password` inputs, the admin session built from them, and the test for "the site is
+ * held by an export or an import".
+ *
+ * @internal
+ */
+import { z } from "zod";
+import {
+  type AdminSession,
+  createAdminSession,
+  hasServerCode,
+  isArcGISRequestError,
+  SERVER_TYPES,
+} from "../client";
+import { httpUrlSchema, nonEmpty, transportFor } from "./common";
+
+/**
+ * The schema of `serverType`: one of the products, `mission-server` when omitted.
+ *
+ * @internal
+ */
+export function serverTypeSchema() {
+  return z
+    .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
+    .default("mission-server");
+}
+
+/**
+ * The schema fields of a resource on an administrative root: `serverType`, `adminUrl`,
+ * `username` and `password`, to spread into its strict object.
+ *
+ * @internal
+ */
+export function adminTargetShape() {
+  return {
+    serverType: serverTypeSchema(),
+    adminUrl: httpUrlSchema(),
+    username: nonEmpty(),
+    password: nonEmpty(),
+  };
+}
+
+/** The inputs an admin session is built from. */
+interface AdminTarget {
+  adminUrl: string;
+  username: string;
+  password: string;
+  tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+}
+
+/**
+ * A session on an administrative root, with the resource's TLS settings.
+ *
+ * @internal
+ */
+export function adminSessionFor(target: AdminTarget): AdminSession {
+  return createAdminSession({
+    adminUrl: target.adminUrl,
+    username: target.username,
+    password: target.password,
+    ...transportFor(target.adminUrl, target.tls),
+  });
+}
+
+/** An answer that names an export, or another administrative change, in progress. */
+const EXPORT_IN_PROGRESS = /being exported|another administrative operation|try again later/i;
+/** The same, or an import in progress. */
+const EXPORT_OR_IMPORT_IN_PROGRESS =
+  /being exported|being imported|another administrative operation|try again later/i;
+
+/**
+ * True when the site is held by an export or another administrative change (code 409, or a
+ * message saying so): the server did not act, try again later.
+ *
+ * @internal
+ */
+export function isHeldByExport(error: unknown): boolean {
+  return isHeld(error, EXPORT_IN_PROGRESS);
+}
+
+/**
+ * True when the site is held by an export, an import or another administrative change.
+ *
+ * @internal
+ */
+export function isHeldByExportOrImport(error: unknown): boolean {
+  return isHeld(error, EXPORT_OR_IMPORT_IN_PROGRESS);
+}
+
+function isHeld(error: unknown, message: RegExp): boolean {
+  if (!isArcGISRequestError(error)) return false;
+  if (hasServerCode(error, 409)) return true;
+  return error.messages.some((m) => message.test(m));
+}

@@ -13,7 +13,8 @@ import {
   isArcGISRequestError,
   SERVER_TYPES,
 } from "../client";
-import { httpUrlSchema, nonEmpty, transportFor } from "./common";
+import { httpUrlSchema, nonEmpty } from "./input-schemas";
+import { transportFor } from "./tls";
 
 /**
  * The schema of `serverType`: one of the products, `mission-server` when omitted.

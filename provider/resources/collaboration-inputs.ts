@@ -3,14 +3,10 @@
  * rule across fields, and which inputs replace the resource and which only update state.
  */
 import { z } from "zod";
-import {
-  type CheckFailure,
-  httpUrlSchema,
-  nonEmpty,
-  type TlsSettings,
-  tlsSchema,
-  withoutProvider,
-} from "./common";
+import { type CheckFailure } from "./input-check";
+import { httpUrlSchema, nonEmpty, tlsSchema } from "./input-schemas";
+import { withoutProvider } from "./lazy-provider";
+import { type TlsSettings } from "./tls";
 import { type InputRules, parseInputsWith } from "./lifecycle";
 import type { Assert, ParsesTo } from "./schema-match";
 

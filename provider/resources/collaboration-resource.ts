@@ -4,7 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { collaborationProvider } from "./collaboration";
-import { resourceOptions, type TlsArgs, type TlsSettings, TYPE_MODULE } from "./common";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { type TlsArgs, type TlsSettings } from "./tls";
 import { type PortalConnection, resolvePortalConnection } from "./connection";
 
 /** Arguments of a {@link Collaboration}. Every field accepts a `pulumi.Input`. */

@@ -26,16 +26,10 @@ import {
   SELF,
   STATE_ONLY_INPUTS,
 } from "./collaboration-inputs";
-import {
-  lazyProvider,
-  logInfo,
-  logWarn,
-  messageOf,
-  sameValue,
-  transportFor,
-  withoutProvider,
-  withStateOnlyChanges,
-} from "./common";
+import { lazyProvider, withoutProvider } from "./lazy-provider";
+import { logInfo, logWarn, messageOf } from "./log";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { transportFor } from "./tls";
 import { implementationOf } from "./lifecycle";
 
 function sessionFor(inputs: CollaborationInputs) {

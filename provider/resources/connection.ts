@@ -13,7 +13,7 @@
  * `{ ...args, ...c, connection: undefined }` as its inputs (the password is already a secret).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { TlsArgs } from "./common";
+import type { TlsArgs } from "./tls";
 
 /** The stack-config namespace of this package: `pulumi config set arcgis-admin:adminUrl ...`. */
 export const CONFIG_NAMESPACE = "arcgis-admin";

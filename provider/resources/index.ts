@@ -41,14 +41,8 @@ export {
   type SiteMachineOutputs,
   siteMachineProvider,
 } from "./site-machine";
-export {
-  type InputsOf,
-  LEGACY_RESOURCE_TYPE,
-  type TlsArgs,
-  type TlsSettings,
-  TYPE_MODULE,
-  typeToken,
-} from "./common";
+export { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
+export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./resource-options";
 export {
   CONFIG_NAMESPACE,
   CONNECTION_DEFAULTS,

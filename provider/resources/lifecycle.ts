@@ -6,12 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import {
-  type CheckFailure,
-  checkInputs,
-  parseValidInputs,
-  type ResourceImplementation,
-} from "./common";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { type ResourceImplementation } from "./lazy-provider";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other

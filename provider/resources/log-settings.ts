@@ -16,27 +16,13 @@ import {
   type AdminSession,
   type ServerType,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  failureMessage,
-  httpUrlSchema,
-  lazyProvider,
-  logInfo,
-  messageOf,
-  nonEmpty,
-  parseValidInputs,
-  type ResourceImplementation,
-  resourceOptions,
-  sameValue,
-  timeoutMsSchema,
-  type TlsArgs,
-  type TlsSettings,
-  tlsSchema,
-  transportFor,
-  TYPE_MODULE,
-  withoutProvider,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { sameValue } from "./state-diff";
+import { type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { failureMessage, logInfo, messageOf } from "./log";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 export const LOG_SETTINGS_LEVELS = [

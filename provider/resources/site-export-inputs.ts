@@ -5,14 +5,10 @@
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../client";
 import { adminTargetShape } from "./admin-resource";
-import {
-  type CheckFailure,
-  nonEmpty,
-  timeoutMsSchema,
-  type TlsSettings,
-  tlsSchema,
-  withoutProvider,
-} from "./common";
+import { type CheckFailure } from "./input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { withoutProvider } from "./lazy-provider";
+import { type TlsSettings } from "./tls";
 import { type InputRules, parseInputsWith } from "./lifecycle";
 import type { Assert, ParsesTo } from "./schema-match";
 

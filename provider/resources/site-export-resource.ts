@@ -4,13 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
-import {
-  type InputsOf,
-  resourceOptions,
-  type TlsArgs,
-  type TlsSettings,
-  TYPE_MODULE,
-} from "./common";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
 import { resolveServerConnection, type ServerConnection } from "./connection";
 import { siteExportProvider } from "./site-export";
 import type { SiteExportTimeouts } from "./site-export-inputs";

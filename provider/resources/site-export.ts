@@ -21,18 +21,11 @@ import {
   verifyArchive,
 } from "../client";
 import { adminSessionFor, isHeldByExport } from "./admin-resource";
-import {
-  failureMessage,
-  lazyProvider,
-  logInfo,
-  logWarn,
-  messageOf,
-  ProgressReporter,
-  sameValue,
-  transportFor,
-  withoutProvider,
-  withStateOnlyChanges,
-} from "./common";
+import { lazyProvider, withoutProvider } from "./lazy-provider";
+import { failureMessage, logInfo, logWarn, messageOf } from "./log";
+import { ProgressReporter } from "./progress";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { transportFor } from "./tls";
 import { implementationOf } from "./lifecycle";
 import {
   parseSiteExportInputs,

@@ -28,30 +28,14 @@ import {
   type AdminSession,
   type ServerType,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  failureMessage,
-  httpUrlSchema,
-  lazyProvider,
-  logInfo,
-  logWarn,
-  messageOf,
-  nonEmpty,
-  parseValidInputs,
-  ProgressReporter,
-  resourceOptions,
-  type ResourceImplementation,
-  sameValue,
-  timeoutMsSchema,
-  type TlsArgs,
-  type TlsSettings,
-  tlsSchema,
-  transportFor,
-  TYPE_MODULE,
-  withStateOnlyChanges,
-  withoutProvider,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { failureMessage, logInfo, logWarn, messageOf } from "./log";
+import { ProgressReporter } from "./progress";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 
 /** Default bound on an import, including waiting while an export or import holds the site. */
 export const DEFAULT_IMPORT_MS = 60 * 60_000;

@@ -25,31 +25,14 @@ import {
   waitForJoin,
   waitForServer,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  containsUnknown,
-  failureMessage,
-  httpUrlSchema,
-  lazyProvider,
-  logInfo,
-  logWarn,
-  messageOf,
-  nonEmpty,
-  parseValidInputs,
-  ProgressReporter,
-  resourceOptions,
-  TYPE_MODULE,
-  type ResourceImplementation,
-  sameValue,
-  timeoutMsSchema,
-  type TlsArgs,
-  type TlsSettings,
-  tlsSchema,
-  transportFor,
-  withoutProvider,
-  withStateOnlyChanges,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, containsUnknown, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { failureMessage, logInfo, logWarn, messageOf } from "./log";
+import { ProgressReporter } from "./progress";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 
 /** Default bound on waiting for the joining machine to answer at all (a fresh install). */
 export const DEFAULT_SERVER_READY_MS = 15 * 60_000;

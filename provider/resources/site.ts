@@ -36,32 +36,14 @@ import {
   waitForSite,
   DEFAULT_REFERER,
 } from "../client";
-import {
-  type CheckFailure,
-  checkInputs,
-  parseValidInputs,
-  type InputsOf,
-  type TlsArgs,
-  type TlsSettings,
-  withStateOnlyChanges,
-  failureMessage,
-  logInfo,
-  logWarn,
-  containsUnknown,
-  httpUrlSchema,
-  lazyProvider,
-  messageOf,
-  nonEmpty,
-  ProgressReporter,
-  timeoutMsSchema,
-  type ResourceImplementation,
-  sameValue,
-  tlsSchema,
-  transportFor,
-  withoutProvider,
-  resourceOptions,
-  TYPE_MODULE,
-} from "./common";
+import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import { type CheckFailure, checkInputs, containsUnknown, parseValidInputs } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { sameValue, withStateOnlyChanges } from "./state-diff";
+import { type InputsOf, type TlsArgs, type TlsSettings, transportFor } from "./tls";
+import { failureMessage, logInfo, logWarn, messageOf } from "./log";
+import { ProgressReporter } from "./progress";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { resolveServerConnection, type ServerConnection } from "./connection";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */

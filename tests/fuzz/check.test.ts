@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { z } from "zod";
 import { implementation as collaboration } from "../../provider/resources/collaboration";
 import { collaborationInputsSchema } from "../../provider/resources/collaboration-inputs";
-import { formatPath, UNKNOWN, type CheckFailure } from "../../provider/resources/common";
+import { type CheckFailure, formatPath, UNKNOWN } from "../../provider/resources/input-check";
 import { implementation as siteExport } from "../../provider/resources/site-export";
 import { siteExportInputsSchema } from "../../provider/resources/site-export-inputs";
 import {

@@ -1,6 +1,6 @@
 import { createNewSite } from "../../provider/client";
 import { implementation as site, type SiteOutputs } from "../../provider/resources/site";
-import { UNKNOWN } from "../../provider/resources/common";
+import { UNKNOWN } from "../../provider/resources/input-check";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 

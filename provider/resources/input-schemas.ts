@@ -1,0 +1,98 @@
+/**
+ * Input schemas shared by the resources: the `tls` argument, server URLs, non-empty strings and
+ * time limits.
+ */
+import { z } from "zod";
+
+/**
+ * Input schema of the `tls` argument shared by every resource.
+ *
+ * @internal
+ */
+export function tlsSchema() {
+  return z
+    .strictObject({
+      caCert: z
+        .string()
+        .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
+          message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
+        })
+        .optional(),
+      insecureSkipVerify: z.boolean().optional(),
+    })
+    .optional();
+}
+
+/**
+ * Input schema of a URL that must be http(s) and must not carry credentials in its user-info part
+ * (`https://user:password@host/...`): they would end up in progress lines, error messages and
+ * the resource's id. Credentials have their own inputs.
+ *
+ * @internal
+ */
+export function httpUrlSchema() {
+  return z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === "https:" || url.protocol === "http:";
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be an http(s) URL, e.g. https://gis.example.com:20443/arcgis/admin" },
+    )
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.username === "" && url.password === "";
+        } catch {
+          return true;
+        }
+      },
+      {
+        message:
+          "must not contain credentials (user:password@ before the host): give them as " +
+          "username and password (or token)",
+      },
+    );
+}
+
+/**
+ * A string with something in it: not empty, and not only whitespace.
+ *
+ * @internal
+ */
+export function nonEmpty() {
+  return z
+    .string()
+    .min(1, { message: "must not be empty" })
+    .refine((value) => value === "" || value.trim() !== "", {
+      message: "must not be only whitespace",
+    });
+}
+
+/**
+ * The smallest time limit accepted, 1 s. A limit must be a limit: the HTTP client reads 0 as "no
+ * limit at all" (a silent server was waited for forever), and anything below a second cannot
+ * even cover one round trip to a remote server.
+ */
+export const MIN_TIMEOUT_MS = 1000;
+
+/**
+ * Input schema of a time limit in milliseconds (at least {@link MIN_TIMEOUT_MS}).
+ *
+ * @internal
+ */
+export function timeoutMsSchema(defaultMs: number) {
+  return z
+    .number()
+    .int()
+    .min(MIN_TIMEOUT_MS, {
+      message: `must be at least ${MIN_TIMEOUT_MS} ms (1 s); 0 does not mean "no limit"`,
+    })
+    .default(defaultMs);
+}

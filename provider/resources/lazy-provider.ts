@@ -1,0 +1,87 @@
+/**
+ * The lazy provider that Pulumi serializes into every resource's state, and the methods every
+ * resource implementation provides.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** The package name under which the host resolves our implementation at run time. */
+export const PACKAGE_NAME = "pulumi-arcgis-admin";
+
+/** The reserved input in which Pulumi keeps the serialized provider. */
+const PROVIDER_KEY = "__provider";
+
+/** The methods every resource implementation provides (a Pulumi dynamic provider). */
+export type ResourceImplementation = Required<
+  Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">
+>;
+
+/**
+ * Builds the small provider object that Pulumi serializes into every resource's state.
+ *
+ * Its methods load the real implementation by package name when the host calls them, so state
+ * holds about 3 KB instead of the whole client layer, and the provider keeps working
+ * when the package is installed in a user's node_modules (where the host's cwd is the user's
+ * project and relative requires fail). The methods must not reference anything from module scope:
+ * whatever they capture is copied into state.
+ *
+ * @param resourceFile - the file under dist/provider/resources/ that exports `implementation`.
+ * @example
+ * ```ts
+ * export const siteProvider = lazyProvider("site");
+ * ```
+ */
+export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvider {
+  // Exports patterns add no extension: name the .js file itself.
+  const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile + ".js";
+  return {
+    async check(olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      const result = await m.implementation.check(olds, news);
+      // The engine prints a failure with a property as "property P value V has a problem", V
+      // being the input under the key P as it is, a secret's plain value included (seen with
+      // pulumi 3.259: `property password value {&{{...}}}`). So the property goes into the
+      // reason, and the engine prints "resource 'site' has a problem: password: ...".
+      return {
+        ...result,
+        failures: (result.failures ?? []).map((f) => ({
+          property: "",
+          reason: f.property === "" ? f.reason : `${f.property}: ${f.reason}`,
+        })),
+      };
+    },
+    async diff(id: string, olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.diff(id, olds, news);
+    },
+    async create(inputs: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.create(inputs);
+    },
+    async read(id: string, props: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.read(id, props);
+    },
+    async update(id: string, olds: unknown, news: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.update(id, olds, news);
+    },
+    async delete(id: string, props: unknown) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      return m.implementation.delete(id, props);
+    },
+  };
+}
+
+/** Removes Pulumi's reserved `__provider` key so that strict schemas see only user inputs. */
+export function withoutProvider(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  delete copy[PROVIDER_KEY];
+  return copy;
+}

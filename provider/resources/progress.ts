@@ -1,0 +1,46 @@
+/**
+ * Progress reporting of long waits through Pulumi's log.
+ */
+import { logInfo } from "./log";
+
+/** Formats a duration for progress messages: `45s`, `3m05s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+}
+
+/**
+ * Reports progress of a long wait through Pulumi's log at a modest rate, so that a pipeline's
+ * output shows that a long creation is alive without flooding it.
+ */
+export class ProgressReporter {
+  private readonly started = Date.now();
+  private lastReport = 0;
+
+  /**
+   * @param what - what is being waited for, e.g. "site creation on https://host/arcgis/admin".
+   * @param limitMs - how long the wait may take in total.
+   * @param everyMs - minimum interval between two messages.
+   */
+  constructor(
+    private readonly what: string,
+    private readonly limitMs: number,
+    private readonly everyMs = 15_000,
+  ) {}
+
+  /** Milliseconds since the wait started. */
+  elapsed(): number {
+    return Date.now() - this.started;
+  }
+
+  /** Reports the current state if enough time has passed since the last report. */
+  tick(state: string): void {
+    const now = Date.now();
+    if (now - this.lastReport < this.everyMs) return;
+    this.lastReport = now;
+    logInfo(
+      `Waiting for ${this.what}: ${state} (${formatDuration(this.elapsed())} of at most ${formatDuration(this.limitMs)})`,
+    );
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
  * `username`, `password` inputs, the admin session built from them, the test for "the site is
- * held by an export or an import", and the test for "the answer may have been lost".
+ * held by an export or an import", and the test for "the answer may have been lost", and the wait for a server to answer.
  *
  * @internal
  */
@@ -13,8 +13,10 @@ import {
   isArcGISRequestError,
   isTransientError,
   SERVER_TYPES,
+  waitForServer,
 } from "../client";
 import { httpUrlSchema, nonEmpty } from "./input-schemas";
+import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
 
 /**
@@ -106,4 +108,40 @@ function isHeld(error: unknown, message: RegExp): boolean {
 export function answerMayBeLost(error: unknown): boolean {
   if (!isArcGISRequestError(error)) return false;
   return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
+}
+
+/**
+ * Waits until the server's admin root answers at all (a fresh install can take minutes), bounded
+ * by `timeouts.serverReadyMs`, with progress in Pulumi's log; a timeout says what to check.
+ *
+ * @internal
+ */
+export async function waitUntilAnswering(
+  target: {
+    adminUrl: string;
+    tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+    timeouts: { serverReadyMs: number };
+  },
+  pollIntervalMs: number,
+) {
+  const progress = new ProgressReporter(
+    `${target.adminUrl} to answer`,
+    target.timeouts.serverReadyMs,
+  );
+  try {
+    return await waitForServer(target.adminUrl, transportFor(target.adminUrl, target.tls), {
+      deadline: Date.now() + target.timeouts.serverReadyMs,
+      pollIntervalMs,
+      onStatus: (s) => progress.tick(s.detail),
+    });
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    throw new Error(
+      `${target.adminUrl} was not ready within timeouts.serverReadyMs ` +
+        `(${target.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        "Check that the server is installed and running and that the URL is right, or raise " +
+        "timeouts.serverReadyMs.",
+      { cause: error },
+    );
+  }
 }

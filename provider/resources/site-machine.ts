@@ -23,9 +23,8 @@ import {
   type TransportOptions,
   unregisterMachine,
   waitForJoin,
-  waitForServer,
 } from "../client";
-import { adminSessionFor, answerMayBeLost } from "./admin-resource";
+import { adminSessionFor, answerMayBeLost, waitUntilAnswering } from "./admin-resource";
 import { containsUnknown } from "./input-check";
 import { lazyProvider, withoutProvider } from "./lazy-provider";
 import { implementationOf } from "./lifecycle";
@@ -94,7 +93,7 @@ function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.d
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSiteMachineInputs(raw);
   const name = nameOf(inputs);
-  const status = await machineAnswering(inputs);
+  const status = await waitUntilAnswering(inputs, 1_000);
   requireDeclaredProduct(inputs, status);
   if (status.state === "in-site") return adoptOrRefuse(inputs, name);
 
@@ -132,30 +131,6 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   }
   const machines = await joined(inputs, name, deadline, pollAfterSeconds, lost);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "joined", name, machines) };
-}
-
-/** Waits until the machine's admin root answers (a fresh install can take minutes). */
-async function machineAnswering(inputs: SiteMachineInputs) {
-  const progress = new ProgressReporter(
-    `${inputs.adminUrl} to answer`,
-    inputs.timeouts.serverReadyMs,
-  );
-  try {
-    return await waitForServer(inputs.adminUrl, transportOf(inputs), {
-      deadline: Date.now() + inputs.timeouts.serverReadyMs,
-      pollIntervalMs: 1_000,
-      onStatus: (s) => progress.tick(s.detail),
-    });
-  } catch (error) {
-    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
-    throw new Error(
-      `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
-        `(${inputs.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
-        "Check that the server is installed and running and that the URL is right, or raise " +
-        "timeouts.serverReadyMs.",
-      { cause: error },
-    );
-  }
 }
 
 /** Refuses a machine whose admin root answers in another product's error format. */

@@ -1,4 +1,4 @@
-import { isTransientError } from "./errors";
+import { isArcGISRequestError, isTransientError } from "./errors";
 
 /**
  * How an idempotent read is retried after a transient failure (no answer, timeout,
@@ -112,6 +112,11 @@ export interface RetryWhileOptions {
   onRetry?: ((error: unknown, delayMs: number) => void) | undefined;
   /** Source of jitter in [0, 1); default Math.random. */
   random?: (() => number) | undefined;
+  /**
+   * Whether delays are jittered (default true). Without jitter each delay is the capped
+   * exponential one itself, so `baseDelay === maxDelay` polls at a fixed interval.
+   */
+  jitter?: boolean | undefined;
   /** Stops the waiting between attempts. */
   signal?: AbortSignal | undefined;
 }
@@ -129,6 +134,7 @@ export interface RetryWhileOptions {
  * ```ts
  * await retryWhile((e) => hasServerCode(e, 409), { deadline: Date.now() + 60_000, baseDelay: 1_000, maxDelay: 15_000 }, () => deleteSite(session));
  * ```
+ * Polling is the same loop without jitter: `{ baseDelay: 700, maxDelay: 700, jitter: false }`.
  * Maps to: no REST operation.
  */
 export async function retryWhile<T>(
@@ -147,11 +153,30 @@ export async function retryWhile<T>(
         backoffDelay(n, {
           baseDelayMs: options.baseDelay,
           maxDelayMs: options.maxDelay,
-          random: options.random ?? Math.random,
+          // Equal jitter with a random of 1 is the whole capped delay: no jitter.
+          random: options.jitter === false ? () => 1 : (options.random ?? Math.random),
         }),
       );
       options.onRetry?.(e, delay);
       await pause(delay, options.signal);
     }
   }
+}
+
+/**
+ * Tells whether the answer to a request that changes the server (createNewSite, joinSite,
+ * importSite) may have been lost after the server acted on it: no answer, a timeout, a proxy's
+ * 502/503/504, or a body that is not the server's (a proxy's page). Such a request must not be
+ * sent again; the caller watches the server instead.
+ *
+ * @param error - any thrown value.
+ * @example
+ * ```ts
+ * if (answerMayBeLost(e)) await waitForSite(target, wait); // never createNewSite twice
+ * ```
+ * Maps to: no REST operation.
+ */
+export function answerMayBeLost(error: unknown): boolean {
+  if (!isArcGISRequestError(error)) return false;
+  return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
 }

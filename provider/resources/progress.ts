@@ -34,6 +34,25 @@ export class ProgressReporter {
     return Date.now() - this.started;
   }
 
+  /**
+   * Runs `request` and, while its answer is outstanding, reports `state` (looking every
+   * `checkEveryMs` whether a line is due): a request held open for minutes, such as a synchronous
+   * createNewSite, shows that it is alive.
+   */
+  async whileAwaiting<T>(
+    state: string,
+    request: () => Promise<T>,
+    checkEveryMs = 1_000,
+  ): Promise<T> {
+    this.tick(state);
+    const timer = setInterval(() => this.tick(state), checkEveryMs);
+    try {
+      return await request();
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   /** Reports the current state if enough time has passed since the last report. */
   tick(state: string): void {
     const now = Date.now();

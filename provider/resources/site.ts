@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
+  answerMayBeLost,
   type ArcGISRequestError,
   createAdminSession,
   createNewSite,
@@ -17,7 +18,6 @@ import {
   healthCheck,
   isArcGISRequestError,
   isAuthError,
-  isTransientError,
   listDirectories,
   listMachines,
   MISSION_WORKSPACE_VERSION,
@@ -381,18 +381,43 @@ const STATE_ONLY_INPUTS = [
 ] as const;
 
 /**
- * How often the provider looks at a machine while a site is being created. 700 ms notices a
- * completion within about 0.7 s (plus the readiness round trips) and sends about 1.4 status
- * requests per second (bench/ figure 3; Esri's own tools poll every 5 to 10 s).
+ * How often the provider looks at a server. Tests shorten it with {@link withTiming};
+ * a stack always runs with {@link DEFAULT_SITE_TIMING}.
+ *
+ * @internal
  */
-const POLL_INTERVAL_MS = 700;
-/** How often the provider looks at a machine that does not answer yet (a fresh install). */
-const SERVER_POLL_INTERVAL_MS = 1_000;
+export interface SiteTiming {
+  /**
+   * Between two looks at a machine while a site is being created. 700 ms notices a completion
+   * within about 0.7 s (plus the readiness round trips) and sends about 1.4 status requests per
+   * second (bench/ figure 3; Esri's own tools poll every 5 to 10 s).
+   */
+  pollIntervalMs: number;
+  /** Between two looks at a machine that does not answer yet (a fresh install). */
+  serverPollIntervalMs: number;
+  /**
+   * How often a wait for createNewSite's answer checks whether a progress line is due; the
+   * reporter itself writes at most one line every 15 s.
+   */
+  progressIntervalMs: number;
+  /** First delay before deleteSite is sent again while an export holds the site; doubled. */
+  deleteRetryBaseMs: number;
+  /** Largest such delay. */
+  deleteRetryMaxMs: number;
+}
+
 /**
- * How often a wait for createNewSite's answer checks whether a progress line is due; the reporter
- * itself writes at most one line every 15 s.
+ * The timing every stack runs with.
+ *
+ * @internal
  */
-const PROGRESS_INTERVAL_MS = 1_000;
+export const DEFAULT_SITE_TIMING: Readonly<SiteTiming> = {
+  pollIntervalMs: 700,
+  serverPollIntervalMs: 1_000,
+  progressIntervalMs: 1_000,
+  deleteRetryBaseMs: 1_000,
+  deleteRetryMaxMs: 15_000,
+};
 
 /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
 const OUTPUT_ONLY_KEYS = [
@@ -441,15 +466,6 @@ function alreadyInSiteMessage(adminUrl: string): string {
 /** The server's "token required" answer to createNewSite: the machine is in a site already. */
 function isAlreadyInSite(error: unknown): boolean {
   return hasServerCode(error, 499) || hasServerCode(error, 498);
-}
-
-/**
- * True when createNewSite's answer may have been lost after the server acted on it: no answer, a
- * timeout, a proxy's 502/503/504, or a body that is not the server's (a proxy's page).
- */
-function answerMayBeLost(error: unknown): boolean {
-  if (!isArcGISRequestError(error)) return false;
-  return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
 }
 
 /** The error format each dialect answers in: `status` (ArcGIS Server) or `error` (the others). */
@@ -539,9 +555,9 @@ function whereToCheck(inputs: SiteInputs): string {
   );
 }
 
-async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(raw);
-  const status = await serverAnswering(inputs);
+  const status = await serverAnswering(inputs, timing);
   requireDeclaredProduct(inputs, status);
   if (status.state === "in-site") return adopt(inputs, undefined);
   const info = await requireVersion(inputs, "createNewSite");
@@ -565,19 +581,25 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     if (inputs.configStoreConnection) params.configStoreConnection = inputs.configStoreConnection;
     if (inputs.directories) params.directories = inputs.directories;
     if (inputs.logSettings) params.logSettings = inputs.logSettings;
-    await whileReportingProgress(
-      inputs,
+    const progress = new ProgressReporter(
+      `site creation on ${inputs.adminUrl}`,
+      inputs.timeouts.createMs,
+    );
+    // A synchronous createNewSite holds its one request open for the whole creation (minutes on
+    // real servers): without progress lines `pulumi up` would show nothing until it ends.
+    await progress.whileAwaiting(
       inputs.runAsync
         ? "createNewSite sent, waiting for its answer"
         : "createNewSite sent; the server answers once the site exists",
       () => createNewSite(inputs.adminUrl, params, transport),
+      timing.progressIntervalMs,
     );
   } catch (error) {
     if (isAlreadyInSite(error)) {
       // Another client created a site (or is creating one) since our status check: wait until
       // it is ready before reading it.
       if (inputs.adoptExisting) {
-        await siteReady(inputs, createDeadline, undefined);
+        await siteReady(inputs, createDeadline, undefined, timing);
         return adopt(inputs, info);
       }
       throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
@@ -593,7 +615,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         "createNewSite is not sent again.",
     );
   }
-  await siteReady(inputs, createDeadline, lost);
+  await siteReady(inputs, createDeadline, lost, timing);
   if (lost !== undefined) {
     const ours = await isOurSite(inputs);
     if (ours !== true) {
@@ -612,31 +634,8 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   return { id: inputs.adminUrl, outs: await outputsOf(inputs, "created", info) };
 }
 
-/**
- * Runs `request` and, while its answer is outstanding, reports progress every 15 s: a synchronous
- * createNewSite holds its one request open for the whole creation (minutes on real servers), and
- * without these lines `pulumi up` would show nothing until it ends.
- */
-async function whileReportingProgress<T>(
-  inputs: SiteInputs,
-  state: string,
-  request: () => Promise<T>,
-): Promise<T> {
-  const progress = new ProgressReporter(
-    `site creation on ${inputs.adminUrl}`,
-    inputs.timeouts.createMs,
-  );
-  progress.tick(state);
-  const timer = setInterval(() => progress.tick(state), PROGRESS_INTERVAL_MS);
-  try {
-    return await request();
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** Waits until the admin root answers (a fresh install can take minutes), bounded by serverReadyMs. */
-async function serverAnswering(inputs: SiteInputs) {
+async function serverAnswering(inputs: SiteInputs, timing: SiteTiming) {
   const progress = new ProgressReporter(
     `${inputs.adminUrl} to answer`,
     inputs.timeouts.serverReadyMs,
@@ -644,7 +643,7 @@ async function serverAnswering(inputs: SiteInputs) {
   try {
     return await waitForServer(inputs.adminUrl, transportOf(inputs), {
       deadline: Date.now() + inputs.timeouts.serverReadyMs,
-      pollIntervalMs: SERVER_POLL_INTERVAL_MS,
+      pollIntervalMs: timing.serverPollIntervalMs,
       onStatus: (s) => progress.tick(s.detail),
     });
   } catch (error) {
@@ -664,7 +663,12 @@ async function serverAnswering(inputs: SiteInputs) {
  * createMs. After a lost answer the message says what the user can check and when a retry is
  * safe, never to simply run again: the first createNewSite may still be running.
  */
-async function siteReady(inputs: SiteInputs, deadline: number, lost: string | undefined) {
+async function siteReady(
+  inputs: SiteInputs,
+  deadline: number,
+  lost: string | undefined,
+  timing: SiteTiming,
+) {
   const progress = new ProgressReporter(
     `site creation on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,
@@ -678,7 +682,11 @@ async function siteReady(inputs: SiteInputs, deadline: number, lost: string | un
         password: inputs.password,
         ...transportOf(inputs),
       },
-      { deadline, pollIntervalMs: POLL_INTERVAL_MS, onStatus: (s) => progress.tick(s.detail) },
+      {
+        deadline,
+        pollIntervalMs: timing.pollIntervalMs,
+        onStatus: (s) => progress.tick(s.detail),
+      },
     );
   } catch (error) {
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
@@ -1134,7 +1142,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
   return { id, props: now };
 }
 
-async function remove(_id: string, props: SiteOutputs): Promise<void> {
+async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Promise<void> {
   const inputs = parseInputs(props);
   if (!inputs.deleteSiteOnDestroy) {
     logInfo(
@@ -1175,8 +1183,8 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
       (error) => hasServerCode(error, 409),
       {
         deadline: Date.now() + inputs.timeouts.createMs,
-        baseDelay: 1_000,
-        maxDelay: 15_000,
+        baseDelay: timing.deleteRetryBaseMs,
+        maxDelay: timing.deleteRetryMaxMs,
         onRetry: () => progress.tick("an export holds the site configuration"),
       },
       () => deleteSite(session),
@@ -1187,19 +1195,35 @@ async function remove(_id: string, props: SiteOutputs): Promise<void> {
   logInfo(`Deleted the site at ${inputs.adminUrl}.`);
 }
 
+function implementationWith(timing: SiteTiming): ResourceImplementation {
+  return {
+    check: async (_olds: unknown, news: unknown) =>
+      checkInputs(siteInputsSchema(), news, allCrossChecks),
+    diff: async (id: string, olds: SiteOutputs, news: unknown) => diff(id, olds, news),
+    create: (raw: unknown) => create(raw, timing),
+    read,
+    update,
+    delete: (id: string, props: SiteOutputs) => remove(id, props, timing),
+  };
+}
+
 /**
  * The Site implementation the host runs. Loaded by package name at run time through
  * {@link siteProvider}; tests call it directly.
+ *
+ * @internal
  */
-export const implementation: ResourceImplementation = {
-  check: async (_olds: unknown, news: unknown) =>
-    checkInputs(siteInputsSchema(), news, allCrossChecks),
-  diff: async (id: string, olds: SiteOutputs, news: unknown) => diff(id, olds, news),
-  create,
-  read,
-  update,
-  delete: remove,
-};
+export const implementation: ResourceImplementation = implementationWith(DEFAULT_SITE_TIMING);
+
+/**
+ * The Site implementation polling with other intervals, so that tests need not wait 700 ms
+ * between two looks in real time. A stack never uses it.
+ *
+ * @internal
+ */
+export function withTiming(timing: Partial<SiteTiming>): ResourceImplementation {
+  return implementationWith({ ...DEFAULT_SITE_TIMING, ...timing });
+}
 
 /** The serialized provider of `Site`: about 3 KB that load {@link implementation}. */
 export const siteProvider = lazyProvider("site");

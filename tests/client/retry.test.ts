@@ -1,4 +1,10 @@
-import { ArcGISRequestError, backoffDelay, retryWhile, withRetry } from "../../provider/client";
+import {
+  answerMayBeLost,
+  ArcGISRequestError,
+  backoffDelay,
+  retryWhile,
+  withRetry,
+} from "../../provider/client";
 
 function transient(): ArcGISRequestError {
   return new ArcGISRequestError({
@@ -128,5 +134,48 @@ describe("retryWhile()", () => {
     ).rejects.toThrow("busy 2");
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("polls at a fixed interval without jitter when baseDelay equals maxDelay", async () => {
+    let calls = 0;
+    const delays: number[] = [];
+    await retryWhile(
+      () => true,
+      {
+        deadline: Date.now() + 5_000,
+        baseDelay: 20,
+        maxDelay: 20,
+        jitter: false,
+        random: () => 0,
+        onRetry: (_e, ms) => delays.push(ms),
+      },
+      () => (++calls < 4 ? Promise.reject(new Error("not yet")) : Promise.resolve()),
+    );
+    expect(delays).toEqual([20, 20, 20]);
+  });
+});
+
+describe("answerMayBeLost()", () => {
+  const error = (code: ArcGISRequestError["code"], httpStatus?: number) =>
+    new ArcGISRequestError({ code, operation: "op", url: "http://h/op", detail: "x", httpStatus });
+
+  it("holds for no answer, a timeout, a gateway's 502/503/504 and a body that is not the server's", () => {
+    for (const e of [
+      error("NETWORK"),
+      error("TIMEOUT"),
+      error("HTTP", 502),
+      error("HTTP", 503),
+      error("HTTP", 504),
+      error("BAD_RESPONSE"),
+    ]) {
+      expect(answerMayBeLost(e)).toBe(true);
+    }
+  });
+
+  it("does not hold for an answer of the server, a TLS failure or anything else thrown", () => {
+    for (const e of [error("SERVER"), error("AUTH"), error("TLS"), error("HTTP", 500)]) {
+      expect(answerMayBeLost(e)).toBe(false);
+    }
+    expect(answerMayBeLost(new Error("x"))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { waitForSite, type WaitForSiteTarget } from "./waitForSite";
-import type { WaitOptions } from "./waitForServer";
+import type { WaitOptions } from "./wait";
 
 /**
  * Waits until a site that is importing a configuration (or was: the answer was lost) answers as a

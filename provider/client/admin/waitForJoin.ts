@@ -1,11 +1,11 @@
 import { TokenCache } from "../auth";
 import type { TransportOptions } from "../dispatcher";
-import { ArcGISRequestError, isArcGISRequestError } from "../errors";
+import { isArcGISRequestError } from "../errors";
 import { pause } from "../retry";
 import { createAdminSession } from "../session";
 import { listMachines } from "./listMachines";
 import { siteStatus } from "./siteStatus";
-import type { WaitOptions } from "./waitForServer";
+import { NotYet, pollUntil, type WaitOptions } from "./wait";
 
 /** What {@link waitForJoin} looks at. */
 export interface WaitForJoinTarget extends TransportOptions {
@@ -46,7 +46,7 @@ export function listsMachine(machines: readonly string[], machineName: string): 
  * repeatedly.
  */
 export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions): Promise<string[]> {
-  const started = Date.now();
+  const startedAt = Date.now();
   const {
     adminUrl,
     siteAdminUrl,
@@ -66,16 +66,21 @@ export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions):
     });
     await pause(ms, wait.signal);
   }
-  let detail: string;
-  for (;;) {
-    const left = Math.max(1_000, wait.deadline - Date.now());
-    const look = {
-      ...transport,
-      timeouts: { connectMs: Math.min(10_000, left), headersMs: Math.min(30_000, left) },
-    };
+  const subject = {
+    operation: "waitForJoin",
+    url: adminUrl,
+    startedAt,
+    secrets: [password],
+    timedOut: (last: NotYet) => ({
+      detail: `the machine had not joined the site by the deadline; last state: ${last.detail}`,
+      messages: [`last state: ${last.detail}`],
+    }),
+  };
+  return pollUntil(subject, wait, async (timeouts) => {
+    const look = { ...transport, timeouts };
     const status = await siteStatus(adminUrl, look);
-    let state: string = status.state;
     if (status.state === "in-site") {
+      let machines: string[];
       try {
         const session = createAdminSession({
           adminUrl: siteAdminUrl,
@@ -84,36 +89,22 @@ export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions):
           tokenCache,
           ...look,
         });
-        const machines = await listMachines(session);
-        if (listsMachine(machines, machineName)) return machines;
-        state = "not-listed";
-        detail = `the machine is in a site, but the site lists ${machines.join(", ") || "no machine"}, not '${machineName}'`;
+        machines = await listMachines(session);
       } catch (e) {
         if (!isArcGISRequestError(e)) throw e;
         if (["TLS", "REDIRECT", "ABORTED"].includes(e.code)) throw e;
-        state = "site-unreadable";
-        detail = `the machine is in a site; its machine list cannot be read: ${e.message}`;
+        const detail = `the machine is in a site; its machine list cannot be read: ${e.message}`;
+        throw new NotYet("site-unreadable", detail);
       }
-    } else if (status.state === "no-site") {
-      detail = `the machine answers ${status.serverCode ?? "an error"}: ${status.message}`;
-    } else {
-      if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
-      detail = `not answering (${status.error.message})`;
+      if (listsMachine(machines, machineName)) return machines;
+      const detail = `the machine is in a site, but the site lists ${machines.join(", ") || "no machine"}, not '${machineName}'`;
+      throw new NotYet("not-listed", detail);
     }
-    wait.onStatus?.({ state, detail, elapsedMs: Date.now() - started });
-    if (Date.now() >= wait.deadline) {
-      throw new ArcGISRequestError({
-        code: "TIMEOUT",
-        operation: "waitForJoin",
-        url: adminUrl,
-        detail: `the machine had not joined the site by the deadline; last state: ${detail}`,
-        messages: [`last state: ${detail}`],
-        secrets: [password],
-      });
+    if (status.state === "no-site") {
+      const detail = `the machine answers ${status.serverCode ?? "an error"}: ${status.message}`;
+      throw new NotYet("no-site", detail);
     }
-    await pause(
-      Math.min(wait.pollIntervalMs, Math.max(0, wait.deadline - Date.now())),
-      wait.signal,
-    );
-  }
+    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+    throw new NotYet("unreachable", `not answering (${status.error.message})`);
+  });
 }

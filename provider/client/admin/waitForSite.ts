@@ -1,13 +1,12 @@
 import type { TransportOptions } from "../dispatcher";
-import { ArcGISRequestError, isArcGISRequestError } from "../errors";
+import { isArcGISRequestError } from "../errors";
 import type { ServerType } from "../products";
 import { arcgisRequest } from "../request";
-import { pause } from "../retry";
 import { createAdminSession } from "../session";
 import { TokenCache } from "../auth";
 import { healthCheck } from "./healthCheck";
 import { siteStatus } from "./siteStatus";
-import type { WaitOptions } from "./waitForServer";
+import { NotYet, pollUntil, type WaitOptions } from "./wait";
 
 /** What {@link waitForSite} looks at. */
 export interface WaitForSiteTarget extends TransportOptions {
@@ -38,47 +37,34 @@ export interface WaitForSiteTarget extends TransportOptions {
  * repeatedly.
  */
 export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions): Promise<void> {
-  const started = Date.now();
   const { adminUrl, serverType, username, password, ...transport } = target;
   // A fresh cache per wait: a token cached before the site existed must not stand for it.
   const tokenCache = new TokenCache();
-  let detail: string;
-  for (;;) {
-    const left = Math.max(1_000, wait.deadline - Date.now());
-    const look = {
-      ...transport,
-      timeouts: { connectMs: Math.min(10_000, left), headersMs: Math.min(30_000, left) },
-    };
+  const subject = {
+    operation: "waitForSite",
+    url: adminUrl,
+    secrets: [password],
+    timedOut: (last: NotYet) => ({
+      detail: `the site was not ready by the deadline; last state: ${last.detail}`,
+      messages: [`last state: ${last.detail}`],
+    }),
+  };
+  await pollUntil(subject, wait, async (timeouts) => {
+    const look = { ...transport, timeouts };
     const status = await siteStatus(adminUrl, look);
-    let state: string = status.state;
     if (status.state === "in-site") {
       const ready = await siteReady(adminUrl, serverType, username, password, look, tokenCache);
       if (ready === true) return;
-      state = "unhealthy";
-      detail = `the site exists; ${ready}`;
-    } else if (status.state === "no-site") {
-      detail = `the admin root answers ${status.serverCode ?? "an error"}: ${status.message}`;
-    } else {
-      // Waiting does not change a certificate or a redirect (never followed): say so at once.
-      if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
-      detail = `not answering (${status.error.message})`;
+      throw new NotYet("unhealthy", `the site exists; ${ready}`);
     }
-    wait.onStatus?.({ state, detail, elapsedMs: Date.now() - started });
-    if (Date.now() >= wait.deadline) {
-      throw new ArcGISRequestError({
-        code: "TIMEOUT",
-        operation: "waitForSite",
-        url: adminUrl,
-        detail: `the site was not ready by the deadline; last state: ${detail}`,
-        messages: [`last state: ${detail}`],
-        secrets: [password],
-      });
+    if (status.state === "no-site") {
+      const detail = `the admin root answers ${status.serverCode ?? "an error"}: ${status.message}`;
+      throw new NotYet("no-site", detail);
     }
-    await pause(
-      Math.min(wait.pollIntervalMs, Math.max(0, wait.deadline - Date.now())),
-      wait.signal,
-    );
-  }
+    // Waiting does not change a certificate or a redirect (never followed): say so at once.
+    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+    throw new NotYet("unreachable", `not answering (${status.error.message})`);
+  });
 }
 
 /** True when ready; otherwise what is missing. */

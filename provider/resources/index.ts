@@ -1,4 +1,7 @@
-/** The Pulumi resources: one file each (schema, implementation, provider, Resource class). */
+/**
+ * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts` where a resource
+ * is split), the inputs and outputs (`<name>-inputs.ts`), the provider (`<name>.ts`, the lifecycle).
+ */
 export {
   Site,
   type SiteArgs,
@@ -10,42 +13,25 @@ export {
   type SiteTimeouts,
   siteProvider,
 } from "./site";
+export { SiteExport, type SiteExportArgs } from "./site-export-resource";
 export {
-  SiteExport,
-  type SiteExportArgs,
   type SiteExportInputs,
   type SiteExportOutputs,
   type SiteExportTimeouts,
-  siteExportProvider,
-} from "./site-export";
-export {
-  Collaboration,
-  type CollaborationArgs,
-  type CollaborationInputs,
-  type CollaborationOutputs,
-  collaborationProvider,
-} from "./collaboration";
-export {
-  LogSettings,
-  type LogSettingsArgs,
-  type LogSettingsInputs,
-  type LogSettingsOutputs,
-  logSettingsProvider,
-} from "./log-settings";
-export {
-  SiteImport,
-  type SiteImportArgs,
-  type SiteImportInputs,
-  type SiteImportOutputs,
-  siteImportProvider,
-} from "./site-import";
-export {
-  SiteMachine,
-  type SiteMachineArgs,
-  type SiteMachineInputs,
-  type SiteMachineOutputs,
-  siteMachineProvider,
-} from "./site-machine";
+} from "./site-export-inputs";
+export { siteExportProvider } from "./site-export";
+export { Collaboration, type CollaborationArgs } from "./collaboration-resource";
+export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration-inputs";
+export { collaborationProvider } from "./collaboration";
+export { LogSettings, type LogSettingsArgs } from "./log-settings-resource";
+export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings-inputs";
+export { logSettingsProvider } from "./log-settings";
+export { SiteImport, type SiteImportArgs } from "./site-import-resource";
+export { type SiteImportInputs, type SiteImportOutputs } from "./site-import-inputs";
+export { siteImportProvider } from "./site-import";
+export { SiteMachine, type SiteMachineArgs } from "./site-machine-resource";
+export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine-inputs";
+export { siteMachineProvider } from "./site-machine";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
 export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./resource-options";
 export {

@@ -16,10 +16,8 @@ import {
   getLogSettings,
 } from "../../provider/client";
 import { implementation as siteExport } from "../../provider/resources/site-export";
-import {
-  implementation as siteImport,
-  type SiteImportOutputs,
-} from "../../provider/resources/site-import";
+import { implementation as siteImport } from "../../provider/resources/site-import";
+import type { SiteImportOutputs } from "../../provider/resources/site-import-inputs";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";

@@ -7,15 +7,11 @@
  */
 import fc from "fast-check";
 import type { z } from "zod";
-import {
-  collaborationInputsSchema,
-  implementation as collaboration,
-} from "../../provider/resources/collaboration";
+import { implementation as collaboration } from "../../provider/resources/collaboration";
+import { collaborationInputsSchema } from "../../provider/resources/collaboration-inputs";
 import { type CheckFailure, formatPath, UNKNOWN } from "../../provider/resources/input-check";
-import {
-  implementation as siteExport,
-  siteExportInputsSchema,
-} from "../../provider/resources/site-export";
+import { implementation as siteExport } from "../../provider/resources/site-export";
+import { siteExportInputsSchema } from "../../provider/resources/site-export-inputs";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,

@@ -5,10 +5,8 @@ import {
   getCollaboration,
   isNotFoundError,
 } from "../../provider/client";
-import {
-  type CollaborationOutputs,
-  implementation as collaboration,
-} from "../../provider/resources/collaboration";
+import { implementation as collaboration } from "../../provider/resources/collaboration";
+import type { CollaborationOutputs } from "../../provider/resources/collaboration-inputs";
 import {
   portalSeed,
   SEED_PORTAL_ID,

@@ -12,10 +12,8 @@ import {
   getLogSettings,
   type ServerType,
 } from "../../provider/client";
-import {
-  implementation as logSettings,
-  type LogSettingsOutputs,
-} from "../../provider/resources/log-settings";
+import { implementation as logSettings } from "../../provider/resources/log-settings";
+import type { LogSettingsOutputs } from "../../provider/resources/log-settings-inputs";
 import { implementation as site } from "../../provider/resources/site";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 

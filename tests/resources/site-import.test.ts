@@ -16,10 +16,8 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site";
-import {
-  implementation as siteImport,
-  type SiteImportOutputs,
-} from "../../provider/resources/site-import";
+import { implementation as siteImport } from "../../provider/resources/site-import";
+import type { SiteImportOutputs } from "../../provider/resources/site-import-inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "site-Password-1";

@@ -7,10 +7,8 @@
 import * as path from "node:path";
 import { createAdminSession, listMachines, unregisterMachine } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site";
-import {
-  implementation as siteMachine,
-  type SiteMachineOutputs,
-} from "../../provider/resources/site-machine";
+import { implementation as siteMachine } from "../../provider/resources/site-machine";
+import type { SiteMachineOutputs } from "../../provider/resources/site-machine-inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const SITE_ADMIN = { username: "siteadmin", password: "site-Password-1" };

@@ -1,0 +1,147 @@
+/**
+ * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
+ * `username`, `password` inputs, the admin session built from them, the test for "the site is
+ * held by an export or an import", and the test for "the answer may have been lost", and the wait for a server to answer.
+ *
+ * @internal
+ */
+import { z } from "zod";
+import {
+  type AdminSession,
+  createAdminSession,
+  hasServerCode,
+  isArcGISRequestError,
+  isTransientError,
+  SERVER_TYPES,
+  waitForServer,
+} from "../client";
+import { httpUrlSchema, nonEmpty } from "./input-schemas";
+import { ProgressReporter } from "./progress";
+import { transportFor } from "./tls";
+
+/**
+ * The schema of `serverType`: one of the products, `mission-server` when omitted.
+ *
+ * @internal
+ */
+export function serverTypeSchema() {
+  return z
+    .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
+    .default("mission-server");
+}
+
+/**
+ * The schema fields of a resource on an administrative root: `serverType`, `adminUrl`,
+ * `username` and `password`, to spread into its strict object.
+ *
+ * @internal
+ */
+export function adminTargetShape() {
+  return {
+    serverType: serverTypeSchema(),
+    adminUrl: httpUrlSchema(),
+    username: nonEmpty(),
+    password: nonEmpty(),
+  };
+}
+
+/** The inputs an admin session is built from. */
+interface AdminTarget {
+  adminUrl: string;
+  username: string;
+  password: string;
+  tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+}
+
+/**
+ * A session on an administrative root, with the resource's TLS settings.
+ *
+ * @internal
+ */
+export function adminSessionFor(target: AdminTarget): AdminSession {
+  return createAdminSession({
+    adminUrl: target.adminUrl,
+    username: target.username,
+    password: target.password,
+    ...transportFor(target.adminUrl, target.tls),
+  });
+}
+
+/** An answer that names an export, or another administrative change, in progress. */
+const EXPORT_IN_PROGRESS = /being exported|another administrative operation|try again later/i;
+/** The same, or an import in progress. */
+const EXPORT_OR_IMPORT_IN_PROGRESS =
+  /being exported|being imported|another administrative operation|try again later/i;
+
+/**
+ * True when the site is held by an export or another administrative change (code 409, or a
+ * message saying so): the server did not act, try again later.
+ *
+ * @internal
+ */
+export function isHeldByExport(error: unknown): boolean {
+  return isHeld(error, EXPORT_IN_PROGRESS);
+}
+
+/**
+ * True when the site is held by an export, an import or another administrative change.
+ *
+ * @internal
+ */
+export function isHeldByExportOrImport(error: unknown): boolean {
+  return isHeld(error, EXPORT_OR_IMPORT_IN_PROGRESS);
+}
+
+function isHeld(error: unknown, message: RegExp): boolean {
+  if (!isArcGISRequestError(error)) return false;
+  if (hasServerCode(error, 409)) return true;
+  return error.messages.some((m) => message.test(m));
+}
+
+/**
+ * True when the answer to a one-time operation (createNewSite, joinSite) may have been lost after
+ * the server acted on it: no answer, a timeout, a proxy's 502/503/504, or a body that is not the
+ * server's (a proxy's page). Such an operation is never sent again; the server is watched instead.
+ *
+ * @internal
+ */
+export function answerMayBeLost(error: unknown): boolean {
+  if (!isArcGISRequestError(error)) return false;
+  return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
+}
+
+/**
+ * Waits until the server's admin root answers at all (a fresh install can take minutes), bounded
+ * by `timeouts.serverReadyMs`, with progress in Pulumi's log; a timeout says what to check.
+ *
+ * @internal
+ */
+export async function waitUntilAnswering(
+  target: {
+    adminUrl: string;
+    tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+    timeouts: { serverReadyMs: number };
+  },
+  pollIntervalMs: number,
+) {
+  const progress = new ProgressReporter(
+    `${target.adminUrl} to answer`,
+    target.timeouts.serverReadyMs,
+  );
+  try {
+    return await waitForServer(target.adminUrl, transportFor(target.adminUrl, target.tls), {
+      deadline: Date.now() + target.timeouts.serverReadyMs,
+      pollIntervalMs,
+      onStatus: (s) => progress.tick(s.detail),
+    });
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    throw new Error(
+      `${target.adminUrl} was not ready within timeouts.serverReadyMs ` +
+        `(${target.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        "Check that the server is installed and running and that the URL is right, or raise " +
+        "timeouts.serverReadyMs.",
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The frame every resource's lifecycle file fills in: its input rules (schema, cross-field rules,
+ * output-only keys) and its six methods become the `implementation` the host runs.
+ *
+ * @internal
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { type ResourceImplementation } from "./lazy-provider";
+
+/**
+ * What a resource's inputs are: checked by `check()`, and read back from state by the other
+ * methods.
+ *
+ * @internal
+ */
+export interface InputRules {
+  /** The resource's class name, for messages. */
+  resource: string;
+  /** Builds the strict schema of the inputs (built per call: a provider must not capture it). */
+  schema: () => z.ZodType;
+  /** Rules across fields, reported together with the per-field problems. */
+  crossChecks: (values: Record<string, unknown>) => CheckFailure[];
+  /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
+  outputOnlyKeys: readonly string[];
+}
+
+/**
+ * Reads inputs, or outputs read back as inputs, that must be valid; any problem is one error.
+ *
+ * @internal
+ */
+export function parseInputsWith<T>(rules: InputRules, raw: unknown): T {
+  return parseValidInputs<T>(
+    rules.resource,
+    rules.schema(),
+    raw,
+    rules.outputOnlyKeys,
+    rules.crossChecks,
+  );
+}
+
+/** The lifecycle methods of a resource whose outputs are `O`. */
+interface Lifecycle<O> {
+  diff: (
+    id: string,
+    olds: O,
+    news: unknown,
+  ) => pulumi.dynamic.DiffResult | Promise<pulumi.dynamic.DiffResult>;
+  create: (inputs: unknown) => Promise<pulumi.dynamic.CreateResult>;
+  read: (id: string, props: O) => Promise<pulumi.dynamic.ReadResult>;
+  update: (id: string, olds: O, news: unknown) => Promise<pulumi.dynamic.UpdateResult>;
+  delete: (id: string, props: O) => Promise<void>;
+}
+
+/**
+ * The implementation the host runs: `check()` from the input rules, the rest from the lifecycle.
+ *
+ * @internal
+ */
+export function implementationOf<O>(
+  rules: InputRules,
+  lifecycle: Lifecycle<O>,
+): ResourceImplementation {
+  return {
+    check: async (_olds: unknown, news: unknown) =>
+      checkInputs(rules.schema(), news, rules.crossChecks),
+    diff: async (id: string, olds: O, news: unknown) => lifecycle.diff(id, olds, news),
+    create: lifecycle.create,
+    read: lifecycle.read,
+    update: lifecycle.update,
+    delete: lifecycle.delete,
+  };
+}

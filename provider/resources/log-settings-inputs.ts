@@ -1,0 +1,173 @@
+/**
+ * The inputs of a `LogSettings`: their types, the zod schema that checks them, the rules across
+ * fields, and which inputs replace the resource and which only update state.
+ */
+import { z } from "zod";
+import type { ServerType } from "../client";
+import { adminTargetShape } from "./admin-resource";
+import { type CheckFailure } from "./input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { type InputRules, parseInputsWith } from "./lifecycle";
+import type { Assert, ParsesTo } from "./schema-match";
+
+/** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
+export const LOG_SETTINGS_LEVELS = [
+  "OFF",
+  "SEVERE",
+  "WARNING",
+  "INFO",
+  "FINE",
+  "VERBOSE",
+  "DEBUG",
+] as const;
+
+/**
+ * The settings this resource can manage; a field left out is the server's business.
+ *
+ * @internal
+ */
+export const MANAGED_LOG_FIELDS = [
+  "logLevel",
+  "logDir",
+  "maxErrorReportsCount",
+  "maxLogFileAge",
+  "usageMeteringEnabled",
+] as const;
+/**
+ * One of {@link MANAGED_LOG_FIELDS}.
+ *
+ * @internal
+ */
+export type ManagedField = (typeof MANAGED_LOG_FIELDS)[number];
+
+/**
+ * Default bound on a change, including waiting while an export or import holds the site.
+ *
+ * @internal
+ */
+export const DEFAULT_CHANGE_MS = 10 * 60_000;
+
+/** Log settings as the server reports them (plain scalars only: outputs must be plain JSON). */
+export type ReportedLogSettings = Record<string, string | number | boolean>;
+
+/** Inputs of a `LogSettings` whose values are known. */
+export interface LogSettingsInputs {
+  serverType: ServerType;
+  adminUrl: string;
+  username: string;
+  password: string;
+  logLevel?: (typeof LOG_SETTINGS_LEVELS)[number];
+  logDir?: string;
+  maxErrorReportsCount?: number;
+  maxLogFileAge?: number;
+  usageMeteringEnabled?: boolean;
+  restoreOnDestroy: boolean;
+  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  timeouts: { changeMs: number };
+}
+
+/** Outputs of a `LogSettings` as stored in state. */
+export interface LogSettingsOutputs extends LogSettingsInputs {
+  /** The server's settings before the first change: what `restoreOnDestroy` writes back. */
+  previousSettings: ReportedLogSettings;
+  /** The server's settings as last read (after create, update or refresh). */
+  serverLogSettings: ReportedLogSettings;
+}
+
+/**
+ * The zod schema of the LogSettings inputs.
+ *
+ * @internal
+ */
+export function logSettingsInputsSchema() {
+  const count = z.number().int().min(0, { message: "must not be negative" });
+  return z.strictObject({
+    ...adminTargetShape(),
+    logLevel: z
+      .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
+      .optional(),
+    logDir: nonEmpty().optional(),
+    maxErrorReportsCount: count.optional(),
+    maxLogFileAge: count.optional(),
+    usageMeteringEnabled: z.boolean().optional(),
+    restoreOnDestroy: z.boolean().default(false),
+    tls: tlsSchema(),
+    timeouts: z
+      .strictObject({ changeMs: timeoutMsSchema(DEFAULT_CHANGE_MS) })
+      .default({ changeMs: DEFAULT_CHANGE_MS }),
+  });
+}
+
+/**
+ * The hand-written {@link LogSettingsInputs} and the schema agree (a build error otherwise).
+ *
+ * @internal
+ */
+export type LogSettingsInputsMatch = Assert<
+  ParsesTo<ReturnType<typeof logSettingsInputsSchema>, LogSettingsInputs>
+>;
+
+/**
+ * Rules across fields, reported together with the per-field problems.
+ *
+ * @internal
+ */
+export function logSettingsCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (MANAGED_LOG_FIELDS.every((field) => values[field] === undefined)) {
+    failures.push({
+      property: "logLevel",
+      reason: `declare at least one of ${MANAGED_LOG_FIELDS.join(", ")}: a LogSettings with none would manage nothing`,
+    });
+  }
+  if (values.serverType === "arcgis-server" && values.usageMeteringEnabled !== undefined) {
+    failures.push({
+      property: "usageMeteringEnabled",
+      reason:
+        "ArcGIS Server's logs/settings does not report usageMeteringEnabled (only Mission, " +
+        "Notebook and Video Server do); remove it",
+    });
+  }
+  return failures;
+}
+
+/**
+ * Inputs whose change means another server (a replacement).
+ *
+ * @internal
+ */
+export const REPLACING_INPUTS = ["serverType", "adminUrl"] as const;
+
+/**
+ * Inputs whose change only updates state.
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [
+  "username",
+  "password",
+  "restoreOnDestroy",
+  "tls",
+  "timeouts",
+] as const;
+
+/**
+ * The LogSettings' input rules.
+ *
+ * @internal
+ */
+export const LOG_SETTINGS_INPUTS: InputRules = {
+  resource: "LogSettings",
+  schema: logSettingsInputsSchema,
+  crossChecks: logSettingsCrossChecks,
+  outputOnlyKeys: ["previousSettings", "serverLogSettings"],
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export function parseLogSettingsInputs(raw: unknown): LogSettingsInputs {
+  return parseInputsWith<LogSettingsInputs>(LOG_SETTINGS_INPUTS, raw);
+}

@@ -1,0 +1,116 @@
+/**
+ * The `LogSettings` resource as a Pulumi program declares it: its arguments and its class. The
+ * lifecycle is in `log-settings.ts`, the inputs in `log-settings-inputs.ts`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ServerType } from "../client";
+import { logSettingsProvider } from "./log-settings";
+import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./log-settings-inputs";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { type TlsArgs, type TlsSettings } from "./tls";
+
+/** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
+export interface LogSettingsArgs {
+  /** The product (typically a Site's `serverType`); default `mission-server`. */
+  serverType?: pulumi.Input<ServerType>;
+  /** Administrative root of the server (typically a Site's `adminUrl`). */
+  adminUrl: pulumi.Input<string>;
+  /** An administrator of the site. */
+  username: pulumi.Input<string>;
+  /** That administrator's password. Stored only as a secret. */
+  password: pulumi.Input<string>;
+  /** Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. */
+  logLevel?: pulumi.Input<(typeof LOG_SETTINGS_LEVELS)[number]>;
+  /** Directory of the logs, as the server sees it. */
+  logDir?: pulumi.Input<string>;
+  /** Maximum number of error reports. */
+  maxErrorReportsCount?: pulumi.Input<number>;
+  /** Maximum age of log files (the unit is not documented). */
+  maxLogFileAge?: pulumi.Input<number>;
+  /** Usage metering (Mission, Notebook and Video Server only). */
+  usageMeteringEnabled?: pulumi.Input<boolean>;
+  /** On destroy, write back the settings the server had before this stack changed them. */
+  restoreOnDestroy?: pulumi.Input<boolean>;
+  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
+  tls?: TlsArgs;
+  /** How long a change may take, including waiting while an export or import holds the site. */
+  timeouts?: pulumi.Input<{ changeMs?: pulumi.Input<number> }>;
+}
+
+/**
+ * A site's log settings, kept as declared with `POST {admin_root}/logs/settings/edit`. Only the
+ * fields given are managed; a change is an update in place.
+ *
+ * @example
+ * ```ts
+ * new LogSettings("logs", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   logLevel: "WARNING",
+ *   restoreOnDestroy: true,
+ * });
+ * ```
+ */
+export class LogSettings extends pulumi.dynamic.Resource {
+  /** The server's settings before this stack first changed them. */
+  declare public readonly previousSettings: pulumi.Output<ReportedLogSettings>;
+  /** The server's settings as last read. */
+  declare public readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
+  /** The product. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The server's administrative root. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The site's administrator. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The managed log level (after a refresh: the server's). */
+  declare public readonly logLevel: pulumi.Output<(typeof LOG_SETTINGS_LEVELS)[number] | undefined>;
+  /** The managed log directory (after a refresh: the server's). */
+  declare public readonly logDir: pulumi.Output<string | undefined>;
+  /** The managed maximum number of error reports. */
+  declare public readonly maxErrorReportsCount: pulumi.Output<number | undefined>;
+  /** The managed maximum age of log files. */
+  declare public readonly maxLogFileAge: pulumi.Output<number | undefined>;
+  /** The managed usage metering switch. */
+  declare public readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
+  /** Whether destroy writes back `previousSettings`. */
+  declare public readonly restoreOnDestroy: pulumi.Output<boolean>;
+  /** TLS settings, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The bound in effect, default filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<{ changeMs: number }>;
+
+  /**
+   * @param name - the resource's name in the stack.
+   * @param args - which server and which settings; see {@link LogSettingsArgs}.
+   * @param opts - the usual Pulumi resource options.
+   */
+  constructor(name: string, args: LogSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      logSettingsProvider,
+      name,
+      {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        logLevel: args.logLevel,
+        logDir: args.logDir,
+        maxErrorReportsCount: args.maxErrorReportsCount,
+        maxLogFileAge: args.maxLogFileAge,
+        usageMeteringEnabled: args.usageMeteringEnabled,
+        restoreOnDestroy: args.restoreOnDestroy,
+        tls: args.tls,
+        timeouts: args.timeouts,
+        ...args,
+        password: pulumi.secret(args.password),
+        previousSettings: undefined,
+        serverLogSettings: undefined,
+      },
+      resourceOptions("LogSettings", name, opts, ["password"]),
+      TYPE_MODULE,
+      "LogSettings",
+    );
+  }
+}

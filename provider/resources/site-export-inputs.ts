@@ -1,0 +1,179 @@
+/**
+ * The inputs of a `SiteExport`: their types, the zod schema that checks them, the rule across
+ * fields, and which inputs replace the export and which only update state.
+ */
+import { z } from "zod";
+import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../client";
+import { adminTargetShape } from "./admin-resource";
+import { type CheckFailure } from "./input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { withoutProvider } from "./lazy-provider";
+import { type TlsSettings } from "./tls";
+import { type InputRules, parseInputsWith } from "./lifecycle";
+import type { Assert, ParsesTo } from "./schema-match";
+
+/**
+ * Default bound on an export, including the time spent waiting for a lock held by another.
+ *
+ * @internal
+ */
+export const DEFAULT_EXPORT_MS = 30 * 60_000;
+
+/** Inputs of a `SiteExport` whose values are known. */
+export interface SiteExportInputs {
+  /** The product: `mission-server`, `arcgis-server`, `notebook-server` or `video-server`. */
+  serverType: ServerType;
+  /** The administrative root of the server. */
+  adminUrl: string;
+  /** An administrator of the site. */
+  username: string;
+  /** That administrator's password (a secret). */
+  password: string;
+  /** A folder on the server the archive is written to. */
+  location?: string;
+  /** A local folder the archive is downloaded to. */
+  downloadTo?: string;
+  /** Any values: a change exports again. */
+  triggers?: unknown[];
+  /** With downloadTo: whether a missing local copy is accepted on refresh (ephemeral runners). */
+  allowMissingDownload?: boolean;
+  /**
+   * The largest archive `downloadTo` accepts, in bytes (default 4 GiB). Filled in by check();
+   * absent in state written before it existed.
+   */
+  maxDownloadBytes?: number;
+  /** How the server's certificate is checked. */
+  tls?: TlsSettings;
+  /** Time limits, in milliseconds. */
+  timeouts: SiteExportTimeouts;
+}
+
+/** Time limits of a `SiteExport` (the `timeouts` argument and output). */
+export interface SiteExportTimeouts {
+  /**
+   * How long the whole export may take, in ms: waiting for another export to release the site,
+   * the export and the download (default 1 800 000: 30 minutes).
+   */
+  exportMs: number;
+}
+
+/** Outputs of a `SiteExport` as stored in state. */
+export interface SiteExportOutputs extends SiteExportInputs {
+  /** The server path of the archive, or the URL it can be downloaded from. */
+  location: string;
+  /** The `location` input (a server folder), when one was given. */
+  requestedLocation?: string;
+  /** The archive's file name, e.g. `20250101-120000-UTC.agssite`. */
+  fileName: string;
+  /** When the export was made (ISO 8601). */
+  exportedAt: string;
+  /** With downloadTo: the downloaded archive's local path. */
+  localPath?: string;
+  /** With downloadTo: the archive's size in bytes. */
+  sizeBytes?: number;
+  /** With downloadTo: the archive's SHA-256 (hex). */
+  sha256?: string;
+  /** The server's version as `rest/info` reports it, when it could be read. */
+  serverVersion?: string;
+}
+
+/**
+ * The zod schema of the SiteExport inputs.
+ *
+ * @internal
+ */
+export function siteExportInputsSchema() {
+  return z.strictObject({
+    ...adminTargetShape(),
+    location: nonEmpty().optional(),
+    downloadTo: nonEmpty().optional(),
+    triggers: z.array(z.unknown()).optional(),
+    allowMissingDownload: z.boolean().optional(),
+    maxDownloadBytes: z
+      .number()
+      .int()
+      .positive({ message: "must be a positive number of bytes" })
+      .default(DEFAULT_MAX_DOWNLOAD_BYTES),
+    tls: tlsSchema(),
+    timeouts: z
+      .strictObject({ exportMs: timeoutMsSchema(DEFAULT_EXPORT_MS) })
+      .default({ exportMs: DEFAULT_EXPORT_MS }),
+  });
+}
+
+/**
+ * The hand-written {@link SiteExportInputs} and the schema agree (a build error otherwise).
+ *
+ * @internal
+ */
+export type SiteExportInputsMatch = Assert<
+  ParsesTo<ReturnType<typeof siteExportInputsSchema>, SiteExportInputs>
+>;
+
+/**
+ * Rules across fields, reported together with the per-field problems.
+ *
+ * @internal
+ */
+export function siteExportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  if (values.location !== undefined && values.downloadTo !== undefined) {
+    return [
+      {
+        property: "downloadTo",
+        reason:
+          "cannot be combined with location: the server answers a download URL only when " +
+          "location is omitted",
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * Inputs whose change means a new export (a replacement).
+ *
+ * @internal
+ */
+export const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
+
+/**
+ * Inputs whose change only updates state.
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [
+  "serverType",
+  "username",
+  "password",
+  "maxDownloadBytes",
+  "allowMissingDownload",
+  "tls",
+  "timeouts",
+] as const;
+
+/**
+ * The SiteExport's input rules.
+ *
+ * @internal
+ */
+export const SITE_EXPORT_INPUTS: InputRules = {
+  resource: "SiteExport",
+  schema: siteExportInputsSchema,
+  crossChecks: siteExportCrossChecks,
+  outputOnlyKeys: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given (inputs, or outputs read
+ * back as inputs).
+ *
+ * @internal
+ */
+export function parseSiteExportInputs(raw: unknown): SiteExportInputs {
+  const values = withoutProvider(raw);
+  // In outputs, `location` is the server's answer and the input is `requestedLocation`.
+  if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
+  else if (values.fileName !== undefined) delete values.location;
+  delete values.requestedLocation;
+  return parseInputsWith<SiteExportInputs>(SITE_EXPORT_INPUTS, values);
+}

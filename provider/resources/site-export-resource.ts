@@ -1,0 +1,146 @@
+/**
+ * The `SiteExport` resource as a Pulumi program declares it: its arguments and its class. The
+ * lifecycle is in `site-export.ts`, the inputs in `site-export-inputs.ts`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ServerType } from "../client";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
+import { resolveServerConnection, type ServerConnection } from "./connection";
+import { siteExportProvider } from "./site-export";
+import type { SiteExportTimeouts } from "./site-export-inputs";
+
+/** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
+export interface SiteExportArgs {
+  /** The product (typically a Site's `serverType`); default `mission-server`. */
+  serverType?: pulumi.Input<ServerType>;
+  /**
+   * Administrative root of the server (typically a Site's `adminUrl`). Default:
+   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
+  /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
+  location?: pulumi.Input<string>;
+  /**
+   * A local folder to stream the archive to (only without `location`). A relative path is
+   * relative to the project folder (where Pulumi.yaml is): prefer it to an absolute path, which
+   * differs between CI runners, and a change of `downloadTo` exports again.
+   */
+  downloadTo?: pulumi.Input<string>;
+  /**
+   * With downloadTo: on refresh, accept that the local copy is missing (default false: missing
+   * means gone, and the next `pulumi up` exports again). For ephemeral CI runners, where the
+   * download folder does not outlive the run. A copy that is present but changed still counts as
+   * gone.
+   */
+  allowMissingDownload?: pulumi.Input<boolean>;
+  /** Largest archive downloadTo accepts, in bytes (default 4 GiB); a larger one fails. */
+  maxDownloadBytes?: pulumi.Input<number>;
+  /** Any values: a change exports again (as `triggers` in pulumi-command). */
+  triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
+  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
+  tls?: TlsArgs;
+  /** How long an export may take, including waiting for another export to finish. */
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteExportTimeouts>>>;
+}
+
+/**
+ * An export of a site's configuration (a backup), made with `POST {admin_root}/exportSite`.
+ *
+ * @example
+ * ```ts
+ * const backup = new SiteExport("backup", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   downloadTo: "./backups",
+ *   triggers: [release],
+ * });
+ * ```
+ */
+export class SiteExport extends pulumi.dynamic.Resource {
+  /** The product of the server. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The administrative root the export was made on. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The administrator's name. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The `location` argument (a server folder), when one was given. */
+  declare public readonly requestedLocation: pulumi.Output<string | undefined>;
+  /** The local folder of the download, when one was given. */
+  declare public readonly downloadTo: pulumi.Output<string | undefined>;
+  /** Whether a missing local copy is accepted on refresh. */
+  declare public readonly allowMissingDownload: pulumi.Output<boolean | undefined>;
+  /** The triggers as given. */
+  declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
+  /** The largest archive a download accepts, in bytes. */
+  declare public readonly maxDownloadBytes: pulumi.Output<number | undefined>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteExportTimeouts>;
+  /** The archive's path on the server, or the URL it was downloaded from. */
+  declare public readonly location: pulumi.Output<string>;
+  /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */
+  declare public readonly fileName: pulumi.Output<string>;
+  /** When the export was made (ISO 8601). */
+  declare public readonly exportedAt: pulumi.Output<string>;
+  /** With downloadTo: where the archive was written locally. */
+  declare public readonly localPath: pulumi.Output<string | undefined>;
+  /** With downloadTo: the archive's size in bytes. */
+  declare public readonly sizeBytes: pulumi.Output<number | undefined>;
+  /** With downloadTo: the archive's SHA-256 (hex). */
+  declare public readonly sha256: pulumi.Output<string | undefined>;
+  /** The server's version as rest/info reports it. */
+  declare public readonly serverVersion: pulumi.Output<string | undefined>;
+
+  /**
+   * @param name - the resource's name in the stack.
+   * @param args - what to export and where; see {@link SiteExportArgs}.
+   * @param opts - the usual Pulumi resource options.
+   */
+  constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("SiteExport", name, args);
+    super(
+      siteExportProvider,
+      name,
+      {
+        // Every output is listed, so that each is a property of the resource.
+        serverType: args.serverType,
+        location: args.location,
+        requestedLocation: undefined,
+        downloadTo: args.downloadTo,
+        triggers: args.triggers,
+        allowMissingDownload: args.allowMissingDownload,
+        maxDownloadBytes: args.maxDownloadBytes,
+        timeouts: args.timeouts,
+        ...own,
+        ...connection,
+        fileName: undefined,
+        exportedAt: undefined,
+        localPath: undefined,
+        sizeBytes: undefined,
+        sha256: undefined,
+        serverVersion: undefined,
+      },
+      resourceOptions("SiteExport", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteExport",
+    );
+  }
+}

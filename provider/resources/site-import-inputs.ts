@@ -1,0 +1,134 @@
+/**
+ * The inputs of a `SiteImport`: their types, the zod schema that checks them, the rule across
+ * fields, and which inputs only update state (another archive, site or triggers is a new import).
+ */
+import { z } from "zod";
+import type { ServerType } from "../client";
+import { adminTargetShape } from "./admin-resource";
+import { type CheckFailure } from "./input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { type InputRules, parseInputsWith } from "./lifecycle";
+import type { Assert, ParsesTo } from "./schema-match";
+
+/**
+ * Default bound on an import, including waiting while an export or import holds the site.
+ *
+ * @internal
+ */
+export const DEFAULT_IMPORT_MS = 60 * 60_000;
+
+/** Inputs of a `SiteImport` whose values are known. */
+export interface SiteImportInputs {
+  serverType: ServerType;
+  adminUrl: string;
+  username: string;
+  password: string;
+  /** The archive as the server reads it: a path, or the id of an uploaded item. */
+  location?: string;
+  /** A local archive, uploaded first. */
+  localArchive?: string;
+  /** SHA-256 (hex) of the archive, when known (e.g. a SiteExport's `sha256`). */
+  archiveSha256?: string;
+  triggers?: unknown[];
+  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  timeouts: { importMs: number };
+}
+
+/** Outputs of a `SiteImport` as stored in state. */
+export interface SiteImportOutputs extends SiteImportInputs {
+  /** What identifies the archive: `sha256:<hex>`, or `location:<path or id>` without a hash. */
+  fingerprint: string;
+  /** With localArchive: the id of the uploaded item the import read. */
+  uploadedItemId?: string;
+  /** `imported` (the server answered success) or `answer-lost` (sent once, answer lost). */
+  outcome: "imported" | "answer-lost";
+  importedAt: string;
+  /** The server's answer without `status` (its report; shape undocumented), as JSON text. */
+  report?: string;
+}
+
+/**
+ * The zod schema of the SiteImport inputs.
+ *
+ * @internal
+ */
+export function siteImportInputsSchema() {
+  return z.strictObject({
+    ...adminTargetShape(),
+    location: nonEmpty().optional(),
+    localArchive: nonEmpty().optional(),
+    archiveSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
+      .optional(),
+    triggers: z.array(z.unknown()).optional(),
+    tls: tlsSchema(),
+    timeouts: z
+      .strictObject({ importMs: timeoutMsSchema(DEFAULT_IMPORT_MS) })
+      .default({ importMs: DEFAULT_IMPORT_MS }),
+  });
+}
+
+/**
+ * The hand-written {@link SiteImportInputs} and the schema agree (a build error otherwise).
+ *
+ * @internal
+ */
+export type SiteImportInputsMatch = Assert<
+  ParsesTo<ReturnType<typeof siteImportInputsSchema>, SiteImportInputs>
+>;
+
+/**
+ * Exactly one archive.
+ *
+ * @internal
+ */
+export function siteImportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  if ((values.location === undefined) === (values.localArchive === undefined)) {
+    return [
+      {
+        property: "location",
+        reason:
+          "give exactly one of location (a path the server can read, or an uploaded item's id) " +
+          "and localArchive (a local file, uploaded first)",
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * Inputs whose change only updates state (with the archive's, when it names the same content).
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [
+  "username",
+  "password",
+  "tls",
+  "timeouts",
+  "location",
+  "localArchive",
+  "archiveSha256",
+] as const;
+
+/**
+ * The SiteImport's input rules.
+ *
+ * @internal
+ */
+export const SITE_IMPORT_INPUTS: InputRules = {
+  resource: "SiteImport",
+  schema: siteImportInputsSchema,
+  crossChecks: siteImportCrossChecks,
+  outputOnlyKeys: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export function parseSiteImportInputs(raw: unknown): SiteImportInputs {
+  return parseInputsWith<SiteImportInputs>(SITE_IMPORT_INPUTS, raw);
+}

@@ -1,0 +1,135 @@
+/**
+ * The inputs of a `SiteMachine`: their types, the zod schema that checks them, the rule across
+ * fields, and which inputs replace the machine and which only update state.
+ */
+import { z } from "zod";
+import type { ServerType } from "../client";
+import { adminTargetShape } from "./admin-resource";
+import { type CheckFailure } from "./input-check";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { type InputRules, parseInputsWith } from "./lifecycle";
+import type { Assert, ParsesTo } from "./schema-match";
+
+/**
+ * Default bound on waiting for the joining machine to answer at all (a fresh install).
+ *
+ * @internal
+ */
+export const DEFAULT_SERVER_READY_MS = 15 * 60_000;
+
+/**
+ * Default bound on the join: joinSite, its pollAfter and the watching that follows.
+ *
+ * @internal
+ */
+export const DEFAULT_JOIN_MS = 30 * 60_000;
+
+/** Inputs of a `SiteMachine` whose values are known. */
+export interface SiteMachineInputs {
+  serverType: ServerType;
+  /** Administrative root of the joining machine. */
+  adminUrl: string;
+  /** Administrative root of a machine of the site (joinSite's `adminURL`). */
+  siteAdminUrl: string;
+  /** The machine's name as the site lists it; default: the host of `adminUrl`. */
+  machineName?: string;
+  username: string;
+  password: string;
+  tls?: { caCert?: string; insecureSkipVerify?: boolean };
+  timeouts: { serverReadyMs: number; joinMs: number };
+}
+
+/** Outputs of a `SiteMachine` as stored in state. */
+export interface SiteMachineOutputs extends SiteMachineInputs {
+  /** "joined" when this resource joined the machine, "adopted" when it was in the site already. */
+  state: "joined" | "adopted";
+  /** The machine's name as the site spells it. */
+  registeredName: string;
+  /** The site's machines, as last read. */
+  machines: string[];
+  /** When the machine joined or was adopted (ISO 8601). */
+  joinedAt: string;
+}
+
+/**
+ * The zod schema of the SiteMachine inputs.
+ *
+ * @internal
+ */
+export function siteMachineInputsSchema() {
+  return z.strictObject({
+    ...adminTargetShape(),
+    siteAdminUrl: httpUrlSchema(),
+    machineName: nonEmpty().optional(),
+    tls: tlsSchema(),
+    timeouts: z
+      .strictObject({
+        serverReadyMs: timeoutMsSchema(DEFAULT_SERVER_READY_MS),
+        joinMs: timeoutMsSchema(DEFAULT_JOIN_MS),
+      })
+      .default({ serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS }),
+  });
+}
+
+/**
+ * The hand-written {@link SiteMachineInputs} and the schema agree (a build error otherwise).
+ *
+ * @internal
+ */
+export type SiteMachineInputsMatch = Assert<
+  ParsesTo<ReturnType<typeof siteMachineInputsSchema>, SiteMachineInputs>
+>;
+
+/**
+ * A machine cannot join the site through itself.
+ *
+ * @internal
+ */
+export function siteMachineCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const { adminUrl, siteAdminUrl } = values;
+  if (typeof adminUrl !== "string" || typeof siteAdminUrl !== "string") return [];
+  if (adminUrl.replace(/\/+$/, "") !== siteAdminUrl.replace(/\/+$/, "")) return [];
+  return [
+    {
+      property: "siteAdminUrl",
+      reason:
+        "must be the admin URL of another machine, one that is already in the site (it is the " +
+        "joining machine's own adminUrl)",
+    },
+  ];
+}
+
+/**
+ * Inputs whose change means another machine or another site: unregister, then join anew.
+ *
+ * @internal
+ */
+export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "machineName"] as const;
+
+/**
+ * Inputs whose change only updates state.
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = ["username", "password", "tls", "timeouts"] as const;
+
+/**
+ * The SiteMachine's input rules.
+ *
+ * @internal
+ */
+export const SITE_MACHINE_INPUTS: InputRules = {
+  resource: "SiteMachine",
+  schema: siteMachineInputsSchema,
+  crossChecks: siteMachineCrossChecks,
+  outputOnlyKeys: ["state", "registeredName", "machines", "joinedAt"],
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export function parseSiteMachineInputs(raw: unknown): SiteMachineInputs {
+  return parseInputsWith<SiteMachineInputs>(SITE_MACHINE_INPUTS, raw);
+}

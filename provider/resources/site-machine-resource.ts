@@ -1,0 +1,102 @@
+/**
+ * The `SiteMachine` resource as a Pulumi program declares it: its arguments and its class. The
+ * lifecycle is in `site-machine.ts`, the inputs in `site-machine-inputs.ts`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ServerType } from "../client";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { siteMachineProvider } from "./site-machine";
+import { type TlsArgs, type TlsSettings } from "./tls";
+
+/** Arguments of a {@link SiteMachine}. Every field accepts a `pulumi.Input`. */
+export interface SiteMachineArgs {
+  /** The product of the site and the machine: `mission-server` (default) or another. */
+  serverType?: pulumi.Input<ServerType>;
+  /** Administrative root of the joining machine, e.g. `https://gis2.example.com:20443/arcgis/admin`. */
+  adminUrl: pulumi.Input<string>;
+  /** Administrative root of a machine already in the site (typically a Site's `adminUrl`). */
+  siteAdminUrl: pulumi.Input<string>;
+  /** The machine's name as the site lists it; default: the host of `adminUrl`. */
+  machineName?: pulumi.Input<string>;
+  /** An administrator of the site. */
+  username: pulumi.Input<string>;
+  /** Its password. Stored only as a secret. */
+  password: pulumi.Input<string>;
+  /** TLS: a CA certificate (PEM) to trust (for both machines), or (discouraged) no verification. */
+  tls?: TlsArgs;
+  /** How long to wait for the machine to answer, and for the join (milliseconds). */
+  timeouts?: pulumi.Input<{
+    serverReadyMs?: pulumi.Input<number>;
+    joinMs?: pulumi.Input<number>;
+  }>;
+}
+
+/**
+ * A server machine in a site, joined with `POST {machine admin root}/joinSite` and unregistered
+ * with `POST {site admin root}/machines/<name>/unregister` on destroy.
+ *
+ * @example
+ * ```ts
+ * const second = new SiteMachine("gis2", {
+ *   adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+ *   siteAdminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ * });
+ * ```
+ */
+export class SiteMachine extends pulumi.dynamic.Resource {
+  /** The product of the site and the machine. */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The joining machine's administrative root. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The site's machine it joined through. */
+  declare public readonly siteAdminUrl: pulumi.Output<string>;
+  /** "joined" or "adopted". */
+  declare public readonly state: pulumi.Output<"joined" | "adopted">;
+  /** The machine's name as the site spells it. */
+  declare public readonly registeredName: pulumi.Output<string>;
+  /** The site's machines, as last read. */
+  declare public readonly machines: pulumi.Output<string[]>;
+  /** When the machine joined or was adopted (ISO 8601). */
+  declare public readonly joinedAt: pulumi.Output<string>;
+  /** The site's administrator. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The machine's name as declared (when given). */
+  declare public readonly machineName: pulumi.Output<string | undefined>;
+  /** TLS settings, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The bounds in effect, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<{ serverReadyMs: number; joinMs: number }>;
+
+  /**
+   * @param name - the resource's name in the stack.
+   * @param args - the machine and the site; see {@link SiteMachineArgs}.
+   * @param opts - the usual Pulumi resource options.
+   */
+  constructor(name: string, args: SiteMachineArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      siteMachineProvider,
+      name,
+      {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        machineName: args.machineName,
+        tls: args.tls,
+        timeouts: args.timeouts,
+        ...args,
+        password: pulumi.secret(args.password),
+        state: undefined,
+        registeredName: undefined,
+        machines: undefined,
+        joinedAt: undefined,
+      },
+      resourceOptions("SiteMachine", name, opts, ["password"]),
+      TYPE_MODULE,
+      "SiteMachine",
+    );
+  }
+}

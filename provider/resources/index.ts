@@ -1,15 +1,14 @@
-/** The Pulumi resources: one file each (schema, implementation, provider, Resource class). */
+/** The Pulumi resources, one module each; Site's in site-*.ts (inputs, lifecycle, class). */
+export { Site, type SiteArgs } from "./site-resource";
 export {
-  Site,
-  type SiteArgs,
   type SiteConfigStoreConnection,
   type SiteDirectory,
   type SiteInputs,
   type SiteLogSettings,
-  type SiteOutputs,
   type SiteTimeouts,
-  siteProvider,
-} from "./site";
+} from "./site-inputs";
+export { type SiteOutputs } from "./site-report";
+export { siteProvider } from "./site";
 export {
   SiteExport,
   type SiteExportArgs,

@@ -16,14 +16,14 @@ import {
   implementation as siteExport,
   siteExportInputsSchema,
 } from "../../provider/resources/site-export";
+import { implementation as site } from "../../provider/resources/site";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
   DIRECTORY_TYPES,
   LOG_LEVELS,
-  implementation as site,
   siteInputsSchema,
-} from "../../provider/resources/site";
+} from "../../provider/resources/site-inputs";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 

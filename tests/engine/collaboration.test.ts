@@ -2,8 +2,9 @@
  * Collaboration through Pulumi's real dynamic-provider host, from the packed package installed in
  * a consumer project's node_modules.
  */
-import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import { createPortalSession } from "../../provider/client";
 import {
+  collaborationExists,
   portalSeed,
   SEED_PORTAL_ID,
   startTestEmulator,
@@ -60,20 +61,7 @@ function program(credentials: string): string {
 }
 
 /** Whether the collaboration still exists on the emulated portal. */
-async function exists(collaborationId: string): Promise<boolean> {
-  const session = createPortalSession({
-    sharingUrl: emu.sharingUrl,
-    ...ADMIN,
-    tls: { caCert: emu.caCert! },
-  });
-  try {
-    await getCollaboration(session, PORTAL_ID, collaborationId);
-    return true;
-  } catch (error) {
-    if (isNotFoundError(error)) return false;
-    throw error;
-  }
-}
+const exists = (id: string) => collaborationExists(emu, ADMIN, id, PORTAL_ID);
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed });

@@ -9,10 +9,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
 import { readZip } from "../emulator/zip";
 import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  collaborationExists,
+  portalSeed,
+  startTestEmulator,
+  type TestEmulator,
+} from "../helpers/emulator";
 import { checkAndCreate, runProgram, type Created } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
@@ -39,42 +43,13 @@ function example(name: string, config: Record<string, string>, secrets: Record<s
   });
 }
 
-async function collaborationExists(id: string): Promise<boolean> {
-  const session = createPortalSession({
-    sharingUrl: emu.sharingUrl,
-    ...PORTAL_ADMIN,
-    tls: { caCert: emu.caCert! },
-  });
-  try {
-    await getCollaboration(session, PORTAL_ID, id);
-    return true;
-  } catch (error) {
-    if (isNotFoundError(error)) return false;
-    throw error;
-  }
-}
-
 beforeAll(async () => {
   qs.ensureSelfLink();
   work = fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-examples-"));
   emu = await startTestEmulator({
     createDelayMs: 200,
     exportDelayMs: 100,
-    seed: {
-      portal: {
-        id: PORTAL_ID,
-        users: [{ ...PORTAL_ADMIN, role: "org_admin" }],
-        collaborations: [
-          { id: "hosted1", name: "Regional partners", hostPortalId: PORTAL_ID },
-          {
-            id: "joined1",
-            name: "State data hub",
-            hostPortalId: "STATEPORTAL7",
-            guestPortalIds: [PORTAL_ID],
-          },
-        ],
-      },
-    },
+    seed: portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], PORTAL_ID),
   });
   host = await startHost(REPO_ROOT);
   await host.configure();
@@ -175,8 +150,8 @@ describe("examples/collaboration-teardown", () => {
 
     await host.delete(joined.id, program.urn("joined"), joined.properties);
     await host.delete(hosted.id, program.urn("hosted"), hosted.properties);
-    expect(await collaborationExists("hosted1")).toBe(false);
-    expect(await collaborationExists("joined1")).toBe(false);
+    expect(await collaborationExists(emu, PORTAL_ADMIN, "hosted1", PORTAL_ID)).toBe(false);
+    expect(await collaborationExists(emu, PORTAL_ADMIN, "joined1", PORTAL_ID)).toBe(false);
     const urls = emu.requestLog().map((r) => r.url);
     expect(urls.some((u) => u.includes("/collaborations/hosted1/delete"))).toBe(true);
     expect(urls.some((u) => u.includes("/collaborations/joined1/removeParticipation"))).toBe(true);

@@ -4,12 +4,11 @@
  * stop at once, non-zero, saying how to get one, having started and written nothing. And how the
  * CLI is found. The real flow, with the real engine, is tests/real-engine/start.test.ts.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DAEMON_FILE } from "../../emulator/daemon";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT, run } from "../engine/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
@@ -27,25 +26,14 @@ interface Result {
 
 let tmp: string;
 
-function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Result> {
+async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Result> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
+  const { code, stdout, stderr } = await run(process.execPath, [script, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    timeoutMs: 30_000,
   });
+  return { code, stdout, stderr, ms: Date.now() - started };
 }
 
 /**

@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import { implementation as collaboration } from "../../provider/resources/collaboration";
 import { implementation as siteExport } from "../../provider/resources/site-export";
 import { implementation as site } from "../../provider/resources/site";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   startFaultProxy,
   type Exchange,
@@ -46,21 +46,7 @@ beforeAll(async () => {
     tls: false,
     createDelayMs: 50,
     exportDelayMs: 100,
-    seed: {
-      portal: {
-        id: PORTAL_ID,
-        users: [{ ...PORTAL_ADMIN, role: "org_admin" }],
-        collaborations: [
-          {
-            id: "hosted1",
-            name: "Partners",
-            description: "",
-            hostPortalId: PORTAL_ID,
-            guestPortalIds: ["GUEST1"],
-          },
-        ],
-      },
-    },
+    seed: portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], PORTAL_ID),
   });
   // The Host header is kept, so that download URLs the emulator answers lead through the proxy.
   proxy = await startFaultProxy(new URL(emu.adminUrl).origin, { preserveHost: true });

@@ -17,7 +17,7 @@ import * as tls from "node:tls";
 import fc from "fast-check";
 import { Agent, request } from "undici";
 import { MAX_BODY_BYTES, startEmulator } from "../../emulator";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
 
 const SEED = 20_261_124;
@@ -237,31 +237,13 @@ beforeAll(async () => {
     createDelayMs: 20,
     exportDelayMs: 20,
     machineName: MACHINE,
-    seed: {
-      portal: {
-        id: PORTAL_ID,
-        users: [
-          { ...PORTAL_ADMIN, role: "org_admin" },
-          { ...PORTAL_USER, role: "org_user" },
-        ],
-        collaborations: [
-          {
-            id: "hosted1",
-            name: "Hosted",
-            description: "",
-            hostPortalId: PORTAL_ID,
-            guestPortalIds: ["GUESTPORTAL1"],
-          },
-          {
-            id: "joined1",
-            name: "Joined",
-            description: "",
-            hostPortalId: "OTHERHOST1",
-            guestPortalIds: [PORTAL_ID],
-          },
-        ],
-      },
-    },
+    seed: portalSeed(
+      [
+        { ...PORTAL_ADMIN, role: "org_admin" },
+        { ...PORTAL_USER, role: "org_user" },
+      ],
+      PORTAL_ID,
+    ),
   });
   agent = new Agent({ connect: { ca: emu.caCert! }, connections: 8 });
   const created = (await form(`${ADMIN}/createNewSite`, SITE_ADMIN)) as { status?: string };

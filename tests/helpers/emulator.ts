@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
 
 /** A running emulator plus what tests need around it. */
 export interface TestEmulator extends RunningEmulator {
@@ -49,28 +50,30 @@ export const SEED_PORTAL_ID = "HOSTPORTAL1";
 
 /**
  * A seed of a portal that hosts two collaborations (`hosted1`, `hosted2`) and is a guest of a
- * third (`joined1`), with the given users.
+ * third (`joined1`), with the given users; its id is {@link SEED_PORTAL_ID} unless `portalId`
+ * is given.
  */
 export function portalSeed(
   users: Array<{ username: string; password: string; role: "org_admin" | "org_user" }>,
+  portalId: string = SEED_PORTAL_ID,
 ) {
   return {
     portal: {
-      id: SEED_PORTAL_ID,
+      id: portalId,
       users,
       collaborations: [
         {
           id: "hosted1",
           name: "Regional partners",
           description: "Shares basemaps with partners",
-          hostPortalId: SEED_PORTAL_ID,
+          hostPortalId: portalId,
           guestPortalIds: ["GUESTPORTAL9"],
         },
         {
           id: "hosted2",
           name: "Second",
           description: "",
-          hostPortalId: SEED_PORTAL_ID,
+          hostPortalId: portalId,
           guestPortalIds: [],
         },
         {
@@ -78,9 +81,35 @@ export function portalSeed(
           name: "State data hub",
           description: "Hosted elsewhere",
           hostPortalId: "STATEPORTAL7",
-          guestPortalIds: [SEED_PORTAL_ID],
+          guestPortalIds: [portalId],
         },
       ],
     },
   };
+}
+
+/**
+ * Whether a collaboration still exists on the emulator's portal, asked as `admin` (through the
+ * client, trusting the emulator's CA when it serves TLS).
+ *
+ * @example `expect(await collaborationExists(emu, ADMIN, "hosted1")).toBe(false)`
+ */
+export async function collaborationExists(
+  emu: TestEmulator,
+  admin: { username: string; password: string },
+  collaborationId: string,
+  portalId: string = SEED_PORTAL_ID,
+): Promise<boolean> {
+  const session = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...admin,
+    tls: emu.caCert === undefined ? {} : { caCert: emu.caCert },
+  });
+  try {
+    await getCollaboration(session, portalId, collaborationId);
+    return true;
+  } catch (error) {
+    if (isNotFoundError(error)) return false;
+    throw error;
+  }
 }

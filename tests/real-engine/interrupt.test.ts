@@ -2,34 +2,13 @@
  * Ctrl-C (SIGINT to the CLI, what the terminal sends) during a site creation under the real
  * engine, followed by another `pulumi up`.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue } from "./support";
+import { siteStacks } from "./support";
 
-const stacks: RealStack[] = [];
-const emulators: TestEmulator[] = [];
-
-afterAll(async () => {
-  for (const stack of stacks) await stack.cleanup();
-  for (const emu of emulators) await emu.close();
-});
-
-async function siteStack(name: string, createDelayMs: number) {
-  const emu = await startTestEmulator({ createDelayMs });
-  emulators.push(emu);
-  const stack = await RealStack.create(name);
-  stacks.push(stack);
-  const config: Record<string, ConfigValue> = {
-    adminUrl: { value: emu.adminUrl },
-    caCert: { value: emu.caCert! },
-    siteUsername: { value: "siteadmin" },
-    sitePassword: { value: "site-Slow-Create-1", secret: true },
-    siteOnly: { value: "true" },
-  };
-  return { emu, stack, config };
-}
+const sites = siteStacks();
+afterAll(() => sites.close());
 
 it("after a Ctrl-C during a creation, the next `pulumi up` sends no second createNewSite and the stack is consistent", async () => {
-  const { emu, stack, config } = await siteStack("interrupted", 8_000);
+  const { emu, stack, config } = await sites.create("interrupted", 8_000);
   const interrupted = await stack.run("up", {
     config,
     abortOnText: "Waiting for site creation",

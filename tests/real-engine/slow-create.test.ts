@@ -2,37 +2,16 @@
  * A site creation of more than a minute through the real engine: the user sees progress while
  * `pulumi up` runs.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue } from "./support";
+import { siteStacks } from "./support";
 
-const stacks: RealStack[] = [];
-const emulators: TestEmulator[] = [];
-
-afterAll(async () => {
-  for (const stack of stacks) await stack.cleanup();
-  for (const emu of emulators) await emu.close();
-});
-
-async function siteStack(name: string, createDelayMs: number) {
-  const emu = await startTestEmulator({ createDelayMs });
-  emulators.push(emu);
-  const stack = await RealStack.create(name);
-  stacks.push(stack);
-  const config: Record<string, ConfigValue> = {
-    adminUrl: { value: emu.adminUrl },
-    caCert: { value: emu.caCert! },
-    siteUsername: { value: "siteadmin" },
-    sitePassword: { value: "site-Slow-Create-1", secret: true },
-    siteOnly: { value: "true" },
-  };
-  return { emu, stack, config };
-}
+const sites = siteStacks();
+afterAll(() => sites.close());
 
 const PROGRESS =
   /Waiting for site creation on https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin: .*\((?:(\d+)m)?(\d+)s of at most 60m00s\)/;
 
 it("shows progress lines while a creation of more than a minute runs under `pulumi up`", async () => {
-  const { emu, stack, config } = await siteStack("slow", 65_000);
+  const { emu, stack, config } = await sites.create("slow", 65_000);
   const up = await stack.mustRun("up", { config, timeoutMs: 150_000 });
   expect(up.changeSummary).toEqual({ create: 2 });
   expect(up.ms).toBeGreaterThan(65_000);

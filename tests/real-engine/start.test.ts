@@ -5,11 +5,10 @@
  * and a second destroy with nothing to do. Every folder is a temporary one; the engine is the one
  * scripts/engine.cjs built (no `pulumi` on PATH here).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT, run } from "../engine/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
@@ -28,24 +27,13 @@ let flags: string[];
 let env: NodeJS.ProcessEnv;
 let emulatorPid: number | undefined;
 
-function runScript(script: string, args: string[]): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+async function runScript(script: string, args: string[]): Promise<Result> {
+  const { code, stdout, stderr } = await run(process.execPath, [script, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    timeoutMs: 150_000,
   });
+  return { code, stdout, stderr };
 }
 
 function processAlive(pid: number): boolean {

@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const engineScript = require("../../scripts/engine.cjs") as {
@@ -219,4 +220,41 @@ export function stateResources(
     id?: string;
     outputs?: Record<string, unknown>;
   }>;
+}
+
+/**
+ * Stacks of the root program in its site-only form, each against its own emulator whose site
+ * creation takes `createDelayMs`; `close()` (in afterAll) removes every stack and stops every
+ * emulator started.
+ *
+ * @example
+ * ```ts
+ * const sites = siteStacks();
+ * afterAll(() => sites.close());
+ * const { emu, stack, config } = await sites.create("slow", 65_000);
+ * ```
+ */
+export function siteStacks() {
+  const stacks: RealStack[] = [];
+  const emulators: TestEmulator[] = [];
+  return {
+    async create(name: string, createDelayMs: number) {
+      const emu = await startTestEmulator({ createDelayMs });
+      emulators.push(emu);
+      const stack = await RealStack.create(name);
+      stacks.push(stack);
+      const config: Record<string, ConfigValue> = {
+        adminUrl: { value: emu.adminUrl },
+        caCert: { value: emu.caCert! },
+        siteUsername: { value: "siteadmin" },
+        sitePassword: { value: "site-Slow-Create-1", secret: true },
+        siteOnly: { value: "true" },
+      };
+      return { emu, stack, config };
+    },
+    async close() {
+      for (const stack of stacks) await stack.cleanup();
+      for (const emu of emulators) await emu.close();
+    },
+  };
 }

@@ -1,13 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  createPortalSession,
-  deleteCollaboration,
-  getCollaboration,
-  isNotFoundError,
-} from "../../provider/client";
+import { createPortalSession, deleteCollaboration } from "../../provider/client";
 import { implementation as collaboration } from "../../provider/resources/collaboration";
 import type { CollaborationOutputs } from "../../provider/resources/collaboration-inputs";
 import {
+  collaborationExists,
   portalSeed,
   SEED_PORTAL_ID,
   startTestEmulator,
@@ -116,20 +112,7 @@ describe("Collaboration against the emulator", () => {
       ...extra,
     });
 
-  async function exists(id: string): Promise<boolean> {
-    const session = createPortalSession({
-      sharingUrl: emu.sharingUrl,
-      ...ADMIN,
-      tls: { caCert: emu.caCert! },
-    });
-    try {
-      await getCollaboration(session, PORTAL_ID, id);
-      return true;
-    } catch (error) {
-      if (isNotFoundError(error)) return false;
-      throw error;
-    }
-  }
+  const exists = (id: string) => collaborationExists(emu, ADMIN, id, PORTAL_ID);
 
   it("records the collaboration as host, with the portal id from portals/self", async () => {
     const { id, outs } = await collaboration.create(await inputs());

@@ -11,7 +11,7 @@ import * as https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { implementation as collaboration } from "../../provider/resources/collaboration";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure } from "../faults/measure";
 
@@ -233,31 +233,13 @@ beforeAll(async () => {
     createDelayMs: 20,
     exportDelayMs: 20,
     machineName: MACHINE,
-    seed: {
-      portal: {
-        id: PORTAL_ID,
-        users: [
-          { ...PORTAL_ADMIN, role: "org_admin" },
-          { ...PORTAL_USER, role: "org_user" },
-        ],
-        collaborations: [
-          {
-            id: "hosted1",
-            name: "Hosted",
-            description: "",
-            hostPortalId: PORTAL_ID,
-            guestPortalIds: ["GUEST1"],
-          },
-          {
-            id: "joined1",
-            name: "Joined",
-            description: "",
-            hostPortalId: "OTHERHOST1",
-            guestPortalIds: [PORTAL_ID],
-          },
-        ],
-      },
-    },
+    seed: portalSeed(
+      [
+        { ...PORTAL_ADMIN, role: "org_admin" },
+        { ...PORTAL_USER, role: "org_user" },
+      ],
+      PORTAL_ID,
+    ),
   });
   await fs.mkdir(path.join(emu.dataDir, EXPORT_ROOT_NAME));
   const created = await send("POST", `${ADMIN}/createNewSite`, {
@@ -344,9 +326,9 @@ describe("tokens that must not be accepted", () => {
       refused++;
     }
     expect(await snapshot()).toEqual(before);
-    // Positive control: the portal administrator lists both collaborations.
+    // Positive control: the portal administrator lists the seed's three collaborations.
     const list = await call(COLLABORATION_OPERATIONS[0]!, portalToken, "x-esri");
-    expect(list.json.total).toBe(2);
+    expect(list.json.total).toBe(3);
     figures.record(
       "collaboration operations x refused tokens x token forms",
       { refusalsVerified: refused, requestsSent: refused + 1, dataLost: 0 },

@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { createPortalSession } from "../../provider/client";
 import { readToken } from "../../emulator/tokens";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import {
   HostCallError,
@@ -122,28 +122,10 @@ beforeAll(async () => {
     exportDelayMs: 50,
     quiet: false,
     log: (line) => emulatorLog.push(line),
-    seed: {
-      portal: {
-        id: PORTAL_ID,
-        users: [{ username: "gisadmin", password: PORTAL_PASSWORD, role: "org_admin" }],
-        collaborations: [
-          {
-            id: "hosted1",
-            name: "Partners",
-            description: "",
-            hostPortalId: PORTAL_ID,
-            guestPortalIds: ["GUESTPORTAL1"],
-          },
-          {
-            id: "joined1",
-            name: "Joined",
-            description: "",
-            hostPortalId: "OTHERHOST1",
-            guestPortalIds: [PORTAL_ID],
-          },
-        ],
-      },
-    },
+    seed: portalSeed(
+      [{ username: "gisadmin", password: PORTAL_PASSWORD, role: "org_admin" }],
+      PORTAL_ID,
+    ),
   });
   proxy = await startFaultProxy(new URL(emu.adminUrl).origin, { preserveHost: true });
   proxy.observe((exchange) => {

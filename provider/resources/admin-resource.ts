@@ -1,7 +1,7 @@
 /**
  * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
  * `username`, `password` inputs, the admin session built from them, the test for "the site is
- * held by an export or an import", and the test for "the answer may have been lost", and the wait for a server to answer.
+ * held by an export or an import", and the wait for a server to answer.
  *
  * @internal
  */
@@ -11,7 +11,6 @@ import {
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
-  isTransientError,
   SERVER_TYPES,
   waitForServer,
 } from "../client";
@@ -96,18 +95,6 @@ function isHeld(error: unknown, message: RegExp): boolean {
   if (!isArcGISRequestError(error)) return false;
   if (hasServerCode(error, 409)) return true;
   return error.messages.some((m) => message.test(m));
-}
-
-/**
- * True when the answer to a one-time operation (createNewSite, joinSite) may have been lost after
- * the server acted on it: no answer, a timeout, a proxy's 502/503/504, or a body that is not the
- * server's (a proxy's page). Such an operation is never sent again; the server is watched instead.
- *
- * @internal
- */
-export function answerMayBeLost(error: unknown): boolean {
-  if (!isArcGISRequestError(error)) return false;
-  return isTransientError(error) || error.code === "BAD_RESPONSE" || error.code === "TIMEOUT";
 }
 
 /**

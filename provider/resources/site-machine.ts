@@ -12,6 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
+  answerMayBeLost,
   hasServerCode,
   isArcGISRequestError,
   joinSite,
@@ -24,7 +25,7 @@ import {
   unregisterMachine,
   waitForJoin,
 } from "../client";
-import { adminSessionFor, answerMayBeLost, waitUntilAnswering } from "./admin-resource";
+import { adminSessionFor, waitUntilAnswering } from "./admin-resource";
 import { containsUnknown } from "./input-check";
 import { lazyProvider, withoutProvider } from "./lazy-provider";
 import { implementationOf } from "./lifecycle";

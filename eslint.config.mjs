@@ -10,9 +10,8 @@ export default tseslint.config(
       "**/node_modules/**",
       "coverage/**",
       ".pulumi-state/**",
-      // JavaScript other than the scripts and this config: fixtures and programs run as they are.
+      // JavaScript other than the scripts and the configs: fixtures and programs run as they are.
       "{bench,examples,tests,provider,emulator}/**/*.{js,mjs,cjs}",
-      "jest.config.js",
     ],
   },
   eslint.configs.recommended,
@@ -37,7 +36,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.{js,cjs,mjs}", "eslint.config.mjs"],
+    files: ["scripts/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
     rules: {
       // tsc checks these files (tsconfig.scripts.json: checkJs), and reports undefined names
       // with Node's own types, which no-undef does not know.
@@ -45,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.cjs"],
+    files: ["scripts/**/*.cjs", "jest*.config.js"],
     rules: {
       // CommonJS is what these files are (Jest suites require them as they are).
       "@typescript-eslint/no-require-imports": "off",

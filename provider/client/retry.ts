@@ -15,7 +15,11 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
-/** Defaults of {@link RetryPolicy}. */
+/**
+ * Defaults of {@link RetryPolicy}.
+ *
+ * @internal
+ */
 export const DEFAULT_RETRY_POLICY: Readonly<Required<Omit<RetryPolicy, "random">>> = {
   maxAttempts: 4,
   baseDelayMs: 500,
@@ -34,7 +38,9 @@ export const DEFAULT_RETRY_POLICY: Readonly<Required<Omit<RetryPolicy, "random">
  * ```ts
  * backoffDelay(3, { baseDelayMs: 100, random: () => 0 }) // 200
  * ```
- * Maps to: no REST operation.
+ * Sends no request: the delay arithmetic of {@link retryWhile}.
+ *
+ * @internal
  */
 export function backoffDelay(retry: number, policy: RetryPolicy = {}): number {
   const base = policy.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs;
@@ -46,7 +52,8 @@ export function backoffDelay(retry: number, policy: RetryPolicy = {}): number {
 
 /**
  * Runs `attempt` and re-runs it after transient failures, up to `maxAttempts` in all. Any other
- * failure, and the last transient one, is thrown as is.
+ * failure, and the last transient one, is thrown as is. It is {@link retryWhile} with an attempt
+ * count instead of a deadline.
  *
  * @param attempt - the operation; must be safe to repeat.
  * @param policy - retry policy, or `false` for a single attempt.
@@ -55,24 +62,29 @@ export function backoffDelay(retry: number, policy: RetryPolicy = {}): number {
  * ```ts
  * await withRetry(() => arcgisRequest({ ...opts, retry: false }), {});
  * ```
- * Maps to: no REST operation; used for idempotent reads.
+ * Sends no request itself: wraps the idempotent reads of the client operations.
+ *
+ * @internal
  */
 export async function withRetry<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy | false | undefined,
   signal?: AbortSignal,
 ): Promise<T> {
-  const maxAttempts = policy
-    ? Math.max(1, policy.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts)
-    : 1;
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (e) {
-      if (!policy || n >= maxAttempts || !isTransientError(e) || signal?.aborted) throw e;
-      await pause(backoffDelay(n, policy), signal);
-    }
-  }
+  if (!policy) return attempt();
+  const maxAttempts = Math.max(1, policy.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts);
+  let attempts = 0;
+  return retryWhile(
+    (e) => ++attempts < maxAttempts && isTransientError(e),
+    {
+      deadline: Number.POSITIVE_INFINITY,
+      baseDelay: policy.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelay: policy.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+      random: policy.random,
+      signal,
+    },
+    attempt,
+  );
 }
 
 /**
@@ -85,7 +97,9 @@ export async function withRetry<T>(
  * ```ts
  * await pause(700, signal);
  * ```
- * Maps to: no REST operation.
+ * Sends no request: the wait between attempts of {@link retryWhile}.
+ *
+ * @internal
  */
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -100,7 +114,11 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Bounds of {@link retryWhile}. */
+/**
+ * Bounds of {@link retryWhile}.
+ *
+ * @internal
+ */
 export interface RetryWhileOptions {
   /** Epoch ms after which no new attempt starts; the last wait ends at the deadline. */
   deadline: number;
@@ -135,7 +153,10 @@ export interface RetryWhileOptions {
  * await retryWhile((e) => hasServerCode(e, 409), { deadline: Date.now() + 60_000, baseDelay: 1_000, maxDelay: 15_000 }, () => deleteSite(session));
  * ```
  * Polling is the same loop without jitter: `{ baseDelay: 700, maxDelay: 700, jitter: false }`.
- * Maps to: no REST operation.
+ * Sends no request itself: the one retry and polling loop of the package (every wait and every
+ * "try again later" runs on it).
+ *
+ * @internal
  */
 export async function retryWhile<T>(
   predicate: (error: unknown) => boolean,
@@ -174,7 +195,9 @@ export async function retryWhile<T>(
  * ```ts
  * if (answerMayBeLost(e)) await waitForSite(target, wait); // never createNewSite twice
  * ```
- * Maps to: no REST operation.
+ * Sends no request: it reads a failure of createNewSite, joinSite or importSite.
+ *
+ * @internal
  */
 export function answerMayBeLost(error: unknown): boolean {
   if (!isArcGISRequestError(error)) return false;

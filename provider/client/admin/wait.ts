@@ -90,7 +90,9 @@ export function lookTimeouts(deadline: number): { connectMs: number; headersMs: 
  * ```ts
  * await pollUntil(subject, wait, async (timeouts) => { if (!(await ready(timeouts))) throw new NotYet("no-site", "…"); });
  * ```
- * Maps to: no REST operation.
+ * Sends no request itself: `look` does; this is the polling loop every wait shares, on
+ * `retryWhile`.
+ *
  * @internal
  */
 export async function pollUntil<T>(

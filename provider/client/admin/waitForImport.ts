@@ -17,6 +17,9 @@ import type { WaitOptions } from "./wait";
  * ```
  * Maps to: `GET {admin_root}/?f=json`, `POST {admin_root}/generateToken` and the health check,
  * repeatedly.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/importsite (what is awaited) and
+ * https://developers.arcgis.com/rest/enterprise-administration/server/site.htm (what is polled).
  */
 export async function waitForImport(target: WaitForSiteTarget, wait: WaitOptions): Promise<void> {
   await waitForSite(target, wait);

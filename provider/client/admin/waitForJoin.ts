@@ -23,7 +23,11 @@ export interface WaitForJoinTarget extends TransportOptions {
   pollAfterSeconds?: number | undefined;
 }
 
-/** Whether a machine list names `machineName` (names compare without regard to case). */
+/**
+ * Whether a machine list names `machineName` (names compare without regard to case).
+ *
+ * @internal
+ */
 export function listsMachine(machines: readonly string[], machineName: string): boolean {
   const wanted = machineName.toLowerCase();
   return machines.some((m) => m.toLowerCase() === wanted);
@@ -44,6 +48,9 @@ export function listsMachine(machines: readonly string[], machineName: string): 
  * ```
  * Maps to: `GET {machine admin root}/?f=json` and `GET {site admin root}/machines?f=json`,
  * repeatedly.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/joinsite (what is awaited) and
+ * https://developers.arcgis.com/rest/enterprise-administration/server/machines.htm (what is polled).
  */
 export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions): Promise<string[]> {
   const startedAt = Date.now();

@@ -18,6 +18,8 @@ export type { WaitOptions, WaitStatus } from "./wait";
  * const status = await waitForServer(adminUrl, { tls }, { deadline: Date.now() + 900_000, pollIntervalMs: 5_000 });
  * ```
  * Maps to: `GET {admin_root}/?f=json` without a token, repeatedly.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/site.htm
  */
 export async function waitForServer(
   adminUrl: string,

@@ -35,6 +35,10 @@ export interface WaitForSiteTarget extends TransportOptions {
  * ```
  * Maps to: `GET {admin_root}/?f=json`, `POST {admin_root}/generateToken` and the health check,
  * repeatedly.
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/enterprise-administration/server/createsite (what is awaited),
+ * https://developers.arcgis.com/rest/enterprise-administration/server/generatetoken and
+ * https://developers.arcgis.com/rest/services-reference/enterprise/health-check.htm (what is polled).
  */
 export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions): Promise<void> {
   const { adminUrl, serverType, username, password, ...transport } = target;

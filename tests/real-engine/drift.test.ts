@@ -7,6 +7,10 @@ import { createAdminSession, editLogSettings, getLogSettings } from "../../provi
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack, stateResources, type ConfigValue } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const SITE_PASSWORD = "site-Drift-Pass-1";
 const LOG_SETTINGS = {
   logLevel: "DEBUG",

@@ -5,6 +5,10 @@
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const LEAKED = "site-Leaked-Secret-3";
 let emu: TestEmulator;
 let plain: TestEmulator;

@@ -4,6 +4,10 @@
  */
 import { siteStacks } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const sites = siteStacks();
 afterAll(() => sites.close());
 

@@ -10,6 +10,10 @@ import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const SITE_PASSWORD = "site-Secret-Pass-71";
 const PORTAL_PASSWORD = "portal-Secret-Pass-72";
 const CONNECTION_SECRET = "azure-Conn-Secret-73";

@@ -20,6 +20,10 @@ import {
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const PASSWORD = "restore-Secret-Pass-81";
 const PRODUCTS: ServerType[] = [
   "mission-server",

@@ -10,6 +10,10 @@ import { createAdminSession, listMachines, unregisterMachine } from "../../provi
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { RealStack, type ConfigValue } from "./support";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 const SITE_PASSWORD = "site-Machine-Pass-81";
 
 let first: TestEmulator;

@@ -10,6 +10,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, run } from "../engine/harness";
 
+// A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
+// or more, so the default 60 s per test would fail a test that is only slow.
+jest.setTimeout(300_000);
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
 

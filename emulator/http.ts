@@ -158,16 +158,7 @@ export async function decodeForm(
   const params = new Map<string, string>();
   if (body.length === 0) return params;
   if (contentType !== undefined && /^multipart\/form-data/i.test(contentType)) {
-    let form: FormData;
-    try {
-      form = await new Request("http://emulator.invalid/", {
-        method: "POST",
-        headers: { "content-type": contentType },
-        body: new Uint8Array(body),
-      }).formData();
-    } catch (error) {
-      throw new MalformedBodyError(error instanceof Error ? error.message : String(error));
-    }
+    const form = await multipartForm(body, contentType);
     for (const [key, value] of form) {
       // File parts carry no parameter of the emulated operations; ignore them.
       if (typeof value === "string") params.set(key, value);
@@ -237,9 +228,19 @@ export async function decodeFiles(
   const files = new Map<string, UploadedFile>();
   if (body.length === 0 || contentType === undefined || !/^multipart\/form-data/i.test(contentType))
     return files;
-  let form: FormData;
+  const form = await multipartForm(body, contentType);
+  for (const [key, value] of form) {
+    if (typeof value !== "string") {
+      files.set(key, { name: value.name, data: Buffer.from(await value.arrayBuffer()) });
+    }
+  }
+  return files;
+}
+
+/** Parses a multipart/form-data body with the platform's own parser (undici's, in Node). */
+async function multipartForm(body: Buffer, contentType: string): Promise<FormData> {
   try {
-    form = await new Request("http://emulator.invalid/", {
+    return await new Request("http://emulator.invalid/", {
       method: "POST",
       headers: { "content-type": contentType },
       body: new Uint8Array(body),
@@ -247,10 +248,4 @@ export async function decodeFiles(
   } catch (error) {
     throw new MalformedBodyError(error instanceof Error ? error.message : String(error));
   }
-  for (const [key, value] of form) {
-    if (typeof value !== "string") {
-      files.set(key, { name: value.name, data: Buffer.from(await value.arrayBuffer()) });
-    }
-  }
-  return files;
 }

@@ -21,7 +21,13 @@ import { z } from "zod";
 import { ARCHIVE_EXTENSION, EXCLUDED_ITEMS, INCLUDED_ITEMS } from "./archive";
 import { AdminError, type ApiRequest } from "./http";
 import type { Runtime } from "./runtime";
-import { refuseDuringExport, siteUnavailableError, UPLOAD_ID, uploadsDir } from "./site";
+import {
+  refuseDuringExport,
+  siteUnavailableError,
+  UPLOAD_ID,
+  uploadsDir,
+  withinExportRoots,
+} from "./site";
 import { LOG_LEVELS } from "./state";
 
 /** Name of the hidden file next to an uploaded item that holds its description. */
@@ -140,15 +146,7 @@ async function resolveArchive(rt: Runtime, location: string): Promise<string> {
   } catch {
     throw refuse("the file does not exist or cannot be read by the server.");
   }
-  for (const root of rt.options.exportRoots) {
-    let realRoot: string;
-    try {
-      realRoot = await fs.realpath(root);
-    } catch {
-      continue;
-    }
-    if (real.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep)) return real;
-  }
+  if (await withinExportRoots(rt, real, { orRoot: false })) return real;
   throw refuse("the file is outside the folders this server may read site archives from.");
 }
 

@@ -205,6 +205,21 @@ export async function resolveExportFolder(
   } catch {
     throw refuse("the location is not an existing folder.");
   }
+  if (await withinExportRoots(rt, realDir, { orRoot: true })) {
+    return { kind: "folder", realDir, shownDir: path.resolve(location) };
+  }
+  throw refuse("the location is outside the folders this server may export to.");
+}
+
+/**
+ * Whether a real path (symbolic links resolved) lies inside one of the export roots (or, with
+ * `orRoot`, is one); a root that does not exist holds nothing.
+ */
+export async function withinExportRoots(
+  rt: Runtime,
+  realPath: string,
+  { orRoot }: { orRoot: boolean },
+): Promise<boolean> {
   for (const root of rt.options.exportRoots) {
     let realRoot: string;
     try {
@@ -212,14 +227,11 @@ export async function resolveExportFolder(
     } catch {
       continue;
     }
-    if (
-      realDir === realRoot ||
-      realDir.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep)
-    ) {
-      return { kind: "folder", realDir, shownDir: path.resolve(location) };
-    }
+    if (orRoot && realPath === realRoot) return true;
+    if (realPath.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep))
+      return true;
   }
-  throw refuse("the location is outside the folders this server may export to.");
+  return false;
 }
 
 /**

@@ -67,19 +67,7 @@ export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<
     body = form.toString();
   }
   return withRetry(
-    async () => {
-      const res = await sendRequest({ url, method, headers, body }, opts, ctx);
-      const text = await readBodyText(res, opts, ctx);
-      return parseArcGISAnswer(
-        {
-          statusCode: res.statusCode,
-          contentType: headerValue(res.headers["content-type"]),
-          location: headerValue(res.headers["location"]),
-          text,
-        },
-        ctx,
-      );
-    },
+    () => sendForAnswer({ url, method, headers, body }, opts, ctx),
     opts.retry,
     opts.signal,
   );
@@ -173,6 +161,40 @@ export async function sendRequest(
   } catch (e) {
     throw transportError(e, transport, ctx);
   }
+}
+
+/**
+ * Sends a request (see {@link sendRequest}) and reads its answer as an ArcGIS JSON object: both
+ * error formats recognised even with HTTP 200, every failure an ArcGISRequestError.
+ *
+ * @param req - URL, method, headers and body (a form, or a multipart body for an upload).
+ * @param transport - TLS options, timeouts, signal, dispatcher.
+ * @param ctx - operation and URL for error messages.
+ * @returns the parsed JSON object of a successful answer.
+ * @example
+ * ```ts
+ * const answer = await sendForAnswer({ url, method: "POST", headers, body: form }, transport, ctx);
+ * ```
+ * Maps to: any REST operation (send, then read the answer).
+ *
+ * @internal
+ */
+export async function sendForAnswer(
+  req: OutgoingRequest,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): Promise<Record<string, unknown>> {
+  const res = await sendRequest(req, transport, ctx);
+  const text = await readBodyText(res, transport, ctx);
+  return parseArcGISAnswer(
+    {
+      statusCode: res.statusCode,
+      contentType: headerValue(res.headers["content-type"]),
+      location: headerValue(res.headers["location"]),
+      text,
+    },
+    ctx,
+  );
 }
 
 /**

@@ -2,8 +2,8 @@ import { openAsBlob } from "node:fs";
 import * as path from "node:path";
 import { FormData } from "undici";
 import { z } from "zod";
-import { baseHeaders, headerValue, readBodyText, sendRequest } from "../request";
-import { parseArcGISAnswer, validateAnswer } from "../response";
+import { baseHeaders, sendForAnswer } from "../request";
+import { validateAnswer } from "../response";
 import type { AdminSession } from "../session";
 
 // Chef `upload_item` reads `item.itemID`; the current ArcGIS Server page shows `item` as the id.
@@ -40,19 +40,9 @@ export async function uploadItem(
     form.set("f", "json");
     // Tokens go in the body: URLs end up in proxy and server logs.
     form.set("token", token);
-    const res = await sendRequest(
+    return sendForAnswer(
       { url, method: "POST", headers: baseHeaders(session.referer), body: form },
       session.transport,
-      ctx,
-    );
-    const text = await readBodyText(res, session.transport, ctx);
-    return parseArcGISAnswer(
-      {
-        statusCode: res.statusCode,
-        contentType: headerValue(res.headers["content-type"]),
-        location: headerValue(res.headers["location"]),
-        text,
-      },
       ctx,
     );
   });

@@ -185,12 +185,17 @@ async function itemDescription(
   }
   // Not an item: report the page that came back first.
   parseArcGISAnswer({ statusCode: res.statusCode, contentType, text: page }, ctx);
-  throw requestError(
+  throw notAFile(ctx, res.statusCode, contentType);
+}
+
+/** The error for an answer that is neither a file nor an ArcGIS error. */
+function notAFile(ctx: AnswerContext, httpStatus: number, contentType: string): Error {
+  return requestError(
     ctx,
     "BAD_RESPONSE",
     `expected a file but the server answered ${contentType}.`,
     {
-      httpStatus: res.statusCode,
+      httpStatus,
     },
   );
 }
@@ -216,14 +221,7 @@ async function rejectNonFileAnswer(
   const location = headerValue(res.headers["location"]);
   const body = parseArcGISAnswer({ statusCode: res.statusCode, contentType, location, text }, ctx);
   if (acceptJson && /json/i.test(contentType)) return body;
-  throw requestError(
-    ctx,
-    "BAD_RESPONSE",
-    `expected a file but the server answered ${contentType}.`,
-    {
-      httpStatus: res.statusCode,
-    },
-  );
+  throw notAFile(ctx, res.statusCode, contentType);
 }
 
 /** A Content-Length above the limit is refused before a byte is written. */

@@ -28,37 +28,43 @@ interface ModeResult {
   raw: Side & { healthChecks: number[] };
 }
 
-async function providerRun(
-  setup: ProviderSetup,
-  host: Host,
-  runAsync: boolean,
-  name: string,
-): Promise<{
-  total: number;
-  check: number;
-  create: number;
-  diff: number;
+/** What every run reports besides its own timings: the requests and connections it made. */
+interface RunTraffic {
   requests: number;
   connections: number;
   timeline: string;
-}> {
+}
+
+/** Runs `run` against a zero-delay emulator of its own, and adds the traffic it caused. */
+async function onFreshEmulator<T>(
+  run: (bench: BenchEmulator) => Promise<T>,
+): Promise<T & RunTraffic> {
   const bench = await startBenchEmulator({ createDelayMs: 0 });
   try {
-    const news = newsFor(setup.registrations.site, bench, { runAsync });
     const startedEpoch = Date.now();
-    const t = await createThroughHost(host, news, name, setup.registrations.site);
+    const own = await run(bench);
     return {
+      ...own,
       connections: clientConnectionsTo(Number(new URL(bench.emu.adminUrl).port)),
       timeline: timeline(bench, startedEpoch),
-      total: t.checkMs + t.createMs + t.diffMs,
-      check: t.checkMs,
-      create: t.createMs,
-      diff: t.diffMs,
       requests: bench.emu.requestLog().length,
     };
   } finally {
     await bench.close();
   }
+}
+
+function providerRun(setup: ProviderSetup, host: Host, runAsync: boolean, name: string) {
+  return onFreshEmulator(async (bench) => {
+    const news = newsFor(setup.registrations.site, bench, { runAsync });
+    const t = await createThroughHost(host, news, name, setup.registrations.site);
+    return {
+      total: t.checkMs + t.createMs + t.diffMs,
+      check: t.checkMs,
+      create: t.createMs,
+      diff: t.diffMs,
+    };
+  });
 }
 
 /** The requests of a run with their arrival, in ms after the run started: `GET admin/ @ 25`. */
@@ -72,30 +78,11 @@ function timeline(bench: BenchEmulator, startedEpoch: number): string {
     .join(" → ");
 }
 
-async function rawRun(
-  raw: RawClient,
-  runAsync: boolean,
-): Promise<{
-  total: number;
-  healthChecks: number;
-  requests: number;
-  connections: number;
-  timeline: string;
-}> {
-  const bench = await startBenchEmulator({ createDelayMs: 0 });
-  try {
-    const startedEpoch = Date.now();
+function rawRun(raw: RawClient, runAsync: boolean) {
+  return onFreshEmulator(async (bench) => {
     const { ms: total, healthChecks } = await raw.create(bench, runAsync);
-    return {
-      connections: clientConnectionsTo(Number(new URL(bench.emu.adminUrl).port)),
-      timeline: timeline(bench, startedEpoch),
-      total,
-      healthChecks,
-      requests: bench.emu.requestLog().length,
-    };
-  } finally {
-    await bench.close();
-  }
+    return { total, healthChecks };
+  });
 }
 
 /**

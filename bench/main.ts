@@ -50,23 +50,33 @@ function positive(text: string, flag: string, min = 1): number {
   return value;
 }
 
-/** The POLL_INTERVAL_MS of the Site implementation that was measured (from the packed dist). */
+/**
+ * The poll interval of the Site implementation that was measured (from the packed dist):
+ * `DEFAULT_SITE_TIMING.pollIntervalMs` in site-waits.js, or `POLL_INTERVAL_MS` in the site.js of
+ * earlier builds.
+ */
 function pollIntervalOf(setup: ProviderSetup): number | undefined {
-  const file = path.join(
+  const dir = path.join(
     setup.consumer.dir,
     "node_modules",
     "pulumi-arcgis-admin",
     "dist",
     "provider",
     "resources",
-    "site.js",
   );
-  try {
-    const match = /POLL_INTERVAL_MS\s*=\s*([\d_]+)/.exec(fs.readFileSync(file, "utf8"));
-    return match === null ? undefined : Number(match[1]!.replace(/_/g, ""));
-  } catch {
-    return undefined;
+  const sources: Array<[string, RegExp]> = [
+    ["site-waits.js", /pollIntervalMs:\s*([\d_]+)/],
+    ["site.js", /POLL_INTERVAL_MS\s*=\s*([\d_]+)/],
+  ];
+  for (const [file, pattern] of sources) {
+    try {
+      const match = pattern.exec(fs.readFileSync(path.join(dir, file), "utf8"));
+      if (match !== null) return Number(match[1]!.replace(/_/g, ""));
+    } catch {
+      // Not in this build: try the next place.
+    }
   }
+  return undefined;
 }
 
 async function timed(
@@ -157,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
             const note =
               poll === undefined
                 ? "The poll interval of the measured build could not be read."
-                : `The measured build polls every ${poll} ms (POLL_INTERVAL_MS in provider/resources/site.ts): p95 is bounded by that interval plus the readiness round trips, and the request rate by one status request per interval plus round trip.`;
+                : `The measured build polls every ${poll} ms (DEFAULT_SITE_TIMING.pollIntervalMs in provider/resources/site-waits.ts): p95 is bounded by that interval plus the readiness round trips, and the request rate by one status request per interval plus round trip.`;
             return completionFigure(results, note);
           } finally {
             await host.close();

@@ -212,7 +212,7 @@ export async function creationOverhead(
   }
   if (asyncRatio > TARGET_RATIO) {
     misses.push(
-      `- runAsync true (the default): ${num(asyncRatio)}x. With no emulated delay the creation still completes only after the emulator's second state write, so the provider's first status poll right after createNewSite usually finds it in progress and the next look comes one poll interval later (POLL_INTERVAL_MS in provider/resources/site.ts); the hand-written loop polls back to back (median ${num(median(async.raw.healthChecks), 0)} healthChecks). This is figure 3's latency at zero delay, not work the provider does: polling faster would close it but breaks figure 3's ≤ 2 requests/s bound, and real creations take minutes. A shorter first poll only (e.g. 50 ms, then the normal interval) would close most of it for instant creations at the cost of one extra request.`,
+      `- runAsync true (the default): ${num(asyncRatio)}x. With no emulated delay the creation still completes only after the emulator's second state write, so the provider's first status poll right after createNewSite usually finds it in progress and the next look comes one poll interval later (DEFAULT_SITE_TIMING.pollIntervalMs in provider/resources/site-waits.ts); the hand-written loop polls back to back (median ${num(median(async.raw.healthChecks), 0)} healthChecks). This is figure 3's latency at zero delay, not work the provider does: polling faster would close it but breaks figure 3's ≤ 2 requests/s bound, and real creations take minutes. A shorter first poll only (e.g. 50 ms, then the normal interval) would close most of it for instant creations at the cost of one extra request.`,
     );
   }
   return {

@@ -1,18 +1,18 @@
 /**
- * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts` where a resource
- * is split), the inputs and outputs (`<name>-inputs.ts`), the provider (`<name>.ts`, the lifecycle).
+ * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts`), the inputs
+ * and outputs (`<name>-inputs.ts`; Site's outputs in `site-report.ts`), the provider (`<name>.ts`,
+ * the lifecycle).
  */
+export { Site, type SiteArgs } from "./site-resource";
 export {
-  Site,
-  type SiteArgs,
   type SiteConfigStoreConnection,
   type SiteDirectory,
   type SiteInputs,
   type SiteLogSettings,
-  type SiteOutputs,
   type SiteTimeouts,
-  siteProvider,
-} from "./site";
+} from "./site-inputs";
+export { type SiteOutputs } from "./site-report";
+export { siteProvider } from "./site";
 export { SiteExport, type SiteExportArgs } from "./site-export-resource";
 export {
   type SiteExportInputs,

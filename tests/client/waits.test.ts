@@ -49,8 +49,9 @@ const NO_SITE = { status: 200, body: { error: { code: 500, message: "Not in a si
 
 describe("waitForServer()", () => {
   it("polls through resets at the given interval until the admin root answers, reporting each look", async () => {
-    const started = Date.now();
-    script = () => (Date.now() - started < 300 ? "reset" : NO_SITE);
+    // Counted rather than timed: on a loaded machine the first look alone can take 300 ms.
+    let resets = 3;
+    script = () => (resets-- > 0 ? "reset" : NO_SITE);
     const seen: WaitStatus[] = [];
     const status = await waitForServer(
       adminUrl,
@@ -60,6 +61,24 @@ describe("waitForServer()", () => {
     expect(status).toMatchObject({ state: "no-site", errorFormat: "error", serverCode: 500 });
     expect(seen.length).toBeGreaterThanOrEqual(3);
     expect(seen.every((s) => s.state === "unreachable")).toBe(true);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.elapsedMs - seen[i - 1]!.elapsedMs).toBeGreaterThanOrEqual(45);
+    }
+  });
+
+  it("ends with ABORTED soon after its signal fires, long before the deadline", async () => {
+    script = () => "reset";
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    await expect(
+      waitForServer(
+        adminUrl,
+        {},
+        { deadline: started + 10_000, pollIntervalMs: 50, signal: controller.signal },
+      ),
+    ).rejects.toMatchObject({ code: "ABORTED" });
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("ends at the deadline with a TIMEOUT that says what it last saw", async () => {

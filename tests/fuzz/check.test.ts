@@ -12,14 +12,14 @@ import { collaborationInputsSchema } from "../../provider/resources/collaboratio
 import { type CheckFailure, formatPath, UNKNOWN } from "../../provider/resources/input-check";
 import { implementation as siteExport } from "../../provider/resources/site-export";
 import { siteExportInputsSchema } from "../../provider/resources/site-export-inputs";
+import { implementation as site } from "../../provider/resources/site";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
   DIRECTORY_TYPES,
   LOG_LEVELS,
-  implementation as site,
   siteInputsSchema,
-} from "../../provider/resources/site";
+} from "../../provider/resources/site-inputs";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 

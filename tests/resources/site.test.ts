@@ -1,5 +1,6 @@
 import { createNewSite } from "../../provider/client";
-import { implementation, type SiteOutputs, withTiming } from "../../provider/resources/site";
+import { implementation, withTiming } from "../../provider/resources/site";
+import type { SiteOutputs } from "../../provider/resources/site-report";
 import { UNKNOWN } from "../../provider/resources/input-check";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";

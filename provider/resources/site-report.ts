@@ -1,0 +1,316 @@
+/**
+ * The outputs of a `Site`: what the server reports (machines, version, log settings, directories,
+ * configuration store), how it differs from the program, and whether a site that appeared after
+ * a lost answer is the one this stack asked for.
+ */
+import {
+  type AdminSession,
+  editLogSettings,
+  getConfigStore,
+  getLogSettings,
+  isArcGISRequestError,
+  listDirectories,
+  listMachines,
+  serverInfo,
+  type ServerInfo,
+} from "../client";
+import { logWarn, messageOf } from "./log";
+import type { SiteInputs, SiteLogSettings } from "./site-inputs";
+import { sessionOf, transportOf } from "./site-server";
+
+/** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
+export interface SiteOutputs extends SiteInputs {
+  /** `created` when this resource created the site, `adopted` when it adopted an existing one. */
+  state: "created" | "adopted";
+  /** When the site was created or adopted (ISO 8601). */
+  createdAt: string;
+  /** Names of the site's machines, as the server reports them (refreshed by `pulumi refresh`). */
+  machines: string[];
+  /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
+  serverVersion?: string;
+  /** The log settings as the server reports them (after applying ours; refreshed). */
+  serverLogSettings?: Record<string, string | number | boolean>;
+  /** The server directories as the server reports them (refreshed by `pulumi refresh`). */
+  serverDirectories?: SiteReportedDirectory[];
+  /** Where the server reports its configuration store (refreshed by `pulumi refresh`). */
+  serverConfigStore?: SiteReportedConfigStore;
+}
+
+/** A server directory as the server reports it (`system/directories`). */
+export interface SiteReportedDirectory {
+  /** The directory's name. */
+  name: string;
+  /** Its path as the server reports it (`physicalPath`, or `path` on Mission/Notebook/Video). */
+  path: string;
+}
+
+/** The configuration store as the server reports it (`system/configstore`); never a secret. */
+export interface SiteReportedConfigStore {
+  /** Its type, e.g. `FILESYSTEM`, when reported. */
+  type?: string;
+  /** Its location, when reported. */
+  connectionString?: string;
+}
+
+function versionText(info: ServerInfo | undefined): string | undefined {
+  if (info === undefined) return undefined;
+  return info.fullVersion ?? String(info.currentVersion);
+}
+
+/**
+ * The outputs: the inputs, the machines, the version, and the log settings as the server reports
+ * them. Declared log settings the server does not report are written with logs/settings/edit
+ * (as DSC does after creating a site); only a created site is changed.
+ */
+export async function outputsOf(
+  inputs: SiteInputs,
+  state: SiteOutputs["state"],
+  info: ServerInfo | undefined,
+): Promise<SiteOutputs> {
+  const session = sessionOf(inputs);
+  const machines = await listMachines(session);
+  const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  Object.assign(outs, await storageReport(inputs, session));
+  // Once a site exists, Video Server's rest/info wants a token (its documentation).
+  const version = versionText(
+    info ??
+      (await serverInfo(inputs.adminUrl, {
+        ...transportOf(inputs),
+        token: await session.token(),
+      }).catch(() => undefined)),
+  );
+  if (version !== undefined) outs.serverVersion = version;
+  try {
+    let reported = await getLogSettings(session);
+    const wanted = inputs.logSettings;
+    if (state === "created" && wanted !== undefined && logSettingsDiffer(reported, wanted)) {
+      await editLogSettings(session, wanted);
+      reported = await getLogSettings(session);
+    }
+    outs.serverLogSettings = reportedLogSettings(reported);
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read or apply the log settings of the site at ${inputs.adminUrl}: ` +
+        `${error.message}. Check them in the server's administrator directory.`,
+    );
+  }
+  return outs;
+}
+
+function logSettingsDiffer(
+  reported: Record<string, unknown>,
+  wanted: NonNullable<SiteInputs["logSettings"]>,
+): boolean {
+  return (Object.keys(wanted) as Array<keyof typeof wanted>).some(
+    (key) => wanted[key] !== undefined && reported[key] !== wanted[key],
+  );
+}
+
+/**
+ * The directories and configuration store as the server reports them, each best effort (a server
+ * that does not answer one of them is logged and the output left out).
+ */
+async function storageReport(
+  inputs: SiteInputs,
+  session: AdminSession,
+): Promise<Pick<SiteOutputs, "serverDirectories" | "serverConfigStore">> {
+  const report: Pick<SiteOutputs, "serverDirectories" | "serverConfigStore"> = {};
+  try {
+    report.serverDirectories = (await listDirectories(session)).map((d) => ({
+      name: d.name,
+      path: d.path,
+    }));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  try {
+    const store = await getConfigStore(session);
+    report.serverConfigStore = {
+      ...(store.type === undefined ? {} : { type: store.type }),
+      ...(store.connectionString === undefined ? {} : { connectionString: store.connectionString }),
+    };
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
+    );
+  }
+  return report;
+}
+
+/**
+ * Each difference between the declared inputs and what the server reports, by name:
+ * `logSettings.logLevel: DEBUG declared, WARNING on the server`. Only what the server reports is
+ * compared; directory names in any letter case (the server does not tell them apart).
+ *
+ * @internal
+ */
+export function siteDrift(inputs: SiteInputs, reported: SiteOutputs): string[] {
+  const lines: string[] = [];
+  const show = (v: unknown) => JSON.stringify(v);
+  if (inputs.logSettings !== undefined && reported.serverLogSettings !== undefined) {
+    for (const [key, declared] of Object.entries(inputs.logSettings)) {
+      const now = reported.serverLogSettings[key];
+      if (declared !== undefined && now !== undefined && now !== declared) {
+        lines.push(`logSettings.${key}: ${show(declared)} declared, ${show(now)} on the server`);
+      }
+    }
+  }
+  if (inputs.directories !== undefined && reported.serverDirectories !== undefined) {
+    for (const dir of inputs.directories) {
+      const now = reported.serverDirectories.find(
+        (d) => d.name.toLowerCase() === dir.name.toLowerCase(),
+      );
+      if (now === undefined) lines.push(`directories[${show(dir.name)}]: not on the server`);
+      else if (now.path !== dir.physicalPath) {
+        lines.push(
+          `directories[${show(dir.name)}].physicalPath: ${show(dir.physicalPath)} declared, ` +
+            `${show(now.path)} on the server`,
+        );
+      }
+    }
+  }
+  const store = inputs.configStoreConnection;
+  const storeNow = reported.serverConfigStore;
+  if (store !== undefined && storeNow !== undefined) {
+    if (storeNow.type !== undefined && storeNow.type !== store.type) {
+      lines.push(
+        `configStoreConnection.type: ${show(store.type)} declared, ${show(storeNow.type)} on the server`,
+      );
+    }
+    if (
+      storeNow.connectionString !== undefined &&
+      storeNow.connectionString !== store.connectionString
+    ) {
+      lines.push(
+        `configStoreConnection.connectionString: ${show(store.connectionString)} declared, ` +
+          `${show(storeNow.connectionString)} on the server`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The declared log settings with the values the server reports for the same fields. */
+export function logSettingsAsReported(
+  declared: SiteLogSettings,
+  reported: Record<string, string | number | boolean>,
+): SiteLogSettings {
+  const out: Record<string, unknown> = { ...declared };
+  for (const key of Object.keys(declared)) {
+    if (reported[key] !== undefined) out[key] = reported[key];
+  }
+  return out as unknown as SiteLogSettings;
+}
+
+/** Plain scalar fields only: outputs must be plain JSON. */
+export function reportedLogSettings(reported: Record<string, unknown>) {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(reported)) {
+    if (["string", "number", "boolean"].includes(typeof value)) {
+      out[key] = value as string | number | boolean;
+    }
+  }
+  return out;
+}
+
+/**
+ * What the server has now, for `read`: state follows it, so that `pulumi refresh` shows drift and
+ * the next `pulumi up` corrects what it can (log settings) and refuses what it cannot (the rest).
+ */
+export async function currentOutputs(inputs: SiteInputs, props: SiteOutputs): Promise<SiteOutputs> {
+  const session = sessionOf(inputs);
+  const now: SiteOutputs = { ...props };
+  try {
+    now.machines = await listMachines(session);
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not list the machines of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  const version = versionText(
+    await serverInfo(inputs.adminUrl, {
+      ...transportOf(inputs),
+      token: await session.token().catch(() => undefined),
+    }).catch(() => undefined),
+  );
+  if (version !== undefined) now.serverVersion = version;
+  try {
+    now.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the log settings of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  Object.assign(now, await storageReport(inputs, session));
+  const drift = siteDrift(inputs, now);
+  for (const line of drift) {
+    logWarn(`The site at ${inputs.adminUrl} differs from state: ${line}.`);
+  }
+  if (inputs.logSettings !== undefined && now.serverLogSettings !== undefined) {
+    now.logSettings = logSettingsAsReported(inputs.logSettings, now.serverLogSettings);
+  }
+  return now;
+}
+
+/**
+ * After a lost answer, tells whether the site that appeared is the one this stack asked for:
+ * the config store, directories and log settings the server reports must match what was sent
+ * (at least one of them compared, none different). Returns true, or why not.
+ */
+export async function isOurSite(inputs: SiteInputs): Promise<true | string> {
+  const session = sessionOf(inputs);
+  const compared: string[] = [];
+  const differences: string[] = [];
+  const unreadable = (what: string, e: unknown) => `${what} could not be read (${messageOf(e)})`;
+  if (inputs.configStoreConnection) {
+    try {
+      const store = await getConfigStore(session);
+      if (store.connectionString !== undefined) {
+        compared.push("config store");
+        if (store.connectionString !== inputs.configStoreConnection.connectionString) {
+          differences.push("its config store is elsewhere");
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its config store", e));
+    }
+  }
+  if (inputs.directories) {
+    try {
+      const reported = await listDirectories(session);
+      if (reported.length > 0) {
+        compared.push("directories");
+        const byName = new Map(reported.map((d) => [d.name.toLowerCase(), d.path]));
+        for (const d of inputs.directories) {
+          if (byName.get(d.name.toLowerCase()) !== d.physicalPath) {
+            differences.push(`its directory ${d.name} is not at ${d.physicalPath}`);
+          }
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its directories", e));
+    }
+  }
+  if (inputs.logSettings) {
+    try {
+      const reported = await getLogSettings(session);
+      if (reported.logDir !== undefined) {
+        compared.push("log settings");
+        if (reported.logDir !== inputs.logSettings.logDir) {
+          differences.push("its logs are in another directory");
+        }
+      }
+    } catch (e) {
+      differences.push(unreadable("its log settings", e));
+    }
+  }
+  if (differences.length > 0) return differences.join("; ");
+  if (compared.length === 0) {
+    return (
+      "nothing this stack sent can be compared with what the server reports (give " +
+      "configStoreConnection or directories to make a site recognisable)"
+    );
+  }
+  return true;
+}

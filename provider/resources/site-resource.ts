@@ -1,0 +1,171 @@
+/**
+ * The `Site` resource class and its arguments: what a Pulumi program declares. The lifecycle is
+ * in site.ts, whose provider it registers with.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ServerType } from "../client";
+import { resolveServerConnection, type ServerConnection } from "./connection";
+import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { siteProvider } from "./site";
+import type {
+  SiteConfigStoreConnection,
+  SiteDirectory,
+  SiteLogSettings,
+  SiteTimeouts,
+} from "./site-inputs";
+import type { SiteReportedConfigStore, SiteReportedDirectory } from "./site-report";
+import type { InputsOf, TlsArgs, TlsSettings } from "./tls";
+
+/** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
+export interface SiteArgs {
+  /**
+   * The product: `mission-server` (default), `arcgis-server`, `notebook-server` or
+   * `video-server`. It decides the form of createNewSite, the directory types and the health
+   * check; a server whose answers show another product is refused before createNewSite.
+   */
+  serverType?: pulumi.Input<ServerType>;
+  /**
+   * Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`.
+   * Default: `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * Name of the site's primary administrator, set by createNewSite. Default:
+   * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Password of the primary administrator. Stored only as a secret. Default:
+   * `connection.password`, `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
+  /** Configuration store; omitted, the server keeps it in its installation directory. */
+  configStoreConnection?: pulumi.Input<InputsOf<SiteConfigStoreConnection>>;
+  /** Server directories; omitted, the server creates them locally. */
+  directories?: pulumi.Input<pulumi.Input<InputsOf<SiteDirectory>>[]>;
+  /** Log settings; omitted, the server's defaults apply. */
+  logSettings?: pulumi.Input<InputsOf<SiteLogSettings>>;
+  /**
+   * Ask the server to create the site asynchronously and follow it by polling (default false:
+   * one synchronous request, as Esri's tools send, bounded by timeouts.createMs).
+   */
+  runAsync?: pulumi.Input<boolean>;
+  /** Adopt a site that already exists on the machine instead of failing (default false). */
+  adoptExisting?: pulumi.Input<boolean>;
+  /** Delete the site (deleteSite) when the resource is destroyed (default false: leave it). */
+  deleteSiteOnDestroy?: pulumi.Input<boolean>;
+  /**
+   * TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. Default:
+   * `connection.tls`, `arcgis-admin:caCert` / `arcgis-admin:insecureSkipVerify`,
+   * `ARCGIS_ADMIN_CA_CERT` / `ARCGIS_ADMIN_INSECURE_SKIP_VERIFY`.
+   */
+  tls?: TlsArgs;
+  /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
+  timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
+}
+
+/**
+ * A site of a Mission, ArcGIS, Notebook or Video Server, created with
+ * `POST {admin_root}/createNewSite` on a machine that is in no site yet.
+ *
+ * @example
+ * ```ts
+ * const site = new Site("site", {
+ *   adminUrl: "https://gis.example.com:20443/arcgis/admin",
+ *   username: "siteadmin",
+ *   password: config.requireSecret("sitePassword"),
+ *   tls: { caCert: config.require("caCert") },
+ * });
+ * ```
+ */
+export class Site extends pulumi.dynamic.Resource {
+  /** The product the site was created on (`mission-server`, `arcgis-server`, ...). */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The administrative root the site was created on. */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The primary administrator's name. */
+  declare public readonly username: pulumi.Output<string>;
+  /** The primary administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The configuration store as declared (a secret when it has a connectionSecret). */
+  declare public readonly configStoreConnection: pulumi.Output<
+    SiteConfigStoreConnection | undefined
+  >;
+  /** The server directories as declared. */
+  declare public readonly directories: pulumi.Output<SiteDirectory[] | undefined>;
+  /** The log settings as declared. */
+  declare public readonly logSettings: pulumi.Output<SiteLogSettings | undefined>;
+  /** Whether createNewSite was asked to work asynchronously. */
+  declare public readonly runAsync: pulumi.Output<boolean>;
+  /** Whether an existing site may be adopted. */
+  declare public readonly adoptExisting: pulumi.Output<boolean>;
+  /** Whether destroy deletes the site. */
+  declare public readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
+  /** The TLS settings used to reach the server. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+  /** The time limits, defaults filled in (milliseconds). */
+  declare public readonly timeouts: pulumi.Output<SiteTimeouts>;
+  /** "created" when this resource created the site, "adopted" when it adopted an existing one. */
+  declare public readonly state: pulumi.Output<"created" | "adopted">;
+  /** When the site was created or adopted (ISO 8601). */
+  declare public readonly createdAt: pulumi.Output<string>;
+  /** Names of the site's machines, as the server reports them. */
+  declare public readonly machines: pulumi.Output<string[]>;
+  /** The server's version as rest/info reports it (`fullVersion`, else `currentVersion`). */
+  declare public readonly serverVersion: pulumi.Output<string | undefined>;
+  /** The log settings as the server reports them (its own field names and values). */
+  declare public readonly serverLogSettings: pulumi.Output<
+    Record<string, string | number | boolean> | undefined
+  >;
+  /** The server directories as the server reports them (refreshed). */
+  declare public readonly serverDirectories: pulumi.Output<SiteReportedDirectory[] | undefined>;
+  /** Where the server reports its configuration store (refreshed). */
+  declare public readonly serverConfigStore: pulumi.Output<SiteReportedConfigStore | undefined>;
+
+  /**
+   * @param name - the resource's name in the stack.
+   * @param args - the site to create; see {@link SiteArgs}.
+   * @param opts - the usual Pulumi resource options.
+   */
+  constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("Site", name, args);
+    super(
+      siteProvider,
+      name,
+      {
+        // Every output is listed, so that each is a property of the resource even when its
+        // input is not given (Pulumi makes an output of each key).
+        serverType: args.serverType,
+        directories: args.directories,
+        logSettings: args.logSettings,
+        runAsync: args.runAsync,
+        adoptExisting: args.adoptExisting,
+        deleteSiteOnDestroy: args.deleteSiteOnDestroy,
+        timeouts: args.timeouts,
+        ...own,
+        ...connection,
+        // A cloud store's credentials make the whole connection a secret; a file share path
+        // alone stays readable in previews and outputs.
+        configStoreConnection:
+          args.configStoreConnection === undefined
+            ? undefined
+            : pulumi
+                .output(args.configStoreConnection)
+                .apply((c) => (c.connectionSecret === undefined ? c : pulumi.secret(c))),
+        state: undefined,
+        createdAt: undefined,
+        machines: undefined,
+        serverVersion: undefined,
+        serverLogSettings: undefined,
+        serverDirectories: undefined,
+        serverConfigStore: undefined,
+      },
+      resourceOptions("Site", name, opts, ["password"]),
+      TYPE_MODULE,
+      "Site",
+    );
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * What a `Site` asks its server around the lifecycle's requests: the transport and session, the
+ * product and version checks before createNewSite, whether "no site" is conclusive, and whether
+ * new credentials work.
+ */
+import {
+  createAdminSession,
+  DEFAULT_REFERER,
+  generateToken,
+  hasServerCode,
+  healthCheck,
+  isArcGISRequestError,
+  isAuthError,
+  MISSION_WORKSPACE_VERSION,
+  serverInfo,
+  serverProduct,
+  type ServerInfo,
+  type ServerType,
+  type SiteStatus,
+  type TransportOptions,
+} from "../client";
+import { logWarn, messageOf } from "./log";
+import type { SiteInputs } from "./site-inputs";
+import { transportFor } from "./tls";
+
+/** The transport options of the site's server: its TLS settings, and `extra`. */
+export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {
+  return transportFor(inputs.adminUrl, inputs.tls, extra);
+}
+
+/** An administrator session on the site's server with the inputs' credentials. */
+export function sessionOf(inputs: SiteInputs, transport: TransportOptions = transportOf(inputs)) {
+  return createAdminSession({
+    adminUrl: inputs.adminUrl,
+    username: inputs.username,
+    password: inputs.password,
+    ...transport,
+  });
+}
+
+/** What to do when the machine is in a site already and adoptExisting is not set. */
+export function alreadyInSiteMessage(adminUrl: string): string {
+  return (
+    `The machine at ${adminUrl} already participates in a site, and createNewSite cannot run on ` +
+    "it again. To manage that site with this resource, set adoptExisting: true and give the " +
+    "site's administrator credentials. If you renamed this resource in your program, add an " +
+    'alias instead (opts: { aliases: [{ name: "<old name>" }] }) so that Pulumi keeps the site ' +
+    "it already manages."
+  );
+}
+
+/** The server's "token required" answer to createNewSite: the machine is in a site already. */
+export function isAlreadyInSite(error: unknown): boolean {
+  return hasServerCode(error, 499) || hasServerCode(error, 498);
+}
+
+/** The error format each dialect answers in: `status` (ArcGIS Server) or `error` (the others). */
+function expectedErrorFormat(serverType: ServerType): "status" | "error" {
+  return serverProduct(serverType).dialect === "classic" ? "status" : "error";
+}
+
+/**
+ * Refuses to go on when the admin root answers in another product's error format: the server is
+ * not the product `serverType` declares, and a createNewSite in the wrong dialect would be
+ * refused or misread.
+ */
+export function requireDeclaredProduct(inputs: SiteInputs, status: SiteStatus): void {
+  if (status.state === "unreachable" || status.errorFormat === undefined) return;
+  if (status.errorFormat === expectedErrorFormat(inputs.serverType)) return;
+  const declared = serverProduct(inputs.serverType).label;
+  const seen =
+    status.errorFormat === "status"
+      ? 'ArcGIS Server\'s format ({"status":"error",...})'
+      : 'the format of Mission, Notebook and Video Server ({"error":{...}})';
+  const hint =
+    status.errorFormat === "status"
+      ? 'set serverType: "arcgis-server"'
+      : 'set serverType to "mission-server", "notebook-server" or "video-server"';
+  throw new Error(
+    `The server at ${inputs.adminUrl} answers its admin root in ${seen}, but serverType is ` +
+      `"${inputs.serverType}" (${declared}). Nothing was sent. If this is the right server, ` +
+      `${hint}; if a web adaptor or proxy answers for it, check that it reaches the server.`,
+  );
+}
+
+/** Reads the version and refuses an operation the server is too old for. */
+export async function requireVersion(
+  inputs: SiteInputs,
+  operation: "createNewSite",
+): Promise<ServerInfo | undefined> {
+  let info: ServerInfo;
+  try {
+    info = await serverInfo(
+      inputs.adminUrl,
+      transportOf(inputs, { timeouts: { headersMs: 30_000 } }),
+    );
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code === "TLS") throw error;
+    logWarn(
+      `Could not read the version of ${inputs.adminUrl} from rest/info (${error.message}); ` +
+        `going on without checking that it has ${operation}.`,
+    );
+    return undefined;
+  }
+  const product = serverProduct(inputs.serverType);
+  const version = info.fullVersion ?? String(info.currentVersion);
+  if (info.currentVersion < product.createNewSiteSince) {
+    throw new Error(
+      `The ${product.label} at ${inputs.adminUrl} is version ${version}; ${operation} exists ` +
+        `from ${product.createNewSiteSince}. Nothing was sent. Upgrade the server, or check ` +
+        "serverType.",
+    );
+  }
+  const workspace = (inputs.directories ?? []).findIndex((d) => d.directoryType === "WORKSPACE");
+  if (
+    inputs.serverType === "mission-server" &&
+    workspace >= 0 &&
+    info.currentVersion !== MISSION_WORKSPACE_VERSION
+  ) {
+    throw new Error(
+      `directories[${workspace}]: Mission Server takes a WORKSPACE directory only on ` +
+        `${MISSION_WORKSPACE_VERSION}; the server at ${inputs.adminUrl} is version ${version}. ` +
+        "Nothing was sent. Remove the WORKSPACE directory.",
+    );
+  }
+  return info;
+}
+
+/**
+ * Decides whether "no site" at the admin root is conclusive, so that state may be dropped or a
+ * delete skipped. Esri's tools create a site on any answer but 499, but that answer alone is not
+ * proof: a web adaptor that reaches no machine answers an error too. Conclusive is:
+ * - Mission and Notebook Server: the health check's documented `success: false` ("the site has
+ *   not been created");
+ * - Mission, Notebook and Video Server: the admin root's error and a refused generateToken with
+ *   the site's credentials (DSC's own "site exists" signal), both in these products' `error`
+ *   format, which a web adaptor does not answer in.
+ * ArcGIS Server has no such second signal (its format is the web adaptor's), so there it is
+ * never conclusive. Returns true, or why not.
+ */
+export async function noSiteIsConclusive(
+  inputs: SiteInputs,
+  status: Extract<SiteStatus, { state: "no-site" }>,
+): Promise<true | string> {
+  const product = serverProduct(inputs.serverType);
+  if (status.errorFormat !== expectedErrorFormat(inputs.serverType)) {
+    return `its admin root answers errors in another format than ${product.label}'s (${status.message})`;
+  }
+  if (product.dialect === "classic") {
+    return (
+      `its admin root answers "${status.message}", which a web adaptor or proxy that reaches no ` +
+      "ArcGIS Server machine answers too"
+    );
+  }
+  const transport = transportOf(inputs);
+  const health = await healthCheck(inputs.adminUrl, {
+    ...transport,
+    serverType: inputs.serverType,
+  }).catch(() => undefined);
+  if (health?.reportsNoSite === true) return true;
+  try {
+    await generateToken({
+      ...transport,
+      tokenUrl: `${inputs.adminUrl.replace(/\/+$/, "")}/generateToken`,
+      username: inputs.username,
+      password: inputs.password,
+      referer: DEFAULT_REFERER,
+    });
+    return "an administrator token can still be obtained with the site's credentials";
+  } catch (error) {
+    if (isAuthError(error) && error.httpStatus === 200 && error.errorFormat === "error")
+      return true;
+    return `generateToken did not answer conclusively (${messageOf(error)})`;
+  }
+}
+
+/**
+ * Before new credentials replace the old ones in state (destroy will use them), proves that they
+ * obtain an administrator token. This resource never changes the password on the server.
+ */
+export async function proveCredentials(inputs: SiteInputs): Promise<void> {
+  const session = createAdminSession({
+    adminUrl: inputs.adminUrl,
+    username: inputs.username,
+    password: inputs.password,
+    ...transportOf(inputs),
+  });
+  try {
+    await session.token();
+  } catch (error) {
+    const why = isAuthError(error)
+      ? "the server does not accept them"
+      : `they could not be checked (${messageOf(error)})`;
+    throw new Error(
+      `The new credentials of ${inputs.username} for the site at ${inputs.adminUrl} were not ` +
+        `recorded: ${why}. This resource does not change the password on the server: change it ` +
+        "there first (in ArcGIS Server Administrator or Manager), then run `pulumi up` with the " +
+        "new password. State still holds the previous credentials.",
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The waits of a `Site` on its server: for a fresh install to answer, and for a site to be ready,
+ * each with a progress line and a message that says what to check when the time limit ends.
+ */
+import {
+  isArcGISRequestError,
+  serverProduct,
+  serverRootOf,
+  waitForServer,
+  waitForSite,
+} from "../client";
+import { ProgressReporter } from "./progress";
+import type { SiteInputs } from "./site-inputs";
+import { transportOf } from "./site-server";
+
+/**
+ * How often the provider looks at a server. Tests shorten it with `withTiming()` (site.ts);
+ * a stack always runs with {@link DEFAULT_SITE_TIMING}.
+ *
+ * @internal
+ */
+export interface SiteTiming {
+  /**
+   * Between two looks at a machine while a site is being created. 700 ms notices a completion
+   * within about 0.7 s (plus the readiness round trips) and sends about 1.4 status requests per
+   * second (bench/ figure 3; Esri's own tools poll every 5 to 10 s).
+   */
+  pollIntervalMs: number;
+  /** Between two looks at a machine that does not answer yet (a fresh install). */
+  serverPollIntervalMs: number;
+  /**
+   * How often a wait for createNewSite's answer checks whether a progress line is due; the
+   * reporter itself writes at most one line every 15 s.
+   */
+  progressIntervalMs: number;
+  /** First delay before deleteSite is sent again while an export holds the site; doubled. */
+  deleteRetryBaseMs: number;
+  /** Largest such delay. */
+  deleteRetryMaxMs: number;
+}
+
+/**
+ * The timing every stack runs with.
+ *
+ * @internal
+ */
+export const DEFAULT_SITE_TIMING: Readonly<SiteTiming> = {
+  pollIntervalMs: 700,
+  serverPollIntervalMs: 1_000,
+  progressIntervalMs: 1_000,
+  deleteRetryBaseMs: 1_000,
+  deleteRetryMaxMs: 15_000,
+};
+
+/** Where a user can look to see whether a site exists, for messages. */
+function whereToCheck(inputs: SiteInputs): string {
+  const product = serverProduct(inputs.serverType);
+  return (
+    `the health check ${serverRootOf(inputs.adminUrl)}/${product.healthCheckPath}?f=json ` +
+    `answers success true once the site is ready, and ${inputs.adminUrl}/?f=json answers ` +
+    "code 499 (token required) once a site exists"
+  );
+}
+
+/** Waits until the admin root answers (a fresh install can take minutes), bounded by serverReadyMs. */
+export async function serverAnswering(inputs: SiteInputs, timing: SiteTiming) {
+  const progress = new ProgressReporter(
+    `${inputs.adminUrl} to answer`,
+    inputs.timeouts.serverReadyMs,
+  );
+  try {
+    return await waitForServer(inputs.adminUrl, transportOf(inputs), {
+      deadline: Date.now() + inputs.timeouts.serverReadyMs,
+      pollIntervalMs: timing.serverPollIntervalMs,
+      onStatus: (s) => progress.tick(s.detail),
+    });
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    throw new Error(
+      `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
+        `(${inputs.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        "Check that the server is " +
+        "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Waits until the site is ready (documented signals only, see waitForSite), bounded by
+ * createMs. After a lost answer the message says what the user can check and when a retry is
+ * safe, never to simply run again: the first createNewSite may still be running.
+ */
+export async function siteReady(
+  inputs: SiteInputs,
+  deadline: number,
+  lost: string | undefined,
+  timing: SiteTiming,
+) {
+  const progress = new ProgressReporter(
+    `site creation on ${inputs.adminUrl}`,
+    inputs.timeouts.createMs,
+  );
+  try {
+    await waitForSite(
+      {
+        adminUrl: inputs.adminUrl,
+        serverType: inputs.serverType,
+        username: inputs.username,
+        password: inputs.password,
+        ...transportOf(inputs),
+      },
+      {
+        deadline,
+        pollIntervalMs: timing.pollIntervalMs,
+        onStatus: (s) => progress.tick(s.detail),
+      },
+    );
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    const what =
+      lost === undefined
+        ? "The site did not become ready"
+        : `The answer to createNewSite was lost (${lost}), and no ready site appeared`;
+    throw new Error(
+      `${what} on ${inputs.adminUrl} within timeouts.createMs (${inputs.timeouts.createMs} ms); ` +
+        `${error.messages.join(" ") || error.message}. The server may still be creating the ` +
+        "site: do not run `pulumi up` " +
+        `again before checking: ${whereToCheck(inputs)}. Once a site exists, set ` +
+        "adoptExisting: true to take it over. Run again without it only when the machine is " +
+        "still in no site after the server's own creation could have ended (raise " +
+        "timeouts.createMs for slow creations).",
+      { cause: error },
+    );
+  }
+}

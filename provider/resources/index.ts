@@ -1,7 +1,7 @@
 /**
- * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts`), the inputs and
- * outputs (`<name>-inputs.ts`, Site's outputs in `site-report.ts`), the provider (`<name>.ts`, the
- * lifecycle).
+ * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts`), the inputs
+ * and outputs (`<name>-inputs.ts`; Site's outputs in `site-report.ts`), the provider (`<name>.ts`,
+ * the lifecycle).
  */
 export { Site, type SiteArgs } from "./site-resource";
 export {

@@ -7,7 +7,8 @@ import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
 import * as yauzl from "yauzl";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "./dispatcher";
-import { baseHeaders, headerValue, sendRequest, transportError } from "./request";
+import { baseHeaders, headerValue, sendRequest } from "./request";
+import { transportError } from "./transport-error";
 import type { ArcGISRequestError } from "./errors";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 

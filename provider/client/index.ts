@@ -11,6 +11,7 @@ export * from "./response";
 export * from "./retry";
 export * from "./dispatcher";
 export * from "./request";
+export * from "./transport-error";
 export * from "./download";
 export * from "./auth";
 export * from "./session";

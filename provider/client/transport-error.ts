@@ -1,0 +1,98 @@
+/**
+ * What went wrong before or while an answer arrived (refused, reset, timed out, TLS, aborted),
+ * told apart from undici's and Node's error codes and worded so the message says what to change.
+ */
+import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
+import { effectiveTimeouts, type DEFAULT_TIMEOUTS, type TransportOptions } from "./dispatcher";
+import { requestError, type AnswerContext } from "./response";
+
+/**
+ * Classifies a failure that happened before or while an answer arrived: ABORTED, TIMEOUT, TLS
+ * (naming `tls.caCert` and `tls.insecureSkipVerify`) or NETWORK. An ArcGISRequestError passes
+ * through unchanged.
+ *
+ * @param e - the thrown value.
+ * @param transport - the transport options in use (for timeout values and the abort signal).
+ * @param ctx - operation and URL for the message.
+ * @returns the classified error.
+ * @example
+ * ```ts
+ * catch (e) { throw transportError(e, transport, ctx); }
+ * ```
+ * Maps to: any REST operation (the transport step).
+ *
+ * @internal
+ */
+export function transportError(
+  e: unknown,
+  transport: TransportOptions,
+  ctx: AnswerContext,
+): ArcGISRequestError {
+  if (isArcGISRequestError(e)) return e;
+  const cause = e;
+  if (transport.signal?.aborted || isAbort(e)) {
+    return requestError(ctx, "ABORTED", "the request was aborted by the caller.", { cause });
+  }
+  const code = errorCodeOf(e) ?? "";
+  const what = describeError(e);
+  const timeout = TIMEOUT_DETAILS[code]?.(effectiveTimeouts(transport.timeouts));
+  if (timeout) return requestError(ctx, "TIMEOUT", timeout, { cause });
+  if (isTlsCode(code)) return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
+  return requestError(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
+}
+
+/** Names the option that set each limit, so the message says what to raise. */
+const TIMEOUT_DETAILS: Record<string, (t: typeof DEFAULT_TIMEOUTS) => string> = {
+  UND_ERR_CONNECT_TIMEOUT: (t) => `no connection within ${t.connectMs} ms (timeouts.connectMs).`,
+  UND_ERR_HEADERS_TIMEOUT: (t) => `no answer within ${t.headersMs} ms (timeouts.headersMs).`,
+  UND_ERR_BODY_TIMEOUT: (t) => `the answer stalled for ${t.bodyMs} ms (timeouts.bodyMs).`,
+  ETIMEDOUT: () => "the connection timed out (ETIMEDOUT).",
+};
+
+function isAbort(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === "AbortError" || errorCodeOf(e) === "UND_ERR_ABORTED";
+}
+
+/** Finds the first `code` in the error, its causes, and an AggregateError's members. */
+function errorCodeOf(e: unknown, depth = 0): string | undefined {
+  if (typeof e !== "object" || e === null || depth > 5) return undefined;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === "string" && code !== "UND_ERR" && code !== "UND_ERR_SOCKET") return code;
+  const nested = [(e as { cause?: unknown }).cause, ...asArray((e as { errors?: unknown }).errors)];
+  for (const inner of nested) {
+    const found = errorCodeOf(inner, depth + 1);
+    if (found) return found;
+  }
+  return typeof code === "string" ? code : undefined;
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? (value as unknown[]) : [];
+}
+
+/**
+ * The error's message with its code, for messages.
+ *
+ * @internal
+ */
+export function describeError(e: unknown): string {
+  const code = errorCodeOf(e);
+  const message = (e instanceof Error ? e.message : String(e)).replace(/^Error:\s*/, "");
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_|^ERR_TLS_|^ERR_SSL_|HOSTNAME_MISMATCH/;
+
+function isTlsCode(code: string): boolean {
+  return TLS_CODE.test(code);
+}
+
+function tlsAdvice(code: string, what: string, transport: TransportOptions): string {
+  const lastResort = "as a last resort set tls.insecureSkipVerify: true.";
+  if (/ALTNAME|HOSTNAME/.test(code)) {
+    return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
+  }
+  const given = transport.tls?.caCert ? " (the tls.caCert given does not match it)" : "";
+  return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert; ${lastResort}`;
+}

@@ -1,14 +1,20 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { link, lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
-import { hostname } from "node:os";
+/**
+ * Streams a file the server offers to disk: the request, the answers that are not a file (an
+ * ArcGIS error, a proxy's page, an item description), the size limit, the hash, and publishing
+ * under a safe name without overwriting. Somewhat over 300 lines: each way an answer can fail to
+ * be the file is handled next to the step that meets it, so the flow reads in order. Partial-file
+ * naming is in partial-files.ts, the zip check in archive-check.ts.
+ */
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { link, mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
-import * as yauzl from "yauzl";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "./dispatcher";
 import { baseHeaders, headerValue, sendRequest } from "./request";
 import { transportError } from "./transport-error";
+import { partialTag, removeStalePartials } from "./partial-files";
 import type { ArcGISRequestError } from "./errors";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 
@@ -276,73 +282,6 @@ async function streamToFile(
   return { sizeBytes, sha256: hash.digest("hex") };
 }
 
-/**
- * Partial files are named `.<final name>.<host>-<pid>-<random>.part`: `<host>` is the first 8 hex
- * digits of the SHA-256 of this machine's host name and `<pid>` the writing process, so that a
- * later download can tell a partial file left by a killed process (kill -9 skips every cleanup)
- * from one that another download is still writing.
- */
-function partialTag(): string {
-  return `${HOST_TAG}-${process.pid}-${randomBytes(6).toString("hex")}`;
-}
-
-const HOST_TAG = createHash("sha256").update(hostname()).digest("hex").slice(0, 8);
-
-/**
- * Our partial files: `.<name>.<host>-<pid>-<random>.part`, and `.<name>.<random>.part` as written
- * by earlier versions (without host and pid).
- */
-const PARTIAL_NAME = /^\..+\.(?:([0-9a-f]{8})-(\d+)-)?[0-9a-f]{12}\.part$/;
-
-/**
- * A partial file nobody has written for this long is stale whoever wrote it. A live download
- * writes at least every `timeouts.bodyMs` (5 minutes by default) or fails; an hour leaves room
- * for a caller's longer limit, and is still short next to "forever".
- *
- * @internal
- */
-export const STALE_PARTIAL_MS = 60 * 60_000;
-
-/**
- * Removes partial files of our own naming in `dir` that no download will ever finish: written on
- * this machine by a process that no longer runs, or not written for {@link STALE_PARTIAL_MS}.
- * Files of other naming, and partial files of live processes (this one included: parallel
- * downloads), stay. Best effort: a file that cannot be examined or removed is left alone.
- */
-async function removeStalePartials(dir: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const match = PARTIAL_NAME.exec(name);
-    if (!match) continue;
-    const path = join(dir, name);
-    try {
-      const stat = await lstat(path);
-      if (!stat.isFile()) continue;
-      const writerGone =
-        match[1] === HOST_TAG && Number(match[2]) !== process.pid && !isRunning(Number(match[2]));
-      if (writerGone || Date.now() - stat.mtimeMs > STALE_PARTIAL_MS)
-        await rm(path, { force: true });
-    } catch {
-      // Removed meanwhile, or not ours to remove: leave it.
-    }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it runs, under another user.
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** A disk problem (EACCES, ENOSPC) is the caller's to see as is, not a server failure. */
 function isLocalFileError(e: unknown): boolean {
   return typeof e === "object" && e !== null && "syscall" in e && "path" in e;
@@ -401,74 +340,4 @@ function safeName(name: string | undefined): string | undefined {
     .replace(/\p{Cc}/gu, "")
     .trim();
   return cleaned === "" || cleaned === "." || cleaned === ".." ? undefined : cleaned;
-}
-
-/**
- * Checks that a file is a readable zip archive by opening it and walking its central directory;
- * otherwise throws BAD_RESPONSE saying so. Site archives (`.agssite`) are zip files.
- *
- * @param path - the file to check.
- * @param ctx - operation and URL for the error message.
- * @example
- * ```ts
- * await verifyZipFile("/tmp/x.part", { operation: "downloadExport", url });
- * ```
- * Sends no request: it checks a file that a download delivered.
- *
- * @internal
- */
-export async function verifyZipFile(path: string, ctx: AnswerContext): Promise<void> {
-  let entries: number;
-  try {
-    entries = await countZipEntries(path);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw requestError(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`, {
-      cause: e,
-    });
-  }
-  if (entries === 0)
-    throw requestError(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
-}
-
-function countZipEntries(path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
-      if (err) return reject(err);
-      let count = 0;
-      zip.on("entry", () => {
-        count++;
-        zip.readEntry();
-      });
-      zip.on("end", () => resolve(count));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
-}
-
-/**
- * Re-checks a downloaded archive on disk: hashes it and verifies it is a readable, non-empty zip
- * (e.g. to notice that a backup changed or vanished since it was downloaded).
- *
- * @param path - the archive file.
- * @returns path, file name, size and SHA-256, as {@link downloadToFile} reported them.
- * @example
- * ```ts
- * const { sha256 } = await verifyArchive("./backups/20220823-140812-UTC.agssite");
- * ```
- * Sends no request: it checks a local file, e.g. one a download delivered. A missing
- * file fails with Node's own ENOENT error; a non-zip with BAD_RESPONSE.
- *
- * @internal
- */
-export async function verifyArchive(path: string): Promise<DownloadResult> {
-  const hash = createHash("sha256");
-  let sizeBytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    sizeBytes += chunk.length;
-  }
-  await verifyZipFile(path, { operation: "verifyArchive", url: path });
-  return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
 }

@@ -13,6 +13,8 @@ export * from "./dispatcher";
 export * from "./request";
 export * from "./transport-error";
 export * from "./download";
+export * from "./archive-check";
+export * from "./partial-files";
 export * from "./auth";
 export * from "./session";
 export * from "./admin";

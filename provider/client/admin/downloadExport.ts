@@ -1,11 +1,7 @@
 import type { AdminSession } from "../session";
 import type { TransportOptions } from "../dispatcher";
-import {
-  downloadToFile,
-  verifyZipFile,
-  type DownloadDestination,
-  type DownloadResult,
-} from "../download";
+import { verifyZipFile } from "../archive-check";
+import { downloadToFile, type DownloadDestination, type DownloadResult } from "../download";
 import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import { withRetry } from "../retry";
 

@@ -1,0 +1,79 @@
+/**
+ * Checks of an archive on disk: that it is a readable, non-empty zip, and its size and SHA-256.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import * as yauzl from "yauzl";
+import type { DownloadResult } from "./download";
+import { requestError, type AnswerContext } from "./response";
+
+/**
+ * Checks that a file is a readable zip archive by opening it and walking its central directory;
+ * otherwise throws BAD_RESPONSE saying so. Site archives (`.agssite`) are zip files.
+ *
+ * @param path - the file to check.
+ * @param ctx - operation and URL for the error message.
+ * @example
+ * ```ts
+ * await verifyZipFile("/tmp/x.part", { operation: "downloadExport", url });
+ * ```
+ * Sends no request: it checks a file that a download delivered.
+ *
+ * @internal
+ */
+export async function verifyZipFile(path: string, ctx: AnswerContext): Promise<void> {
+  let entries: number;
+  try {
+    entries = await countZipEntries(path);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw requestError(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`, {
+      cause: e,
+    });
+  }
+  if (entries === 0)
+    throw requestError(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
+}
+
+function countZipEntries(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+      if (err) return reject(err);
+      let count = 0;
+      zip.on("entry", () => {
+        count++;
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve(count));
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * Re-checks a downloaded archive on disk: hashes it and verifies it is a readable, non-empty zip
+ * (e.g. to notice that a backup changed or vanished since it was downloaded).
+ *
+ * @param path - the archive file.
+ * @returns path, file name, size and SHA-256, as {@link downloadToFile} reported them.
+ * @example
+ * ```ts
+ * const { sha256 } = await verifyArchive("./backups/20220823-140812-UTC.agssite");
+ * ```
+ * Sends no request: it checks a local file, e.g. one a download delivered. A missing
+ * file fails with Node's own ENOENT error; a non-zip with BAD_RESPONSE.
+ *
+ * @internal
+ */
+export async function verifyArchive(path: string): Promise<DownloadResult> {
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    sizeBytes += chunk.length;
+  }
+  await verifyZipFile(path, { operation: "verifyArchive", url: path });
+  return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
+}

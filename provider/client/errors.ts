@@ -4,6 +4,9 @@
  * `instanceof` and the guards check: so an error made by a second copy of this module (another
  * Jest module registry, a duplicated install) is still recognised, and another library's error of
  * the same `name` (arcgis-rest-js has an `ArcGISRequestError` too) is not taken for ours.
+ *
+ * A little over 300 lines: the class, its redaction of secrets and the guards stay in one file
+ * because the guards rely on the brand and the fields that only this file defines.
  */
 
 /** The brand of {@link ArcGISRequestError}: the same symbol in every copy of this package. */

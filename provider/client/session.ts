@@ -1,3 +1,9 @@
+/**
+ * Sessions: an authenticated connection to one ArcGIS REST root (admin or portal) that adds a
+ * cached token and the Referer to every call and renews a rejected token once. A little over 300
+ * lines: the base class and its two kinds (admin, portal) share the private token source, which
+ * only this file can see; each kind is its options, a few URL helpers and a factory.
+ */
 import {
   credentialFingerprint,
   generateToken,

@@ -1,14 +1,9 @@
 /**
- * The waits of a `Site` on its server: for a fresh install to answer, and for a site to be ready,
- * each with a progress line and a message that says what to check when the time limit ends.
+ * The waits of a `Site` on its server: how often it looks, and the wait for a site to be ready,
+ * with a progress line and a message that says what to check when the time limit ends (the wait
+ * for a fresh install to answer is the one SiteMachine shares, in admin-resource.ts).
  */
-import {
-  isArcGISRequestError,
-  serverProduct,
-  serverRootOf,
-  waitForServer,
-  waitForSite,
-} from "../client";
+import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../client";
 import { ProgressReporter } from "./progress";
 import type { SiteInputs } from "./site-inputs";
 import { transportOf } from "./site-server";
@@ -60,30 +55,6 @@ function whereToCheck(inputs: SiteInputs): string {
     `answers success true once the site is ready, and ${inputs.adminUrl}/?f=json answers ` +
     "code 499 (token required) once a site exists"
   );
-}
-
-/** Waits until the admin root answers (a fresh install can take minutes), bounded by serverReadyMs. */
-export async function serverAnswering(inputs: SiteInputs, timing: SiteTiming) {
-  const progress = new ProgressReporter(
-    `${inputs.adminUrl} to answer`,
-    inputs.timeouts.serverReadyMs,
-  );
-  try {
-    return await waitForServer(inputs.adminUrl, transportOf(inputs), {
-      deadline: Date.now() + inputs.timeouts.serverReadyMs,
-      pollIntervalMs: timing.serverPollIntervalMs,
-      onStatus: (s) => progress.tick(s.detail),
-    });
-  } catch (error) {
-    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
-    throw new Error(
-      `${inputs.adminUrl} was not ready within timeouts.serverReadyMs ` +
-        `(${inputs.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
-        "Check that the server is " +
-        "installed and running and that the URL is right, or raise timeouts.serverReadyMs.",
-      { cause: error },
-    );
-  }
 }
 
 /**

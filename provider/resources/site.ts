@@ -58,7 +58,8 @@ import {
   sessionOf,
   transportOf,
 } from "./site-server";
-import { DEFAULT_SITE_TIMING, serverAnswering, siteReady, type SiteTiming } from "./site-waits";
+import { waitUntilAnswering } from "./admin-resource";
+import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./site-waits";
 import { sameValue, withStateOnlyChanges } from "./state-diff";
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
@@ -90,7 +91,7 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
 
 async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(raw);
-  const status = await serverAnswering(inputs, timing);
+  const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
   requireDeclaredProduct(inputs, status);
   if (status.state === "in-site") return adopt(inputs, undefined);
   const info = await requireVersion(inputs, "createNewSite");

@@ -25,6 +25,7 @@ import {
   refuseDuringExport,
   siteUnavailableError,
   UPLOAD_ID,
+  uploadedFile,
   uploadsDir,
   withinExportRoots,
 } from "./site";
@@ -53,16 +54,9 @@ function systemDirectory(rt: Runtime): string {
 
 /** The item of an upload id (an uploaded file or a downloadable export), or null. */
 export async function findItem(rt: Runtime, id: string): Promise<UploadedItem | null> {
-  if (!UPLOAD_ID.test(id)) return null;
-  const dir = path.join(uploadsDir(rt), id);
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch {
-    return null;
-  }
-  const name = names.find((n) => !n.startsWith("."));
-  if (name === undefined) return null;
+  const found = await uploadedFile(rt, id);
+  if (found === null) return null;
+  const { dir, name } = found;
   const stat = await fs.stat(path.join(dir, name));
   let description: string | null = null;
   try {

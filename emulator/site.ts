@@ -298,6 +298,22 @@ export async function findUpload(
   rt: Runtime,
   id: string,
 ): Promise<{ file: string; name: string; size: number; modified: number } | null> {
+  const found = await uploadedFile(rt, id, (n) => n.endsWith(ARCHIVE_EXTENSION));
+  if (found === null) return null;
+  const file = path.join(found.dir, found.name);
+  const stat = await fs.stat(file);
+  return { file, name: found.name, size: stat.size, modified: stat.mtimeMs };
+}
+
+/**
+ * The folder of an upload id and the first visible file in it that `accept` takes, or null (an
+ * id of another form, no such folder, no such file).
+ */
+export async function uploadedFile(
+  rt: Runtime,
+  id: string,
+  accept: (name: string) => boolean = () => true,
+): Promise<{ dir: string; name: string } | null> {
   if (!UPLOAD_ID.test(id)) return null;
   const dir = path.join(uploadsDir(rt), id);
   let names: string[];
@@ -306,11 +322,8 @@ export async function findUpload(
   } catch {
     return null;
   }
-  const name = names.find((n) => n.endsWith(ARCHIVE_EXTENSION) && !n.startsWith("."));
-  if (name === undefined) return null;
-  const file = path.join(dir, name);
-  const stat = await fs.stat(file);
-  return { file, name, size: stat.size, modified: stat.mtimeMs };
+  const name = names.find((n) => !n.startsWith(".") && accept(n));
+  return name === undefined ? null : { dir, name };
 }
 
 /**

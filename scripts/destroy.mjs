@@ -12,25 +12,12 @@
  *
  * Takes the same flags as scripts/start.mjs.
  */
-import { parseArgs } from "node:util";
 import fs from "node:fs";
 import qs from "./quickstart.cjs";
 
-let values;
-let settings;
-try {
-  ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
-  settings = qs.settingsFrom(values);
-} catch (error) {
-  process.stderr.write(
-    `npm run destroy: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
-  );
-  process.exit(2);
-}
-if (values.help) {
-  console.log("Usage: npm run destroy [-- --port N --stack NAME --state-dir DIR --data-dir DIR]");
-  process.exit(0);
-}
+const settings = qs.readCommandLine("npm run destroy", [
+  "Usage: npm run destroy [-- --port N --stack NAME --state-dir DIR --data-dir DIR]",
+]);
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 

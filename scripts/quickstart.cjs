@@ -12,6 +12,7 @@ const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const { createRequire } = require("node:module");
 const path = require("node:path");
+const { parseArgs } = require("node:util");
 
 /** The repository root: the Pulumi project (Pulumi.yaml) and the package itself. */
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -134,6 +135,34 @@ function settingsFrom(values) {
     downloadDir: path.resolve(values["download-dir"] ?? defaults.downloadDir),
     skipBuild: values["skip-build"] === true,
   };
+}
+
+/**
+ * Reads the command line of `npm start` or `npm run destroy`: a bad flag exits with code 2 and
+ * the reason, `--help` prints the usage and exits with 0.
+ *
+ * @param {string} command - how the user ran it, for messages: "npm start".
+ * @param {string[]} usage - the lines `--help` prints.
+ * @returns {Settings}
+ */
+function readCommandLine(command, usage) {
+  let settings;
+  let help = false;
+  try {
+    const { values } = parseArgs({ options: CLI_OPTIONS, strict: true });
+    help = values.help === true;
+    settings = settingsFrom(values);
+  } catch (error) {
+    process.stderr.write(
+      `${command}: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
+    );
+    process.exit(2);
+  }
+  if (help) {
+    for (const line of usage) console.log(line);
+    process.exit(0);
+  }
+  return settings;
 }
 
 // ---------------------------------------------------------------------------
@@ -582,6 +611,7 @@ module.exports = {
   CLI_OPTIONS,
   defaultPaths,
   settingsFrom,
+  readCommandLine,
   findOnPath,
   findPulumiCli,
   resolvePulumiCli,

@@ -20,26 +20,13 @@
  * change. `npm run destroy` undoes it. Flags (mostly for tests): --port N (default 20443; 0 picks
  * a free one), --stack NAME, --state-dir DIR, --data-dir DIR, --download-dir DIR, --skip-build.
  */
-import { parseArgs } from "node:util";
 import fs from "node:fs";
 import qs from "./quickstart.cjs";
 
-let values;
-let settings;
-try {
-  ({ values } = parseArgs({ options: qs.CLI_OPTIONS, strict: true }));
-  settings = qs.settingsFrom(values);
-} catch (error) {
-  process.stderr.write(
-    `npm start: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
-  );
-  process.exit(2);
-}
-if (values.help) {
-  console.log("Usage: npm start [-- --port N --stack NAME --state-dir DIR --data-dir DIR");
-  console.log("                    --download-dir DIR --skip-build]");
-  process.exit(0);
-}
+const settings = qs.readCommandLine("npm start", [
+  "Usage: npm start [-- --port N --stack NAME --state-dir DIR --data-dir DIR",
+  "                    --download-dir DIR --skip-build]",
+]);
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 

@@ -151,22 +151,36 @@ function answers(ready: EmulatorEndpoints, timeoutMs = 3000): Promise<boolean> {
  */
 export async function findRunning(dataDir: string): Promise<DetachedEmulator | undefined> {
   const dir = path.resolve(dataDir);
+  const found = await detachedHolder(dir, {
+    notDetached: (pid) =>
+      `The emulator data dir ${dir} is in use by process ${pid}, which was not started ` +
+      "detached. Stop that emulator, or use another data dir.",
+    silent: (pid, adminUrl) =>
+      `The emulator started earlier (process ${pid}) does not answer at ` +
+      `${adminUrl}. Stop it (kill ${pid}) and start it again.`,
+  });
+  return found === undefined ? undefined : detached(dir, found.record);
+}
+
+/**
+ * The live process that holds `dir`, when it is an emulator started detached that answers;
+ * undefined when no live process holds it. Any other holder is refused with the caller's words.
+ */
+async function detachedHolder(
+  dir: string,
+  refuse: {
+    notDetached: (pid: number) => string;
+    silent: (pid: number, adminUrl: string) => string;
+  },
+): Promise<{ pid: number; record: DaemonRecord } | undefined> {
   const pid = readPid(dir);
   if (pid === undefined || !processAlive(pid)) return undefined;
   const record = readRecord(dir);
-  if (record === undefined || record.pid !== pid) {
-    throw new DaemonError(
-      `The emulator data dir ${dir} is in use by process ${pid}, which was not started ` +
-        "detached. Stop that emulator, or use another data dir.",
-    );
-  }
+  if (record === undefined || record.pid !== pid) throw new DaemonError(refuse.notDetached(pid));
   if (!(await answers(record.ready))) {
-    throw new DaemonError(
-      `The emulator started earlier (process ${pid}) does not answer at ` +
-        `${record.ready.adminUrl}. Stop it (kill ${pid}) and start it again.`,
-    );
+    throw new DaemonError(refuse.silent(pid, record.ready.adminUrl));
   }
-  return detached(dir, record);
+  return { pid, record };
 }
 
 /**
@@ -261,21 +275,16 @@ export async function stopDetached(
   { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
 ): Promise<number | undefined> {
   const dir = path.resolve(dataDir);
-  const pid = readPid(dir);
-  if (pid === undefined || !processAlive(pid)) return undefined;
-  const record = readRecord(dir);
-  if (record === undefined || record.pid !== pid) {
-    throw new DaemonError(
+  const found = await detachedHolder(dir, {
+    notDetached: (pid) =>
       `The emulator data dir ${dir} is in use by process ${pid}, which was not started ` +
-        "detached: leaving it alone.",
-    );
-  }
-  if (!(await answers(record.ready))) {
-    throw new DaemonError(
+      "detached: leaving it alone.",
+    silent: (pid, adminUrl) =>
       `Process ${pid} holds the emulator data dir ${dir} but does not answer at ` +
-        `${record.ready.adminUrl}; if it is the emulator, stop it yourself.`,
-    );
-  }
+      `${adminUrl}; if it is the emulator, stop it yourself.`,
+  });
+  if (found === undefined) return undefined;
+  const { pid } = found;
   process.kill(pid, "SIGTERM");
   // Stopped once it has released the data dir (its last step) or exited. Exited alone is not
   // enough to wait for: reparented to init, it may linger as a zombie until init reaps it.

@@ -1,3 +1,9 @@
+/**
+ * Sending one ArcGIS REST request and reading its answer: the form, the token's place (body or
+ * header, never the URL), the refusals before anything is sent, and the body read within its time
+ * limit. Transport failures are classified in transport-error.ts, answers read in response.ts.
+ * A few lines over 300, all of them the request's own steps.
+ */
 import { request, type Dispatcher, type FormData } from "undici";
 import { dispatcherFor, effectiveTimeouts, type TransportOptions } from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";

@@ -19,6 +19,8 @@ export {
   type SiteInputs,
   type SiteLogSettings,
   type SiteOutputs,
+  type SiteReportedConfigStore,
+  type SiteReportedDirectory,
   type SiteTimeouts,
   siteProvider,
   SiteExport,

@@ -11,7 +11,11 @@ export {
   type SiteLogSettings,
   type SiteTimeouts,
 } from "./site-inputs";
-export { type SiteOutputs } from "./site-report";
+export {
+  type SiteOutputs,
+  type SiteReportedConfigStore,
+  type SiteReportedDirectory,
+} from "./site-report";
 export { siteProvider } from "./site";
 export { SiteExport, type SiteExportArgs } from "./site-export-resource";
 export {

@@ -58,6 +58,17 @@ export interface ReadyLine {
   serverVersion: string;
 }
 
+/** The keys of the ready line, in the order the CLI prints them. */
+export const READY_LINE_KEYS: readonly (keyof ReadyLine)[] = [
+  "adminUrl",
+  "sharingUrl",
+  "healthUrl",
+  "caCertFile",
+  "portalId",
+  "serverType",
+  "serverVersion",
+];
+
 /** A running emulator child process. */
 export class SpawnedEmulator {
   stdout = "";

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { REPO_ROOT } from "../engine/harness";
+import { entryExports } from "./entry-declarations";
 
 /** The names of the `## API` section: the backquoted names a bullet opens with, up to its `:`. */
 function documentedNames(readme: string): string[] {
@@ -27,23 +28,14 @@ function documentedNames(readme: string): string[] {
 
 /** Every export of the entry's declaration file, and which of them are values. */
 function declaredExports(): { all: string[]; values: string[] } {
-  const entry = path.join(REPO_ROOT, "dist", "provider", "index.d.ts");
-  const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.Node16,
-    moduleResolution: ts.ModuleResolutionKind.Node16,
-    strict: true,
-  });
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
-  const all: string[] = [];
-  const values: string[] = [];
-  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-    all.push(exported.name);
-    const target =
-      exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-    if (target.flags & ts.SymbolFlags.Value) values.push(exported.name);
-  }
-  return { all: all.sort(), values: values.sort() };
+  const { exports } = entryExports();
+  return {
+    all: exports.map((e) => e.name).sort(),
+    values: exports
+      .filter((e) => e.symbol.flags & ts.SymbolFlags.Value)
+      .map((e) => e.name)
+      .sort(),
+  };
 }
 
 const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");

@@ -2,9 +2,8 @@
  * TSDoc on every field of the public types, nested shapes included, read from the built
  * declaration files as an editor shows them; fields with a unit name it.
  */
-import * as path from "node:path";
 import ts from "typescript";
-import { REPO_ROOT } from "../engine/harness";
+import { entryExports } from "./entry-declarations";
 
 const PUBLIC_TYPES = [
   "Site",
@@ -32,27 +31,15 @@ const INHERITED = new Set(["urn", "id", "getProvider"]);
 let documented: Map<string, string>;
 
 beforeAll(() => {
-  const entry = path.join(REPO_ROOT, "dist", "provider", "index.d.ts");
-  const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.Node16,
-    moduleResolution: ts.ModuleResolutionKind.Node16,
-    strict: true,
-  });
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  const { checker, exports } = entryExports();
   documented = new Map();
-  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-    if (!PUBLIC_TYPES.includes(exported.name)) continue;
-    const symbol =
-      exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-    const type =
-      symbol.flags & ts.SymbolFlags.Class
-        ? checker.getDeclaredTypeOfSymbol(symbol)
-        : checker.getDeclaredTypeOfSymbol(symbol);
+  for (const { name, symbol } of exports) {
+    if (!PUBLIC_TYPES.includes(name)) continue;
+    const type = checker.getDeclaredTypeOfSymbol(symbol);
     for (const property of checker.getPropertiesOfType(type)) {
       if (INHERITED.has(property.name)) continue;
       const doc = ts.displayPartsToString(property.getDocumentationComment(checker));
-      documented.set(`${exported.name}.${property.name}`, doc);
+      documented.set(`${name}.${property.name}`, doc);
     }
   }
 });

@@ -13,7 +13,8 @@ import {
   type ServerType,
   unsupportedFields,
 } from "../client";
-import { type CheckFailure, parseValidInputs } from "./input-check";
+import { type CheckFailure } from "./input-check";
+import { type InputRules, parseInputsWith } from "./lifecycle";
 import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
 import type { TlsSettings } from "./tls";
 
@@ -366,14 +367,20 @@ export const OUTPUT_ONLY_KEYS = [
  * @internal
  */
 export function parseInputs(raw: unknown): SiteInputs {
-  return parseValidInputs<SiteInputs>(
-    "Site",
-    siteInputsSchema(),
-    raw,
-    OUTPUT_ONLY_KEYS,
-    allCrossChecks,
-  );
+  return parseInputsWith<SiteInputs>(SITE_INPUTS, raw);
 }
+
+/**
+ * What a Site's inputs are, for `check()` and for reading them back from state.
+ *
+ * @internal
+ */
+export const SITE_INPUTS: InputRules = {
+  resource: "Site",
+  schema: siteInputsSchema,
+  crossChecks: allCrossChecks,
+  outputOnlyKeys: OUTPUT_ONLY_KEYS,
+};
 
 type SiteSchemaOutput = z.output<ReturnType<typeof siteInputsSchema>>;
 type SameKeys<A, B> = [keyof A] extends [keyof B]

@@ -25,17 +25,17 @@ import {
   type ServerInfo,
   type ServerType,
 } from "../client";
-import { checkInputs, containsUnknown } from "./input-check";
+import { containsUnknown } from "./input-check";
+import { implementationOf } from "./lifecycle";
 import { lazyProvider, type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import { failureMessage, logInfo, logWarn, messageOf } from "./log";
 import { ProgressReporter } from "./progress";
 import {
-  allCrossChecks,
   APPLIED_INPUTS,
   CREDENTIAL_INPUTS,
   parseInputs,
   SITE_DEFINING_INPUTS,
-  siteInputsSchema,
+  SITE_INPUTS,
   STATE_ONLY_INPUTS,
   type SiteInputs,
 } from "./site-inputs";
@@ -305,15 +305,13 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
 }
 
 function implementationWith(timing: SiteTiming): ResourceImplementation {
-  return {
-    check: async (_olds: unknown, news: unknown) =>
-      checkInputs(siteInputsSchema(), news, allCrossChecks),
-    diff: async (id: string, olds: SiteOutputs, news: unknown) => diff(id, olds, news),
+  return implementationOf(SITE_INPUTS, {
+    diff,
     create: (raw: unknown) => create(raw, timing),
     read,
     update,
     delete: (id: string, props: SiteOutputs) => remove(id, props, timing),
-  };
+  });
 }
 
 /**

@@ -103,7 +103,8 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    // "close" waits for stdout and stderr to be read to the end; "exit" may come first.
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
 

@@ -28,7 +28,9 @@ function startCli(
     });
     let stdout = "";
     let stderr = "";
-    const exited = new Promise<void>((done) => child.on("exit", () => done()));
+    // "close", not "exit": a process can exit before its stderr pipe has been read to the end,
+    // and the refusal message is what this test checks.
+    const exited = new Promise<void>((done) => child.on("close", () => done()));
     const stop = async (): Promise<void> => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
@@ -38,7 +40,7 @@ function startCli(
       stdout += c;
       if (stdout.includes("\n")) resolve({ ready: true, stderr, stop });
     });
-    child.on("exit", () => resolve({ ready: false, stderr, stop }));
+    child.on("close", () => resolve({ ready: false, stderr, stop }));
   });
 }
 

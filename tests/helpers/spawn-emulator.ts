@@ -80,7 +80,8 @@ export class SpawnedEmulator {
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (this.stdout += chunk));
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stderr += chunk));
     this.exited = new Promise((resolve) =>
-      child.on("exit", (code, signal) => resolve({ code, signal })),
+      // "close" rather than "exit", so stdout and stderr are complete when this resolves.
+      child.on("close", (code, signal) => resolve({ code, signal })),
     );
   }
 

@@ -11,9 +11,8 @@ import { createReadStream } from "node:fs";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
+  answerMayBeLost,
   importSite,
-  isArcGISRequestError,
-  isTransientError,
   listUploadedItems,
   retryWhile,
   uploadItem,
@@ -220,11 +219,6 @@ async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
 /** The description the uploaded item carries, so that a later run finds it instead of uploading again. */
 function itemDescription(fingerprint: string): string {
   return `pulumi-arcgis-admin site archive ${fingerprint}`;
-}
-
-/** True when importSite's answer may have been lost after the server acted on it. */
-function answerMayBeLost(error: unknown): boolean {
-  return isArcGISRequestError(error) && (isTransientError(error) || error.code === "BAD_RESPONSE");
 }
 
 /**

@@ -9,8 +9,8 @@
  * Credentials from any source are wrapped as secrets.
  *
  * A new resource adopts it in its constructor:
- * `const c = resolveServerConnection("SiteMachine", name, args);` then
- * `{ ...args, ...c, connection: undefined }` as its inputs (the password is already a secret).
+ * `const c = resolveServerConnection("LogSettings", name, args);` then
+ * `{ ...argsWithoutConnection, ...c }` as its inputs (the password is already a secret).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { TlsArgs } from "./tls";
@@ -99,10 +99,11 @@ function required<T>(
   name: string,
   argument: string,
   source: Source,
+  inConnection = "in its connection",
 ): T {
   if (value !== undefined) return value;
   throw new Error(
-    `${resource} "${name}": ${argument} is missing. Give it as an argument, in its connection, ` +
+    `${resource} "${name}": ${argument} is missing. Give it as an argument, ${inConnection}, ` +
       `as stack config ${CONFIG_NAMESPACE}:${source.key}` +
       `${source.secret ? " (pulumi config set --secret)" : ""}, or as environment variable ` +
       `${source.env}.`,
@@ -140,11 +141,17 @@ export interface ResolvedServerConnection {
  * @param name - the resource's name, for the message.
  * @param args - the resource's arguments (their `adminUrl`, `username`, `password`, `tls` and
  *   `connection`).
+ * @param adminUrlArgument - the argument the connection's `adminUrl` stands for, for the message:
+ *   `adminUrl`, or `siteAdminUrl` for a SiteMachine (whose own `adminUrl` is the joining
+ *   machine, never taken from a connection).
  */
 export function resolveServerConnection(
   resource: string,
   name: string,
-  args: ServerConnection & { connection?: ServerConnection | undefined },
+  args: { [K in keyof ServerConnection]?: ServerConnection[K] | undefined } & {
+    connection?: ServerConnection | undefined;
+  },
+  adminUrlArgument = "adminUrl",
 ): ResolvedServerConnection {
   const shared = args.connection ?? {};
   const d = CONNECTION_DEFAULTS;
@@ -153,8 +160,9 @@ export function resolveServerConnection(
       args.adminUrl ?? shared.adminUrl ?? fromDefaults(d.adminUrl),
       resource,
       name,
-      "adminUrl",
+      adminUrlArgument,
       d.adminUrl,
+      adminUrlArgument === "adminUrl" ? "in its connection" : "as its connection's adminUrl",
     ),
     username: required(
       args.username ?? shared.username ?? fromDefaults(d.username),

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 import { logSettingsProvider } from "./log-settings";
 import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./log-settings-inputs";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
@@ -13,12 +14,23 @@ import { type TlsArgs, type TlsSettings } from "./tls";
 export interface LogSettingsArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
-  /** Administrative root of the server (typically a Site's `adminUrl`). */
-  adminUrl: pulumi.Input<string>;
-  /** An administrator of the site. */
-  username: pulumi.Input<string>;
-  /** That administrator's password. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  /**
+   * Administrative root of the server (typically a Site's `adminUrl`). Default:
+   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. */
   logLevel?: pulumi.Input<(typeof LOG_SETTINGS_LEVELS)[number]>;
   /** Directory of the logs, as the server sees it. */
@@ -88,6 +100,8 @@ export class LogSettings extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: LogSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("LogSettings", name, args);
     super(
       logSettingsProvider,
       name,
@@ -101,10 +115,9 @@ export class LogSettings extends pulumi.dynamic.Resource {
         maxLogFileAge: args.maxLogFileAge,
         usageMeteringEnabled: args.usageMeteringEnabled,
         restoreOnDestroy: args.restoreOnDestroy,
-        tls: args.tls,
         timeouts: args.timeouts,
-        ...args,
-        password: pulumi.secret(args.password),
+        ...own,
+        ...connection,
         previousSettings: undefined,
         serverLogSettings: undefined,
       },

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { siteImportProvider } from "./site-import";
 import { type TlsArgs, type TlsSettings } from "./tls";
@@ -26,13 +27,22 @@ export interface SiteImportArgs {
   serverType?: pulumi.Input<ServerType>;
   /**
    * Administrative root of a machine of the site, direct (importSite is not available through a
-   * web adaptor, Esri's docs say).
+   * web adaptor, Esri's docs say). Default: `connection.adminUrl`, stack config
+   * `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
    */
-  adminUrl: pulumi.Input<string>;
-  /** An administrator of the site (stays the administrator after the restore). */
-  username: pulumi.Input<string>;
-  /** That administrator's password. Stored only as a secret. */
-  password: pulumi.Input<string>;
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site (stays the administrator after the restore). Default:
+   * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
   /** The archive as the server reads it: a path (e.g. a SiteExport's `location`) or an uploaded item's id. */
   location?: pulumi.Input<string>;
   /** A local archive (e.g. a SiteExport's `localPath`), uploaded to the server first. */
@@ -104,6 +114,8 @@ export class SiteImport extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteImportArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const connection = resolveServerConnection("SiteImport", name, args);
     super(
       siteImportProvider,
       name,
@@ -115,10 +127,9 @@ export class SiteImport extends pulumi.dynamic.Resource {
         localArchive: args.localArchive,
         archiveSha256: args.archiveSha256,
         triggers: args.triggers,
-        tls: args.tls,
         timeouts: args.timeouts,
-        ...args,
-        password: pulumi.secret(args.password),
+        ...own,
+        ...connection,
         fingerprint: undefined,
         outcome: undefined,
         importedAt: undefined,

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
+import { resolveServerConnection, type ServerConnection } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { siteMachineProvider } from "./site-machine";
 import { type TlsArgs, type TlsSettings } from "./tls";
@@ -14,16 +15,34 @@ export interface SiteMachineArgs {
   serverType?: pulumi.Input<ServerType>;
   /** Administrative root of the joining machine, e.g. `https://gis2.example.com:20443/arcgis/admin`. */
   adminUrl: pulumi.Input<string>;
-  /** Administrative root of a machine already in the site (typically a Site's `adminUrl`). */
-  siteAdminUrl: pulumi.Input<string>;
+  /**
+   * Administrative root of a machine already in the site (typically a Site's `adminUrl`).
+   * Default: `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`:
+   * a connection describes the site, so its `adminUrl` is this one, never the joining machine's.
+   */
+  siteAdminUrl?: pulumi.Input<string>;
   /** The machine's name as the site lists it; default: the host of `adminUrl`. */
   machineName?: pulumi.Input<string>;
-  /** An administrator of the site. */
-  username: pulumi.Input<string>;
-  /** Its password. Stored only as a secret. */
-  password: pulumi.Input<string>;
-  /** TLS: a CA certificate (PEM) to trust (for both machines), or (discouraged) no verification. */
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Its password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /**
+   * TLS: a CA certificate (PEM) to trust (for both machines), or (discouraged) no verification.
+   * Default: `connection.tls`, then stack config and the environment, as for the others.
+   */
   tls?: TlsArgs;
+  /**
+   * The site's connection declared once (see {@link ServerConnection}): gives `siteAdminUrl`,
+   * `username`, `password` and `tls`; the arguments above win.
+   */
+  connection?: ServerConnection;
   /** How long to wait for the machine to answer, and for the join (milliseconds). */
   timeouts?: pulumi.Input<{
     serverReadyMs?: pulumi.Input<number>;
@@ -77,6 +96,19 @@ export class SiteMachine extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteMachineArgs, opts?: pulumi.CustomResourceOptions) {
+    const { connection: _connection, ...own } = args;
+    const { adminUrl: siteAdminUrl, ...credentials } = resolveServerConnection(
+      "SiteMachine",
+      name,
+      {
+        adminUrl: args.siteAdminUrl,
+        username: args.username,
+        password: args.password,
+        tls: args.tls,
+        connection: args.connection,
+      },
+      "siteAdminUrl",
+    );
     super(
       siteMachineProvider,
       name,
@@ -85,10 +117,10 @@ export class SiteMachine extends pulumi.dynamic.Resource {
         // input is not given (Pulumi makes an output of each key).
         serverType: args.serverType,
         machineName: args.machineName,
-        tls: args.tls,
         timeouts: args.timeouts,
-        ...args,
-        password: pulumi.secret(args.password),
+        ...own,
+        siteAdminUrl,
+        ...credentials,
         state: undefined,
         registeredName: undefined,
         machines: undefined,

@@ -90,3 +90,50 @@ it("names every place to give a missing value", async () => {
       "variable ARCGIS_ADMIN_PASSWORD.",
   );
 });
+
+it("gives the connection to LogSettings and SiteImport, and to SiteMachine as its site (siteAdminUrl), never as the joining machine", async () => {
+  const regs = await consumer.runProgram(`
+    const { LogSettings, SiteImport, SiteMachine } = require("pulumi-arcgis-admin");
+    const server = {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "siteadmin",
+      password: "shared-Pw-1",
+      tls: { caCert: ${JSON.stringify(PEM)} },
+    };
+    new LogSettings("logs", { connection: server, logLevel: "WARNING" });
+    new SiteImport("restore", { connection: server, location: "/backups/a.agssite", username: "restorer" });
+    new SiteMachine("gis2", { connection: server, adminUrl: "https://gis2.example.com:20443/arcgis/admin" });
+  `);
+  for (const name of ["logs", "restore"]) {
+    const inputs = byName(regs, name).inputs;
+    expect(inputs.adminUrl).toBe("https://gis.example.com:20443/arcgis/admin");
+    expect(isSecret(inputs.password)).toBe(true);
+    expect(inputs.tls).toEqual({ caCert: PEM });
+    expect(inputs).not.toHaveProperty("connection");
+  }
+  expect(byName(regs, "logs").inputs.username).toBe("siteadmin");
+  expect(byName(regs, "restore").inputs.username).toBe("restorer");
+  const machine = byName(regs, "gis2").inputs;
+  expect(machine.adminUrl).toBe("https://gis2.example.com:20443/arcgis/admin");
+  expect(machine.siteAdminUrl).toBe("https://gis.example.com:20443/arcgis/admin");
+  expect(machine.username).toBe("siteadmin");
+  expect(isSecret(machine.password)).toBe(true);
+  expect(machine.tls).toEqual({ caCert: PEM });
+  expect(machine).not.toHaveProperty("connection");
+});
+
+it("names siteAdminUrl, and where to give it, when a SiteMachine has no site", async () => {
+  await expect(
+    consumer.runProgram(`
+      const { SiteMachine } = require("pulumi-arcgis-admin");
+      new SiteMachine("gis2", {
+        adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+        username: "a",
+        password: "b",
+      });
+    `),
+  ).rejects.toThrow(
+    'SiteMachine "gis2": siteAdminUrl is missing. Give it as an argument, as its connection\'s ' +
+      "adminUrl, as stack config arcgis-admin:adminUrl, or as environment variable ARCGIS_ADMIN_URL.",
+  );
+});

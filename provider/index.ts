@@ -59,6 +59,7 @@ export {
   CONNECTION_DEFAULTS,
   type PortalConnection,
   type ServerConnection,
+  type ServerConnectionArgs,
 } from "./resources";
 
 // Client: sessions and their options.

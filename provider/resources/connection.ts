@@ -45,6 +45,30 @@ export interface ServerConnection {
   tls?: TlsArgs;
 }
 
+/**
+ * The connection arguments of a server resource (SiteExport, LogSettings, SiteImport): each may
+ * be left out, and is then taken from `connection`, stack config or the environment.
+ */
+export interface ServerConnectionArgs {
+  /**
+   * Administrative root of the server (typically a Site's `adminUrl`). Default:
+   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   */
+  adminUrl?: pulumi.Input<string>;
+  /**
+   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
+   * `ARCGIS_ADMIN_USERNAME`.
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * That administrator's password. Stored only as a secret. Default: `connection.password`,
+   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
+   */
+  password?: pulumi.Input<string>;
+  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
+  connection?: ServerConnection;
+}
+
 /** A portal's connection, declared once and given to several `Collaboration`s. */
 export interface PortalConnection {
   /** The portal's sharing API root, e.g. `https://gis.example.com/portal/sharing/rest`. */

@@ -43,4 +43,5 @@ export {
   CONNECTION_DEFAULTS,
   type PortalConnection,
   type ServerConnection,
+  type ServerConnectionArgs,
 } from "./connection";

@@ -4,33 +4,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnection } from "./connection";
+import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
 import { logSettingsProvider } from "./log-settings";
 import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./log-settings-inputs";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { type TlsArgs, type TlsSettings } from "./tls";
 
 /** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
-export interface LogSettingsArgs {
+export interface LogSettingsArgs extends ServerConnectionArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
-  /**
-   * Administrative root of the server (typically a Site's `adminUrl`). Default:
-   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
-   */
-  adminUrl?: pulumi.Input<string>;
-  /**
-   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
-   * `ARCGIS_ADMIN_USERNAME`.
-   */
-  username?: pulumi.Input<string>;
-  /**
-   * That administrator's password. Stored only as a secret. Default: `connection.password`,
-   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
-   */
-  password?: pulumi.Input<string>;
-  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
-  connection?: ServerConnection;
   /** Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. */
   logLevel?: pulumi.Input<(typeof LOG_SETTINGS_LEVELS)[number]>;
   /** Directory of the logs, as the server sees it. */

@@ -6,31 +6,14 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
-import { resolveServerConnection, type ServerConnection } from "./connection";
+import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
 import { siteExportProvider } from "./site-export";
 import type { SiteExportTimeouts } from "./site-export-inputs";
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
-export interface SiteExportArgs {
+export interface SiteExportArgs extends ServerConnectionArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
-  /**
-   * Administrative root of the server (typically a Site's `adminUrl`). Default:
-   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
-   */
-  adminUrl?: pulumi.Input<string>;
-  /**
-   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
-   * `ARCGIS_ADMIN_USERNAME`.
-   */
-  username?: pulumi.Input<string>;
-  /**
-   * That administrator's password. Stored only as a secret. Default: `connection.password`,
-   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
-   */
-  password?: pulumi.Input<string>;
-  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
-  connection?: ServerConnection;
   /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
   location?: pulumi.Input<string>;
   /**

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnection } from "./connection";
+import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 import { siteImportProvider } from "./site-import";
 import { type TlsArgs, type TlsSettings } from "./tls";
@@ -21,8 +21,11 @@ export const NOT_RESTORED = [
   "The primary site administrator's name and password (the one in place at the restore stays)",
 ] as const;
 
-/** Arguments of a {@link SiteImport}. Every field accepts a `pulumi.Input`. */
-export interface SiteImportArgs {
+/**
+ * Arguments of a {@link SiteImport}. Every field accepts a `pulumi.Input`. The administrator
+ * (`username`, `password`) stays the administrator after the restore.
+ */
+export interface SiteImportArgs extends ServerConnectionArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
   /**
@@ -31,18 +34,6 @@ export interface SiteImportArgs {
    * `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
    */
   adminUrl?: pulumi.Input<string>;
-  /**
-   * An administrator of the site (stays the administrator after the restore). Default:
-   * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
-   */
-  username?: pulumi.Input<string>;
-  /**
-   * That administrator's password. Stored only as a secret. Default: `connection.password`,
-   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
-   */
-  password?: pulumi.Input<string>;
-  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
-  connection?: ServerConnection;
   /** The archive as the server reads it: a path (e.g. a SiteExport's `location`) or an uploaded item's id. */
   location?: pulumi.Input<string>;
   /** A local archive (e.g. a SiteExport's `localPath`), uploaded to the server first. */

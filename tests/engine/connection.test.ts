@@ -6,6 +6,13 @@
 import { isSecret, prepareConsumer, type Consumer, type Registration, closeAll } from "./harness";
 
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+/** The program line that declares the shared connection `server`. */
+const DECLARE_SERVER = `const server = {
+  adminUrl: "https://gis.example.com:20443/arcgis/admin",
+  username: "siteadmin",
+  password: "shared-Pw-1",
+  tls: { caCert: ${JSON.stringify(PEM)} },
+};`;
 let consumer: Consumer;
 
 beforeAll(async () => {
@@ -23,12 +30,7 @@ function byName(regs: Registration[], name: string): Registration {
 it("gives one declared connection to several resources, their own arguments winning", async () => {
   const regs = await consumer.runProgram(`
     const { Site, SiteExport } = require("pulumi-arcgis-admin");
-    const server = {
-      adminUrl: "https://gis.example.com:20443/arcgis/admin",
-      username: "siteadmin",
-      password: "shared-Pw-1",
-      tls: { caCert: ${JSON.stringify(PEM)} },
-    };
+    ${DECLARE_SERVER}
     new Site("site", { connection: server });
     new SiteExport("backup", { connection: server, username: "backupadmin", password: "own-Pw-2" });
   `);
@@ -94,12 +96,7 @@ it("names every place to give a missing value", async () => {
 it("gives the connection to LogSettings and SiteImport, and to SiteMachine as its site (siteAdminUrl), never as the joining machine", async () => {
   const regs = await consumer.runProgram(`
     const { LogSettings, SiteImport, SiteMachine } = require("pulumi-arcgis-admin");
-    const server = {
-      adminUrl: "https://gis.example.com:20443/arcgis/admin",
-      username: "siteadmin",
-      password: "shared-Pw-1",
-      tls: { caCert: ${JSON.stringify(PEM)} },
-    };
+    ${DECLARE_SERVER}
     new LogSettings("logs", { connection: server, logLevel: "WARNING" });
     new SiteImport("restore", { connection: server, location: "/backups/a.agssite", username: "restorer" });
     new SiteMachine("gis2", { connection: server, adminUrl: "https://gis2.example.com:20443/arcgis/admin" });

@@ -49,7 +49,8 @@ export {
   type CollaborationInputs,
   type CollaborationOutputs,
   collaborationProvider,
-  // Shared by the resources: TLS settings, type tokens, connection defaults.
+  // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
+  ServerResource,
   type InputsOf,
   type TlsArgs,
   type TlsSettings,

@@ -37,6 +37,7 @@ export { SiteMachine, type SiteMachineArgs } from "./site-machine-resource";
 export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine-inputs";
 export { siteMachineProvider } from "./site-machine";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
+export { ServerResource } from "./server-resource";
 export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./resource-options";
 export {
   CONFIG_NAMESPACE,

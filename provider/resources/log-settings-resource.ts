@@ -8,7 +8,8 @@ import { resolveServerConnection, type ServerConnectionArgs } from "./connection
 import { logSettingsProvider } from "./log-settings";
 import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./log-settings-inputs";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { type TlsArgs, type TlsSettings } from "./tls";
+import { ServerResource } from "./server-resource";
+import { type TlsArgs } from "./tls";
 
 /** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
 export interface LogSettingsArgs extends ServerConnectionArgs {
@@ -47,19 +48,11 @@ export interface LogSettingsArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class LogSettings extends pulumi.dynamic.Resource {
+export class LogSettings extends ServerResource {
   /** The server's settings before this stack first changed them. */
   declare public readonly previousSettings: pulumi.Output<ReportedLogSettings>;
   /** The server's settings as last read. */
   declare public readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
-  /** The product. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The server's administrative root. */
-  declare public readonly adminUrl: pulumi.Output<string>;
-  /** The site's administrator. */
-  declare public readonly username: pulumi.Output<string>;
-  /** The administrator's password (secret). */
-  declare public readonly password: pulumi.Output<string>;
   /** The managed log level (after a refresh: the server's). */
   declare public readonly logLevel: pulumi.Output<(typeof LOG_SETTINGS_LEVELS)[number] | undefined>;
   /** The managed log directory (after a refresh: the server's). */
@@ -72,8 +65,6 @@ export class LogSettings extends pulumi.dynamic.Resource {
   declare public readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
   /** Whether destroy writes back `previousSettings`. */
   declare public readonly restoreOnDestroy: pulumi.Output<boolean>;
-  /** TLS settings, as declared. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The bound in effect, default filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<{ changeMs: number }>;
 

@@ -5,7 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
+import { ServerResource } from "./server-resource";
+import { type InputsOf, type TlsArgs } from "./tls";
 import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
 import { siteExportProvider } from "./site-export";
 import type { SiteExportTimeouts } from "./site-export-inputs";
@@ -53,15 +54,7 @@ export interface SiteExportArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class SiteExport extends pulumi.dynamic.Resource {
-  /** The product of the server. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The administrative root the export was made on. */
-  declare public readonly adminUrl: pulumi.Output<string>;
-  /** The administrator's name. */
-  declare public readonly username: pulumi.Output<string>;
-  /** The administrator's password (secret). */
-  declare public readonly password: pulumi.Output<string>;
+export class SiteExport extends ServerResource {
   /** The `location` argument (a server folder), when one was given. */
   declare public readonly requestedLocation: pulumi.Output<string | undefined>;
   /** The local folder of the download, when one was given. */
@@ -72,8 +65,6 @@ export class SiteExport extends pulumi.dynamic.Resource {
   declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** The largest archive a download accepts, in bytes. */
   declare public readonly maxDownloadBytes: pulumi.Output<number | undefined>;
-  /** The TLS settings used to reach the server. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The time limits, defaults filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<SiteExportTimeouts>;
   /** The archive's path on the server, or the URL it was downloaded from. */

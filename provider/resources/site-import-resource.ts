@@ -7,8 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
 import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { ServerResource } from "./server-resource";
 import { siteImportProvider } from "./site-import";
-import { type TlsArgs, type TlsSettings } from "./tls";
+import { type TlsArgs } from "./tls";
 
 /** What the restore leaves out (the spec's "Excluded from the export"). */
 export const NOT_RESTORED = [
@@ -67,15 +68,7 @@ export interface SiteImportArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class SiteImport extends pulumi.dynamic.Resource {
-  /** The product. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The site machine's administrative root. */
-  declare public readonly adminUrl: pulumi.Output<string>;
-  /** The site's administrator. */
-  declare public readonly username: pulumi.Output<string>;
-  /** The administrator's password (secret). */
-  declare public readonly password: pulumi.Output<string>;
+export class SiteImport extends ServerResource {
   /** The archive as the server read it, when given. */
   declare public readonly location: pulumi.Output<string | undefined>;
   /** The local archive uploaded, when given. */
@@ -84,8 +77,6 @@ export class SiteImport extends pulumi.dynamic.Resource {
   declare public readonly archiveSha256: pulumi.Output<string | undefined>;
   /** The values whose change imports again. */
   declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
-  /** TLS settings, as declared. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The bound in effect, default filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<{ importMs: number }>;
   /** What identifies the imported archive (`sha256:<hex>` or `location:<...>`). */

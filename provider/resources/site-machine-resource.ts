@@ -6,8 +6,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
 import { resolveServerConnection, type ServerConnection } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { ServerResource } from "./server-resource";
 import { siteMachineProvider } from "./site-machine";
-import { type TlsArgs, type TlsSettings } from "./tls";
+import { type TlsArgs } from "./tls";
 
 /** Arguments of a {@link SiteMachine}. Every field accepts a `pulumi.Input`. */
 export interface SiteMachineArgs {
@@ -64,11 +65,7 @@ export interface SiteMachineArgs {
  * });
  * ```
  */
-export class SiteMachine extends pulumi.dynamic.Resource {
-  /** The product of the site and the machine. */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The joining machine's administrative root. */
-  declare public readonly adminUrl: pulumi.Output<string>;
+export class SiteMachine extends ServerResource {
   /** The site's machine it joined through. */
   declare public readonly siteAdminUrl: pulumi.Output<string>;
   /** "joined" or "adopted". */
@@ -79,14 +76,8 @@ export class SiteMachine extends pulumi.dynamic.Resource {
   declare public readonly machines: pulumi.Output<string[]>;
   /** When the machine joined or was adopted (ISO 8601). */
   declare public readonly joinedAt: pulumi.Output<string>;
-  /** The site's administrator. */
-  declare public readonly username: pulumi.Output<string>;
-  /** The administrator's password (secret). */
-  declare public readonly password: pulumi.Output<string>;
   /** The machine's name as declared (when given). */
   declare public readonly machineName: pulumi.Output<string | undefined>;
-  /** TLS settings, as declared. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The bounds in effect, defaults filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<{ serverReadyMs: number; joinMs: number }>;
 

@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../client";
 import { resolveServerConnection, type ServerConnection } from "./connection";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
+import { ServerResource } from "./server-resource";
 import { siteProvider } from "./site";
 import type {
   SiteConfigStoreConnection,
@@ -14,7 +15,7 @@ import type {
   SiteTimeouts,
 } from "./site-inputs";
 import type { SiteReportedConfigStore, SiteReportedDirectory } from "./site-report";
-import type { InputsOf, TlsArgs, TlsSettings } from "./tls";
+import type { InputsOf, TlsArgs } from "./tls";
 
 /** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
 export interface SiteArgs {
@@ -80,15 +81,7 @@ export interface SiteArgs {
  * });
  * ```
  */
-export class Site extends pulumi.dynamic.Resource {
-  /** The product the site was created on (`mission-server`, `arcgis-server`, ...). */
-  declare public readonly serverType: pulumi.Output<ServerType>;
-  /** The administrative root the site was created on. */
-  declare public readonly adminUrl: pulumi.Output<string>;
-  /** The primary administrator's name. */
-  declare public readonly username: pulumi.Output<string>;
-  /** The primary administrator's password (secret). */
-  declare public readonly password: pulumi.Output<string>;
+export class Site extends ServerResource {
   /** The configuration store as declared (a secret when it has a connectionSecret). */
   declare public readonly configStoreConnection: pulumi.Output<
     SiteConfigStoreConnection | undefined
@@ -103,8 +96,6 @@ export class Site extends pulumi.dynamic.Resource {
   declare public readonly adoptExisting: pulumi.Output<boolean>;
   /** Whether destroy deletes the site. */
   declare public readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
-  /** The TLS settings used to reach the server. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The time limits, defaults filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<SiteTimeouts>;
   /** "created" when this resource created the site, "adopted" when it adopted an existing one. */

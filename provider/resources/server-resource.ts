@@ -1,0 +1,25 @@
+/**
+ * What every resource on a server's administrative root declares alike: its outputs for the
+ * server it acts on and how it reaches it. The Args, the lifecycle and the other outputs stay in
+ * each resource's own files.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ServerType } from "../client";
+import type { TlsSettings } from "./tls";
+
+/**
+ * The base class of Site, SiteMachine, SiteExport, LogSettings and SiteImport: a Pulumi dynamic
+ * resource with the outputs they share. Not declared on its own.
+ */
+export abstract class ServerResource extends pulumi.dynamic.Resource {
+  /** The product of the server (`mission-server`, `arcgis-server`, ...). */
+  declare public readonly serverType: pulumi.Output<ServerType>;
+  /** The administrative root the resource acts on (for a SiteMachine: the joining machine's). */
+  declare public readonly adminUrl: pulumi.Output<string>;
+  /** The administrator the resource acts as (for a Site: the primary site administrator). */
+  declare public readonly username: pulumi.Output<string>;
+  /** That administrator's password (secret). */
+  declare public readonly password: pulumi.Output<string>;
+  /** The TLS settings used to reach the server, as declared. */
+  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+}

@@ -21,15 +21,16 @@ module.exports = () => {
     tls,
   });
   // Site outputs: unknown during the first preview, so both resources are checked with unknowns.
-  const access = {
-    serverType: site.serverType,
+  // SiteImport takes them as arguments, LogSettings as a connection declared once.
+  const connection = {
     adminUrl: site.adminUrl,
     username: site.username,
     password: site.password,
     tls,
   };
   const restore = new SiteImport("restore", {
-    ...access,
+    serverType: site.serverType,
+    ...connection,
     localArchive: config.require("archive"),
     ...(config.getObject("triggers") === undefined
       ? {}
@@ -38,7 +39,8 @@ module.exports = () => {
   const logs = new LogSettings(
     "logs",
     {
-      ...access,
+      serverType: site.serverType,
+      connection,
       logLevel: config.require("logLevel"),
       restoreOnDestroy: config.getBoolean("restoreOnDestroy") ?? false,
     },

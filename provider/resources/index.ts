@@ -1,48 +1,44 @@
-/**
- * The Pulumi resources, exported by name: the class and Args (`<name>-resource.ts`), the inputs
- * and outputs (`<name>-inputs.ts`; Site's outputs in `site-report.ts`), the provider (`<name>.ts`,
- * the lifecycle).
- */
-export { Site, type SiteArgs } from "./site-resource";
+/** The Pulumi resources, exported by name. */
+export { Site, type SiteArgs } from "./site/resource";
 export {
   type SiteConfigStoreConnection,
   type SiteDirectory,
   type SiteInputs,
   type SiteLogSettings,
   type SiteTimeouts,
-} from "./site-inputs";
+} from "./site/inputs";
 export {
   type SiteOutputs,
   type SiteReportedConfigStore,
   type SiteReportedDirectory,
-} from "./site-report";
-export { siteProvider } from "./site";
-export { SiteExport, type SiteExportArgs } from "./site-export-resource";
+} from "./site/report";
+export { siteProvider } from "./site/resource";
+export { SiteExport, type SiteExportArgs } from "./site-export/resource";
 export {
   type SiteExportInputs,
   type SiteExportOutputs,
   type SiteExportTimeouts,
-} from "./site-export-inputs";
-export { siteExportProvider } from "./site-export";
-export { Collaboration, type CollaborationArgs } from "./collaboration-resource";
-export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration-inputs";
-export { collaborationProvider } from "./collaboration";
-export { LogSettings, type LogSettingsArgs } from "./log-settings-resource";
-export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings-inputs";
-export { logSettingsProvider } from "./log-settings";
-export { SiteImport, type SiteImportArgs } from "./site-import-resource";
-export { type SiteImportInputs, type SiteImportOutputs } from "./site-import-inputs";
-export { siteImportProvider } from "./site-import";
-export { SiteMachine, type SiteMachineArgs } from "./site-machine-resource";
-export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine-inputs";
-export { siteMachineProvider } from "./site-machine";
-export { type InputsOf, type TlsArgs, type TlsSettings } from "./tls";
-export { ServerResource } from "./server-resource";
-export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./resource-options";
+} from "./site-export/inputs";
+export { siteExportProvider } from "./site-export/resource";
+export { Collaboration, type CollaborationArgs } from "./collaboration/resource";
+export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration/inputs";
+export { collaborationProvider } from "./collaboration/resource";
+export { LogSettings, type LogSettingsArgs } from "./log-settings/resource";
+export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings/inputs";
+export { logSettingsProvider } from "./log-settings/resource";
+export { SiteImport, type SiteImportArgs } from "./site-import/resource";
+export { type SiteImportInputs, type SiteImportOutputs } from "./site-import/inputs";
+export { siteImportProvider } from "./site-import/resource";
+export { SiteMachine, type SiteMachineArgs } from "./site-machine/resource";
+export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/inputs";
+export { siteMachineProvider } from "./site-machine/resource";
+export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/tls";
+export { ServerResource } from "./common/server-resource";
+export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common/resource-options";
 export {
   CONFIG_NAMESPACE,
   CONNECTION_DEFAULTS,
   type PortalConnection,
   type ServerConnection,
   type ServerConnectionArgs,
-} from "./connection";
+} from "./common/connection";

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as yauzl from "yauzl";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   findText,

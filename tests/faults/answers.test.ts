@@ -7,9 +7,9 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { promises as fs } from "node:fs";
-import { implementation as collaboration } from "../../provider/resources/collaboration";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   startFaultProxy,

@@ -6,8 +6,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { createAdminSession, siteStatus, verifyArchive } from "../../provider/client";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure, sleep, valueOf } from "./measure";

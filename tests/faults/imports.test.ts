@@ -15,9 +15,9 @@ import {
   exportSite,
   getLogSettings,
 } from "../../provider/client";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { implementation as siteImport } from "../../provider/resources/site-import";
-import type { SiteImportOutputs } from "../../provider/resources/site-import-inputs";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
+import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";

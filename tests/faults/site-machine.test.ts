@@ -7,7 +7,7 @@
  * it.
  */
 import { createNewSite, createAdminSession, listMachines } from "../../provider/client";
-import { implementation as siteMachine } from "../../provider/resources/site-machine";
+import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";

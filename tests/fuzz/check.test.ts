@@ -7,19 +7,23 @@
  */
 import fc from "fast-check";
 import type { z } from "zod";
-import { implementation as collaboration } from "../../provider/resources/collaboration";
-import { collaborationInputsSchema } from "../../provider/resources/collaboration-inputs";
-import { type CheckFailure, formatPath, UNKNOWN } from "../../provider/resources/input-check";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { siteExportInputsSchema } from "../../provider/resources/site-export-inputs";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
+import { collaborationInputsSchema } from "../../provider/resources/collaboration/inputs";
+import {
+  type CheckFailure,
+  formatPath,
+  UNKNOWN,
+} from "../../provider/resources/common/input-check";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { siteExportInputsSchema } from "../../provider/resources/site-export/inputs";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
   DIRECTORY_TYPES,
   LOG_LEVELS,
   siteInputsSchema,
-} from "../../provider/resources/site-inputs";
+} from "../../provider/resources/site/inputs";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 

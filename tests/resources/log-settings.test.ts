@@ -12,9 +12,9 @@ import {
   getLogSettings,
   type ServerType,
 } from "../../provider/client";
-import { implementation as logSettings } from "../../provider/resources/log-settings";
-import type { LogSettingsOutputs } from "../../provider/resources/log-settings-inputs";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
+import type { LogSettingsOutputs } from "../../provider/resources/log-settings/inputs";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "site-Password-1";

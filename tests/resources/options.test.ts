@@ -4,7 +4,7 @@
  * the argument that does the job. Type tokens name each resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceOptions, typeToken } from "../../provider/resources/resource-options";
+import { resourceOptions, typeToken } from "../../provider/resources/common/resource-options";
 
 let warnings: string[];
 

@@ -5,8 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createAdminSession, editLogSettings, getLogSettings } from "../../provider/client";
-import { implementation as site } from "../../provider/resources/site";
-import type { SiteOutputs } from "../../provider/resources/site-report";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import type { SiteOutputs } from "../../provider/resources/site/report";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const LOG_SETTINGS = {

@@ -3,9 +3,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createAdminSession, exportSite, verifyArchive } from "../../provider/client";
-import { implementation as site } from "../../provider/resources/site";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import type { SiteExportOutputs } from "../../provider/resources/site-export-inputs";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {

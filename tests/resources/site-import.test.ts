@@ -15,9 +15,9 @@ import {
   getLogSettings,
   type ServerType,
 } from "../../provider/client";
-import { implementation as site } from "../../provider/resources/site";
-import { implementation as siteImport } from "../../provider/resources/site-import";
-import type { SiteImportOutputs } from "../../provider/resources/site-import-inputs";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
+import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "site-Password-1";

@@ -6,9 +6,9 @@
  */
 import * as path from "node:path";
 import { createAdminSession, listMachines, unregisterMachine } from "../../provider/client";
-import { implementation as site } from "../../provider/resources/site";
-import { implementation as siteMachine } from "../../provider/resources/site-machine";
-import type { SiteMachineOutputs } from "../../provider/resources/site-machine-inputs";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
+import type { SiteMachineOutputs } from "../../provider/resources/site-machine/inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const SITE_ADMIN = { username: "siteadmin", password: "site-Password-1" };

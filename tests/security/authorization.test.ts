@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import * as https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import { implementation as collaboration } from "../../provider/resources/collaboration";
+import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure } from "../faults/measure";

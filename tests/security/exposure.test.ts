@@ -4,8 +4,8 @@
  * a URL's user-info part are refused by the client before anything is sent.
  */
 import { createAdminSession, downloadToFile, siteStatus } from "../../provider/client";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";

@@ -4,9 +4,9 @@
  * `tls.insecureSkipVerify` is an explicit opt-in that works and warns on every use.
  */
 import * as fs from "node:fs";
-import { implementation as collaboration } from "../../provider/resources/collaboration";
-import { implementation as siteExport } from "../../provider/resources/site-export";
-import { implementation as site } from "../../provider/resources/site";
+import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { SuiteFigures } from "../results/record";

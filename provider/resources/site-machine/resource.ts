@@ -1,14 +1,20 @@
 /**
  * The `SiteMachine` resource as a Pulumi program declares it: its arguments and its class. The
- * lifecycle is in `site-machine.ts`, the inputs in `site-machine-inputs.ts`.
+ * lifecycle is in `site-machine.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnection } from "./connection";
-import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { ServerResource } from "./server-resource";
-import { siteMachineProvider } from "./site-machine";
-import { type TlsArgs } from "./tls";
+import type { ServerType } from "../../client";
+import { resolveServerConnection, type ServerConnection } from "../common/connection";
+import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { ServerResource } from "../common/server-resource";
+import { lazyProvider } from "../common/lazy-provider";
+import { type TlsArgs } from "../common/tls";
+
+/**
+ * The serialized provider of `SiteMachine`: about 3 KB that load `implementation` from the released
+ * module path `dist/provider/resources/site-machine.js` when the engine calls it.
+ */
+export const siteMachineProvider = lazyProvider("site-machine");
 
 /** Arguments of a {@link SiteMachine}. Every field accepts a `pulumi.Input`. */
 export interface SiteMachineArgs {

@@ -3,14 +3,14 @@
  * fields, and which inputs replace the export and which only update state.
  */
 import { z } from "zod";
-import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../client";
-import { adminTargetShape } from "./admin-resource";
-import { type CheckFailure } from "./input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
-import { withoutProvider } from "./lazy-provider";
-import { type TlsSettings } from "./tls";
-import { type InputRules, parseInputsWith } from "./lifecycle";
-import type { Assert, ParsesTo } from "./schema-match";
+import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../../client";
+import { adminTargetShape } from "../common/admin-resource";
+import { type CheckFailure } from "../common/input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { withoutProvider } from "../common/lazy-provider";
+import { type TlsSettings } from "../common/tls";
+import { type InputRules, parseInputsWith } from "../common/implementation";
+import type { Assert, ParsesTo } from "../common/schema-match";
 
 /**
  * Default bound on an export, including the time spent waiting for a lock held by another.

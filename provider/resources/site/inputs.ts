@@ -12,11 +12,11 @@ import {
   serverProduct,
   type ServerType,
   unsupportedFields,
-} from "../client";
-import { type CheckFailure } from "./input-check";
-import { type InputRules, parseInputsWith } from "./lifecycle";
-import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
-import type { TlsSettings } from "./tls";
+} from "../../client";
+import { type CheckFailure } from "../common/input-check";
+import { type InputRules, parseInputsWith } from "../common/implementation";
+import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import type { TlsSettings } from "../common/tls";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [

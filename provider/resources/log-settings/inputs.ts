@@ -3,12 +3,12 @@
  * fields, and which inputs replace the resource and which only update state.
  */
 import { z } from "zod";
-import type { ServerType } from "../client";
-import { adminTargetShape } from "./admin-resource";
-import { type CheckFailure } from "./input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
-import { type InputRules, parseInputsWith } from "./lifecycle";
-import type { Assert, ParsesTo } from "./schema-match";
+import type { ServerType } from "../../client";
+import { adminTargetShape } from "../common/admin-resource";
+import { type CheckFailure } from "../common/input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { type InputRules, parseInputsWith } from "../common/implementation";
+import type { Assert, ParsesTo } from "../common/schema-match";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 export const LOG_SETTINGS_LEVELS = [

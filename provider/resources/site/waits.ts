@@ -1,12 +1,12 @@
 /**
  * The waits of a `Site` on its server: how often it looks, and the wait for a site to be ready,
  * with a progress line and a message that says what to check when the time limit ends (the wait
- * for a fresh install to answer is the one SiteMachine shares, in admin-resource.ts).
+ * for a fresh install to answer is the one SiteMachine shares, in common/admin-resource.ts).
  */
-import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../client";
-import { ProgressReporter } from "./progress";
-import type { SiteInputs } from "./site-inputs";
-import { transportOf } from "./site-server";
+import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../../client";
+import { ProgressReporter } from "../common/progress";
+import type { SiteInputs } from "./inputs";
+import { transportOf } from "./server";
 
 /**
  * How often the provider looks at a server. Tests shorten it with `withTiming()` (site.ts);

@@ -16,10 +16,10 @@ import {
   listMachines,
   serverInfo,
   type ServerInfo,
-} from "../client";
-import { logWarn, messageOf } from "./log";
-import type { SiteInputs, SiteLogSettings } from "./site-inputs";
-import { sessionOf, transportOf } from "./site-server";
+} from "../../client";
+import { logWarn, messageOf } from "../common/log";
+import type { SiteInputs, SiteLogSettings } from "./inputs";
+import { sessionOf, transportOf } from "./server";
 
 /** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
 export interface SiteOutputs extends SiteInputs {

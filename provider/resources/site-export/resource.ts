@@ -1,15 +1,21 @@
 /**
  * The `SiteExport` resource as a Pulumi program declares it: its arguments and its class. The
- * lifecycle is in `site-export.ts`, the inputs in `site-export-inputs.ts`.
+ * lifecycle is in `site-export.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
-import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { ServerResource } from "./server-resource";
-import { type InputsOf, type TlsArgs } from "./tls";
-import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
-import { siteExportProvider } from "./site-export";
-import type { SiteExportTimeouts } from "./site-export-inputs";
+import type { ServerType } from "../../client";
+import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { ServerResource } from "../common/server-resource";
+import { type InputsOf, type TlsArgs } from "../common/tls";
+import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import { lazyProvider } from "../common/lazy-provider";
+import type { SiteExportTimeouts } from "./inputs";
+
+/**
+ * The serialized provider of `SiteExport`: about 3 KB that load `implementation` from the released
+ * module path `dist/provider/resources/site-export.js` when the engine calls it.
+ */
+export const siteExportProvider = lazyProvider("site-export");
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
 export interface SiteExportArgs extends ServerConnectionArgs {

@@ -3,19 +3,25 @@
  * in site.ts, whose provider it registers with.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnection } from "./connection";
-import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { ServerResource } from "./server-resource";
-import { siteProvider } from "./site";
+import type { ServerType } from "../../client";
+import { resolveServerConnection, type ServerConnection } from "../common/connection";
+import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { ServerResource } from "../common/server-resource";
+import { lazyProvider } from "../common/lazy-provider";
 import type {
   SiteConfigStoreConnection,
   SiteDirectory,
   SiteLogSettings,
   SiteTimeouts,
-} from "./site-inputs";
-import type { SiteReportedConfigStore, SiteReportedDirectory } from "./site-report";
-import type { InputsOf, TlsArgs } from "./tls";
+} from "./inputs";
+import type { SiteReportedConfigStore, SiteReportedDirectory } from "./report";
+import type { InputsOf, TlsArgs } from "../common/tls";
+
+/**
+ * The serialized provider of `Site`: about 3 KB that load `implementation` from the released
+ * module path `dist/provider/resources/site.js` when the engine calls it.
+ */
+export const siteProvider = lazyProvider("site");
 
 /** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
 export interface SiteArgs {

@@ -1,15 +1,21 @@
 /**
  * The `SiteImport` resource as a Pulumi program declares it: its arguments and its class, and
  * what a restore leaves out. The lifecycle is in `site-import.ts`, the inputs in
- * `site-import-inputs.ts`.
+ * `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
-import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { ServerResource } from "./server-resource";
-import { siteImportProvider } from "./site-import";
-import { type TlsArgs } from "./tls";
+import type { ServerType } from "../../client";
+import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { ServerResource } from "../common/server-resource";
+import { lazyProvider } from "../common/lazy-provider";
+import { type TlsArgs } from "../common/tls";
+
+/**
+ * The serialized provider of `SiteImport`: about 3 KB that load `implementation` from the released
+ * module path `dist/provider/resources/site-import.js` when the engine calls it.
+ */
+export const siteImportProvider = lazyProvider("site-import");
 
 /** What the restore leaves out (the spec's "Excluded from the export"). */
 export const NOT_RESTORED = [

@@ -2,7 +2,7 @@
  * Writing through Pulumi's log, and the messages of failed operations.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { isArcGISRequestError } from "../client";
+import { isArcGISRequestError } from "../../client";
 
 /**
  * Writes a progress or status line through Pulumi's log. In the provider host there is no engine

@@ -3,12 +3,12 @@
  * fields, and which inputs only update state (another archive, site or triggers is a new import).
  */
 import { z } from "zod";
-import type { ServerType } from "../client";
-import { adminTargetShape } from "./admin-resource";
-import { type CheckFailure } from "./input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
-import { type InputRules, parseInputsWith } from "./lifecycle";
-import type { Assert, ParsesTo } from "./schema-match";
+import type { ServerType } from "../../client";
+import { adminTargetShape } from "../common/admin-resource";
+import { type CheckFailure } from "../common/input-check";
+import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { type InputRules, parseInputsWith } from "../common/implementation";
+import type { Assert, ParsesTo } from "../common/schema-match";
 
 /**
  * Default bound on an import, including waiting while an export or import holds the site.

@@ -18,10 +18,10 @@ import {
   type ServerType,
   type SiteStatus,
   type TransportOptions,
-} from "../client";
-import { logWarn, messageOf } from "./log";
-import type { SiteInputs } from "./site-inputs";
-import { transportFor } from "./tls";
+} from "../../client";
+import { logWarn, messageOf } from "../common/log";
+import type { SiteInputs } from "./inputs";
+import { transportFor } from "../common/tls";
 
 /** The transport options of the site's server: its TLS settings, and `extra`. */
 export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {

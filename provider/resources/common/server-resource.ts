@@ -4,7 +4,7 @@
  * each resource's own files.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
+import type { ServerType } from "../../client";
 import type { TlsSettings } from "./tls";
 
 /**

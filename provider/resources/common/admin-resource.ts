@@ -13,7 +13,7 @@ import {
   isArcGISRequestError,
   SERVER_TYPES,
   waitForServer,
-} from "../client";
+} from "../../client";
 import { httpUrlSchema, nonEmpty } from "./input-schemas";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";

@@ -3,12 +3,12 @@
  * rule across fields, and which inputs replace the resource and which only update state.
  */
 import { z } from "zod";
-import { type CheckFailure } from "./input-check";
-import { httpUrlSchema, nonEmpty, tlsSchema } from "./input-schemas";
-import { withoutProvider } from "./lazy-provider";
-import { type TlsSettings } from "./tls";
-import { type InputRules, parseInputsWith } from "./lifecycle";
-import type { Assert, ParsesTo } from "./schema-match";
+import { type CheckFailure } from "../common/input-check";
+import { httpUrlSchema, nonEmpty, tlsSchema } from "../common/input-schemas";
+import { withoutProvider } from "../common/lazy-provider";
+import { type TlsSettings } from "../common/tls";
+import { type InputRules, parseInputsWith } from "../common/implementation";
+import type { Assert, ParsesTo } from "../common/schema-match";
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {

@@ -1,15 +1,21 @@
 /**
  * The `LogSettings` resource as a Pulumi program declares it: its arguments and its class. The
- * lifecycle is in `log-settings.ts`, the inputs in `log-settings-inputs.ts`.
+ * lifecycle is in `log-settings.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../client";
-import { resolveServerConnection, type ServerConnectionArgs } from "./connection";
-import { logSettingsProvider } from "./log-settings";
-import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./log-settings-inputs";
-import { resourceOptions, TYPE_MODULE } from "./resource-options";
-import { ServerResource } from "./server-resource";
-import { type TlsArgs } from "./tls";
+import type { ServerType } from "../../client";
+import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import { lazyProvider } from "../common/lazy-provider";
+import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./inputs";
+import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { ServerResource } from "../common/server-resource";
+import { type TlsArgs } from "../common/tls";
+
+/**
+ * The serialized provider of `LogSettings`: about 3 KB that load `implementation` from the released
+ * module path `dist/provider/resources/log-settings.js` when the engine calls it.
+ */
+export const logSettingsProvider = lazyProvider("log-settings");
 
 /** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
 export interface LogSettingsArgs extends ServerConnectionArgs {

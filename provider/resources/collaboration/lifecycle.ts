@@ -1,0 +1,214 @@
+/**
+ * `Collaboration`: a stack owns the deletion of a distributed collaboration on a portal. Creating
+ * the resource confirms the collaboration; destroying it deletes the collaboration (host) or
+ * removes this portal's participation (guest). Reads top-down as its lifecycle: check (the input
+ * rules), diff, create, read, update, delete; then the implementation the host loads from this
+ * module's path, and the provider that loads it. Inputs: `inputs.ts`; the Resource
+ * class: `resource.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  communitySelf,
+  createPortalSession,
+  deleteCollaboration,
+  getCollaboration,
+  isAuthError,
+  isNotFoundError,
+  portalSelf,
+  removeParticipation,
+} from "../../client";
+import {
+  COLLABORATION_INPUTS,
+  type CollaborationInputs,
+  type CollaborationOutputs,
+  parseCollaborationInputs,
+  REPLACING_INPUTS,
+  SELF,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+import { withoutProvider } from "../common/lazy-provider";
+import { logInfo, logWarn, messageOf } from "../common/log";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { transportFor } from "../common/tls";
+import { implementationOf } from "../common/implementation";
+
+function sessionFor(inputs: CollaborationInputs) {
+  const credentials: { username?: string; password?: string; token?: string } = {};
+  if (inputs.token !== undefined) credentials.token = inputs.token;
+  if (inputs.username !== undefined) credentials.username = inputs.username;
+  if (inputs.password !== undefined) credentials.password = inputs.password;
+  return createPortalSession({
+    sharingUrl: inputs.sharingUrl,
+    ...credentials,
+    ...transportFor(inputs.sharingUrl, inputs.tls),
+  });
+}
+
+function describeTarget(inputs: CollaborationInputs, portalId: string): string {
+  return `collaboration ${inputs.collaborationId} on portal ${portalId} (${inputs.sharingUrl})`;
+}
+
+/**
+ * diff: another portal or collaboration is a replacement (a looked-up portal id stays as long as
+ * none is given); credentials, leaveAsGuest and `tls` only update state.
+ */
+function diff(
+  _id: string,
+  olds: CollaborationOutputs,
+  rawNews: unknown,
+): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  const replaces = REPLACING_INPUTS.filter((key) => {
+    // A looked-up portalId changes only when the user gives one that differs ("self" does not).
+    const looksUp = news.portalId === undefined || news.portalId === SELF;
+    if (key === "portalId" && looksUp && !olds.portalIdGiven) return false;
+    return !sameValue(olds[key], news[key]);
+  });
+  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
+  const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  return { changes: updates.length > 0 };
+}
+
+/**
+ * create: confirms that the credentials are an administrator's and that the collaboration exists,
+ * and records this portal's role in it (a guest needs leaveAsGuest).
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseCollaborationInputs(raw);
+  const session = sessionFor(inputs);
+  const user = await communitySelf(session);
+  if (user.role !== "org_admin") {
+    throw new Error(
+      `The credentials of ${user.username} on ${inputs.sharingUrl} are not an administrator's ` +
+        `(role ${user.role ?? "unknown"}). Deleting a collaboration needs the portal's ` +
+        "administrator: give an org_admin's username and password or token.",
+    );
+  }
+  // The role is decided by this portal's own id (portals/self), never by the literal input:
+  // `portalId: "self"` names this portal too, and is resolved to its id.
+  const selfId = (await portalSelf(session)).id;
+  const portalIdGiven = inputs.portalId !== undefined && inputs.portalId !== SELF;
+  const portalId = portalIdGiven ? inputs.portalId! : selfId;
+  let info: Awaited<ReturnType<typeof getCollaboration>>;
+  try {
+    info = await getCollaboration(session, portalId, inputs.collaborationId);
+  } catch (error) {
+    if (isNotFoundError(error)) {
+      throw new Error(
+        `The ${describeTarget(inputs, portalId)} does not exist. Check collaborationId and ` +
+          "portalId.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const role = info.collaborationHostPortalId === selfId ? "host" : "guest";
+  if (role === "guest" && !inputs.leaveAsGuest) {
+    throw new Error(
+      `Portal ${portalId} is a guest of the ${describeTarget(inputs, portalId)}, and a guest ` +
+        "cannot delete a collaboration (only its host portal's administrator can). Set " +
+        "leaveAsGuest: true to make `pulumi destroy` remove this portal's participation " +
+        "(removeParticipation) instead, or manage it from the host portal.",
+    );
+  }
+  const outs: CollaborationOutputs = {
+    ...inputs,
+    portalId,
+    portalIdGiven,
+    name: info.name,
+    description: info.description ?? "",
+    hostPortalId: info.collaborationHostPortalId,
+    role,
+  };
+  return { id: `${portalId}/${inputs.collaborationId}`, outs };
+}
+
+/** read (refresh): what the portal has now, each difference named; gone when it no longer exists. */
+async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const inputs = parseCollaborationInputs(props);
+  const session = sessionFor(inputs);
+  let info: Awaited<ReturnType<typeof getCollaboration>>;
+  try {
+    info = await getCollaboration(session, props.portalId, props.collaborationId);
+  } catch (error) {
+    if (isNotFoundError(error)) return {};
+    throw error;
+  }
+  // What the portal has now, each difference named.
+  const selfId = (await portalSelf(session)).id;
+  const now: CollaborationOutputs = {
+    ...props,
+    name: info.name,
+    description: info.description ?? props.description,
+    hostPortalId: info.collaborationHostPortalId,
+    role: info.collaborationHostPortalId === selfId ? "host" : "guest",
+  };
+  const target = describeTarget(inputs, props.portalId);
+  for (const key of ["name", "description", "hostPortalId", "role"] as const) {
+    if (now[key] !== props[key]) {
+      logWarn(
+        `The ${target} changed on the portal: ${key}: ${JSON.stringify(props[key])} in state, ` +
+          `${JSON.stringify(now[key])} now.`,
+      );
+    }
+  }
+  if (now.role === "guest" && props.role === "host" && !inputs.leaveAsGuest) {
+    logWarn(
+      `Portal ${props.portalId} is no longer the host of the ${target}: a guest cannot delete it. ` +
+        "Set leaveAsGuest: true to make `pulumi destroy` remove this portal's participation.",
+    );
+  }
+  return { id, props: now };
+}
+
+/** update: state only. */
+async function update(
+  _id: string,
+  olds: CollaborationOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  return { outs: withStateOnlyChanges(olds, parseCollaborationInputs(rawNews), STATE_ONLY_INPUTS) };
+}
+
+/** delete: deletes the collaboration (host) or leaves it (guest); already gone is done. */
+async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
+  const inputs = parseCollaborationInputs(props);
+  const session = sessionFor(inputs);
+  const target = describeTarget(inputs, props.portalId);
+  try {
+    if (props.role === "host") {
+      await deleteCollaboration(session, props.portalId, props.collaborationId);
+      logInfo(`Deleted the ${target}; its sharing has stopped.`);
+    } else {
+      await removeParticipation(session, props.portalId, props.collaborationId);
+      logInfo(`Portal ${props.portalId} no longer participates in the ${target}.`);
+    }
+  } catch (error) {
+    // Already gone: destroy can be re-run.
+    if (isNotFoundError(error)) {
+      logInfo(`The ${target} no longer exists; nothing to delete.`);
+      return;
+    }
+    const hint = isAuthError(error)
+      ? " Check the credentials: the token may have expired, or the user is not an administrator."
+      : "";
+    throw new Error(
+      `${props.role === "host" ? "Deleting" : "Leaving"} the ${target} failed: ` +
+        `${messageOf(error)}.${hint} It stays in the stack; run \`pulumi destroy\` again.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The Collaboration implementation the host runs; tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(COLLABORATION_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

@@ -1,0 +1,263 @@
+/**
+ * `LogSettings`: a site's log settings (`logs/settings`, `logs/settings/edit`) kept as declared,
+ * as a Pulumi dynamic resource with an in-place update. Reads top-down as its lifecycle: check
+ * (the input rules), diff, create, read (refresh), update, delete; then the implementation the
+ * host loads from this module's path, and the provider that loads it. Inputs:
+ * `inputs.ts`; the Resource class: `resource.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { type AdminSession, editLogSettings, getLogSettings, retryWhile } from "../../client";
+import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
+import { withoutProvider } from "../common/lazy-provider";
+import { implementationOf } from "../common/implementation";
+import {
+  LOG_SETTINGS_INPUTS,
+  type LogSettingsInputs,
+  type LogSettingsOutputs,
+  MANAGED_LOG_FIELDS,
+  type ManagedField,
+  parseLogSettingsInputs,
+  REPLACING_INPUTS,
+  type ReportedLogSettings,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+import { failureMessage, logInfo, messageOf } from "../common/log";
+import { sameValue } from "../common/state-diff";
+
+/**
+ * diff: another server is a replacement; a declared field that differs from state (where refresh
+ * records what the server reports) is an in-place update, as is a credential, `tls`,
+ * `restoreOnDestroy` or `timeouts` change (state only). Nothing else counts.
+ */
+function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
+  const changed = [...MANAGED_LOG_FIELDS, ...STATE_ONLY_INPUTS].filter(
+    (key) => !sameValue(olds[key], news[key]),
+  );
+  return { changes: changed.length > 0 };
+}
+
+/**
+ * create: reads the settings (recorded as `previousSettings` for `restoreOnDestroy`), writes the
+ * declared fields where the server reports others, and reads them back.
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseLogSettingsInputs(raw);
+  const session = adminSessionFor(inputs);
+  let previous: ReportedLogSettings;
+  try {
+    previous = await readSettings(session);
+  } catch (error) {
+    throw new Error(failureMessage("logs/settings", inputs.adminUrl, error), { cause: error });
+  }
+  const serverLogSettings =
+    differing(inputs, previous).length === 0
+      ? previous
+      : await apply(inputs, session, previous, declared(inputs));
+  const outs: LogSettingsOutputs = { ...inputs, previousSettings: previous, serverLogSettings };
+  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/logs/settings`, outs };
+}
+
+/** The fields the user declared, with their values. */
+function declared(inputs: LogSettingsInputs): Partial<Record<ManagedField, unknown>> {
+  const out: Partial<Record<ManagedField, unknown>> = {};
+  for (const field of MANAGED_LOG_FIELDS) {
+    if (inputs[field] !== undefined) out[field] = inputs[field];
+  }
+  return out;
+}
+
+/** Declared fields whose value the server reports differently. */
+function differing(inputs: LogSettingsInputs, reported: ReportedLogSettings): ManagedField[] {
+  return MANAGED_LOG_FIELDS.filter(
+    (field) => inputs[field] !== undefined && reported[field] !== inputs[field],
+  );
+}
+
+/** The server's settings, plain scalars only (outputs must be plain JSON). */
+async function readSettings(session: AdminSession): Promise<ReportedLogSettings> {
+  const reported = await getLogSettings(session);
+  const out: ReportedLogSettings = {};
+  for (const [key, value] of Object.entries(reported)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes `wanted` over what the server reports, every field at once (logs/settings/edit takes the
+ * whole set, as DSC sends it), retried while an export or import holds the site, and reads back.
+ * A declared field the server still reports otherwise is an error: it did not take the value.
+ */
+async function apply(
+  inputs: LogSettingsInputs,
+  session: AdminSession,
+  current: ReportedLogSettings,
+  wanted: Partial<Record<ManagedField, unknown>>,
+): Promise<ReportedLogSettings> {
+  const merged = { ...current, ...wanted };
+  try {
+    await retryWhile(
+      isHeldByExportOrImport,
+      {
+        deadline: Date.now() + inputs.timeouts.changeMs,
+        baseDelay: 500,
+        maxDelay: 10_000,
+        onRetry: (_e, delayMs) =>
+          logInfo(
+            `The site at ${inputs.adminUrl} is busy with an export or import; changing its log ` +
+              `settings again in ${Math.round(delayMs)} ms.`,
+          ),
+      },
+      () =>
+        editLogSettings(session, {
+          logLevel: merged.logLevel as string | undefined,
+          logDir: merged.logDir as string | undefined,
+          maxErrorReportsCount: merged.maxErrorReportsCount as number | undefined,
+          maxLogFileAge: merged.maxLogFileAge as number | undefined,
+          usageMeteringEnabled: merged.usageMeteringEnabled as boolean | undefined,
+        }),
+    );
+  } catch (error) {
+    if (!isHeldByExportOrImport(error)) {
+      throw new Error(failureMessage("logs/settings/edit", inputs.adminUrl, error), {
+        cause: error,
+      });
+    }
+    throw new Error(
+      `The log settings of ${inputs.adminUrl} could not be changed within timeouts.changeMs ` +
+        `(${inputs.timeouts.changeMs} ms): an export or import held the site the whole time ` +
+        `(${messageOf(error)}). Nothing was changed. Raise timeouts.changeMs or run again.`,
+      { cause: error },
+    );
+  }
+  const after = await readSettings(session);
+  const ignored = (Object.keys(wanted) as ManagedField[]).filter((f) => after[f] !== wanted[f]);
+  if (ignored.length > 0) {
+    throw new Error(
+      `logs/settings/edit on ${inputs.adminUrl} answered success, but the server reports ` +
+        ignored
+          .map((f) => `${f} ${JSON.stringify(after[f])} (wanted ${JSON.stringify(wanted[f])})`)
+          .join(", ") +
+        ".",
+    );
+  }
+  return after;
+}
+
+/**
+ * read (refresh): records what the server reports, and for each declared field the server's value
+ * (in the outputs and the recorded inputs), so that drift shows as a change of exactly that field
+ * at the next preview. An unreadable server is an
+ * error: state is kept.
+ */
+async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const inputs = parseLogSettingsInputs(props);
+  let reported: ReportedLogSettings;
+  try {
+    reported = await readSettings(adminSessionFor(inputs));
+  } catch (error) {
+    throw new Error(
+      `Cannot refresh the log settings of ${inputs.adminUrl}: ${messageOf(error)}. State is kept.`,
+      { cause: error },
+    );
+  }
+  const drifted: Partial<Record<ManagedField, string | number | boolean>> = {};
+  for (const field of differing(inputs, reported)) {
+    const value = reported[field];
+    if (value !== undefined) drifted[field] = value;
+    logInfo(
+      `The log setting ${field} of ${inputs.adminUrl} is ${JSON.stringify(value)} on the server, ` +
+        `not ${JSON.stringify(inputs[field])}; the next \`pulumi up\` writes it back.`,
+    );
+  }
+  const refreshed = { ...props, ...drifted, serverLogSettings: reported };
+  // The recorded inputs take the server's values too: the engine shows a change as the difference
+  // between recorded and declared inputs, so the next preview names the drifted field.
+  const { previousSettings: _previous, serverLogSettings: _reported, ...recorded } = refreshed;
+  return { id, props: refreshed, inputs: recorded };
+}
+
+/**
+ * update: writes the declared fields the server reports differently (none after a state-only
+ * change: then the read only proves the new credentials work), keeping `previousSettings`.
+ */
+async function update(
+  _id: string,
+  olds: LogSettingsOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const inputs = parseLogSettingsInputs(rawNews);
+  const session = adminSessionFor(inputs);
+  let current: ReportedLogSettings;
+  try {
+    current = await readSettings(session);
+  } catch (error) {
+    throw new Error(
+      `${failureMessage("logs/settings", inputs.adminUrl, error)} Nothing was changed; state ` +
+        "keeps the previous values.",
+      { cause: error },
+    );
+  }
+  const serverLogSettings =
+    differing(inputs, current).length === 0
+      ? current
+      : await apply(inputs, session, current, declared(inputs));
+  const outs: LogSettingsOutputs = {
+    ...inputs,
+    previousSettings: olds.previousSettings ?? current,
+    serverLogSettings,
+  };
+  return { outs };
+}
+
+/**
+ * delete: by default leaves the server's log settings as they are (a site always has log settings;
+ * deleting the resource only stops managing them). With `restoreOnDestroy`, writes back the
+ * settings recorded at create.
+ */
+async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
+  const inputs = parseLogSettingsInputs(props);
+  if (!inputs.restoreOnDestroy) {
+    logInfo(
+      `Left the log settings of ${inputs.adminUrl} as they are (restoreOnDestroy is false); ` +
+        "they are no longer managed by this stack.",
+    );
+    return;
+  }
+  const session = adminSessionFor(inputs);
+  const previous: Partial<Record<ManagedField, unknown>> = {};
+  for (const field of MANAGED_LOG_FIELDS) {
+    if (props.previousSettings[field] !== undefined)
+      previous[field] = props.previousSettings[field];
+  }
+  let current: ReportedLogSettings;
+  try {
+    current = await readSettings(session);
+  } catch (error) {
+    throw new Error(
+      `Cannot restore the previous log settings of ${inputs.adminUrl}: ${messageOf(error)}. ` +
+        "The resource stays in the stack; run `pulumi destroy` again once the server answers.",
+      { cause: error },
+    );
+  }
+  await apply(inputs, session, current, previous);
+  logInfo(`Restored the log settings of ${inputs.adminUrl} recorded when the stack took them on.`);
+}
+
+/**
+ * The LogSettings implementation the host runs; tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(LOG_SETTINGS_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

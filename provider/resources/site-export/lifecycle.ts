@@ -1,0 +1,265 @@
+/**
+ * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
+ * resource. Reads top-down as its lifecycle: check (the input rules), diff, create (version,
+ * export, download), read, update, delete; then the implementation the host loads from this
+ * module's path, and the provider that loads it. Inputs: `inputs.ts`; the Resource
+ * class: `resource.ts`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  type AdminSession,
+  cleanUrl,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  downloadExport,
+  exportSite,
+  isArcGISRequestError,
+  retryWhile,
+  serverInfo,
+  serverProduct,
+  verifyArchive,
+} from "../../client";
+import { adminSessionFor, isHeldByExport } from "../common/admin-resource";
+import { withoutProvider } from "../common/lazy-provider";
+import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { ProgressReporter } from "../common/progress";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { transportFor } from "../common/tls";
+import { implementationOf } from "../common/implementation";
+import {
+  parseSiteExportInputs,
+  REPLACING_INPUTS,
+  SITE_EXPORT_INPUTS,
+  type SiteExportInputs,
+  type SiteExportOutputs,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+
+/**
+ * diff: another server, location, download folder or triggers is a new export (a replacement);
+ * credentials, limits and `tls` only update state.
+ */
+function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  // `location` in state is the server's answer; the user's input is kept as `requestedLocation`.
+  const oldInputs: Record<string, unknown> = { ...olds, location: olds.requestedLocation };
+  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
+  return { changes: updates.length > 0 };
+}
+
+/**
+ * create: checks the server's version, sends exportSite (retried while another export or
+ * administrative change holds the site, until timeouts.exportMs), and downloads the archive to
+ * downloadTo when asked.
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseSiteExportInputs(raw);
+  const session = adminSessionFor(inputs);
+  const progress = new ProgressReporter(
+    `exportSite on ${inputs.adminUrl}`,
+    inputs.timeouts.exportMs,
+  );
+  const version = await requireExportVersion(inputs, session);
+  let answer: { location: string };
+  try {
+    answer = await retryWhile(
+      isHeldByExport,
+      {
+        deadline: Date.now() + inputs.timeouts.exportMs,
+        baseDelay: 500,
+        maxDelay: 10_000,
+        onRetry: () =>
+          progress.tick("the site is busy with another export or administrative change"),
+      },
+      () => exportSite(session, inputs.location === undefined ? {} : { location: inputs.location }),
+    );
+  } catch (error) {
+    if (!isHeldByExport(error)) {
+      throw new Error(failureMessage("exportSite", inputs.adminUrl, error), { cause: error });
+    }
+    throw new Error(
+      `exportSite on ${inputs.adminUrl} could not start within timeouts.exportMs ` +
+        `(${inputs.timeouts.exportMs} ms): the site stayed busy with another export or ` +
+        `administrative change (${messageOf(error)}). Raise timeouts.exportMs or run again.`,
+      { cause: error },
+    );
+  }
+
+  const isUrl = /^https?:\/\//i.test(answer.location);
+  const { location: requested, ...rest } = inputs;
+  const outs: SiteExportOutputs = {
+    ...rest,
+    location: answer.location,
+    fileName: path.posix.basename(answer.location.replace(/\\/g, "/")),
+    exportedAt: new Date().toISOString(),
+  };
+  if (version !== undefined) outs.serverVersion = version;
+  // `location` in state is the server's answer; what the user asked for is kept for diff.
+  if (requested !== undefined) outs.requestedLocation = requested;
+
+  if (inputs.downloadTo !== undefined) {
+    if (!isUrl) {
+      throw new Error(
+        `exportSite on ${inputs.adminUrl} wrote ${answer.location} on the server instead of ` +
+          "answering a download URL, so there is nothing to download to downloadTo.",
+      );
+    }
+    const local = await download(
+      inputs,
+      // Relative to the project folder (the provider's working directory), so that the input
+      // stays the same string on every machine and a runner's own path never replaces the export.
+      path.resolve(inputs.downloadTo),
+      session,
+      answer.location,
+      progress.elapsed(),
+    );
+    Object.assign(outs, {
+      fileName: local.fileName,
+      localPath: local.path,
+      sizeBytes: local.sizeBytes,
+      sha256: local.sha256,
+    });
+  }
+  return { id: answer.location, outs };
+}
+
+/**
+ * Reads the server's version and refuses an export on a server older than exportSite (ArcGIS
+ * Server 10.2, Mission Server 10.8, Notebook Server 10.7, Video Server 11.3). An unreadable
+ * version is reported and the export goes on.
+ */
+async function requireExportVersion(
+  inputs: SiteExportInputs,
+  session: AdminSession,
+): Promise<string | undefined> {
+  const product = serverProduct(inputs.serverType);
+  try {
+    // A site exists: Video Server's rest/info then wants a token (its documentation).
+    const info = await serverInfo(inputs.adminUrl, {
+      ...transportFor(inputs.adminUrl, inputs.tls, { timeouts: { headersMs: 30_000 } }),
+      // Best effort: without a token (no site yet, wrong credentials) rest/info still answers
+      // on every product but a Video Server site, and exportSite then reports the real problem.
+      token: await session.token().catch(() => undefined),
+    });
+    const version = info.fullVersion ?? String(info.currentVersion);
+    if (info.currentVersion < product.exportSiteSince) {
+      throw new Error(
+        `The ${product.label} at ${inputs.adminUrl} is version ${version}; exportSite exists ` +
+          `from ${product.exportSiteSince}. Nothing was sent. Upgrade the server, or check ` +
+          "serverType.",
+      );
+    }
+    return version;
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code === "TLS") throw error;
+    logWarn(
+      `Could not read the version of ${inputs.adminUrl} from rest/info (${error.message}); ` +
+        "going on without checking that it has exportSite.",
+    );
+    return undefined;
+  }
+}
+
+/**
+ * Streams the archive to downloadTo, within what is left of timeouts.exportMs (it bounds the whole
+ * export, download included: a server trickling a byte every few seconds never trips the idle
+ * limit) and within maxDownloadBytes (an endless body must not fill the disk).
+ */
+async function download(
+  inputs: SiteExportInputs,
+  downloadTo: string,
+  session: AdminSession,
+  url: string,
+  elapsedMs: number,
+) {
+  const remainingMs = Math.max(1, inputs.timeouts.exportMs - elapsedMs);
+  const deadline = AbortSignal.timeout(remainingMs);
+  try {
+    return await downloadExport(
+      session,
+      url,
+      downloadTo,
+      transportFor(inputs.adminUrl, inputs.tls, {
+        timeouts: { connectMs: 10_000, headersMs: 120_000, bodyMs: 300_000 },
+        signal: deadline,
+        maxDownloadBytes: inputs.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+      }),
+    );
+  } catch (error) {
+    if (deadline.aborted) {
+      throw new Error(
+        `Downloading the export ${cleanUrl(url)} to ${downloadTo} did not complete within ` +
+          `timeouts.exportMs (${inputs.timeouts.exportMs} ms), which bounds the whole export, ` +
+          "download included. The partial file was removed. Raise timeouts.exportMs if the " +
+          "server is just slow.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * read (refresh): with downloadTo, the local copy must still be there with the same SHA-256
+ * (else the resource is gone and the next `pulumi up` exports again).
+ */
+async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
+  if (props.localPath === undefined || props.sha256 === undefined) return { id, props };
+  if (props.allowMissingDownload === true && !fs.existsSync(props.localPath)) {
+    // On an ephemeral runner the download folder is gone with the runner; the export on the
+    // server side is what was asked for, so it is kept rather than made again.
+    logInfo(
+      `The downloaded export ${props.localPath} is not on this machine; kept in state ` +
+        "(allowMissingDownload).",
+    );
+    return { id, props };
+  }
+  try {
+    const local = await verifyArchive(props.localPath);
+    if (local.sha256 === props.sha256) return { id, props };
+    logWarn(
+      `The downloaded export ${props.localPath} changed since it was downloaded; the next ` +
+        "`pulumi up` exports again.",
+    );
+  } catch (error) {
+    logWarn(
+      `The downloaded export ${props.localPath} is missing or unreadable (${messageOf(error)}); ` +
+        "the next `pulumi up` exports again.",
+    );
+  }
+  return {};
+}
+
+/** update: state only (an export is never repeated in place). */
+async function update(
+  _id: string,
+  olds: SiteExportOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  return { outs: withStateOnlyChanges(olds, parseSiteExportInputs(rawNews), STATE_ONLY_INPUTS) };
+}
+
+/** delete: the archive is kept (backups must outlive stacks). */
+async function remove(_id: string, props: SiteExportOutputs): Promise<void> {
+  const where = props.localPath ?? props.location;
+  logInfo(
+    `Kept the site export ${where}: backups must outlive stacks. Delete it yourself when it is ` +
+      "no longer needed.",
+  );
+}
+
+/**
+ * The SiteExport implementation the host runs; tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(SITE_EXPORT_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

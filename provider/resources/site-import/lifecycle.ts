@@ -1,0 +1,287 @@
+/**
+ * `SiteImport`: restores a site's configuration from an archive made by exportSite
+ * (`importSite`), as a Pulumi dynamic resource. Reads top-down as its lifecycle: check (the input
+ * rules), diff, create (fingerprint, upload, import, a lost answer), read, update, delete; then
+ * the implementation the host loads from this module's path, and the provider that loads it.
+ * Inputs: `inputs.ts`; the Resource class and what a restore leaves out:
+ * `resource.ts`.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  type AdminSession,
+  answerMayBeLost,
+  importSite,
+  listUploadedItems,
+  retryWhile,
+  uploadItem,
+  waitForImport,
+} from "../../client";
+import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
+import { withoutProvider } from "../common/lazy-provider";
+import { implementationOf } from "../common/implementation";
+import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { ProgressReporter } from "../common/progress";
+import {
+  parseSiteImportInputs,
+  SITE_IMPORT_INPUTS,
+  type SiteImportInputs,
+  type SiteImportOutputs,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { transportFor } from "../common/tls";
+
+/**
+ * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
+ * local archive is hashed again, so a moved file with the same content is the same archive) or
+ * changed triggers. Credentials, `tls`, `timeouts` and a new path to the same content only update
+ * state. Nothing else counts.
+ */
+async function diff(
+  _id: string,
+  olds: SiteImportOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.DiffResult> {
+  const news = withoutProvider(rawNews);
+  const replaces: string[] = [];
+  for (const key of ["adminUrl", "serverType", "triggers"] as const) {
+    if (!sameValue(olds[key], news[key])) replaces.push(key);
+  }
+  const archiveChanged = !(await sameArchive(olds, news));
+  if (archiveChanged) {
+    replaces.push(news.localArchive !== undefined ? "localArchive" : "location");
+  }
+  if (replaces.length > 0) return { changes: true, replaces };
+  const updates = STATE_ONLY_INPUTS.filter(
+    (key) => !sameValue((olds as unknown as Record<string, unknown>)[key], news[key]),
+  );
+  return { changes: updates.length > 0 };
+}
+
+/** Whether the new inputs name the archive that was imported (by fingerprint where possible). */
+async function sameArchive(
+  olds: SiteImportOutputs,
+  news: Record<string, unknown>,
+): Promise<boolean> {
+  const { localArchive, location, archiveSha256 } = news;
+  if (typeof localArchive === "string") {
+    try {
+      return `sha256:${await sha256Of(localArchive)}` === olds.fingerprint;
+    } catch {
+      // Unreadable now (moved, or unknown during a preview): compare what is declared.
+      return localArchive === olds.localArchive;
+    }
+  }
+  if (typeof archiveSha256 === "string") {
+    return `sha256:${archiveSha256.toLowerCase()}` === olds.fingerprint;
+  }
+  return location === olds.location && olds.localArchive === undefined;
+}
+
+/**
+ * create: fingerprints the archive, uploads a local one (once), sends importSite once (retried
+ * only while an export or another import holds the site, which the server refuses without acting),
+ * and records the outcome. After a lost answer importSite is never sent again: the import may
+ * still run. The site is watched until it is ready again, and the outcome recorded as
+ * `answer-lost`, with a warning.
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseSiteImportInputs(raw);
+  const session = adminSessionFor(inputs);
+  const fingerprint = await fingerprintOf(inputs);
+  const deadline = Date.now() + inputs.timeouts.importMs;
+  const progress = new ProgressReporter(
+    `importSite on ${inputs.adminUrl}`,
+    inputs.timeouts.importMs,
+  );
+  let location = inputs.location;
+  let uploadedItemId: string | undefined;
+  if (inputs.localArchive !== undefined) {
+    try {
+      uploadedItemId = await uploadOnce(inputs, session, fingerprint);
+    } catch (error) {
+      throw new Error(
+        `${failureMessage("uploads/upload", inputs.adminUrl, error)} Nothing was imported. ` +
+          "A server that refuses the .agssite extension for uploads needs it in its allowed " +
+          "upload extensions, or give location (a path the server can read) instead.",
+        { cause: error },
+      );
+    }
+    location = uploadedItemId;
+  }
+
+  const outs: SiteImportOutputs = {
+    ...inputs,
+    fingerprint,
+    outcome: "imported",
+    importedAt: "",
+    ...(uploadedItemId === undefined ? {} : { uploadedItemId }),
+  };
+  try {
+    const answer = await retryWhile(
+      isHeldByExportOrImport,
+      {
+        deadline,
+        baseDelay: 1_000,
+        maxDelay: 15_000,
+        onRetry: () => progress.tick("the site is busy with an export or another import"),
+      },
+      () => importSite(session, { location: location!, serverType: inputs.serverType }),
+    );
+    const { status: _status, ...report } = answer;
+    if (Object.keys(report).length > 0) outs.report = JSON.stringify(report);
+  } catch (error) {
+    if (isHeldByExportOrImport(error)) {
+      throw new Error(
+        `importSite on ${inputs.adminUrl} could not start within timeouts.importMs ` +
+          `(${inputs.timeouts.importMs} ms): an export or another import held the site the ` +
+          `whole time (${messageOf(error)}). Nothing was imported. Raise timeouts.importMs or run again.`,
+        { cause: error },
+      );
+    }
+    if (!answerMayBeLost(error)) {
+      throw new Error(
+        `${failureMessage("importSite", inputs.adminUrl, error)} Nothing was imported.`,
+        { cause: error },
+      );
+    }
+    logWarn(
+      `The answer to importSite on ${inputs.adminUrl} was lost (${messageOf(error)}). It is not ` +
+        "sent again: the import may still run. Waiting for the site to answer as ready.",
+    );
+    await waitForImport(
+      {
+        adminUrl: inputs.adminUrl,
+        serverType: inputs.serverType,
+        username: inputs.username,
+        password: inputs.password,
+        ...transportFor(inputs.adminUrl, inputs.tls),
+      },
+      {
+        deadline: Math.max(deadline, Date.now() + 1_000),
+        pollIntervalMs: 2_000,
+        onStatus: (status) => progress.tick(status.detail),
+      },
+    ).catch((waitError: unknown) => {
+      throw new Error(
+        `The answer to importSite on ${inputs.adminUrl} was lost (${messageOf(error)}), and the ` +
+          `site did not answer as ready within timeouts.importMs (${messageOf(waitError)}). ` +
+          "importSite was not sent again. Check the site; the resource was not recorded.",
+        { cause: waitError },
+      );
+    });
+    logWarn(
+      `The site at ${inputs.adminUrl} answers as ready again after the lost importSite answer. ` +
+        "Whether the import ran cannot be read from the server: check the site's configuration. " +
+        "Recorded as outcome answer-lost; change triggers to import again.",
+    );
+    outs.outcome = "answer-lost";
+  }
+  outs.importedAt = new Date().toISOString();
+  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
+}
+
+/** SHA-256 of a local file, streamed. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * The archive's fingerprint: its SHA-256 when it can be known (a local archive is hashed, and must
+ * match `archiveSha256` when both are given), else the location the server reads.
+ */
+async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
+  if (inputs.localArchive !== undefined) {
+    let actual: string;
+    try {
+      actual = await sha256Of(inputs.localArchive);
+    } catch (error) {
+      throw new Error(`Cannot read localArchive ${inputs.localArchive}: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    if (inputs.archiveSha256 !== undefined && inputs.archiveSha256.toLowerCase() !== actual) {
+      throw new Error(
+        `localArchive ${inputs.localArchive} has SHA-256 ${actual}, not archiveSha256 ` +
+          `${inputs.archiveSha256}: it changed since it was made. Nothing was sent.`,
+      );
+    }
+    return `sha256:${actual}`;
+  }
+  if (inputs.archiveSha256 !== undefined) return `sha256:${inputs.archiveSha256.toLowerCase()}`;
+  return `location:${inputs.location ?? ""}`;
+}
+
+/** The description the uploaded item carries, so that a later run finds it instead of uploading again. */
+function itemDescription(fingerprint: string): string {
+  return `pulumi-arcgis-admin site archive ${fingerprint}`;
+}
+
+/**
+ * The uploaded item holding this archive: one uploaded earlier with the same fingerprint (an
+ * earlier run whose answer was lost, or another stack), else a new upload.
+ */
+async function uploadOnce(
+  inputs: SiteImportInputs,
+  session: AdminSession,
+  fingerprint: string,
+): Promise<string> {
+  const description = itemDescription(fingerprint);
+  const earlier = (await listUploadedItems(session)).find((i) => i.description === description);
+  if (earlier !== undefined) {
+    logInfo(
+      `The archive ${fingerprint} is already uploaded to ${inputs.adminUrl} as item ${earlier.itemID}; using it.`,
+    );
+    return earlier.itemID;
+  }
+  const { itemID } = await uploadItem(session, { file: inputs.localArchive!, description });
+  return itemID;
+}
+
+/** read (refresh): an import is an event in the past; nothing on the server can undo it. */
+async function read(id: string, props: SiteImportOutputs): Promise<pulumi.dynamic.ReadResult> {
+  return { id, props };
+}
+
+/** update: state only (an import is never repeated in place). */
+async function update(
+  _id: string,
+  olds: SiteImportOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  return {
+    outs: withStateOnlyChanges(olds, parseSiteImportInputs(rawNews), STATE_ONLY_INPUTS),
+  };
+}
+
+/**
+ * delete: nothing is sent (an import cannot be undone; restore another archive for that). The
+ * uploaded item stays on the server with its description, so that a later SiteImport of the same
+ * archive finds it.
+ */
+async function remove(_id: string, props: SiteImportOutputs): Promise<void> {
+  logInfo(
+    `Forgot the import of ${props.fingerprint} into ${props.adminUrl}: an import cannot be ` +
+      "undone, and nothing was sent to the server." +
+      (props.uploadedItemId === undefined
+        ? ""
+        : ` The uploaded item ${props.uploadedItemId} stays on the server.`),
+  );
+}
+
+/**
+ * The SiteImport implementation the host runs; tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(SITE_IMPORT_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

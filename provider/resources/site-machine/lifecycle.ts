@@ -1,0 +1,317 @@
+/**
+ * `SiteMachine`: a server machine that joins an existing site with `joinSite`, and leaves it with
+ * `machines/<name>/unregister` on destroy, as a Pulumi dynamic resource. Reads top-down as its
+ * lifecycle: check (the input rules), diff, create (wait for the machine, adopt or refuse a
+ * machine already in a site, joinSite once, follow pollAfter), read, update, delete; then the
+ * implementation the host loads from this module's path, and the provider that loads it. Inputs:
+ * `inputs.ts`; the Resource class: `resource.ts`.
+ *
+ * Over 300 lines: create has four outcomes (joined, adopted, refused, answer lost), and each is
+ * decided and explained where it happens; apart, the order of the steps would no longer show.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  type AdminSession,
+  answerMayBeLost,
+  hasServerCode,
+  isArcGISRequestError,
+  joinSite,
+  listMachines,
+  listsMachine,
+  retryWhile,
+  serverProduct,
+  type SiteStatus,
+  type TransportOptions,
+  unregisterMachine,
+  waitForJoin,
+} from "../../client";
+import { adminSessionFor, waitUntilAnswering } from "../common/admin-resource";
+import { containsUnknown } from "../common/input-check";
+import { withoutProvider } from "../common/lazy-provider";
+import { implementationOf } from "../common/implementation";
+import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { ProgressReporter } from "../common/progress";
+import {
+  parseSiteMachineInputs,
+  REPLACING_INPUTS,
+  SITE_MACHINE_INPUTS,
+  type SiteMachineInputs,
+  type SiteMachineOutputs,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { transportFor } from "../common/tls";
+
+/** Time between two looks at the machine while it joins. */
+const POLL_INTERVAL_MS = 700;
+
+/** The name the site lists the machine by: `machineName`, else the host of `adminUrl`. */
+function nameOf(inputs: SiteMachineInputs): string {
+  return inputs.machineName ?? new URL(inputs.adminUrl).hostname;
+}
+
+function transportOf(inputs: SiteMachineInputs, extra: Omit<TransportOptions, "tls"> = {}) {
+  return transportFor(inputs.adminUrl, inputs.tls, extra);
+}
+
+/** A session on the site's machine: the machine list and unregister are asked there. */
+function siteSession(inputs: SiteMachineInputs): AdminSession {
+  return adminSessionFor({ ...inputs, adminUrl: inputs.siteAdminUrl });
+}
+
+/** The site's machine names, or an error that says nothing was changed. */
+async function siteMachines(inputs: SiteMachineInputs, doing: string): Promise<string[]> {
+  try {
+    return await listMachines(siteSession(inputs));
+  } catch (error) {
+    throw new Error(
+      `Cannot ${doing}: the machine list of the site at ${inputs.siteAdminUrl} cannot be read ` +
+        `(${failureMessage("machines", inputs.siteAdminUrl, error)}). Nothing was changed.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * diff: another machine, site or name is a replacement, the old machine unregistered first;
+ * credentials, `tls` and limits only update state.
+ */
+function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  if (replaces.length > 0) {
+    // A machine is in one site at a time: it leaves the old one before it joins the new one.
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
+  }
+  const changed = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
+  return { changes: changed || containsUnknown(news) };
+}
+
+/**
+ * create: waits for the machine to answer, adopts it when the site lists it already (refuses it when
+ * it is in another site), else sends joinSite once and follows the machine into the site.
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseSiteMachineInputs(raw);
+  const name = nameOf(inputs);
+  const status = await waitUntilAnswering(inputs, 1_000);
+  requireDeclaredProduct(inputs, status);
+  if (status.state === "in-site") return adoptOrRefuse(inputs, name);
+
+  const deadline = Date.now() + inputs.timeouts.joinMs;
+  let pollAfterSeconds: number | undefined;
+  let lost: string | undefined;
+  try {
+    // One request held until the server answers, bounded by joinMs (DSC waits 360 s per try).
+    const transport = transportOf(inputs, {
+      timeouts: { connectMs: 10_000, headersMs: inputs.timeouts.joinMs, bodyMs: 120_000 },
+    });
+    const answer = await joinSite(
+      inputs.adminUrl,
+      {
+        serverType: inputs.serverType,
+        siteAdminUrl: inputs.siteAdminUrl,
+        username: inputs.username,
+        password: inputs.password,
+      },
+      transport,
+    );
+    pollAfterSeconds = answer.pollAfterSeconds;
+  } catch (error) {
+    // A machine in a site answers 499: another client joined it since our look.
+    if (hasServerCode(error, 499) || hasServerCode(error, 498)) return adoptOrRefuse(inputs, name);
+    if (!answerMayBeLost(error)) {
+      throw new Error(failureMessage("joinSite", inputs.adminUrl, error), { cause: error });
+    }
+    // Never send joinSite twice: the first may still run. Watch the machine instead.
+    lost = messageOf(error);
+    logWarn(
+      `The answer to joinSite on ${inputs.adminUrl} was lost (${lost}); watching the machine ` +
+        "until timeouts.joinMs to learn whether it joins the site. joinSite is not sent again.",
+    );
+  }
+  const machines = await joined(inputs, name, deadline, pollAfterSeconds, lost);
+  return { id: inputs.adminUrl, outs: outputsOf(inputs, "joined", name, machines) };
+}
+
+/** Refuses a machine whose admin root answers in another product's error format. */
+function requireDeclaredProduct(inputs: SiteMachineInputs, status: SiteStatus): void {
+  if (status.state === "unreachable" || status.errorFormat === undefined) return;
+  const expected = serverProduct(inputs.serverType).dialect === "classic" ? "status" : "error";
+  if (status.errorFormat === expected) return;
+  throw new Error(
+    `The machine at ${inputs.adminUrl} answers its admin root in another product's error ` +
+      `format than serverType "${inputs.serverType}" (${serverProduct(inputs.serverType).label}) ` +
+      "speaks. Nothing was sent. Set serverType to the machine's product.",
+  );
+}
+
+/**
+ * A machine that is in a site already: adopted when the site lists it (it is in this site),
+ * refused otherwise (it is in another site, or the site names it differently).
+ */
+async function adoptOrRefuse(
+  inputs: SiteMachineInputs,
+  name: string,
+): Promise<pulumi.dynamic.CreateResult> {
+  const machines = await siteMachines(inputs, `join ${inputs.adminUrl} to the site`);
+  if (!listsMachine(machines, name)) {
+    throw new Error(
+      `The machine at ${inputs.adminUrl} already participates in a site, but the site at ` +
+        `${inputs.siteAdminUrl} lists no machine named '${name}' (it lists ` +
+        `${machines.join(", ") || "none"}): the machine is in another site. joinSite was not ` +
+        "sent. Unregister it from that site first (or delete that site), then run `pulumi up` " +
+        "again. If the site lists this machine under another name, set machineName to it.",
+    );
+  }
+  logInfo(`The machine '${name}' is in the site at ${inputs.siteAdminUrl} already; adopted.`);
+  return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };
+}
+
+/** Follows pollAfter, then waits until the site lists the machine, bounded by joinMs. */
+async function joined(
+  inputs: SiteMachineInputs,
+  name: string,
+  deadline: number,
+  pollAfterSeconds: number | undefined,
+  lost: string | undefined,
+): Promise<string[]> {
+  const progress = new ProgressReporter(
+    `machine '${name}' to join the site at ${inputs.siteAdminUrl}`,
+    inputs.timeouts.joinMs,
+  );
+  try {
+    return await waitForJoin(
+      {
+        adminUrl: inputs.adminUrl,
+        siteAdminUrl: inputs.siteAdminUrl,
+        machineName: name,
+        username: inputs.username,
+        password: inputs.password,
+        pollAfterSeconds,
+        ...transportOf(inputs),
+      },
+      { deadline, pollIntervalMs: POLL_INTERVAL_MS, onStatus: (s) => progress.tick(s.detail) },
+    );
+  } catch (error) {
+    if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
+    const what =
+      lost === undefined
+        ? `The machine '${name}' did not appear in the site`
+        : `The answer to joinSite was lost (${lost}), and the machine '${name}' did not appear in the site`;
+    throw new Error(
+      `${what} at ${inputs.siteAdminUrl} within timeouts.joinMs (${inputs.timeouts.joinMs} ms); ` +
+        `${error.messages.join(" ") || error.message}. The machine may still be joining: do not ` +
+        `run \`pulumi up\` again before checking that ${inputs.adminUrl}/?f=json answers code ` +
+        `499 (in a site) or still "not participating in any Site". If the site lists the ` +
+        "machine under another name, set machineName to it.",
+      { cause: error },
+    );
+  }
+}
+
+/** The outputs of a machine in the site. */
+function outputsOf(
+  inputs: SiteMachineInputs,
+  state: SiteMachineOutputs["state"],
+  name: string,
+  machines: string[],
+): SiteMachineOutputs {
+  const registeredName = machines.find((m) => m.toLowerCase() === name.toLowerCase()) ?? name;
+  return { ...inputs, state, registeredName, machines, joinedAt: new Date().toISOString() };
+}
+
+/** Refresh: a machine the site no longer lists (unregistered out of band) is gone. */
+async function read(id: string, props: SiteMachineOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const inputs = parseSiteMachineInputs(props);
+  const name = props.registeredName ?? nameOf(inputs);
+  const machines = await siteMachines(inputs, `refresh the machine '${name}'`);
+  if (!listsMachine(machines, name)) {
+    logInfo(`The site at ${inputs.siteAdminUrl} no longer lists the machine '${name}'.`);
+    return {};
+  }
+  return { id, props: { ...props, machines } };
+}
+
+/** update: state only, new credentials proven first. */
+async function update(
+  _id: string,
+  olds: SiteMachineOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const news = parseSiteMachineInputs(rawNews);
+  if (!sameValue(olds.username, news.username) || !sameValue(olds.password, news.password)) {
+    await proveCredentials(news);
+  }
+  return { outs: withStateOnlyChanges(olds, news, [...STATE_ONLY_INPUTS]) };
+}
+
+/**
+ * Before new credentials replace the old ones in state (destroy will use them to unregister),
+ * proves that the site gives them an administrator token. Nothing is changed on the server.
+ */
+async function proveCredentials(inputs: SiteMachineInputs): Promise<void> {
+  try {
+    await siteSession(inputs).token();
+  } catch (error) {
+    throw new Error(
+      `The new credentials of ${inputs.username} were not recorded: the site at ` +
+        `${inputs.siteAdminUrl} does not give them a token (${messageOf(error)}). State still ` +
+        "holds the previous credentials; change the password on the server first.",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Destroy: unregisters the machine on the site's machine (which answers even when the leaving
+ * machine is down), retried while an export holds the site (409), until joinMs.
+ */
+async function remove(_id: string, props: SiteMachineOutputs): Promise<void> {
+  const inputs = parseSiteMachineInputs(props);
+  const name = props.registeredName ?? nameOf(inputs);
+  const machines = await siteMachines(inputs, `unregister the machine '${name}'`);
+  const listed = machines.find((m) => m.toLowerCase() === name.toLowerCase());
+  if (listed === undefined) {
+    logInfo(`The site at ${inputs.siteAdminUrl} does not list '${name}'; nothing to unregister.`);
+    return;
+  }
+  const session = siteSession(inputs);
+  const progress = new ProgressReporter(`unregister of '${listed}'`, inputs.timeouts.joinMs);
+  try {
+    await retryWhile(
+      (error) => hasServerCode(error, 409),
+      {
+        deadline: Date.now() + inputs.timeouts.joinMs,
+        baseDelay: 1_000,
+        maxDelay: 15_000,
+        onRetry: () => progress.tick("an export holds the site configuration"),
+      },
+      () => unregisterMachine(session, listed),
+    );
+  } catch (error) {
+    throw new Error(failureMessage("unregister machine", inputs.siteAdminUrl, error), {
+      cause: error,
+    });
+  }
+  logInfo(
+    `Unregistered the machine '${listed}' from the site at ${inputs.siteAdminUrl}. On the ` +
+      `machine itself (${inputs.adminUrl}), ${serverProduct(inputs.serverType).label} still ` +
+      "runs, in no site now: stop or uninstall it there, or use it for a new site or to join " +
+      "one. Web adaptors registered for this machine are not unregistered by this resource.",
+  );
+}
+
+/**
+ * The SiteMachine implementation the host runs. Loaded by package name at run time through
+ * `siteMachineProvider` (resource.ts); tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(SITE_MACHINE_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

@@ -1,0 +1,333 @@
+/**
+ * `Site`: creates a site on an ArcGIS Mission, ArcGIS, Notebook or Video Server with
+ * `createNewSite`, in that product's dialect, as a Pulumi dynamic resource. This file is its
+ * lifecycle (create, diff, update, read, delete) and the implementation the provider host loads
+ * by this module path; the inputs are in inputs.ts, the outputs in report.ts, the
+ * server checks in server.ts, the waits in waits.ts, and the `Site` class in
+ * resource.ts.
+ *
+ * Somewhat over 300 lines: the five operations and the implementation stay together so that the
+ * file reads top-down as the lifecycle; everything they call lives in those files.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  answerMayBeLost,
+  createNewSite,
+  deleteSite,
+  editLogSettings,
+  getLogSettings,
+  hasServerCode,
+  isArcGISRequestError,
+  isAuthError,
+  retryWhile,
+  siteStatus,
+  type ArcGISRequestError,
+  type ServerInfo,
+  type ServerType,
+} from "../../client";
+import { containsUnknown } from "../common/input-check";
+import { implementationOf } from "../common/implementation";
+import { type ResourceImplementation, withoutProvider } from "../common/lazy-provider";
+import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { ProgressReporter } from "../common/progress";
+import {
+  APPLIED_INPUTS,
+  CREDENTIAL_INPUTS,
+  parseInputs,
+  SITE_DEFINING_INPUTS,
+  SITE_INPUTS,
+  STATE_ONLY_INPUTS,
+  type SiteInputs,
+} from "./inputs";
+import {
+  currentOutputs,
+  isOurSite,
+  logSettingsAsReported,
+  outputsOf,
+  reportedLogSettings,
+  siteDrift,
+  type SiteOutputs,
+} from "./report";
+import {
+  alreadyInSiteMessage,
+  isAlreadyInSite,
+  noSiteIsConclusive,
+  proveCredentials,
+  requireDeclaredProduct,
+  requireVersion,
+  sessionOf,
+  transportOf,
+} from "./server";
+import { waitUntilAnswering } from "../common/admin-resource";
+import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+
+function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews);
+  // State written before serverType existed is taken to be of the declared product.
+  olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
+  const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS, ...APPLIED_INPUTS].filter(
+    (key) => !sameValue(olds[key], news[key]),
+  );
+  if (changedDefining.length === 0) {
+    return { changes: changedStateOnly.length > 0 };
+  }
+  // Unknown values (preview) are compared again at `pulumi up`, when they are known.
+  if (changedDefining.some((key) => containsUnknown(news[key]))) {
+    return { changes: true };
+  }
+  if (olds.deleteSiteOnDestroy === true) {
+    return { changes: true, replaces: [...changedDefining], deleteBeforeReplace: true };
+  }
+  const names = changedDefining.join(", ");
+  throw new Error(
+    `Cannot change ${names} of the site at ${olds.adminUrl}: the machine is already in a site, ` +
+      "and createNewSite cannot run on it again, so the site cannot be updated in place. Revert " +
+      "the change; or, to delete the site and create it anew, first set deleteSiteOnDestroy: true " +
+      "and run `pulumi up`, then make the change.",
+  );
+}
+
+async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseInputs(raw);
+  const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
+  requireDeclaredProduct(inputs, status);
+  if (status.state === "in-site") return adopt(inputs, undefined);
+  const info = await requireVersion(inputs, "createNewSite");
+
+  const createDeadline = Date.now() + inputs.timeouts.createMs;
+  let lost: string | undefined;
+  try {
+    // Synchronous by default, as Esri's tools do: one request held until the site exists
+    // (Chef: up to 3600 s; DSC: 1000 s, doubled for cloud stores), bounded by createMs.
+    const transport = transportOf(inputs, {
+      timeouts: inputs.runAsync
+        ? { connectMs: 10_000, headersMs: 120_000, bodyMs: 120_000 }
+        : { connectMs: 10_000, headersMs: inputs.timeouts.createMs, bodyMs: 120_000 },
+    });
+    const params: Parameters<typeof createNewSite>[1] = {
+      serverType: inputs.serverType,
+      username: inputs.username,
+      password: inputs.password,
+      runAsync: inputs.runAsync,
+    };
+    if (inputs.configStoreConnection) params.configStoreConnection = inputs.configStoreConnection;
+    if (inputs.directories) params.directories = inputs.directories;
+    if (inputs.logSettings) params.logSettings = inputs.logSettings;
+    const progress = new ProgressReporter(
+      `site creation on ${inputs.adminUrl}`,
+      inputs.timeouts.createMs,
+    );
+    // A synchronous createNewSite holds its one request open for the whole creation (minutes on
+    // real servers): without progress lines `pulumi up` would show nothing until it ends.
+    await progress.whileAwaiting(
+      inputs.runAsync
+        ? "createNewSite sent, waiting for its answer"
+        : "createNewSite sent; the server answers once the site exists",
+      () => createNewSite(inputs.adminUrl, params, transport),
+      timing.progressIntervalMs,
+    );
+  } catch (error) {
+    if (isAlreadyInSite(error)) {
+      // Another client created a site (or is creating one) since our status check: wait until
+      // it is ready before reading it.
+      if (inputs.adoptExisting) {
+        await siteReady(inputs, createDeadline, undefined, timing);
+        return adopt(inputs, info);
+      }
+      throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
+    }
+    if (!answerMayBeLost(error)) {
+      throw new Error(failureMessage("createNewSite", inputs.adminUrl, error), { cause: error });
+    }
+    // Never send createNewSite twice: the first may still run. Watch the machine instead.
+    lost = messageOf(error);
+    logWarn(
+      `The answer to createNewSite on ${inputs.adminUrl} was lost (${lost}); watching the ` +
+        "machine until timeouts.createMs to learn whether the site is being created. " +
+        "createNewSite is not sent again.",
+    );
+  }
+  await siteReady(inputs, createDeadline, lost, timing);
+  if (lost !== undefined) {
+    const ours = await isOurSite(inputs);
+    if (ours !== true) {
+      if (!inputs.adoptExisting) {
+        throw new Error(
+          `A site appeared on ${inputs.adminUrl} after the answer to this stack's createNewSite ` +
+            `was lost (${lost}), but it cannot be shown to be the one this stack asked for ` +
+            `(${ours}). It is not recorded as created by this stack: another client may have ` +
+            "created it. If it is the site you want, set adoptExisting: true and run `pulumi up`.",
+        );
+      }
+      logWarn(`Adopting the site at ${inputs.adminUrl}: ${ours}.`);
+      return adopt(inputs, info);
+    }
+  }
+  return { id: inputs.adminUrl, outs: await outputsOf(inputs, "created", info) };
+}
+
+async function adopt(
+  inputs: SiteInputs,
+  info: ServerInfo | undefined,
+): Promise<pulumi.dynamic.CreateResult> {
+  if (!inputs.adoptExisting) throw new Error(alreadyInSiteMessage(inputs.adminUrl));
+  let outs: SiteOutputs;
+  try {
+    outs = await outputsOf(inputs, "adopted", info);
+  } catch (error) {
+    if (isArcGISRequestError(error) && isAuthError(error)) {
+      throw new Error(
+        `adoptExisting is set, but the given credentials could not obtain an administrator ` +
+          `token from ${inputs.adminUrl} (${(error as ArcGISRequestError).message}). Give the ` +
+          "existing site's primary administrator (or another administrator) credentials.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  logInfo(`Adopted the existing site at ${inputs.adminUrl}; no createNewSite was sent.`);
+  for (const line of siteDrift(inputs, outs)) {
+    logWarn(`The adopted site at ${inputs.adminUrl} differs from the program: ${line}.`);
+  }
+  // State holds what the server has: the next `pulumi up` applies the declared log settings.
+  if (inputs.logSettings !== undefined && outs.serverLogSettings !== undefined) {
+    outs.logSettings = logSettingsAsReported(inputs.logSettings, outs.serverLogSettings);
+  }
+  return { id: inputs.adminUrl, outs };
+}
+
+async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const inputs = parseInputs(props);
+  const status = await siteStatus(inputs.adminUrl, transportOf(inputs));
+  if (status.state === "unreachable") {
+    throw new Error(
+      `Cannot refresh the site at ${inputs.adminUrl}: ${status.error.message}. Nothing was ` +
+        "changed in state.",
+    );
+  }
+  if (status.state === "no-site") {
+    const conclusive = await noSiteIsConclusive(inputs, status);
+    if (conclusive !== true) {
+      throw new Error(
+        `Cannot refresh the site at ${inputs.adminUrl}: the server does not confirm that the ` +
+          `site is gone (${conclusive}). Nothing was changed in state. If the site was deleted, ` +
+          "remove it from the stack with `pulumi state delete <urn>`.",
+      );
+    }
+    logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
+    return {};
+  }
+  return { id, props: await currentOutputs(inputs, props) };
+}
+
+async function update(
+  _id: string,
+  olds: SiteOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const news = parseInputs(rawNews);
+  if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
+    await proveCredentials(news);
+  }
+  const outs = withStateOnlyChanges(olds, news, [
+    ...CREDENTIAL_INPUTS,
+    ...STATE_ONLY_INPUTS,
+    ...APPLIED_INPUTS,
+  ]);
+  if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
+    const session = sessionOf(news);
+    try {
+      await editLogSettings(session, news.logSettings);
+      outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
+    } catch (error) {
+      throw new Error(failureMessage("logs/settings/edit", news.adminUrl, error), {
+        cause: error,
+      });
+    }
+    logInfo(`Applied logSettings to the site at ${news.adminUrl} (logs/settings/edit).`);
+  }
+  return { outs };
+}
+
+async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Promise<void> {
+  const inputs = parseInputs(props);
+  if (!inputs.deleteSiteOnDestroy) {
+    logInfo(
+      `The site at ${inputs.adminUrl} was left running and is no longer managed by this stack ` +
+        "(deleteSiteOnDestroy is false).",
+    );
+    return;
+  }
+  const transport = transportOf(inputs);
+  const status = await siteStatus(inputs.adminUrl, transport);
+  if (status.state === "unreachable") {
+    throw new Error(
+      `Cannot delete the site at ${inputs.adminUrl}: ${status.error.message}. deleteSite was ` +
+        "not sent and the site stays in the stack; run `pulumi destroy` again once the server " +
+        "answers.",
+    );
+  }
+  if (status.state === "no-site") {
+    const conclusive = await noSiteIsConclusive(inputs, status);
+    if (conclusive === true) {
+      logInfo(`The machine at ${inputs.adminUrl} is in no site already; nothing to delete.`);
+      return;
+    }
+    throw new Error(
+      `Cannot delete the site at ${inputs.adminUrl}: the server does not confirm that the site ` +
+        `is gone (${conclusive}). deleteSite was not sent and the site stays in the stack. If ` +
+        "it was deleted, remove it with `pulumi state delete <urn>`.",
+    );
+  }
+  const session = sessionOf(inputs, transport);
+  const progress = new ProgressReporter(
+    `deleteSite on ${inputs.adminUrl}`,
+    inputs.timeouts.createMs,
+  );
+  try {
+    // An export holds the site: wait for it rather than fail the destroy.
+    await retryWhile(
+      (error) => hasServerCode(error, 409),
+      {
+        deadline: Date.now() + inputs.timeouts.createMs,
+        baseDelay: timing.deleteRetryBaseMs,
+        maxDelay: timing.deleteRetryMaxMs,
+        onRetry: () => progress.tick("an export holds the site configuration"),
+      },
+      () => deleteSite(session),
+    );
+  } catch (error) {
+    throw new Error(failureMessage("deleteSite", inputs.adminUrl, error), { cause: error });
+  }
+  logInfo(`Deleted the site at ${inputs.adminUrl}.`);
+}
+
+function implementationWith(timing: SiteTiming): ResourceImplementation {
+  return implementationOf(SITE_INPUTS, {
+    diff,
+    create: (raw: unknown) => create(raw, timing),
+    read,
+    update,
+    delete: (id: string, props: SiteOutputs) => remove(id, props, timing),
+  });
+}
+
+/**
+ * The Site implementation the host runs. Loaded by package name at run time through
+ * `siteProvider` (resource.ts); tests call it directly.
+ *
+ * @internal
+ */
+export const implementation: ResourceImplementation = implementationWith(DEFAULT_SITE_TIMING);
+
+/**
+ * The Site implementation polling with other intervals, so that tests need not wait 700 ms
+ * between two looks in real time. A stack never uses it.
+ *
+ * @internal
+ */
+export function withTiming(timing: Partial<SiteTiming>): ResourceImplementation {
+  return implementationWith({ ...DEFAULT_SITE_TIMING, ...timing });
+}

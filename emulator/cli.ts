@@ -3,7 +3,7 @@
  * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
-import "../provider/node-version";
+import "./core/node-version";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
@@ -14,8 +14,8 @@ import {
   DEFAULT_IMPORT_DELAY_MS,
   DEFAULT_PORTAL_ADMIN,
   type EmulatorOptions,
-} from "./options";
-import { MAX_BODY_BYTES } from "./http";
+} from "./core/options";
+import { MAX_BODY_BYTES } from "./core/http";
 import {
   EXPORT_URL_FORMS,
   parseServerVersion,
@@ -23,10 +23,11 @@ import {
   SERVER_TYPES,
   type ExportUrlForm,
   type ServerType,
-} from "./products";
-import { startEmulator, type EmulatorEndpoints, type RunningEmulator } from "./index";
-import { watchAncestors } from "./parent-watch";
-import { findRunning, startDetached, stopDetached } from "./daemon";
+} from "./core/products";
+import type { EmulatorEndpoints, RunningEmulator } from "./core/endpoints";
+import { startEmulator } from "./start";
+import { watchAncestors } from "./process/parent-watch";
+import { findRunning, startDetached, stopDetached } from "./process/daemon";
 
 function wholeNumber(max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {

@@ -9,7 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { ADMIN_PREFIX, authenticate, handleAdmin, notFoundError, versionInfo } from "./admin-api";
+import { ADMIN_PREFIX, authenticate, handleAdmin, notFoundError, versionInfo } from "./admin/api";
 import {
   AdminError,
   BodyTooLargeError,
@@ -24,10 +24,10 @@ import {
   type ApiRequest,
   type Format,
   type Reply,
-} from "./http";
-import { atLeast, type Dialect, type Product } from "./products";
-import type { RequestLogEntry, Runtime } from "./runtime";
-import { handleSharing, SHARING_PREFIX } from "./sharing-api";
+} from "./core/http";
+import { atLeast, type Dialect, type Product } from "./core/products";
+import type { RequestLogEntry, Runtime } from "./core/runtime";
+import { handleSharing, SHARING_PREFIX } from "./portal/sharing-api";
 
 /** Prefix of the REST services directory (rest/info, the health checks). */
 export const REST_PREFIX = "/arcgis/rest";

@@ -30,7 +30,7 @@ const SEED_FILE = path.join(REPO_ROOT, "examples", "quickstart", "emulator-seed.
 const SITE_ADMIN = { username: "siteadmin", password: "quickstart-Site-Admin-1" };
 /**
  * The file, inside the emulator's data dir, where the daemon module keeps the detached
- * emulator's pid and ready line (DAEMON_FILE of emulator/daemon.ts).
+ * emulator's pid and ready line (DAEMON_FILE of emulator/process/daemon.ts).
  */
 const EMULATOR_RECORD = "emulator.daemon.json";
 
@@ -518,16 +518,16 @@ function ensureSelfLink(root = REPO_ROOT) {
 // ---------------------------------------------------------------------------
 
 /**
- * The emulator's daemon module (emulator/daemon.ts) from the build: it starts the emulator
+ * The emulator's daemon module (emulator/process/daemon.ts, through the emulator's public face) from the build: it starts the emulator
  * detached, finds it again by its data dir and stops it. Loaded when first needed, since
  * `npm start` builds dist/ after this file is loaded.
  *
- * @returns {typeof import("../emulator/daemon")}
+ * @returns {typeof import("../emulator/index")}
  */
 function daemon() {
-  const file = path.join(REPO_ROOT, "dist", "emulator", "daemon.js");
+  const file = path.join(REPO_ROOT, "dist", "emulator", "index.js");
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-  return /** @type {typeof import("../emulator/daemon")} */ (load(file));
+  return /** @type {typeof import("../emulator/index")} */ (load(file));
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The emulator as a background process (emulator/daemon.ts), with real detached processes:
+ * The emulator as a background process (emulator/process/daemon.ts), with real detached processes:
  * started, found again by its data dir, stopped, and then not found; the CLI's `--detach` and
  * `--stop`; and a data dir held by an emulator that was not started detached is left alone.
  */
@@ -14,7 +14,7 @@ import {
   findRunning,
   startDetached,
   stopDetached,
-} from "../../emulator/daemon";
+} from "../../emulator/process/daemon";
 import { buildEmulatorCli, READY_LINE_KEYS } from "../helpers/spawn-emulator";
 import { tempDir } from "./support";
 

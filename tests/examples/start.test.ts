@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DAEMON_FILE } from "../../emulator/daemon";
+import { DAEMON_FILE } from "../../emulator/process/daemon";
 import { REPO_ROOT, run } from "../engine/harness";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
@@ -149,7 +149,7 @@ describe("finding the Pulumi CLI", () => {
 
 describe("the emulator between npm start and npm run destroy", () => {
   it("is started, found, stopped and its data removed through the emulator's daemon module", async () => {
-    if (!fs.existsSync(path.join(REPO_ROOT, "dist", "emulator", "daemon.js"))) {
+    if (!fs.existsSync(path.join(REPO_ROOT, "dist", "emulator", "index.js"))) {
       throw new Error("dist/ is missing: run `npm run build` first (npm test does).");
     }
     expect(qs.EMULATOR_RECORD).toBe(DAEMON_FILE);

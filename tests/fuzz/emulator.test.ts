@@ -52,8 +52,8 @@ const SHARING = "/portal/sharing/rest";
 const COLLABS = `${SHARING}/portals/${PORTAL_ID}/collaborations`;
 
 /**
- * Every endpoint of emulator/admin-api.ts (handleAdmin, resolveRoute), emulator/server.ts (the
- * token service alias and /arcgis/rest) and emulator/sharing-api.ts (handleSharing), plus an
+ * Every endpoint of emulator/admin/api.ts (handleAdmin, resolveRoute), emulator/server.ts (the
+ * token service alias and /arcgis/rest) and emulator/portal/sharing-api.ts (handleSharing), plus an
  * unknown operation of each API.
  */
 const ENDPOINTS: Endpoint[] = [

@@ -13,37 +13,24 @@ import ts from "typescript";
 
 const REPO = path.resolve(__dirname, "../..");
 
-/** Transpiles emulator/*.ts into `<outDir>/emulator` and returns the path of cli.js. */
+/** Transpiles every emulator source (all folders) into `<outDir>/emulator` and returns the path of cli.js. */
 export async function buildEmulatorCli(outDir: string): Promise<string> {
   const srcDir = path.join(REPO, "emulator");
-  await fs.mkdir(path.join(outDir, "emulator"), { recursive: true });
-  for (const name of await fs.readdir(srcDir)) {
+  for (const name of await fs.readdir(srcDir, { recursive: true })) {
     if (!name.endsWith(".ts")) continue;
     const source = await fs.readFile(path.join(srcDir, name), "utf8");
     const { outputText } = ts.transpileModule(source, {
-      fileName: name,
+      fileName: path.basename(name),
       compilerOptions: {
         module: ts.ModuleKind.CommonJS,
         target: ts.ScriptTarget.ES2023,
         esModuleInterop: true,
       },
     });
-    await fs.writeFile(path.join(outDir, "emulator", name.replace(/\.ts$/, ".js")), outputText);
+    const out = path.join(outDir, "emulator", name.replace(/\.ts$/, ".js"));
+    await fs.mkdir(path.dirname(out), { recursive: true });
+    await fs.writeFile(out, outputText);
   }
-  // The one file the emulator takes from the provider: the Node.js version check.
-  const check = await fs.readFile(path.join(REPO, "provider", "node-version.ts"), "utf8");
-  await fs.mkdir(path.join(outDir, "provider"), { recursive: true });
-  await fs.writeFile(
-    path.join(outDir, "provider", "node-version.js"),
-    ts.transpileModule(check, {
-      fileName: "node-version.ts",
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2023,
-        esModuleInterop: true,
-      },
-    }).outputText,
-  );
   return path.join(outDir, "emulator", "cli.js");
 }
 

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { SUPPORTED_NODE as EMULATOR_SUPPORTED_NODE } from "../../emulator/core/node-version";
 import { SUPPORTED_NODE, unsupportedNodeMessage } from "../../provider/node-version";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -31,6 +32,8 @@ describe("unsupportedNodeMessage()", () => {
       engines: { node: string };
     };
     expect(SUPPORTED_NODE).toBe(manifest.engines.node);
+    // The emulator keeps its own check (it imports nothing from provider/): the same range.
+    expect(EMULATOR_SUPPORTED_NODE).toBe(manifest.engines.node);
   });
 });
 

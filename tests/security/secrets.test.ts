@@ -15,7 +15,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createPortalSession } from "../../provider/client";
-import { readToken } from "../../emulator/tokens";
+import { readToken } from "../../emulator/core/tokens";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import {

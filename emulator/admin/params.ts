@@ -6,8 +6,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { AdminError } from "./http";
-import { CARBON_CONFIG_STORE_CLASSES, type Product, type ServerVersion } from "./products";
+import { AdminError } from "../core/http";
+import { CARBON_CONFIG_STORE_CLASSES, type Product, type ServerProfile } from "../core/products";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
@@ -15,13 +15,7 @@ import {
   type ConfigStoreRecord,
   type DirectoryRecord,
   type LogSettings,
-} from "./state";
-
-/** What a parser needs to know about the emulated server. */
-export interface ServerProfile {
-  readonly product: Product;
-  readonly version: ServerVersion;
-}
+} from "../core/state";
 
 /** Log settings of a site created without log settings. */
 export function defaultLogSettings(product: Product): LogSettings {

@@ -19,8 +19,8 @@ import path from "node:path";
 import * as yauzl from "yauzl";
 import { z } from "zod";
 import { ARCHIVE_EXTENSION, EXCLUDED_ITEMS, INCLUDED_ITEMS } from "./archive";
-import { AdminError, type ApiRequest } from "./http";
-import type { Runtime } from "./runtime";
+import { AdminError, type ApiRequest } from "../core/http";
+import type { Runtime } from "../core/runtime";
 import {
   refuseDuringExport,
   siteUnavailableError,
@@ -29,7 +29,7 @@ import {
   uploadsDir,
   withinExportRoots,
 } from "./site";
-import { LOG_LEVELS } from "./state";
+import { LOG_LEVELS } from "../core/state";
 
 /** Name of the hidden file next to an uploaded item that holds its description. */
 const ITEM_DESCRIPTION_FILE = ".item.json";

@@ -10,14 +10,12 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ZipFile } from "yazl";
-import type { SiteRecord } from "./state";
+import type { SiteRecord } from "../core/state";
 
 /** File extension of a site archive. */
 export const ARCHIVE_EXTENSION = ".agssite";
 /** Version of the archive layout written into the manifest. */
 export const ARCHIVE_FORMAT_VERSION = 1;
-/** Version the emulated portal reports. */
-export const PORTAL_VERSION = "11.3";
 
 /** What the spec lists as included in an export, and the document holding each item. */
 export const INCLUDED_ITEMS = [

@@ -228,6 +228,15 @@ const PRODUCTS: Readonly<Record<ServerType, Product>> = {
   },
 };
 
+/** What a parser needs to know about the emulated server. */
+export interface ServerProfile {
+  readonly product: Product;
+  readonly version: ServerVersion;
+}
+
+/** Version the emulated portal reports. */
+export const PORTAL_VERSION = "11.3";
+
 /** The profile of a product. */
 export function productOf(type: ServerType): Product {
   return PRODUCTS[type];

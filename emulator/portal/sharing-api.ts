@@ -4,11 +4,17 @@
  * Errors are {@link SharingError}s, rendered with HTTP 200.
  */
 import { randomBytes } from "node:crypto";
-import { PORTAL_VERSION } from "./archive";
-import { json, SharingError, type ApiRequest, type Reply } from "./http";
-import type { Runtime } from "./runtime";
-import type { CollaborationRecord, EmulatorState, PortalUser } from "./state";
-import { checkToken, issueToken, presentedToken, readTokenRequest, verifyPassword } from "./tokens";
+import { PORTAL_VERSION } from "../core/products";
+import { json, SharingError, type ApiRequest, type Reply } from "../core/http";
+import type { Runtime } from "../core/runtime";
+import type { CollaborationRecord, EmulatorState, PortalUser } from "../core/state";
+import {
+  checkToken,
+  issueToken,
+  presentedToken,
+  readTokenRequest,
+  verifyPassword,
+} from "../core/tokens";
 
 /** Prefix of the sharing API. */
 export const SHARING_PREFIX = "/portal/sharing/rest";

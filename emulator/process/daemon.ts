@@ -4,7 +4,7 @@
  * so does `arcgis-admin-emulator --detach` / `--stop`.
  *
  * What it keeps in the data dir, beside the emulator's own files:
- * - `emulator.pid`: the emulator's claim on the data dir (emulator/lock.ts), written by the
+ * - `emulator.pid`: the emulator's claim on the data dir (emulator/process/lock.ts), written by the
  *   emulator itself; gone once it has stopped.
  * - `emulator.ready`: the ready line, written by the emulator (`--ready-file`); removed at stop.
  * - `emulator.daemon.json` ({@link DAEMON_FILE}): the pid this module started and the ready
@@ -17,7 +17,7 @@ import http from "node:http";
 import https from "node:https";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { EmulatorEndpoints } from "./index";
+import type { EmulatorEndpoints } from "../core/endpoints";
 import { PID_FILE } from "./lock";
 
 /** The record this module keeps in the data dir of an emulator it started. */
@@ -45,7 +45,7 @@ export interface DetachOptions {
   dataDir: string;
   /** More `arcgis-admin-emulator` flags (`--port`, `--seed`, ...); `--data-dir` is added. */
   args?: readonly string[];
-  /** The CLI to run (default: cli.js beside this module). */
+  /** The CLI to run (default: the emulator's cli.js, one folder up). */
   cli?: string;
   /** The emulator's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
@@ -197,7 +197,7 @@ async function detachedHolder(
  */
 export async function startDetached(options: DetachOptions): Promise<DetachedEmulator> {
   const dataDir = path.resolve(options.dataDir);
-  const cli = options.cli ?? path.join(__dirname, "cli.js");
+  const cli = options.cli ?? path.join(__dirname, "..", "cli.js");
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first.`);
   fs.mkdirSync(dataDir, { recursive: true });

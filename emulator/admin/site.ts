@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { CreateSiteInput } from "./admin-params";
+import type { CreateSiteInput } from "./params";
 import {
   ARCHIVE_EXTENSION,
   archiveStamp,
@@ -13,10 +13,10 @@ import {
   temporaryArchivePath,
   writeArchive,
 } from "./archive";
-import { AdminError } from "./http";
-import type { Runtime } from "./runtime";
-import type { LogSettings, ServiceRecord, SiteRecord } from "./state";
-import { hashPassword } from "./tokens";
+import { AdminError } from "../core/http";
+import type { Runtime } from "../core/runtime";
+import type { LogSettings, ServiceRecord, SiteRecord } from "../core/state";
+import { hashPassword } from "../core/tokens";
 
 /** Services a new site deploys because they are marked to deploy automatically. */
 export const AUTO_DEPLOY_SERVICES: readonly ServiceRecord[] = [

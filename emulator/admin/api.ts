@@ -1,15 +1,15 @@
 /**
  * The administrative API under `/arcgis/admin`: routing, authentication and the answers of
- * each resource and operation, in the emulated product's dialect (emulator/products.ts).
+ * each resource and operation, in the emulated product's dialect (emulator/core/products.ts).
  * Errors are {@link AdminError}s, which the server renders with HTTP 200 in the product's
  * error format.
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { parseCreateNewSite, parseLogSettingsEdit } from "./admin-params";
-import { AdminError, json, type ApiRequest, type Reply } from "./http";
+import { parseCreateNewSite, parseLogSettingsEdit } from "./params";
+import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import { joinSite, unregisterMachine } from "./machines";
-import type { Runtime } from "./runtime";
+import type { Runtime } from "../core/runtime";
 import {
   deleteSite,
   editLogSettings,
@@ -21,7 +21,7 @@ import {
   startCreation,
 } from "./site";
 import { importSite, listItems, uploadItem } from "./site-import";
-import type { SiteRecord } from "./state";
+import type { SiteRecord } from "../core/state";
 import {
   checkToken,
   issueToken,
@@ -29,7 +29,7 @@ import {
   readTokenRequest,
   verifyPassword,
   type TokenClaims,
-} from "./tokens";
+} from "../core/tokens";
 
 /** Prefix of the administrative API. */
 export const ADMIN_PREFIX = "/arcgis/admin";

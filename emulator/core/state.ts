@@ -9,7 +9,7 @@ import { z } from "zod";
 import { SERVER_TYPES } from "./products";
 
 /**
- * Directory types of every product (which product takes which: emulator/products.ts).
+ * Directory types of every product (which product takes which: emulator/core/products.ts).
  * ArcGIS Server: JOBS, OUTPUT, CACHE, SYSTEM; Mission: OUTPUT, SYSTEM, JOBS (+ WORKSPACE at
  * 10.8); Notebook: OUTPUT, WORKSPACE, SYSTEM, JOBS; Video: UPLOADS, DATA.
  */

@@ -3,7 +3,7 @@
  * lock, the request log, and the shutdown signal that ends pending delays.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ServerProfile } from "./admin-params";
+import type { ServerProfile } from "./products";
 import type { ResolvedOptions } from "./options";
 import type { Product } from "./products";
 import type { StateStore } from "./state";
@@ -58,7 +58,7 @@ export class Runtime {
   readonly requests: RequestLogEntry[] = [];
   /** True while an export runs; checked and set inside state updates, which are serialized. */
   exportRunning = false;
-  /** True while an import runs: the same lock as an export (emulator/site-import.ts). */
+  /** True while an import runs: the same lock as an export (emulator/admin/site-import.ts). */
   importRunning = false;
   /** Message the next site creation fails with, if any. */
   failNextCreate: string | null;

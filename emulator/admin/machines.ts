@@ -17,11 +17,11 @@
  * Chef `arcgis-enterprise` and Ansible add `pullLicense`. unregister: ArcGIS Server docs answer
  * `{"status":"success"}`, Mission and Notebook Server docs `"success": "true"`.
  */
-import { AdminError, json, type ApiRequest, type Reply } from "./http";
-import type { Runtime } from "./runtime";
+import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
+import type { Runtime } from "../core/runtime";
 import { exportLockError } from "./site";
-import type { SiteRecord } from "./state";
-import { verifyPassword } from "./tokens";
+import type { SiteRecord } from "../core/state";
+import { verifyPassword } from "../core/tokens";
 
 /** One emulated machine of this process: its runtime and where it listens. */
 interface Machine {

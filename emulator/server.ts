@@ -316,7 +316,7 @@ export class RequestHandler {
     if (rule.paths.includes(op) && atLeast(rt.options.serverVersion, rule.since)) {
       const ready = site?.status === "ready";
       // Video Server's docs require a token; before a site exists none can be had, so the
-      // unhealthy answer needs none (an assumption, README).
+      // unhealthy answer needs none (an assumption, docs/emulator.md).
       if (ready && rule.tokenRequired) authenticate(rt, req, site);
       const success = rule.successAsString ? String(ready) : ready;
       return ready

@@ -2,7 +2,7 @@
  * pulumi-arcgis-admin: Pulumi dynamic resources that administer ArcGIS Enterprise, and the REST
  * client they are built on.
  *
- * Every export is listed here by name, and README's "API" section lists the same names (checked
+ * Every export is listed here by name, and docs/api.md lists the same names (checked
  * by tests/package/api-surface.test.ts). Helpers of the client and of the resources are not part
  * of this entry; the repository's own tests and tools import them from their modules.
  *

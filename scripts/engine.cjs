@@ -22,7 +22,7 @@
  * Not built: `pulumi-language-nodejs`. The Go module proxy refuses that module here (every
  * version), so this engine runs Node.js programs the way the automation API runs inline
  * programs: the program's own process serves the language runtime and `pulumi` connects to it
- * (`--client`). See README.md, "The Pulumi engine".
+ * (`--client`). See docs/testing.md, "The Pulumi engine".
  *
  * Version: the one of `@pulumi/pulumi` in package-lock.json first; when the module proxy refuses
  * that version's source ("not available"), {@link FALLBACK_VERSION}, the newest version the

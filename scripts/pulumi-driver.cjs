@@ -5,7 +5,7 @@
  * automation API of the project's own `@pulumi/pulumi` and the program run inline (in this
  * process, which serves the language runtime the CLI connects to with `--client`). That is how
  * the engine that scripts/engine.cjs builds runs Node.js programs: it has no
- * `pulumi-language-nodejs` (see README.md, "The Pulumi engine"). With a full Pulumi install it
+ * `pulumi-language-nodejs` (see docs/testing.md, "The Pulumi engine"). With a full Pulumi install it
  * works the same way.
  *
  * Used by `npm start` / `npm run destroy` (scripts/quickstart.cjs) and by tests/real-engine/.

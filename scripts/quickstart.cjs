@@ -20,7 +20,7 @@ const REPO_ROOT = path.resolve(__dirname, "..");
 const PACKAGE_NAME = "pulumi-arcgis-admin";
 /** The stack `npm start` creates. */
 const STACK = "quickstart";
-/** The passphrase that encrypts the demo stack's secrets (documented in README.md; demo only). */
+/** The passphrase that encrypts the demo stack's secrets (documented in README.md and docs/testing.md; demo only). */
 const DEMO_PASSPHRASE = "quickstart-demo-passphrase";
 /** The emulator's port: fixed, so that URLs in config and state stay the same across restarts. */
 const DEFAULT_PORT = 20443;
@@ -273,7 +273,7 @@ function noCliMessage(what) {
 /**
  * Runs one operation of the quick start's stack (`up`, `destroy`, ...) through
  * scripts/pulumi-driver.cjs: the real `pulumi` CLI through the automation API, with the program
- * run inline (so the engine needs no Node.js language host; see README.md). The CLI's output goes
+ * run inline (so the engine needs no Node.js language host; see docs/testing.md, "The Pulumi engine"). The CLI's output goes
  * to this terminal as it comes. `config` values with `secret: true` go to the CLI through stdin.
  * Resolves with the driver's result ({ok, error?, changeSummary?, outputs?}).
  *

@@ -211,7 +211,7 @@ function logSettings(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
 
 /**
  * system/directories, in the form createNewSite took them (what a real server answers here
- * is not shown by any source: README).
+ * is not shown by any source: docs/emulator.md).
  */
 function directories(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
   if (rt.product.dialect === "classic") return json({ directories: site.directories });

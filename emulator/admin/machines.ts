@@ -6,7 +6,7 @@
  * started in the same process know each other through a registry, so a machine's joinSite finds
  * the site machine its `adminURL` names (by port, and a host that is a loopback address, the
  * listen host or the machine name). A real joining machine contacts the site over the network;
- * here the lookup stays in the process (README § Several machines). The joining machine records a
+ * here the lookup stays in the process (docs/emulator.md, "Several machines"). The joining machine records a
  * copy of the site (same id, administrator, store, directories, log settings); the machine list
  * is kept in step on every member, other later changes are not.
  *

@@ -10,7 +10,7 @@
  * "success"), Video Server docs (`importsite` from 12.0, `location`, `validate`), Chef
  * `upload_item` (reads `item.itemID`). What a restore keeps from the target site follows the
  * ArcGIS Server restore utility page (security, config store and directory paths, machine names).
- * Assumptions (README § Emulator): the report's shape, the error texts, uploads on Mission,
+ * Assumptions (docs/emulator.md): the report's shape, the error texts, uploads on Mission,
  * Notebook and Video Server.
  */
 import { randomBytes } from "node:crypto";

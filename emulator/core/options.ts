@@ -21,7 +21,7 @@ import {
 } from "./products";
 import { ROLES } from "./state";
 
-/** Default credentials of the portal when no seed is given (documented in README). */
+/** Default credentials of the portal when no seed is given (documented in docs/emulator.md). */
 export const DEFAULT_PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };
 
 /** Default folder of the emulator's state, under the working directory. */
@@ -177,9 +177,9 @@ export interface EmulatorOptions {
   readonly machineName?: string;
   /** Product to emulate (`--server-type`). Default `mission-server` (the spec's product). */
   readonly serverType?: ServerType;
-  /** Version reported by rest/info (`--server-version`). Default per product (README). */
+  /** Version reported by rest/info (`--server-version`). Default per product (docs/emulator.md). */
   readonly serverVersion?: string;
-  /** Form of exportSite's download URL (`--export-url-form`). Default per product (README). */
+  /** Form of exportSite's download URL (`--export-url-form`). Default per product (docs/emulator.md). */
   readonly exportUrlForm?: ExportUrlForm;
   /** Server timeouts in ms (`--headers-timeout` ...); each defaults to {@link DEFAULT_SERVER_TIMEOUTS}. */
   readonly serverTimeouts?: Partial<ServerTimeouts>;

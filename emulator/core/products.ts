@@ -3,7 +3,7 @@
  * dialect of the administrative API (request forms of createNewSite, error format, shape of
  * logs/settings), directory types, health check, version and export download URL.
  *
- * Evidence (README § Emulator lists it with every assumption):
+ * Evidence (docs/emulator.md lists it with every assumption):
  * - ArcGIS Server, the classic dialect: Chef `cookbooks/arcgis-enterprise/libraries/server_admin_client.rb`
  *   and Ansible `ansible_collections/arcgis/server/plugins/module_utils/server_admin_client.py`
  *   (Esri/arcgis-gitops), PowerShell DSC `ArcGIS_Server.psm1`, and the ArcGIS Server docs.
@@ -60,7 +60,7 @@ export interface Product {
   /** Display name, e.g. "ArcGIS Mission Server". */
   readonly name: string;
   readonly dialect: Dialect;
-  /** Default of `serverVersion` (chosen by the project, see README). */
+  /** Default of `serverVersion` (chosen by the project, see docs/emulator.md). */
   readonly defaultVersion: string;
   /** Directory types createNewSite accepts at a version. */
   readonly directoryTypes: (version: ServerVersion) => readonly string[];

@@ -4,7 +4,7 @@
  * replaying each request and checking the answer (tests/conformance/emulator.test.ts); the client
  * is tested by making it send the same request, key order aside, and parse the recorded answer
  * (tests/conformance/client.test.ts). A case states only what its source shows; what the source
- * leaves open is listed in the case's `assumptions` and in README.
+ * leaves open is listed in the case's `assumptions` and in docs/emulator.md.
  */
 
 /** The server products the project speaks to. */
@@ -154,6 +154,6 @@ export interface ConformanceCase {
    * (e.g. a random id one tool adds, or `f=pjson` where the client asks for `json`).
    */
   clientMayDiffer?: Record<string, string>;
-  /** What the case assumes beyond its sources (each also listed in README § Emulator). */
+  /** What the case assumes beyond its sources (each also listed in docs/emulator.md). */
   assumptions?: string[];
 }

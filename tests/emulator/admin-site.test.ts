@@ -468,7 +468,7 @@ describe("site resources", () => {
 
 /**
  * ArcGIS Server's health check when the site is not ready: its docs say only "other than
- * HTTP 200"; 503 with success false is the emulator's choice (README).
+ * HTTP 200"; 503 with success false is the emulator's choice (docs/emulator.md).
  */
 const UNHEALTHY = { status: 503, body: { success: false } };
 

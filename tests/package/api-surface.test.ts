@@ -1,5 +1,5 @@
 /**
- * README's "API" section against the built package: every name it lists is exported, and every
+ * docs/api.md (the API reference) against the built package: every name it lists is exported, and every
  * export is listed, read from the runtime module (values) and from its declaration file (values
  * and types), so the documentation cannot drift from the code. Also checks that the internals
  * named in the issue stay out of the entry.
@@ -10,10 +10,10 @@ import ts from "typescript";
 import { REPO_ROOT } from "../engine/harness";
 import { entryExports } from "./entry-declarations";
 
-/** The names of the `## API` section: the backquoted names a bullet opens with, up to its `:`. */
-function documentedNames(readme: string): string[] {
-  const section = /^## API\n([\s\S]*?)(?=^## )/m.exec(readme);
-  if (!section) throw new Error('README.md has no "## API" section');
+/** The names of docs/api.md: the backquoted names a bullet opens with, up to its `:`. */
+function documentedNames(page: string): string[] {
+  const section = /^# API\n([\s\S]*)$/m.exec(page);
+  if (!section) throw new Error('docs/api.md does not start with "# API"');
   const names: string[] = [];
   for (const line of section[1]!.split("\n")) {
     const bullet = /^- ((?:`[A-Za-z_$][\w$]*`(?:, )?)+):/.exec(line);
@@ -38,8 +38,8 @@ function declaredExports(): { all: string[]; values: string[] } {
   };
 }
 
-const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-const documented = documentedNames(readme);
+const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "api.md"), "utf8");
+const documented = documentedNames(page);
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built entry, as users load it
 const runtime = Object.keys(require(path.join(REPO_ROOT, "dist", "provider")) as object).sort();
 const declared = declaredExports();

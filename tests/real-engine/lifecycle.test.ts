@@ -107,7 +107,7 @@ describe("pulumi up", () => {
     expect(emu.stats().exportsStarted).toBe(1);
   });
 
-  it("fails `preview --diff` on a changed site-defining input, naming it, as README promises", async () => {
+  it("fails `preview --diff` on a changed site-defining input, naming it, as docs/site.md promises", async () => {
     const directories = [
       { name: "arcgissystem", physicalPath: "/srv/arcgis/system", directoryType: "SYSTEM" },
     ];

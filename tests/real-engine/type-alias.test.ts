@@ -1,7 +1,7 @@
 /**
  * Upgrading from a version whose resources all had Pulumi's default dynamic type
  * (`pulumi-nodejs:dynamic:Resource`) to the per-resource type tokens, through the real engine:
- * with the alias README gives, the stack keeps its site (no create, no delete); without it, the
+ * with the alias CHANGELOG.md gives, the stack keeps its site (no create, no delete); without it, the
  * engine would replace it.
  */
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";

@@ -90,7 +90,7 @@ interface Source {
   secret: boolean;
 }
 
-/** The config keys and environment variables of every default, documented in README. */
+/** The config keys and environment variables of every default, documented in docs/connection.md. */
 export const CONNECTION_DEFAULTS = {
   adminUrl: { key: "adminUrl", env: "ARCGIS_ADMIN_URL", secret: false },
   username: { key: "username", env: "ARCGIS_ADMIN_USERNAME", secret: false },

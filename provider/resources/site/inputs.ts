@@ -221,7 +221,7 @@ export function siteCrossChecks(values: Record<string, unknown>): CheckFailure[]
   const dirs = Array.isArray(values.directories) ? (values.directories as unknown[]) : [];
   let systemSeen = false;
   // Names that differ only in letter case count as one: the emulator refuses them (an assumption
-  // of ours, README), and on Windows, where most sites run, they name the same folder.
+  // of ours, docs/site.md), and on Windows, where most sites run, they name the same folder.
   const names = new Map<string, string>();
   dirs.forEach((d, i) => {
     if (d === null || typeof d !== "object") return;

@@ -41,6 +41,6 @@ export const chefMissionJoinSite: ConformanceCase = {
     input: { siteAdminUrl: "{siteAdminUrl}", username: "siteadmin", password: "Example-passw0rd" },
   },
   assumptions: [
-    "pollAfter: DSC reads it when present; Mission Server's documentation shows only status (the emulator answers it, README).",
+    "pollAfter: DSC reads it when present; Mission Server's documentation shows only status (the emulator answers it, docs/emulator.md).",
   ],
 };

@@ -23,6 +23,6 @@ export const chefMissionNoSite: ConformanceCase = {
   answer: { httpStatus: 200, body: { error: { code: { $not: 499 } } } },
   client: { operation: "siteStatus", expect: "no-site" },
   assumptions: [
-    "What a Mission Server in no site answers: no source shows it. The emulator answers an error in the product's format whose code is not 499 (README § Emulator).",
+    "What a Mission Server in no site answers: no source shows it. The emulator answers an error in the product's format whose code is not 499 (docs/emulator.md).",
   ],
 };

@@ -36,6 +36,6 @@ export const chefNotebookJoinSite: ConformanceCase = {
     input: { siteAdminUrl: "{siteAdminUrl}", username: "siteadmin", password: "Example-passw0rd" },
   },
   assumptions: [
-    "pollAfter: DSC reads it when present; Notebook Server's documentation shows only status (the emulator answers it, README).",
+    "pollAfter: DSC reads it when present; Notebook Server's documentation shows only status (the emulator answers it, docs/emulator.md).",
   ],
 };

@@ -1,0 +1,109 @@
+/**
+ * The documentation's code cannot rot: every ```ts block of README.md, CHANGELOG.md and docs/*.md is
+ * type-checked as a program of its own in a consumer project with the packed package installed
+ * (Pulumi's current TypeScript template: nodenext, strict), as a user would paste it.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+
+/** A TypeScript block of a page: where it starts, and its text. */
+interface Block {
+  page: string;
+  line: number;
+  code: string;
+}
+
+/** The pages whose code is checked. */
+function pages(): string[] {
+  const docs = fs
+    .readdirSync(path.join(REPO_ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => path.join("docs", f));
+  return ["README.md", "CHANGELOG.md", ...docs.sort()];
+}
+
+/** The ```ts / ```typescript blocks of a Markdown text. */
+export function typeScriptBlocks(page: string, text: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && !lines[end]!.startsWith("```")) end++;
+    blocks.push({ page, line: start + 1, code: lines.slice(start, end).join("\n") });
+    i = end;
+  }
+  return blocks;
+}
+
+const TSC = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+const blocks = pages().flatMap((page) =>
+  typeScriptBlocks(page, fs.readFileSync(path.join(REPO_ROOT, page), "utf8")),
+);
+
+let consumer: Consumer;
+/** tsc's diagnostics per block file. */
+const diagnostics = new Map<string, string[]>();
+
+function fileOf(block: Block): string {
+  return `${block.page.replace(/[/.]/g, "_")}_${block.line}.ts`;
+}
+
+beforeAll(async () => {
+  consumer = await prepareConsumer();
+  for (const block of blocks) {
+    // `export {}` makes each block a module of its own: names never clash between blocks.
+    fs.writeFileSync(path.join(consumer.dir, fileOf(block)), `${block.code}\nexport {};\n`);
+  }
+  fs.writeFileSync(
+    path.join(consumer.dir, "tsconfig.docs.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: "es2020",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        noEmit: true,
+        pretty: false,
+        skipLibCheck: true,
+      },
+      files: blocks.map(fileOf),
+    }),
+  );
+  const result = spawnSync(process.execPath, [TSC, "-p", "tsconfig.docs.json"], {
+    cwd: consumer.dir,
+    encoding: "utf8",
+  });
+  for (const line of `${result.stdout}${result.stderr}`.split("\n")) {
+    const match = /^([^(]+\.ts)\(\d+,\d+\): (error .*)$/.exec(line);
+    if (!match) continue;
+    diagnostics.set(match[1]!, [...(diagnostics.get(match[1]!) ?? []), match[2]!]);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await consumer?.cleanup();
+});
+
+it("finds the blocks: README's example and at least one per resource page", () => {
+  const byPage = new Set(blocks.map((b) => b.page));
+  for (const page of ["README.md", "docs/site.md", "docs/site-export.md", "docs/connection.md"]) {
+    expect(byPage).toContain(page);
+  }
+});
+
+it("reads a block's text and where it starts", () => {
+  expect(typeScriptBlocks("x.md", "a\n```ts\nconst a = 1;\n```\n```sh\nls\n```\n")).toEqual([
+    { page: "x.md", line: 3, code: "const a = 1;" },
+  ]);
+});
+
+it.each(blocks.map((b) => [`${b.page}:${b.line}`, b] as const))(
+  "%s type-checks against the packed package",
+  (_where, block) => {
+    expect(diagnostics.get(fileOf(block)) ?? []).toEqual([]);
+  },
+);

@@ -22,7 +22,6 @@ import {
   retryWhile,
   siteStatus,
   type ArcGISRequestError,
-  type ServerInfo,
   type ServerType,
 } from "../../client";
 import { containsUnknown } from "../common/input-check";
@@ -37,7 +36,6 @@ import {
   SITE_DEFINING_INPUTS,
   SITE_INPUTS,
   STATE_ONLY_INPUTS,
-  type SiteInputs,
 } from "./inputs";
 import {
   currentOutputs,
@@ -55,7 +53,8 @@ import {
   proveCredentials,
   requireDeclaredProduct,
   requireVersion,
-  sessionOf,
+  siteServer,
+  type SiteServer,
   transportOf,
 } from "./server";
 import { waitUntilAnswering } from "../common/admin-resource";
@@ -93,8 +92,10 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
   const inputs = parseInputs(raw);
   const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
   requireDeclaredProduct(inputs, status);
-  if (status.state === "in-site") return adopt(inputs, undefined);
-  const info = await requireVersion(inputs, "createNewSite");
+  // The server, its session, version and credentials: worked out here once, handed on below.
+  const server = siteServer(inputs);
+  if (status.state === "in-site") return adopt(server);
+  await requireVersion(server, "createNewSite");
 
   const createDeadline = Date.now() + inputs.timeouts.createMs;
   let lost: string | undefined;
@@ -133,8 +134,8 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
       // Another client created a site (or is creating one) since our status check: wait until
       // it is ready before reading it.
       if (inputs.adoptExisting) {
-        await siteReady(inputs, createDeadline, undefined, timing);
-        return adopt(inputs, info);
+        await siteReady(server, createDeadline, undefined, timing);
+        return adopt(server);
       }
       throw new Error(alreadyInSiteMessage(inputs.adminUrl), { cause: error });
     }
@@ -149,9 +150,9 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
         "createNewSite is not sent again.",
     );
   }
-  await siteReady(inputs, createDeadline, lost, timing);
+  await siteReady(server, createDeadline, lost, timing);
   if (lost !== undefined) {
-    const ours = await isOurSite(inputs);
+    const ours = await isOurSite(server);
     if (ours !== true) {
       if (!inputs.adoptExisting) {
         throw new Error(
@@ -162,20 +163,18 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
         );
       }
       logWarn(`Adopting the site at ${inputs.adminUrl}: ${ours}.`);
-      return adopt(inputs, info);
+      return adopt(server);
     }
   }
-  return { id: inputs.adminUrl, outs: await outputsOf(inputs, "created", info) };
+  return { id: inputs.adminUrl, outs: await outputsOf(server, "created") };
 }
 
-async function adopt(
-  inputs: SiteInputs,
-  info: ServerInfo | undefined,
-): Promise<pulumi.dynamic.CreateResult> {
+async function adopt(server: SiteServer): Promise<pulumi.dynamic.CreateResult> {
+  const { inputs } = server;
   if (!inputs.adoptExisting) throw new Error(alreadyInSiteMessage(inputs.adminUrl));
   let outs: SiteOutputs;
   try {
-    outs = await outputsOf(inputs, "adopted", info);
+    outs = await outputsOf(server, "adopted");
   } catch (error) {
     if (isArcGISRequestError(error) && isAuthError(error)) {
       throw new Error(
@@ -200,7 +199,8 @@ async function adopt(
 
 async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = parseInputs(props);
-  const status = await siteStatus(inputs.adminUrl, transportOf(inputs));
+  const server = siteServer(inputs);
+  const status = await siteStatus(inputs.adminUrl, server.transport);
   if (status.state === "unreachable") {
     throw new Error(
       `Cannot refresh the site at ${inputs.adminUrl}: ${status.error.message}. Nothing was ` +
@@ -208,7 +208,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     );
   }
   if (status.state === "no-site") {
-    const conclusive = await noSiteIsConclusive(inputs, status);
+    const conclusive = await noSiteIsConclusive(server, status);
     if (conclusive !== true) {
       throw new Error(
         `Cannot refresh the site at ${inputs.adminUrl}: the server does not confirm that the ` +
@@ -219,7 +219,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
-  return { id, props: await currentOutputs(inputs, props) };
+  return { id, props: await currentOutputs(server, props) };
 }
 
 async function update(
@@ -228,8 +228,9 @@ async function update(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const news = parseInputs(rawNews);
+  const server = siteServer(news);
   if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
-    await proveCredentials(news);
+    await proveCredentials(server);
   }
   const outs = withStateOnlyChanges(olds, news, [
     ...CREDENTIAL_INPUTS,
@@ -237,7 +238,7 @@ async function update(
     ...APPLIED_INPUTS,
   ]);
   if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
-    const session = sessionOf(news);
+    const { session } = server;
     try {
       await editLogSettings(session, news.logSettings);
       outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
@@ -260,8 +261,8 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
     );
     return;
   }
-  const transport = transportOf(inputs);
-  const status = await siteStatus(inputs.adminUrl, transport);
+  const server = siteServer(inputs);
+  const status = await siteStatus(inputs.adminUrl, server.transport);
   if (status.state === "unreachable") {
     throw new Error(
       `Cannot delete the site at ${inputs.adminUrl}: ${status.error.message}. deleteSite was ` +
@@ -270,7 +271,7 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
     );
   }
   if (status.state === "no-site") {
-    const conclusive = await noSiteIsConclusive(inputs, status);
+    const conclusive = await noSiteIsConclusive(server, status);
     if (conclusive === true) {
       logInfo(`The machine at ${inputs.adminUrl} is in no site already; nothing to delete.`);
       return;
@@ -281,7 +282,7 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
         "it was deleted, remove it with `pulumi state delete <urn>`.",
     );
   }
-  const session = sessionOf(inputs, transport);
+  const { session } = server;
   const progress = new ProgressReporter(
     `deleteSite on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,

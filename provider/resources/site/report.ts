@@ -19,7 +19,7 @@ import {
 } from "../../client";
 import { logWarn, messageOf } from "../common/log";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
-import { sessionOf, transportOf } from "./server";
+import type { SiteServer } from "./server";
 
 /** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
 export interface SiteOutputs extends SiteInputs {
@@ -66,11 +66,10 @@ function versionText(info: ServerInfo | undefined): string | undefined {
  * (as DSC does after creating a site); only a created site is changed.
  */
 export async function outputsOf(
-  inputs: SiteInputs,
+  server: SiteServer,
   state: SiteOutputs["state"],
-  info: ServerInfo | undefined,
 ): Promise<SiteOutputs> {
-  const session = sessionOf(inputs);
+  const { inputs, session, info } = server;
   const machines = await listMachines(session);
   const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
   Object.assign(outs, await storageReport(inputs, session));
@@ -78,7 +77,7 @@ export async function outputsOf(
   const version = versionText(
     info ??
       (await serverInfo(inputs.adminUrl, {
-        ...transportOf(inputs),
+        ...server.transport,
         token: await session.token(),
       }).catch(() => undefined)),
   );
@@ -223,8 +222,8 @@ export function reportedLogSettings(reported: Record<string, unknown>) {
  * What the server has now, for `read`: state follows it, so that `pulumi refresh` shows drift and
  * the next `pulumi up` corrects what it can (log settings) and refuses what it cannot (the rest).
  */
-export async function currentOutputs(inputs: SiteInputs, props: SiteOutputs): Promise<SiteOutputs> {
-  const session = sessionOf(inputs);
+export async function currentOutputs(server: SiteServer, props: SiteOutputs): Promise<SiteOutputs> {
+  const { inputs, session } = server;
   const now: SiteOutputs = { ...props };
   try {
     now.machines = await listMachines(session);
@@ -234,7 +233,7 @@ export async function currentOutputs(inputs: SiteInputs, props: SiteOutputs): Pr
   }
   const version = versionText(
     await serverInfo(inputs.adminUrl, {
-      ...transportOf(inputs),
+      ...server.transport,
       token: await session.token().catch(() => undefined),
     }).catch(() => undefined),
   );
@@ -261,8 +260,8 @@ export async function currentOutputs(inputs: SiteInputs, props: SiteOutputs): Pr
  * the config store, directories and log settings the server reports must match what was sent
  * (at least one of them compared, none different). Returns true, or why not.
  */
-export async function isOurSite(inputs: SiteInputs): Promise<true | string> {
-  const session = sessionOf(inputs);
+export async function isOurSite(server: SiteServer): Promise<true | string> {
+  const { inputs, session } = server;
   const compared: string[] = [];
   const differences: string[] = [];
   const unreadable = (what: string, e: unknown) => `${what} could not be read (${messageOf(e)})`;

@@ -4,6 +4,7 @@
  * new credentials work.
  */
 import {
+  type AdminSession,
   createAdminSession,
   DEFAULT_REFERER,
   generateToken,
@@ -28,14 +29,30 @@ export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "t
   return transportFor(inputs.adminUrl, inputs.tls, extra);
 }
 
-/** An administrator session on the site's server with the inputs' credentials. */
-export function sessionOf(inputs: SiteInputs, transport: TransportOptions = transportOf(inputs)) {
-  return createAdminSession({
+/**
+ * The server one step of a Site works on (create, read, update or delete), worked out once when
+ * the step starts and handed to every helper below it: the transport (TLS), one administrator
+ * session (so one token serves the whole step), and the version once it has been read. No helper
+ * derives them again from the inputs.
+ */
+export interface SiteServer {
+  readonly inputs: SiteInputs;
+  readonly transport: TransportOptions;
+  readonly session: AdminSession;
+  /** rest/info as read before createNewSite (requireVersion); undefined until then. */
+  info?: ServerInfo | undefined;
+}
+
+/** The server of a step, from its inputs: the only place a Site builds a session. */
+export function siteServer(inputs: SiteInputs): SiteServer {
+  const transport = transportOf(inputs);
+  const session = createAdminSession({
     adminUrl: inputs.adminUrl,
     username: inputs.username,
     password: inputs.password,
     ...transport,
   });
+  return { inputs, transport, session };
 }
 
 /** What to do when the machine is in a site already and adoptExisting is not set. */
@@ -83,11 +100,12 @@ export function requireDeclaredProduct(inputs: SiteInputs, status: SiteStatus): 
   );
 }
 
-/** Reads the version and refuses an operation the server is too old for. */
+/** Reads the version (kept in `server.info`) and refuses an operation the server is too old for. */
 export async function requireVersion(
-  inputs: SiteInputs,
+  server: SiteServer,
   operation: "createNewSite",
-): Promise<ServerInfo | undefined> {
+): Promise<void> {
+  const { inputs } = server;
   let info: ServerInfo;
   try {
     info = await serverInfo(
@@ -100,7 +118,7 @@ export async function requireVersion(
       `Could not read the version of ${inputs.adminUrl} from rest/info (${error.message}); ` +
         `going on without checking that it has ${operation}.`,
     );
-    return undefined;
+    return;
   }
   const product = serverProduct(inputs.serverType);
   const version = info.fullVersion ?? String(info.currentVersion);
@@ -123,7 +141,7 @@ export async function requireVersion(
         "Nothing was sent. Remove the WORKSPACE directory.",
     );
   }
-  return info;
+  server.info = info;
 }
 
 /**
@@ -139,9 +157,10 @@ export async function requireVersion(
  * never conclusive. Returns true, or why not.
  */
 export async function noSiteIsConclusive(
-  inputs: SiteInputs,
+  server: SiteServer,
   status: Extract<SiteStatus, { state: "no-site" }>,
 ): Promise<true | string> {
+  const { inputs, transport } = server;
   const product = serverProduct(inputs.serverType);
   if (status.errorFormat !== expectedErrorFormat(inputs.serverType)) {
     return `its admin root answers errors in another format than ${product.label}'s (${status.message})`;
@@ -152,7 +171,6 @@ export async function noSiteIsConclusive(
       "ArcGIS Server machine answers too"
     );
   }
-  const transport = transportOf(inputs);
   const health = await healthCheck(inputs.adminUrl, {
     ...transport,
     serverType: inputs.serverType,
@@ -178,15 +196,10 @@ export async function noSiteIsConclusive(
  * Before new credentials replace the old ones in state (destroy will use them), proves that they
  * obtain an administrator token. This resource never changes the password on the server.
  */
-export async function proveCredentials(inputs: SiteInputs): Promise<void> {
-  const session = createAdminSession({
-    adminUrl: inputs.adminUrl,
-    username: inputs.username,
-    password: inputs.password,
-    ...transportOf(inputs),
-  });
+export async function proveCredentials(server: SiteServer): Promise<void> {
+  const { inputs } = server;
   try {
-    await session.token();
+    await server.session.token();
   } catch (error) {
     const why = isAuthError(error)
       ? "the server does not accept them"

@@ -6,7 +6,7 @@
 import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../../client";
 import { ProgressReporter } from "../common/progress";
 import type { SiteInputs } from "./inputs";
-import { transportOf } from "./server";
+import type { SiteServer } from "./server";
 
 /**
  * How often the provider looks at a server. Tests shorten it with `withTiming()` (site.ts);
@@ -63,11 +63,12 @@ function whereToCheck(inputs: SiteInputs): string {
  * safe, never to simply run again: the first createNewSite may still be running.
  */
 export async function siteReady(
-  inputs: SiteInputs,
+  server: SiteServer,
   deadline: number,
   lost: string | undefined,
   timing: SiteTiming,
 ) {
+  const { inputs } = server;
   const progress = new ProgressReporter(
     `site creation on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,
@@ -79,7 +80,7 @@ export async function siteReady(
         serverType: inputs.serverType,
         username: inputs.username,
         password: inputs.password,
-        ...transportOf(inputs),
+        ...server.transport,
       },
       {
         deadline,

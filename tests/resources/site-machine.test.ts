@@ -272,3 +272,101 @@ describe("SiteMachine against emulated machines", () => {
     expect(again.outs).toMatchObject({ state: "joined" });
   });
 });
+
+describe("SiteMachine ownership and harmless edits", () => {
+  const olds = {
+    serverType: "mission-server",
+    adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+    siteAdminUrl: "https://gis1.example.com:20443/arcgis/admin",
+    username: "siteadmin",
+    password: "site-Password-1",
+    timeouts: { serverReadyMs: 1000, joinMs: 1000 },
+    unregisterAdoptedOnDestroy: false,
+    state: "joined",
+    registeredName: "gis2.example.com",
+    machines: ["gis1.example.com", "gis2.example.com"],
+    joinedAt: "2026-11-23T09:00:00.000Z",
+  } as SiteMachineOutputs;
+  const inputs = {
+    serverType: olds.serverType,
+    adminUrl: olds.adminUrl,
+    siteAdminUrl: olds.siteAdminUrl,
+    username: olds.username,
+    password: olds.password,
+    timeouts: olds.timeouts,
+    unregisterAdoptedOnDestroy: false,
+  };
+
+  it("refuses the site's own machine under another spelling of its URL", async () => {
+    for (const adminUrl of [
+      "https://LOCALHOST:20443/arcgis/admin",
+      "https://localhost:20443/arcgis/admin/",
+      "https://[::1]:20443/arcgis/admin",
+    ]) {
+      const result = await siteMachine.check(
+        {},
+        { ...inputs, adminUrl, siteAdminUrl: "https://127.0.0.1:20443/arcgis/admin" },
+      );
+      expect(result.failures?.map((f) => f.property)).toEqual(["siteAdminUrl"]);
+    }
+  });
+
+  it("does not leave and rejoin for a trailing slash, a default port or the default name written out", async () => {
+    for (const news of [
+      { ...inputs, siteAdminUrl: `${olds.siteAdminUrl}/` },
+      { ...inputs, adminUrl: "https://GIS2.example.com:20443/arcgis/admin" },
+      { ...inputs, machineName: "gis2.example.com" },
+      { ...inputs, machineName: "GIS2.EXAMPLE.COM" },
+    ]) {
+      expect(await siteMachine.diff("id", olds, news)).toEqual({ changes: false });
+    }
+    expect(
+      await siteMachine.diff(
+        "id",
+        { ...olds, siteAdminUrl: "https://gis1.example.com:443/arcgis/admin" },
+        { ...inputs, siteAdminUrl: "https://gis1.example.com/arcgis/admin" },
+      ),
+    ).toEqual({ changes: false });
+  });
+
+  it("still replaces for another machine name", async () => {
+    expect(await siteMachine.diff("id", olds, { ...inputs, machineName: "gis3" })).toMatchObject({
+      replaces: ["machineName"],
+      deleteBeforeReplace: true,
+    });
+  });
+
+  describe("against emulated machines", () => {
+    let first: Machine;
+    let second: Machine;
+
+    beforeEach(async () => {
+      first = await machine("machine-a");
+      second = await machine("machine-b", {}, first);
+      await createSite(first);
+    });
+
+    afterEach(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it("destroy leaves an adopted machine in the site; with unregisterAdoptedOnDestroy it unregisters it", async () => {
+      // Joined by someone else before the stack took it on.
+      await siteMachine.create(await checked(machineInputs(second, first)));
+      const adopted = await siteMachine.create(await checked(machineInputs(second, first)));
+      expect(adopted.outs).toMatchObject({ state: "adopted" });
+
+      await siteMachine.delete(adopted.id, adopted.outs as SiteMachineOutputs);
+      expect(await siteMachineNames(first)).toEqual(["machine-a", "machine-b"]);
+      expect(first.requestLog().filter((r) => r.url.includes("/unregister"))).toHaveLength(0);
+
+      const optedIn = await siteMachine.create(
+        await checked(machineInputs(second, first, { unregisterAdoptedOnDestroy: true })),
+      );
+      expect(optedIn.outs).toMatchObject({ state: "adopted" });
+      await siteMachine.delete(optedIn.id, optedIn.outs as SiteMachineOutputs);
+      expect(await siteMachineNames(first)).toEqual(["machine-a"]);
+    });
+  });
+});

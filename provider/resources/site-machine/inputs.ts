@@ -9,6 +9,7 @@ import { type CheckFailure } from "../common/input-check";
 import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { sameUrl } from "../common/urls";
 
 /**
  * Default bound on waiting for the joining machine to answer at all (a fresh install).
@@ -37,6 +38,12 @@ export interface SiteMachineInputs {
   password: string;
   tls?: { caCert?: string; insecureSkipVerify?: boolean };
   timeouts: { serverReadyMs: number; joinMs: number };
+  /**
+   * Whether destroy unregisters a machine this resource adopted (one that was in the site before
+   * the stack took it on). Default false: an adopted machine is left in the site as it was found.
+   * A machine this resource joined is always unregistered on destroy.
+   */
+  unregisterAdoptedOnDestroy: boolean;
 }
 
 /** Outputs of a `SiteMachine` as stored in state. */
@@ -61,6 +68,7 @@ export function siteMachineInputsSchema() {
     ...adminTargetShape(),
     siteAdminUrl: httpUrlSchema(),
     machineName: nonEmpty().optional(),
+    unregisterAdoptedOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),
     timeouts: z
       .strictObject({
@@ -81,20 +89,24 @@ export type SiteMachineInputsMatch = Assert<
 >;
 
 /**
- * A machine cannot join the site through itself.
+ * A machine cannot join the site through itself, under any spelling of its URL (host case, a
+ * default port, a trailing slash, `localhost` for a loopback address): a SiteMachine is never the
+ * site's own machine, which its destroy would otherwise take out of the site.
  *
  * @internal
  */
 export function siteMachineCrossChecks(values: Record<string, unknown>): CheckFailure[] {
   const { adminUrl, siteAdminUrl } = values;
   if (typeof adminUrl !== "string" || typeof siteAdminUrl !== "string") return [];
-  if (adminUrl.replace(/\/+$/, "") !== siteAdminUrl.replace(/\/+$/, "")) return [];
+  if (!sameUrl(adminUrl, siteAdminUrl)) return [];
   return [
     {
       property: "siteAdminUrl",
       reason:
-        "must be the admin URL of another machine, one that is already in the site (it is the " +
-        "joining machine's own adminUrl)",
+        "must be the admin URL of another machine, one that is already in the site (it names " +
+        "the joining machine itself, the same URL spelled " +
+        (adminUrl === siteAdminUrl ? "alike" : "differently") +
+        ")",
     },
   ];
 }
@@ -111,7 +123,13 @@ export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "mach
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = ["username", "password", "tls", "timeouts"] as const;
+export const STATE_ONLY_INPUTS = [
+  "username",
+  "password",
+  "tls",
+  "timeouts",
+  "unregisterAdoptedOnDestroy",
+] as const;
 
 /**
  * The SiteMachine's input rules.

@@ -40,6 +40,7 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 
 /** Time between two looks at the machine while it joins. */
@@ -73,17 +74,50 @@ async function siteMachines(inputs: SiteMachineInputs, doing: string): Promise<s
 }
 
 /**
+ * Whether a replacing input names something else than the old value: URLs compared by what they
+ * reach (another spelling of the same URL is no change), the machine name by the name it resolves
+ * to (written out as its default, or in another case, it is the same machine).
+ */
+function replacingChange(
+  key: (typeof REPLACING_INPUTS)[number],
+  olds: SiteMachineOutputs,
+  news: Record<string, unknown>,
+): boolean {
+  if (key === "adminUrl" || key === "siteAdminUrl") return !sameUrl(olds[key], news[key]);
+  if (key === "machineName") {
+    const name = (values: { machineName?: unknown; adminUrl?: unknown }): unknown => {
+      if (typeof values.machineName === "string") return values.machineName.toLowerCase();
+      if (values.machineName !== undefined || typeof values.adminUrl !== "string")
+        return values.machineName;
+      try {
+        return new URL(values.adminUrl).hostname.toLowerCase();
+      } catch {
+        return values.adminUrl;
+      }
+    };
+    return !sameValue(name(olds), name(news));
+  }
+  return !sameValue(olds[key], news[key]);
+}
+
+/**
  * diff: another machine, site or name is a replacement, the old machine unregistered first;
- * credentials, `tls` and limits only update state.
+ * credentials, `tls`, limits and the destroy choice only update state. Another spelling of the
+ * same URL, or the default machine name written out, is no change.
  */
 function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const replaces = REPLACING_INPUTS.filter((key) => replacingChange(key, olds, news));
   if (replaces.length > 0) {
     // A machine is in one site at a time: it leaves the old one before it joins the new one.
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
   }
-  const changed = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
+  // State written before unregisterAdoptedOnDestroy existed holds none: its default applies.
+  const before: Record<string, unknown> = { ...olds };
+  const after: Record<string, unknown> = { ...news };
+  before.unregisterAdoptedOnDestroy ??= false;
+  after.unregisterAdoptedOnDestroy ??= false;
+  const changed = STATE_ONLY_INPUTS.some((key) => !sameValue(before[key], after[key]));
   return { changes: changed || containsUnknown(news) };
 }
 
@@ -270,6 +304,16 @@ async function proveCredentials(inputs: SiteMachineInputs): Promise<void> {
 async function remove(_id: string, props: SiteMachineOutputs): Promise<void> {
   const inputs = parseSiteMachineInputs(props);
   const name = props.registeredName ?? nameOf(inputs);
+  if (props.state === "adopted" && !inputs.unregisterAdoptedOnDestroy) {
+    // The stack took this machine on as it found it, in the site: it leaves it so.
+    logInfo(
+      `Left the machine '${name}' in the site at ${inputs.siteAdminUrl}: it was in the site ` +
+        "before this stack adopted it, so destroy does not unregister it (set " +
+        "unregisterAdoptedOnDestroy: true to unregister it on destroy). It is no longer managed " +
+        "by this stack.",
+    );
+    return;
+  }
   const machines = await siteMachines(inputs, `unregister the machine '${name}'`);
   const listed = machines.find((m) => m.toLowerCase() === name.toLowerCase());
   if (listed === undefined) {

@@ -31,6 +31,12 @@ export interface SiteMachineArgs {
   /** The machine's name as the site lists it; default: the host of `adminUrl`. */
   machineName?: pulumi.Input<string>;
   /**
+   * Whether destroy unregisters the machine when this resource adopted it (it was in the site
+   * before the stack took it on). Default false: an adopted machine is left in the site as it was
+   * found. A machine this resource joined is always unregistered on destroy.
+   */
+  unregisterAdoptedOnDestroy?: pulumi.Input<boolean>;
+  /**
    * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
    * `ARCGIS_ADMIN_USERNAME`.
    */
@@ -84,6 +90,8 @@ export class SiteMachine extends ServerResource {
   declare public readonly joinedAt: pulumi.Output<string>;
   /** The machine's name as declared (when given). */
   declare public readonly machineName: pulumi.Output<string | undefined>;
+  /** Whether destroy unregisters an adopted machine, default filled in. */
+  declare public readonly unregisterAdoptedOnDestroy: pulumi.Output<boolean>;
   /** The bounds in effect, defaults filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<{ serverReadyMs: number; joinMs: number }>;
 
@@ -114,6 +122,7 @@ export class SiteMachine extends ServerResource {
         // input is not given (Pulumi makes an output of each key).
         serverType: args.serverType,
         machineName: args.machineName,
+        unregisterAdoptedOnDestroy: args.unregisterAdoptedOnDestroy,
         timeouts: args.timeouts,
         ...own,
         siteAdminUrl,

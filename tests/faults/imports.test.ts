@@ -112,7 +112,7 @@ describe("SiteImport: a proxy's 502 during importSite", () => {
     );
   });
 
-  it("a lost upload answer fails the run before any import; the next run finds the uploaded item and imports once", async () => {
+  it("a lost upload answer fails the run before any import; the next run uploads its own copy and imports once", async () => {
     const local = await siteWithArchive();
     proxy.setRule(({ path: p }) =>
       p.endsWith("/uploads/upload")
@@ -127,7 +127,8 @@ describe("SiteImport: a proxy's 502 during importSite", () => {
     proxy.setRule(() => undefined);
     const second = await measure(siteImport.create(inputs));
     expect((valueOf(second).outs as SiteImportOutputs).outcome).toBe("imported");
-    expect(emu.stats()).toMatchObject({ itemsUploaded: 1, importsStarted: 1, importsCompleted: 1 });
+    // The item the lost answer left behind is never trusted: the archive is uploaded again.
+    expect(emu.stats()).toMatchObject({ itemsUploaded: 2, importsStarted: 1, importsCompleted: 1 });
     expect(await level()).toBe("WARNING");
     figures.record(
       "lost uploads/upload answer, then a second run",
@@ -171,5 +172,27 @@ describe("SiteImport and exports on one site", () => {
       { faultsInjected: refused, faultsSurvived: refused, dataLost: 0 },
       { tookMs: outcome.ms, refusedWithLock: refused, exports: 2, imports: 1 },
     );
+  });
+});
+
+describe("SiteImport: an error answer that says 'try again later'", () => {
+  it("is not a reason to send importSite again: only a 409 or an export or import in progress is", async () => {
+    const local = await siteWithArchive();
+    proxy.setRule(({ path: p }) =>
+      p.endsWith("/importSite")
+        ? {
+            kind: "answer",
+            status: 200,
+            body: JSON.stringify({
+              error: { code: 500, message: "The import stopped at step 3. Try again later." },
+            }),
+          }
+        : undefined,
+    );
+    const inputs = await checkedImport({ location: local, timeouts: { importMs: 5_000 } });
+    const outcome = await measure(siteImport.create(inputs));
+    expect(errorOf(outcome).message).toMatch(/importSite .*Try again later.*Nothing was imported/);
+    expect(errorOf(outcome).message).not.toMatch(/held the site/);
+    expect(importRequests()).toHaveLength(1);
   });
 });

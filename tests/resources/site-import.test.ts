@@ -4,6 +4,8 @@
  * deciding what is "the same archive", the wait while an export holds the site, and a destroy
  * that sends nothing.
  */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -14,6 +16,7 @@ import {
   exportSite,
   getLogSettings,
   type ServerType,
+  uploadItem,
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
@@ -125,7 +128,7 @@ describe.each(["mission-server", "notebook-server"] as const)("SiteImport on %s"
     expect(JSON.parse(o.report!)).toMatchObject({ report: expect.any(Object) });
   });
 
-  it("uploads a local archive once: a second import of the same content reuses the uploaded item", async () => {
+  it("uploads a local archive itself each time: an item already on the server is never trusted", async () => {
     await start(serverType);
     const local = await archive();
     const first = (await siteImport.create(await checked({ localArchive: local })))
@@ -138,13 +141,73 @@ describe.each(["mission-server", "notebook-server"] as const)("SiteImport on %s"
     fs.copyFileSync(local, copy);
     const second = (await siteImport.create(await checked({ localArchive: copy })))
       .outs as SiteImportOutputs;
-    expect(second.uploadedItemId).toBe(first.uploadedItemId);
-    expect(emuNow().stats().itemsUploaded).toBe(1);
+    expect(second.uploadedItemId).not.toBe(first.uploadedItemId);
+    expect(emuNow().stats().itemsUploaded).toBe(2);
     expect(emuNow().stats().importsCompleted).toBe(2);
+  });
+
+  it("never restores a planted item that carries the archive's fingerprint in its description", async () => {
+    await start(serverType);
+    const local = await archive();
+    const sha = createHash("sha256").update(fs.readFileSync(local)).digest("hex");
+    const planted = path.join(folder, "planted.agssite");
+    fs.writeFileSync(planted, "not the user's archive");
+    const { itemID } = await uploadItem(session(), {
+      file: planted,
+      description: `pulumi-arcgis-admin site archive sha256:${sha}`,
+    });
+    const outs = (
+      await siteImport.create(await checked({ localArchive: local, archiveSha256: sha }))
+    ).outs as SiteImportOutputs;
+    expect(outs.uploadedItemId).not.toBe(itemID);
+    const imported = emuNow()
+      .requestLog()
+      .filter((r) => r.url.startsWith("/arcgis/admin/importSite"));
+    expect(imported).toHaveLength(1);
+    expect(emuNow().stats().importsCompleted).toBe(1);
+    expect((await getLogSettings(session())).logLevel).toBe("WARNING");
+  });
+
+  it("refuses a FIFO or a folder as localArchive at check(), naming the field", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "site-import-fifo-"));
+    const fifo = path.join(dir, "archive.fifo");
+    execFileSync("mkfifo", [fifo]);
+    for (const localArchive of [fifo, dir, "/dev/zero"]) {
+      const result = await siteImport.check(
+        {},
+        {
+          adminUrl: "https://gis.example.com:20443/arcgis/admin",
+          username: "siteadmin",
+          password: PASSWORD,
+          localArchive,
+        },
+      );
+      expect(result.failures?.map((f) => f.property)).toEqual(["localArchive"]);
+    }
   });
 });
 
 describe("SiteImport diff()", () => {
+  it("imports nothing again for another spelling of the site's URL, a checksum added to the same archive or serverType written out", async () => {
+    await start();
+    const local = await archive();
+    const sha = createHash("sha256").update(fs.readFileSync(local)).digest("hex");
+    const inputs = await checked({ location: local });
+    const { id, outs } = await siteImport.create(inputs);
+    for (const news of [
+      { ...inputs, archiveSha256: sha },
+      { ...inputs, adminUrl: `${String(inputs.adminUrl)}/` },
+      { ...inputs, adminUrl: String(inputs.adminUrl).replace("127.0.0.1", "LOCALHOST") },
+    ]) {
+      expect(await siteImport.diff(id, outs, news)).toEqual({ changes: true });
+    }
+    expect(await siteImport.diff(id, outs, { ...inputs, location: `${local}.other` })).toEqual({
+      changes: true,
+      replaces: ["location"],
+    });
+    expect(emuNow().stats().importsCompleted).toBe(1);
+  });
+
   it("keeps the same content at another path; replaces for other content, another site or new triggers", async () => {
     await start();
     const local = await archive();

@@ -68,9 +68,12 @@ export function adminSessionFor(target: AdminTarget): AdminSession {
 
 /** An answer that names an export, or another administrative change, in progress. */
 const EXPORT_IN_PROGRESS = /being exported|another administrative operation|try again later/i;
-/** The same, or an import in progress. */
+/**
+ * The same, or an import in progress. Not a bare "try again later": importSite and
+ * logs/settings/edit must not be sent again on an answer that may come from a server that acted.
+ */
 const EXPORT_OR_IMPORT_IN_PROGRESS =
-  /being exported|being imported|another administrative operation|try again later/i;
+  /being exported|being imported|another administrative operation/i;
 
 /**
  * True when the site is held by an export or another administrative change (code 409, or a

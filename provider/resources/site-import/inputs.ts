@@ -2,6 +2,7 @@
  * The inputs of a `SiteImport`: their types, the zod schema that checks them, the rule across
  * fields, and which inputs only update state (another archive, site or triggers is a new import).
  */
+import * as fs from "node:fs";
 import { z } from "zod";
 import type { ServerType } from "../../client";
 import { adminTargetShape } from "../common/admin-resource";
@@ -79,11 +80,35 @@ export type SiteImportInputsMatch = Assert<
 >;
 
 /**
- * Exactly one archive.
+ * Exactly one archive; a local archive that exists must be a regular file (a device or a FIFO
+ * would be read forever).
  *
  * @internal
  */
 export function siteImportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const { localArchive } = values;
+  if (typeof localArchive === "string") {
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.statSync(localArchive);
+    } catch {
+      stats = undefined; // not there yet: made by an earlier step of the run, or reported by create
+    }
+    if (stats !== undefined && !stats.isFile()) {
+      return [
+        {
+          property: "localArchive",
+          reason: `must be a regular file (an archive made by exportSite); ${localArchive} is ${
+            stats.isDirectory()
+              ? "a folder"
+              : stats.isFIFO()
+                ? "a FIFO"
+                : "a device or special file"
+          }`,
+        },
+      ];
+    }
+  }
   if ((values.location === undefined) === (values.localArchive === undefined)) {
     return [
       {
@@ -103,6 +128,8 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  "adminUrl",
+  "serverType",
   "username",
   "password",
   "tls",

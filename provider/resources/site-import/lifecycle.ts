@@ -6,14 +6,13 @@
  * Inputs: `inputs.ts`; the Resource class and what a restore leaves out:
  * `resource.ts`.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, promises as fsp } from "node:fs";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
   answerMayBeLost,
   importSite,
-  listUploadedItems,
   retryWhile,
   uploadItem,
   waitForImport,
@@ -31,13 +30,16 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
  * local archive is hashed again, so a moved file with the same content is the same archive) or
- * changed triggers. Credentials, `tls`, `timeouts` and a new path to the same content only update
- * state. Nothing else counts.
+ * changed triggers. Another spelling of the same site URL, a checksum added to the same archive,
+ * `serverType`, credentials, `tls` and `timeouts` only update state: a restore is never run twice
+ * for the same archive on the same site unless `triggers` ask for it. A replacement says in the
+ * preview what it will do on the server.
  */
 async function diff(
   _id: string,
@@ -46,14 +48,21 @@ async function diff(
 ): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProvider(rawNews);
   const replaces: string[] = [];
-  for (const key of ["adminUrl", "serverType", "triggers"] as const) {
-    if (!sameValue(olds[key], news[key])) replaces.push(key);
-  }
+  if (!sameUrl(olds.adminUrl, news.adminUrl)) replaces.push("adminUrl");
+  if (!sameValue(olds.triggers, news.triggers)) replaces.push("triggers");
   const archiveChanged = !(await sameArchive(olds, news));
   if (archiveChanged) {
     replaces.push(news.localArchive !== undefined ? "localArchive" : "location");
   }
-  if (replaces.length > 0) return { changes: true, replaces };
+  if (replaces.length > 0) {
+    logWarn(
+      `SiteImport on ${String(news.adminUrl)}: ${replaces.join(", ")} changed, so this ` +
+        "replacement sends importSite again: the site's configuration is replaced by the " +
+        "archive's, undoing every change made to the site since. Revert the change to keep the " +
+        "site as it is.",
+    );
+    return { changes: true, replaces };
+  }
   const updates = STATE_ONLY_INPUTS.filter(
     (key) => !sameValue((olds as unknown as Record<string, unknown>)[key], news[key]),
   );
@@ -74,10 +83,14 @@ async function sameArchive(
       return localArchive === olds.localArchive;
     }
   }
+  if (olds.localArchive === undefined && location !== undefined && location === olds.location) {
+    // The same path or item the server read: adding (or removing) its checksum is no new archive.
+    if (typeof archiveSha256 !== "string" || !olds.fingerprint.startsWith("sha256:")) return true;
+  }
   if (typeof archiveSha256 === "string") {
     return `sha256:${archiveSha256.toLowerCase()}` === olds.fingerprint;
   }
-  return location === olds.location && olds.localArchive === undefined;
+  return false;
 }
 
 /**
@@ -183,8 +196,9 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
 }
 
-/** SHA-256 of a local file, streamed. */
+/** SHA-256 of a local file, streamed; a device, FIFO or folder is refused before it is opened. */
 async function sha256Of(file: string): Promise<string> {
+  if (!(await fsp.stat(file)).isFile()) throw new Error(`${file} is not a regular file`);
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest("hex");
@@ -216,28 +230,18 @@ async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
   return `location:${inputs.location ?? ""}`;
 }
 
-/** The description the uploaded item carries, so that a later run finds it instead of uploading again. */
-function itemDescription(fingerprint: string): string {
-  return `pulumi-arcgis-admin site archive ${fingerprint}`;
-}
-
 /**
- * The uploaded item holding this archive: one uploaded earlier with the same fingerprint (an
- * earlier run whose answer was lost, or another stack), else a new upload.
+ * Uploads the local archive and returns the new item's id. The archive is always uploaded by this
+ * resource itself: an item already on the server is never used, whatever its description says,
+ * because the server cannot prove its content (anyone allowed to upload could have planted it).
+ * The description names the archive's fingerprint and this upload's own nonce, for the operator.
  */
 async function uploadOnce(
   inputs: SiteImportInputs,
   session: AdminSession,
   fingerprint: string,
 ): Promise<string> {
-  const description = itemDescription(fingerprint);
-  const earlier = (await listUploadedItems(session)).find((i) => i.description === description);
-  if (earlier !== undefined) {
-    logInfo(
-      `The archive ${fingerprint} is already uploaded to ${inputs.adminUrl} as item ${earlier.itemID}; using it.`,
-    );
-    return earlier.itemID;
-  }
+  const description = `pulumi-arcgis-admin site archive ${fingerprint} upload ${randomUUID()}`;
   const { itemID } = await uploadItem(session, { file: inputs.localArchive!, description });
   return itemID;
 }

@@ -206,6 +206,47 @@ describe.each(["mission-server", "arcgis-server"] as const)("LogSettings on %s",
     expect(await logSettings.diff(id, clean.props, changed)).toEqual({ changes: false });
   });
 
+  it("restoreOnDestroy restores only the fields it manages, and only where the server still holds its value", async () => {
+    const session = sessionOf(emu);
+    const level = await logSettings.create(
+      await checked(inputsFor(emu, { logLevel: "SEVERE", restoreOnDestroy: true })),
+    );
+    // Another LogSettings manages maxLogFileAge; an operator changes maxErrorReportsCount.
+    const age = await logSettings.create(
+      await checked(inputsFor(emu, { maxLogFileAge: 7, restoreOnDestroy: true })),
+    );
+    await editLogSettings(session, { ...(await getLogSettings(session)), maxErrorReportsCount: 3 });
+
+    await logSettings.delete(level.id, level.outs);
+    expect(await getLogSettings(session)).toMatchObject({
+      logLevel: "WARNING",
+      maxLogFileAge: 7,
+      maxErrorReportsCount: 3,
+    });
+
+    // Changed behind the stack's back since: left as it is.
+    await editLogSettings(session, { ...(await getLogSettings(session)), maxLogFileAge: 14 });
+    await logSettings.delete(age.id, age.outs);
+    expect((await getLogSettings(session)).maxLogFileAge).toBe(14);
+  });
+
+  it("another spelling of the server's URL, or serverType written out, is no replacement", async () => {
+    const inputs = await checked(inputsFor(emu, { logLevel: "SEVERE", restoreOnDestroy: true }));
+    const { id, outs } = await logSettings.create(inputs);
+    for (const adminUrl of [`${emu.adminUrl}/`, emu.adminUrl.replace("127.0.0.1", "localhost")]) {
+      expect(await logSettings.diff(id, outs, { ...inputs, adminUrl })).toEqual({
+        changes: true,
+      });
+    }
+    expect(
+      await logSettings.diff(
+        id,
+        outs,
+        await checked(inputsFor(emu, { logLevel: "SEVERE", restoreOnDestroy: true })),
+      ),
+    ).toEqual({ changes: false });
+  });
+
   it("destroy leaves the settings as they are, or restores the previous ones with restoreOnDestroy", async () => {
     const kept = await logSettings.create(await checked(inputsFor(emu, { logLevel: "DEBUG" })));
     const before = edits(emu);

@@ -4,7 +4,12 @@
  * the next update applies the declared log settings again.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { createAdminSession, editLogSettings, getLogSettings } from "../../provider/client";
+import {
+  createAdminSession,
+  editLogSettings,
+  exportSite,
+  getLogSettings,
+} from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
@@ -23,7 +28,7 @@ let emu: TestEmulator;
 let warnings: string[];
 
 beforeEach(async () => {
-  emu = await startTestEmulator({ createDelayMs: 0 });
+  emu = await startTestEmulator({ createDelayMs: 0, exportDelayMs: 800 });
   warnings = [];
   jest.spyOn(pulumi.log, "warn").mockImplementation(async (message: string) => {
     warnings.push(message);
@@ -110,4 +115,15 @@ it("adopting a site names each difference between the program and the server", a
   );
   // State holds what the server has, so the next `pulumi up` applies the program's.
   expect(adopted.logSettings?.logLevel).toBe("WARNING");
+});
+
+it("an in-place logSettings update waits while an export holds the site, then applies them", async () => {
+  const { id, outs, inputs } = await create({ logSettings: LOG_SETTINGS });
+  const exporting = exportSite(adminSession());
+  await new Promise((r) => setTimeout(r, 150));
+  const news = { ...inputs, logSettings: { ...LOG_SETTINGS, logLevel: "SEVERE" } };
+  const updated = (await site.update(id, outs, news)).outs as SiteOutputs;
+  await exporting;
+  expect(updated.serverLogSettings?.logLevel).toBe("SEVERE");
+  expect(emu.stats().changesRefusedDuringExport).toBeGreaterThan(0);
 });

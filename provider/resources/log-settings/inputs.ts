@@ -132,11 +132,12 @@ export function logSettingsCrossChecks(values: Record<string, unknown>): CheckFa
 }
 
 /**
- * Inputs whose change means another server (a replacement).
+ * Inputs whose change means another server (a replacement), when the URL reaches another place:
+ * another spelling of the same URL only updates state.
  *
  * @internal
  */
-export const REPLACING_INPUTS = ["serverType", "adminUrl"] as const;
+export const REPLACING_INPUTS = ["adminUrl"] as const;
 
 /**
  * Inputs whose change only updates state.
@@ -144,6 +145,8 @@ export const REPLACING_INPUTS = ["serverType", "adminUrl"] as const;
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  "adminUrl",
+  "serverType",
   "username",
   "password",
   "restoreOnDestroy",

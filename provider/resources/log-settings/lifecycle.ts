@@ -23,15 +23,18 @@ import {
 } from "./inputs";
 import { failureMessage, logInfo, messageOf } from "../common/log";
 import { sameValue } from "../common/state-diff";
+import { sameUrl } from "../common/urls";
 
 /**
- * diff: another server is a replacement; a declared field that differs from state (where refresh
- * records what the server reports) is an in-place update, as is a credential, `tls`,
- * `restoreOnDestroy` or `timeouts` change (state only). Nothing else counts.
+ * diff: another server is a replacement (the old resource's delete restores that other server
+ * when asked, never the new one's); a declared field that differs
+ * from state (where refresh records what the server reports) is an in-place update, as is another
+ * spelling of the same URL, `serverType`, a credential, `tls`, `restoreOnDestroy` or `timeouts`
+ * (state only). Nothing else counts.
  */
 function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   const changed = [...MANAGED_LOG_FIELDS, ...STATE_ONLY_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
@@ -217,8 +220,10 @@ async function update(
 
 /**
  * delete: by default leaves the server's log settings as they are (a site always has log settings;
- * deleting the resource only stops managing them). With `restoreOnDestroy`, writes back the
- * settings recorded at create.
+ * deleting the resource only stops managing them). With `restoreOnDestroy`, writes back the values
+ * recorded at create of the fields this resource manages (those it declares), and only where the
+ * server still holds the value this resource set: a field another LogSettings or an operator
+ * manages, or changed since, is left as it is.
  */
 async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
   const inputs = parseLogSettingsInputs(props);
@@ -230,11 +235,6 @@ async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
     return;
   }
   const session = adminSessionFor(inputs);
-  const previous: Partial<Record<ManagedField, unknown>> = {};
-  for (const field of MANAGED_LOG_FIELDS) {
-    if (props.previousSettings[field] !== undefined)
-      previous[field] = props.previousSettings[field];
-  }
   let current: ReportedLogSettings;
   try {
     current = await readSettings(session);
@@ -245,8 +245,28 @@ async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
       { cause: error },
     );
   }
+  const previous: Partial<Record<ManagedField, unknown>> = {};
+  const leftAlone: string[] = [];
+  for (const field of MANAGED_LOG_FIELDS) {
+    if (inputs[field] === undefined || props.previousSettings[field] === undefined) continue;
+    if (current[field] !== inputs[field]) {
+      leftAlone.push(`${field} (now ${JSON.stringify(current[field])})`);
+      continue;
+    }
+    previous[field] = props.previousSettings[field];
+  }
+  if (leftAlone.length > 0) {
+    logInfo(
+      `Left ${leftAlone.join(", ")} of ${inputs.adminUrl} as they are: the server no longer ` +
+        "holds the value this resource set, so someone else changed it since.",
+    );
+  }
+  if (Object.keys(previous).length === 0) return;
   await apply(inputs, session, current, previous);
-  logInfo(`Restored the log settings of ${inputs.adminUrl} recorded when the stack took them on.`);
+  logInfo(
+    `Restored ${Object.keys(previous).join(", ")} of the log settings of ${inputs.adminUrl} to ` +
+      "the values recorded when the stack took them on.",
+  );
 }
 
 /**

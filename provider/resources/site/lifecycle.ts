@@ -57,7 +57,7 @@ import {
   type SiteServer,
   transportOf,
 } from "./server";
-import { waitUntilAnswering } from "../common/admin-resource";
+import { isHeldByExportOrImport, waitUntilAnswering } from "../common/admin-resource";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
 
@@ -239,8 +239,24 @@ async function update(
   ]);
   if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
     const { session } = server;
+    const wanted = news.logSettings;
     try {
-      await editLogSettings(session, news.logSettings);
+      // An export or import holds the site: the server refuses without acting, so wait for it
+      // (as LogSettings does) rather than fail the update, within timeouts.createMs.
+      await retryWhile(
+        isHeldByExportOrImport,
+        {
+          deadline: Date.now() + news.timeouts.createMs,
+          baseDelay: 500,
+          maxDelay: 10_000,
+          onRetry: (_e, delayMs) =>
+            logInfo(
+              `The site at ${news.adminUrl} is busy with an export or import; applying its ` +
+                `logSettings again in ${Math.round(delayMs)} ms.`,
+            ),
+        },
+        () => editLogSettings(session, wanted),
+      );
       outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
     } catch (error) {
       throw new Error(failureMessage("logs/settings/edit", news.adminUrl, error), {

@@ -58,7 +58,16 @@ try {
 
   const stopped = await qs.stopEmulator(settings.dataDir);
   if (stopped !== undefined) log(`Stopped the emulator (process ${stopped}).`);
-  if (qs.removeEmulatorData(settings.dataDir)) log(`Removed ${settings.dataDir}.`);
+  if (qs.removeEmulatorData(settings.dataDir)) {
+    if (!fs.existsSync(settings.dataDir)) log(`Removed ${settings.dataDir}.`);
+    else {
+      const kept = fs.readdirSync(settings.dataDir).filter((name) => !name.startsWith("."));
+      log(
+        `Removed the emulator's files from ${settings.dataDir}` +
+          (kept.length > 0 ? `; kept what else is there: ${kept.join(", ")}.` : "."),
+      );
+    }
+  }
   console.log(
     `\nQuick start destroyed. Downloaded backups, if any, are still in ${settings.downloadDir}.`,
   );

@@ -367,6 +367,12 @@ function pulumiEnv(settings, env = process.env) {
   delete next.PULUMI_CONFIG_PASSPHRASE_FILE;
   const pathKey = Object.keys(next).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
   next[pathKey] = [path.dirname(process.execPath), next[pathKey] ?? ""].join(path.delimiter);
+  // The emulator is on this machine: its traffic never goes to a proxy set for the internet.
+  const noProxy = [next.no_proxy ?? next.NO_PROXY ?? "", "127.0.0.1", "localhost", "::1"]
+    .filter((entry) => entry !== "")
+    .join(",");
+  next.NO_PROXY = noProxy;
+  next.no_proxy = noProxy;
   return {
     ...next,
     PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}`,
@@ -547,6 +553,11 @@ function runningEmulator(dataDir) {
  * @param {{dataDir: string, port: number}} settings
  */
 async function startEmulatorInBackground(settings) {
+  if (!fs.existsSync(settings.dataDir)) {
+    // Made here: `npm run destroy` may remove the folder itself once the emulator's files are gone.
+    fs.mkdirSync(settings.dataDir, { recursive: true });
+    fs.writeFileSync(path.join(settings.dataDir, MADE_BY_START), "made by npm start\n");
+  }
   try {
     return await daemon().startDetached({
       dataDir: settings.dataDir,
@@ -554,7 +565,7 @@ async function startEmulatorInBackground(settings) {
     });
   } catch (error) {
     if (error instanceof Error && /EADDRINUSE/.test(error.message)) {
-      error.message += `\nPort ${settings.port} is taken: pass --port.`;
+      error.message += `\nPort ${settings.port} is taken: choose another with \`npm start -- --port N\` (and the same for \`npm run destroy\`).`;
     }
     throw error;
   }
@@ -570,15 +581,46 @@ function stopEmulator(dataDir) {
   return daemon().stopDetached(dataDir);
 }
 
+/** The marker of a data dir that `npm start` made itself (it did not exist before). */
+const MADE_BY_START = ".made-by-npm-start";
+
 /**
- * Removes the data dir, only if `npm start` made it (the record of its detached emulator is
- * there).
+ * What the emulator writes into its data dir (emulator/core/state.ts, emulator/process/,
+ * emulator/server.ts, emulator/admin/site.ts): only these are ever removed.
+ */
+const EMULATOR_ENTRIES = [
+  "state.json",
+  "emulator.pid",
+  "emulator.pid.takeover",
+  "emulator.daemon.json",
+  "emulator.ready",
+  "emulator.log",
+  "requests.log",
+  "tls",
+  "uploads",
+];
+
+/**
+ * Removes the emulator's own files from the data dir, only if `npm start` ran an emulator there
+ * (the record of its detached emulator is there). Nothing else in the folder is touched: an
+ * operator's files and backups stay. The folder itself goes only when `npm start` made it and it
+ * is empty afterwards. Returns whether the emulator's files were removed.
  *
  * @param {string} dataDir
  */
 function removeEmulatorData(dataDir) {
   if (!fs.existsSync(path.join(dataDir, EMULATOR_RECORD))) return false;
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const name of fs.readdirSync(dataDir)) {
+    // state.json.<n>: a temporary state file a killed write left behind.
+    if (EMULATOR_ENTRIES.includes(name) || /^state\.json\.\d+$/.test(name)) {
+      fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
+    }
+  }
+  const made = path.join(dataDir, MADE_BY_START);
+  if (fs.existsSync(made) && fs.readdirSync(dataDir).length === 1) {
+    fs.rmSync(made);
+    fs.rmdirSync(dataDir);
+  }
   return true;
 }
 

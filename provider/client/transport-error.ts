@@ -38,7 +38,78 @@ export function transportError(
   const timeout = TIMEOUT_DETAILS[code]?.(effectiveTimeouts(transport.timeouts));
   if (timeout) return requestError(ctx, "TIMEOUT", timeout, { cause });
   if (isTlsCode(code)) return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
-  return requestError(ctx, "NETWORK", `could not reach the server (${what}).`, { cause });
+  return requestError(
+    ctx,
+    "NETWORK",
+    `could not reach the server (${what}).${networkHint(code, what, ctx.url)}`,
+    { cause },
+  );
+}
+
+/**
+ * What to check after a network failure: the proxy the request went through, when one did
+ * (HTTPS_PROXY / HTTP_PROXY without the host in NO_PROXY), or https when an http:// URL met a
+ * server that closed the connection (a TLS port answering plain http).
+ */
+function networkHint(code: string, what: string, url: string): string {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return "";
+  }
+  const proxy = proxyFor(target);
+  if (proxy !== undefined) {
+    return (
+      ` The request went through the proxy ${proxy.url} (${proxy.variable}): check that the ` +
+      `proxy answers and may reach ${target.host}, or add ${target.hostname} to NO_PROXY.`
+    );
+  }
+  if (
+    target.protocol === "http:" &&
+    (code === "ECONNRESET" || /other side closed|socket hang up/i.test(what))
+  ) {
+    return (
+      ` The server closed the connection on a plain http request: if it serves https on this ` +
+      `port, use an https:// URL (https://${target.host}).`
+    );
+  }
+  return "";
+}
+
+/** The proxy the environment sends a request to `target` through, if any (undici's rules). */
+function proxyFor(target: URL): { url: string; variable: string } | undefined {
+  const env = process.env;
+  const pick = (name: string) =>
+    env[name.toLowerCase()] !== undefined
+      ? { value: env[name.toLowerCase()], variable: name.toLowerCase() }
+      : env[name] !== undefined
+        ? { value: env[name], variable: name }
+        : undefined;
+  const chosen = target.protocol === "https:" ? pick("HTTPS_PROXY") : pick("HTTP_PROXY");
+  if (chosen?.value === undefined || chosen.value === "") return undefined;
+  const host = target.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const noProxy = (pick("NO_PROXY")?.value ?? "")
+    .split(/[,\s]+/)
+    .map((entry) => entry.trim().toLowerCase().replace(/:\d+$/, ""))
+    .filter((entry) => entry !== "");
+  const bypassed = noProxy.some(
+    (entry) =>
+      entry === "*" ||
+      host === entry.replace(/^\*?\./, "") ||
+      host.endsWith(entry.startsWith(".") ? entry : `.${entry.replace(/^\*\./, "")}`),
+  );
+  if (bypassed) return undefined;
+  let shown = chosen.value;
+  try {
+    const parsed = new URL(chosen.value);
+    parsed.username = "";
+    parsed.password = "";
+    shown = parsed.origin;
+  } catch {
+    shown = "(unparsable)";
+  }
+  return { url: shown, variable: chosen.variable };
 }
 
 /** Names the option that set each limit, so the message says what to raise. */
@@ -94,5 +165,5 @@ function tlsAdvice(code: string, what: string, transport: TransportOptions): str
     return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
   }
   const given = transport.tls?.caCert ? " (the tls.caCert given does not match it)" : "";
-  return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert; ${lastResort}`;
+  return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert (or stack config arcgis-admin:caCert, or ARCGIS_ADMIN_CA_CERT); ${lastResort}`;
 }

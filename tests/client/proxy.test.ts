@@ -130,3 +130,32 @@ describe("NODE_EXTRA_CA_CERTS", () => {
     expect(result.stdout).toMatch(/^failed .*certificate/i);
   });
 });
+
+describe("a failure on the way through a proxy", () => {
+  it("names the proxy and NO_PROXY when the proxy does not answer", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    process.env.HTTPS_PROXY = `http://user:secret@127.0.0.1:${port}`;
+    delete process.env.NO_PROXY;
+    delete process.env.no_proxy;
+    const error = await serverInfo(emu.adminUrl, { tls: { caCert: emu.caCert! } }).catch(
+      (e: unknown) => e as Error,
+    );
+    expect((error as Error).message).toContain(
+      `went through the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`,
+    );
+    expect((error as Error).message).toContain("NO_PROXY");
+    expect((error as Error).message).not.toContain("secret");
+  });
+
+  it("says to use https when an http:// URL meets a TLS port that closes the connection", async () => {
+    const error = await serverInfo(emu.adminUrl.replace("https://", "http://"), {}).catch(
+      (e: unknown) => e as Error,
+    );
+    expect((error as Error).message).toMatch(
+      /use an https:\/\/ URL \(https:\/\/127\.0\.0\.1:\d+\)/,
+    );
+  });
+});

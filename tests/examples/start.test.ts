@@ -173,3 +173,33 @@ describe("the emulator between npm start and npm run destroy", () => {
     }
   }, 60_000);
 });
+
+describe("what npm start and npm run destroy do to their surroundings", () => {
+  it("destroy removes only the emulator's own files from an operator's data dir, and keeps the dir", async () => {
+    const dataDir = path.join(tmp, "operator-dir");
+    fs.mkdirSync(dataDir);
+    fs.writeFileSync(path.join(dataDir, "notes.txt"), "the operator's own file");
+    fs.writeFileSync(path.join(dataDir, "20261101-backup.agssite"), "a downloaded backup");
+    const emulator = await qs.startEmulatorInBackground({ dataDir, port: 0 });
+    try {
+      expect(await qs.stopEmulator(dataDir)).toBe(emulator.pid);
+    } catch (error) {
+      process.kill(emulator.pid, "SIGKILL");
+      throw error;
+    }
+    expect(qs.removeEmulatorData(dataDir)).toBe(true);
+    expect(fs.readdirSync(dataDir).sort()).toEqual(["20261101-backup.agssite", "notes.txt"]);
+  }, 60_000);
+
+  it("keeps the emulator's loopback traffic away from a proxy set for the internet", () => {
+    const env = qs.pulumiEnv(
+      { stateDir: path.join(tmp, "state") },
+      { PATH: "/usr/bin", HTTPS_PROXY: "http://proxy.example.com:3128", NO_PROXY: "corp.example" },
+    ) as NodeJS.ProcessEnv;
+    for (const key of ["NO_PROXY", "no_proxy"]) {
+      expect(env[key]!.split(",")).toEqual(
+        expect.arrayContaining(["corp.example", "127.0.0.1", "localhost"]),
+      );
+    }
+  });
+});

@@ -100,12 +100,10 @@ function proxyFor(target: URL): { url: string; variable: string } | undefined {
       host.endsWith(entry.startsWith(".") ? entry : `.${entry.replace(/^\*\./, "")}`),
   );
   if (bypassed) return undefined;
-  let shown = chosen.value;
+  // Only the proxy's origin: credentials in the proxy URL are never shown.
+  let shown: string;
   try {
-    const parsed = new URL(chosen.value);
-    parsed.username = "";
-    parsed.password = "";
-    shown = parsed.origin;
+    shown = new URL(chosen.value).origin;
   } catch {
     shown = "(unparsable)";
   }

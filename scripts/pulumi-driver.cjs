@@ -178,6 +178,129 @@ function setSecretConfig(command, stack, key, value) {
   return cli(command, ["config", "set", "--secret", "--stack", stack, key], value);
 }
 
+/**
+ * How `npm start` and a pipeline's cancel reach the engine. The CLI runs in a process group of its
+ * own (with the plugins it starts, the dynamic-provider host among them), so a terminal's Ctrl-C,
+ * which signals the whole foreground group, never reaches the CLI or a provider in the middle of
+ * a create. This process takes SIGINT and SIGTERM instead and turns the first into Pulumi's
+ * graceful cancel: one SIGINT to the CLI, after which the engine lets the operations in flight
+ * finish and records them. Signals that arrive together (the terminal's to every process, npm's
+ * forwarded copy) count as one; a signal given later stops at once (a second SIGINT, Pulumi's own
+ * "terminate now").
+ */
+class Cancellation {
+  constructor() {
+    this.controller = new AbortController();
+    /** @type {import("node:child_process").ChildProcess | undefined} */
+    this.cli = undefined;
+    /** @type {number | undefined} */
+    this.firstAt = undefined;
+    this.stopped = false;
+  }
+
+  /** @param {NodeJS.Signals} name */
+  receive(name) {
+    const now = Date.now();
+    if (this.firstAt === undefined) {
+      this.firstAt = now;
+      process.stderr.write(
+        `\n${name} received: cancelling. The engine lets the operations in flight finish and ` +
+          "records them; send the signal again to stop at once (that may leave an operation " +
+          "pending).\n",
+      );
+      this.controller.abort();
+      return;
+    }
+    if (now - this.firstAt < 1_000 || this.stopped) return; // the same cancel, delivered twice
+    this.stopped = true;
+    process.stderr.write(`\n${name} received again: stopping at once.\n`);
+    this.cli?.kill("SIGINT");
+  }
+
+  listen() {
+    process.on("SIGINT", () => this.receive("SIGINT"));
+    process.on("SIGTERM", () => this.receive("SIGTERM"));
+  }
+}
+
+/**
+ * The automation API's PulumiCommand, running the CLI in a process group of its own (see
+ * {@link Cancellation}); otherwise as the automation API runs it (`--non-interactive`, the CLI's
+ * folder first on PATH, `PULUMI_AUTOMATION_API`, a CommandError on a non-zero exit).
+ *
+ * @param {import("@pulumi/pulumi/automation").PulumiCommand} pulumiCommand
+ * @param {Cancellation} cancellation
+ * @returns {import("@pulumi/pulumi/automation").PulumiCommand}
+ */
+function inOwnProcessGroup(pulumiCommand, cancellation) {
+  const base = path.dirname(
+    require.resolve("@pulumi/pulumi/automation", { paths: [process.cwd()] }),
+  );
+  const { CommandResult } =
+    /** @type {{CommandResult: new (stdout: string, stderr: string, code: number, err?: Error) => unknown}} */ (
+      load(path.join(base, "cmd"))
+    );
+  const errors = /** @type {{createCommandError: (result: unknown) => Error}} */ (
+    load(path.join(base, "errors"))
+  );
+  const createCommandError = errors.createCommandError;
+  /** @type {import("@pulumi/pulumi/automation").PulumiCommand & {run: unknown}} */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Object.create is typed any; its prototype is the automation API's own PulumiCommand
+  const wrapped = Object.create(pulumiCommand);
+
+  /**
+   * @param {string[]} args
+   * @param {string} cwd
+   * @param {Record<string, string>} additionalEnv
+   * @param {((data: string) => void) | undefined} onOutput
+   * @param {((data: string) => void) | undefined} onError
+   * @param {AbortSignal | undefined} signal
+   */
+  wrapped.run = (args, cwd, additionalEnv, onOutput, onError, signal) => {
+    if (!args.includes("--non-interactive")) args.push("--non-interactive");
+    /** @type {Record<string, string | undefined>} */
+    const env = { ...process.env, ...additionalEnv, PULUMI_AUTOMATION_API: "true" };
+    if (path.isAbsolute(pulumiCommand.command)) {
+      env.PATH = [path.dirname(pulumiCommand.command), additionalEnv.PATH ?? process.env.PATH].join(
+        path.delimiter,
+      );
+    }
+    return new Promise((resolve, reject) => {
+      const child = spawn(pulumiCommand.command, args, {
+        cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      cancellation.cli = child;
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (/** @type {string} */ data) => {
+        stdout += data;
+        onOutput?.(data);
+      });
+      child.stderr.setEncoding("utf8").on("data", (/** @type {string} */ data) => {
+        stderr += data;
+        onError?.(data);
+      });
+      const abort = () => child.kill("SIGINT");
+      signal?.addEventListener("abort", abort);
+      if (signal?.aborted) abort();
+      child.on("error", (error) =>
+        reject(createCommandError(new CommandResult("", error.message, -2, error))),
+      );
+      child.on("close", (code) => {
+        signal?.removeEventListener("abort", abort);
+        if (cancellation.cli === child) cancellation.cli = undefined;
+        const result = new CommandResult(stdout, stderr, code ?? -2);
+        if (code === 0) resolve(result);
+        else reject(createCommandError(result));
+      });
+    });
+  };
+  return wrapped;
+}
+
 /** @returns {Promise<DriverResult>} */
 async function main() {
   const requestFile = process.argv[2];
@@ -185,10 +308,15 @@ async function main() {
     throw new Error("usage: pulumi-driver.cjs <request.json> [<result.json>]");
   const request = /** @type {DriverRequest} */ (parseJson(fs.readFileSync(requestFile, "utf8")));
   const auto = automation();
-  const pulumiCommand = await auto.PulumiCommand.get(
-    request.engineRoot === undefined
-      ? { skipVersionCheck: true }
-      : { root: request.engineRoot, skipVersionCheck: true },
+  const cancellation = new Cancellation();
+  cancellation.listen();
+  const pulumiCommand = inOwnProcessGroup(
+    await auto.PulumiCommand.get(
+      request.engineRoot === undefined
+        ? { skipVersionCheck: true }
+        : { root: request.engineRoot, skipVersionCheck: true },
+    ),
+    cancellation,
   );
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));
@@ -209,7 +337,7 @@ async function main() {
     await setSecretConfig(pulumiCommand.command, request.stack, key, v.value);
   }
 
-  const controller = new AbortController();
+  const { controller } = cancellation;
   let seen = "";
   /** @param {string} text */
   const onOutput = (text) => {

@@ -310,8 +310,20 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
       env: { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
       stdio: ["ignore", "inherit", "inherit"],
     });
+    // Ctrl-C (SIGINT to the whole group) or a pipeline's SIGTERM: this process stays to report,
+    // and the driver, which counts copies of one signal as one, turns it into Pulumi's cancel.
+    /** @param {NodeJS.Signals} name */
+    const forward = (name) => {
+      if (child.exitCode === null) child.kill(name);
+    };
+    const onInt = () => forward("SIGINT");
+    const onTerm = () => forward("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
     child.on("error", reject);
     child.on("close", (code) => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
       try {
         const result = fs.existsSync(resultFile)
           ? /** @type {{ok: boolean}} */ (parseJson(fs.readFileSync(resultFile, "utf8")))

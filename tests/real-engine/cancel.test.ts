@@ -1,0 +1,153 @@
+/**
+ * A pipeline cancelled during `npm start`, with the real engine: SIGINT to the whole process group
+ * (a terminal's Ctrl-C) or SIGTERM to it (what a CI runner sends) right after createNewSite
+ * reaches the emulator. The next `npm start` must finish by itself: the outputs, exactly one
+ * createNewSite, and no pending operation left in state.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as https from "node:https";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT, run } from "../engine/harness";
+
+jest.setTimeout(300_000);
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const qs = require("../../scripts/quickstart.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built emulator, as npm start loads it
+const daemon = require("../../dist/emulator/index.js") as typeof import("../../emulator/index");
+
+const START = path.join(REPO_ROOT, "scripts", "start.mjs");
+const DESTROY = path.join(REPO_ROOT, "scripts", "destroy.mjs");
+
+interface Setup {
+  tmp: string;
+  flags: string[];
+  env: NodeJS.ProcessEnv;
+  emulator: import("../../emulator/index").DetachedEmulator;
+}
+
+const setups: Setup[] = [];
+
+afterAll(async () => {
+  for (const s of setups) {
+    await run(process.execPath, [DESTROY, ...s.flags.slice(1)], {
+      cwd: REPO_ROOT,
+      env: s.env,
+      timeoutMs: 150_000,
+    }).catch(() => undefined);
+    await daemon.stopDetached(s.emulator.dataDir).catch(() => undefined);
+    fs.rmSync(s.tmp, { recursive: true, force: true });
+  }
+});
+
+/** A quick start whose emulator takes `createDelayMs` to create the site, started beforehand. */
+async function setup(name: string, createDelayMs: number): Promise<Setup> {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `cancel-${name}-`)));
+  const dataDir = path.join(tmp, "emulator");
+  const emulator = await daemon.startDetached({
+    dataDir,
+    args: ["--port", "0", "--seed", qs.SEED_FILE, "--create-delay", String(createDelayMs)],
+  });
+  const flags = [
+    "--skip-build",
+    "--port",
+    "0",
+    "--state-dir",
+    path.join(tmp, "state"),
+    "--data-dir",
+    dataDir,
+    "--download-dir",
+    path.join(tmp, "downloads"),
+  ];
+  const env = {
+    ...process.env,
+    PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
+    PULUMI_HOME: path.join(tmp, "pulumi-home"),
+  };
+  const s = { tmp, flags, env, emulator };
+  setups.push(s);
+  return s;
+}
+
+/** The emulator's counters (its control endpoint). */
+function stats(s: Setup): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(
+        `${s.emulator.adminUrl.replace(/\/arcgis\/admin$/, "")}/__emulator/stats`,
+        { ca: fs.readFileSync(s.emulator.caCertFile!) },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8").on("data", (c: string) => (body += c));
+          res.on("end", () => resolve(JSON.parse(body) as Record<string, number>));
+        },
+      )
+      .on("error", reject);
+  });
+}
+
+/** `npm start` in a process group of its own, signalled as a whole once createNewSite arrived. */
+async function startAndSignal(
+  s: Setup,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [START, ...s.flags], {
+    cwd: REPO_ROOT,
+    env: s.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
+  const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const deadline = Date.now() + 200_000;
+  while ((await stats(s)).createNewSiteRequests === 0) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      throw new Error(`createNewSite never arrived:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.kill(-child.pid!, signal);
+  return { code: await closed, output };
+}
+
+/** The pending operations the stack's state holds. */
+function pendingOperations(s: Setup): unknown[] {
+  const stacks = path.join(s.tmp, "state", ".pulumi", "stacks");
+  const files = fs
+    .readdirSync(stacks, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith("quickstart.json"));
+  expect(files).toHaveLength(1);
+  const state = JSON.parse(fs.readFileSync(path.join(stacks, files[0]!), "utf8")) as {
+    checkpoint: { latest?: { pending_operations?: unknown[] } };
+  };
+  return state.checkpoint.latest?.pending_operations ?? [];
+}
+
+it.each(["SIGINT", "SIGTERM"] as const)(
+  "%s to npm start's process group during the creation: the create finishes and is recorded; the next npm start completes with one createNewSite",
+  async (signal) => {
+    const s = await setup(signal.toLowerCase(), 4_000);
+    const interrupted = await startAndSignal(s, signal);
+    expect(interrupted.output).toContain(`${signal} received: cancelling`);
+    expect(interrupted.output).not.toContain("stopping at once");
+    expect(interrupted.code).not.toBe(0);
+    expect(pendingOperations(s)).toEqual([]);
+
+    const again = await run(process.execPath, [START, ...s.flags], {
+      cwd: REPO_ROOT,
+      env: s.env,
+      timeoutMs: 150_000,
+    });
+    expect(again.stderr).not.toMatch(/npm start failed/);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("siteState: created");
+    expect((await stats(s)).createNewSiteRequests).toBe(1);
+    expect(pendingOperations(s)).toEqual([]);
+  },
+  300_000,
+);

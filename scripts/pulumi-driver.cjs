@@ -13,7 +13,7 @@
  * Usage: node scripts/pulumi-driver.cjs <request.json> [<result.json>], with the Pulumi project as cwd and the
  * CLI's environment (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, PULUMI_HOME, ...) set. The
  * request:
- *   { op: "preview" | "up" | "refresh" | "destroy" | "export" | "outputs",
+ *   { op: "preview" | "up" | "refresh" | "destroy" | "export" | "import" | "outputs",
  *     stack, engineRoot (the folder whose bin/ holds pulumi; omitted: `pulumi` on PATH),
  *     program (a file; module.exports or its default export is the program, or the file's own
  *       exports when it is a plain Pulumi program; TypeScript is compiled as Pulumi does),
@@ -33,13 +33,14 @@ const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
 
 /**
  * @typedef {object} DriverRequest
- * @property {"preview" | "up" | "refresh" | "destroy" | "export" | "outputs"} op
+ * @property {"preview" | "up" | "refresh" | "destroy" | "export" | "import" | "outputs"} op
  * @property {string} stack
  * @property {string} [engineRoot]
  * @property {string} [program]
  * @property {Record<string, {value: string, secret?: boolean}>} [config]
  * @property {Record<string, unknown>} [options]
  * @property {string} [abortOnText]
+ * @property {unknown} [state]
  */
 
 /**
@@ -381,6 +382,12 @@ async function main() {
       // Not the automation API's exportStack: it adds --show-secrets.
       result.state = JSON.parse(
         await cli(pulumiCommand.command, ["stack", "export", "--stack", request.stack]),
+      );
+      break;
+    case "import":
+      // A deployment edited by scripts/quickstart.cjs (recoverInterruptedRun).
+      await stack.importStack(
+        /** @type {import("@pulumi/pulumi/automation").Deployment} */ (request.state),
       );
       break;
     case "outputs":

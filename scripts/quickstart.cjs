@@ -10,6 +10,7 @@
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
+const os = require("node:os");
 const { createRequire } = require("node:module");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
@@ -284,10 +285,11 @@ function noCliMessage(what) {
  *   stack: string,
  *   config?: Record<string, {value: string, secret?: boolean}>,
  *   log?: Log,
+ *   state?: unknown,
  * }} options
- * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>}>}
+ * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>, state?: unknown}>}
  */
-function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog }) {
+function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog, state }) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
   const request = path.join(dir, "request.json");
   const resultFile = path.join(dir, "result.json");
@@ -299,11 +301,15 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog 
       stack,
       program: PROGRAM,
       config,
+      ...(state === undefined ? {} : { state }),
       ...(cli.engineRoot !== undefined ? { engineRoot: cli.engineRoot } : { engineRoot: shim }),
     }),
     { mode: 0o600 },
   );
-  log(`$ pulumi ${op} --stack ${stack}${op === "up" || op === "destroy" ? " --yes" : ""}`);
+  log(
+    `$ pulumi ${op === "export" || op === "import" ? `stack ${op}` : op} --stack ${stack}` +
+      (op === "up" || op === "destroy" ? " --yes" : ""),
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [DRIVER, request, resultFile], {
       cwd: REPO_ROOT,
@@ -532,6 +538,135 @@ function ensureSelfLink(root = REPO_ROOT) {
 }
 
 // ---------------------------------------------------------------------------
+// A run that was killed
+// ---------------------------------------------------------------------------
+
+/** The type token of a Site (resource-options.ts: `pulumi-nodejs:dynamic/arcgis-admin:Site`). */
+const SITE_TYPE = "pulumi-nodejs:dynamic/arcgis-admin:Site";
+
+/**
+ * @param {number} pid
+ * @returns {boolean}
+ */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
+  }
+}
+
+/**
+ * The lock files of `stack` in the local state backend, with the process that holds each.
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ * @returns {{file: string, pid: number, hostname: string}[]}
+ */
+function stackLocks(stateDir, stack) {
+  const root = path.join(stateDir, ".pulumi", "locks");
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".json") && path.basename(path.dirname(f)) === stack)
+    .map((f) => {
+      const file = path.join(root, f);
+      const holder = /** @type {{pid?: number, hostname?: string}} */ (
+        parseJson(fs.readFileSync(file, "utf8"))
+      );
+      return { file, pid: holder.pid ?? -1, hostname: holder.hostname ?? "" };
+    });
+}
+
+/**
+ * Whether the stack's checkpoint in the local state backend records operations that never ended
+ * (read from the file, so that a clean stack costs no CLI call).
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ */
+function hasPendingOperations(stateDir, stack) {
+  const root = path.join(stateDir, ".pulumi", "stacks");
+  if (!fs.existsSync(root)) return false;
+  return fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => path.basename(f) === `${stack}.json`)
+    .some((f) => {
+      const state = /** @type {{checkpoint?: {latest?: {pending_operations?: unknown[]}}}} */ (
+        parseJson(fs.readFileSync(path.join(root, f), "utf8"))
+      );
+      return (state.checkpoint?.latest?.pending_operations ?? []).length > 0;
+    });
+}
+
+/**
+ * Finishes what a killed `pulumi up` (SIGKILL, a lost runner) left in the stack, so that the next
+ * run completes without hand edits and without a second createNewSite:
+ * - a lock whose process is gone on this machine is removed (one held by a live process, or by
+ *   another machine, is left, and the run stops saying so);
+ * - a Site whose create was interrupted is recorded under its id (its adminUrl) with the inputs the
+ *   engine recorded, and a refresh then asks the server: a site that answers the stack's
+ *   credentials there is the stack's own (refresh names any difference from the program), and no
+ *   site there drops it again, so that `pulumi up` creates it;
+ * - any other interrupted create is forgotten: `pulumi up` sends it again (exportSite writes
+ *   another archive; a Collaboration is confirmed again; a SiteMachine already in the site is
+ *   adopted, not joined twice).
+ * Returns what it did, for the log; nothing when the stack was left clean.
+ *
+ * @param {PulumiCli} cli
+ * @param {{env: NodeJS.ProcessEnv, stack: string, stateDir: string, log?: Log}} options
+ * @returns {Promise<string[]>}
+ */
+async function recoverInterruptedRun(cli, { env, stack, stateDir, log = defaultLog }) {
+  const done = [];
+  for (const lock of stackLocks(stateDir, stack)) {
+    if (lock.hostname !== os.hostname() || alive(lock.pid)) {
+      throw new Error(
+        `Stack ${stack} is locked by process ${lock.pid} on ${lock.hostname || "another machine"}, ` +
+          "which may still be running an update. Wait for it to finish; if it is gone, remove " +
+          `${lock.file} and run again.`,
+      );
+    }
+    fs.rmSync(lock.file, { force: true });
+    fs.rmSync(`${lock.file}.attrs`, { force: true });
+    done.push(`removed the lock of process ${lock.pid}, which is gone`);
+  }
+  if (!hasPendingOperations(stateDir, stack)) return done;
+  const exported = await runStackOperation(cli, "export", { env, stack, log });
+  if (!exported.ok) return done; // a new stack: nothing to recover
+  const deployment =
+    /** @type {{deployment?: {pending_operations?: {type: string, resource: {urn: string, type: string, inputs?: Record<string, unknown>, id?: string}}[], resources?: Record<string, unknown>[]}}} */ (
+      exported.state
+    );
+  const pending = deployment.deployment?.pending_operations ?? [];
+  if (pending.length === 0) return done;
+  const resources = deployment.deployment?.resources ?? [];
+  for (const op of pending) {
+    const { resource } = op;
+    const adminUrl = resource.inputs?.adminUrl;
+    if (op.type === "creating" && resource.type === SITE_TYPE && typeof adminUrl === "string") {
+      resources.push({
+        ...resource,
+        id: adminUrl,
+        outputs: { ...resource.inputs, state: "created" },
+      });
+      done.push(`recorded the interrupted create of ${resource.urn} to be checked on the server`);
+    } else {
+      done.push(`forgot the interrupted ${op.type} of ${resource.urn}; pulumi up sends it again`);
+    }
+  }
+  deployment.deployment = { ...deployment.deployment, resources, pending_operations: [] };
+  const imported = await runStackOperation(cli, "import", { env, stack, log, state: deployment });
+  if (!imported.ok) throw new Error(`Could not record the recovery: ${imported.error ?? ""}`);
+  const refreshed = await runStackOperation(cli, "refresh", { env, stack, log });
+  if (!refreshed.ok) throw new Error("`pulumi refresh` after the recovery failed (see above).");
+  return done;
+}
+
+// ---------------------------------------------------------------------------
 // The emulator in the background
 // ---------------------------------------------------------------------------
 
@@ -671,6 +806,7 @@ module.exports = {
   resolvePulumiCli,
   noCliMessage,
   runStackOperation,
+  recoverInterruptedRun,
   pulumiEnv,
   runPulumi,
   mustRunPulumi,

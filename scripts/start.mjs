@@ -75,6 +75,16 @@ try {
     ...Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, { value: v }])),
     ...Object.fromEntries(Object.entries(secret).map(([k, v]) => [k, { value: v, secret: true }])),
   };
+  // A run killed before it could finish (SIGKILL, a lost runner) left a lock or an operation
+  // pending: finish it first, so that this `pulumi up` sends nothing twice.
+  for (const line of await qs.recoverInterruptedRun(cli, {
+    env,
+    stack,
+    stateDir: settings.stateDir,
+    log,
+  })) {
+    log(`Recovered from an interrupted run: ${line}.`);
+  }
   const result = await qs.runStackOperation(cli, "up", { env, stack, config, log });
   if (!result.ok) throw new Error("`pulumi up` failed (its output is above).");
 

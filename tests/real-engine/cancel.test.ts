@@ -151,3 +151,53 @@ it.each(["SIGINT", "SIGTERM"] as const)(
   },
   300_000,
 );
+
+/** Waits until every process that holds the stack's lock is gone (an orphaned CLI ending). */
+async function lockHoldersGone(s: Setup): Promise<void> {
+  const locks = path.join(s.tmp, "state", ".pulumi", "locks");
+  const deadline = Date.now() + 120_000;
+  const holders = () =>
+    fs.existsSync(locks)
+      ? fs
+          .readdirSync(locks, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith(".json"))
+          .map(
+            (f) =>
+              (JSON.parse(fs.readFileSync(path.join(locks, f), "utf8")) as { pid: number }).pid,
+          )
+      : [];
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (holders().some(alive)) {
+    if (Date.now() > deadline) throw new Error("the process holding the stack never ended");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+it("SIGKILL of npm start's whole group during the creation: the next npm start completes with one createNewSite", async () => {
+  const s = await setup("sigkill", 4_000);
+  const killed = await startAndSignal(s, "SIGKILL");
+  expect(killed.code).toBe(null);
+  // What a killed run leaves: the stack locked by a process that is gone, the Site's create
+  // pending. The next npm start recovers from both by itself.
+  await lockHoldersGone(s);
+  expect(pendingOperations(s)).not.toEqual([]);
+  const again = await run(process.execPath, [START, ...s.flags], {
+    cwd: REPO_ROOT,
+    env: s.env,
+    timeoutMs: 150_000,
+  });
+  expect(`${again.stdout}${again.stderr}`).not.toMatch(/npm start failed/);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toContain("Recovered from an interrupted run");
+  expect(again.stdout).toContain("siteState: created");
+  expect((await stats(s)).createNewSiteRequests).toBe(1);
+  expect(pendingOperations(s)).toEqual([]);
+}, 300_000);

@@ -134,3 +134,42 @@ it("names siteAdminUrl, and where to give it, when a SiteMachine has no site", a
       "adminUrl, as stack config arcgis-admin:adminUrl, or as environment variable ARCGIS_ADMIN_URL.",
   );
 });
+
+it("names every missing value at once", async () => {
+  const error = await consumer
+    .runProgram(
+      `
+      const { SiteExport } = require("pulumi-arcgis-admin");
+      new SiteExport("backup", { adminUrl: "https://gis.example.com/arcgis/admin" });
+    `,
+    )
+    .catch((e: unknown) => e as Error);
+  expect((error as Error).message).toContain('SiteExport "backup": username is missing.');
+  expect((error as Error).message).toContain("password is missing.");
+  expect((error as Error).message).toContain("ARCGIS_ADMIN_PASSWORD");
+});
+
+it("takes no credentials from the defaults for a resource that names another server", async () => {
+  const program = `
+    const { SiteExport } = require("pulumi-arcgis-admin");
+    new SiteExport("other", { adminUrl: "https://other.example.com/arcgis/admin" });
+  `;
+  const env = {
+    ARCGIS_ADMIN_URL: "https://gis.example.com/arcgis/admin",
+    ARCGIS_ADMIN_USERNAME: "siteadmin",
+    ARCGIS_ADMIN_PASSWORD: "meant-for-gis-1",
+  };
+  await expect(consumer.runProgram(program, { env })).rejects.toThrow(
+    /SiteExport "other": username is missing\..*password is missing\./s,
+  );
+  // The same server under another spelling takes them.
+  const regs = await consumer.runProgram(
+    program.replace(
+      "https://other.example.com/arcgis/admin",
+      "https://GIS.example.com/arcgis/admin/",
+    ),
+    { env },
+  );
+  expect(byName(regs, "other").inputs.username).toBe("siteadmin");
+  expect(isSecret(byName(regs, "other").inputs.password)).toBe(true);
+});

@@ -119,6 +119,8 @@ describe("pulumi up", () => {
     const shown = `${changed.output}\n${changed.error}`;
     expect(shown).toMatch(/Cannot change directories/);
     expect(shown).toMatch(/createNewSite cannot run on it again/);
+    // A problem the user can fix, shown without a JavaScript stack trace.
+    expect(shown).not.toContain("    at ");
     expect(emu.stats().createNewSiteRequests).toBe(1);
     // Back to the deployed config, for the next tests.
     await mustRun("preview", {

@@ -14,6 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { TlsArgs } from "./tls";
+import { sameUrl } from "./urls";
 
 /** The stack-config namespace of this package: `pulumi config set arcgis-admin:adminUrl ...`. */
 export const CONFIG_NAMESPACE = "arcgis-admin";
@@ -117,21 +118,69 @@ function fromDefaults(source: Source): pulumi.Input<string> | undefined {
   return source.secret ? pulumi.secret(env) : env;
 }
 
-function required<T>(
-  value: T | undefined,
-  resource: string,
-  name: string,
-  argument: string,
-  source: Source,
-  inConnection = "in its connection",
-): T {
-  if (value !== undefined) return value;
-  throw new Error(
-    `${resource} "${name}": ${argument} is missing. Give it as an argument, ${inConnection}, ` +
-      `as stack config ${CONFIG_NAMESPACE}:${source.key}` +
-      `${source.secret ? " (pulumi config set --secret)" : ""}, or as environment variable ` +
-      `${source.env}.`,
-  );
+/** A value the resource needs and found nowhere, with where it could be given. */
+interface Missing {
+  argument: string;
+  source: Source;
+  inConnection: string;
+}
+
+/**
+ * Collects what is missing, so that every missing value is named at once: a Pulumi `RunError`
+ * (shown without a stack trace: it is the user's to fix, not a fault of the code).
+ */
+class MissingValues {
+  private readonly missing: Missing[] = [];
+
+  constructor(
+    private readonly resource: string,
+    private readonly name: string,
+  ) {}
+
+  take<T>(
+    value: T | undefined,
+    argument: string,
+    source: Source,
+    inConnection = "in its connection",
+  ): T {
+    if (value === undefined) this.missing.push({ argument, source, inConnection });
+    return value as T;
+  }
+
+  throwIfAny(): void {
+    if (this.missing.length === 0) return;
+    const where = (m: Missing) =>
+      `Give it as an argument, ${m.inConnection}, as stack config ${CONFIG_NAMESPACE}:` +
+      `${m.source.key}${m.source.secret ? " (pulumi config set --secret)" : ""}, or as ` +
+      `environment variable ${m.source.env}.`;
+    const lines = this.missing.map((m) => `${m.argument} is missing. ${where(m)}`);
+    throw new pulumi.RunError(`${this.resource} "${this.name}": ${lines.join(" ")}`);
+  }
+}
+
+/**
+ * Whether the credential defaults (stack config, environment) may serve a resource whose URL is
+ * `given`: they belong to the default URL, so a resource that names another server takes none of
+ * them (a password meant for one server is never sent to another). A URL given as an output is
+ * compared once known; a mismatch then leaves the credential out, and check() names it.
+ */
+function credentialDefaultsFor(
+  given: pulumi.Input<string> | undefined,
+  defaultUrl: Source,
+): (value: pulumi.Input<string> | undefined) => pulumi.Input<string> | undefined {
+  if (given === undefined) return (value) => value;
+  const own = fromDefaults(defaultUrl);
+  if (own === undefined) return (value) => value;
+  return (value) =>
+    value === undefined
+      ? undefined
+      : typeof given === "string" && typeof own === "string"
+        ? sameUrl(given, own)
+          ? value
+          : undefined
+        : pulumi
+            .all([given, own, value])
+            .apply(([url, mine, v]) => (sameUrl(url, mine) ? v : (undefined as unknown as string)));
 }
 
 /** The `tls` from the arguments, the connection, or the defaults (undefined: system CAs). */
@@ -179,31 +228,30 @@ export function resolveServerConnection(
 ): ResolvedServerConnection {
   const shared = args.connection ?? {};
   const d = CONNECTION_DEFAULTS;
+  const missing = new MissingValues(resource, name);
+  const givenUrl = args.adminUrl ?? shared.adminUrl;
+  const forThisServer = credentialDefaultsFor(givenUrl, d.adminUrl);
+  const adminUrl = missing.take(
+    givenUrl ?? fromDefaults(d.adminUrl),
+    adminUrlArgument,
+    d.adminUrl,
+    adminUrlArgument === "adminUrl" ? "in its connection" : "as its connection's adminUrl",
+  );
+  const username = missing.take(
+    args.username ?? shared.username ?? forThisServer(fromDefaults(d.username)),
+    "username",
+    d.username,
+  );
+  const password = missing.take(
+    args.password ?? shared.password ?? forThisServer(fromDefaults(d.password)),
+    "password",
+    d.password,
+  );
+  missing.throwIfAny();
   return {
-    adminUrl: required(
-      args.adminUrl ?? shared.adminUrl ?? fromDefaults(d.adminUrl),
-      resource,
-      name,
-      adminUrlArgument,
-      d.adminUrl,
-      adminUrlArgument === "adminUrl" ? "in its connection" : "as its connection's adminUrl",
-    ),
-    username: required(
-      args.username ?? shared.username ?? fromDefaults(d.username),
-      resource,
-      name,
-      "username",
-      d.username,
-    ),
-    password: pulumi.secret(
-      required(
-        args.password ?? shared.password ?? fromDefaults(d.password),
-        resource,
-        name,
-        "password",
-        d.password,
-      ),
-    ),
+    adminUrl,
+    username,
+    password: pulumi.secret(password),
     tls: resolveTls(args.tls, shared.tls),
   };
 }
@@ -241,14 +289,15 @@ export function resolvePortalConnection(
     password: fromDefaults(d.portalPassword),
     token: fromDefaults(d.portalToken),
   };
+  const missing = new MissingValues(resource, name);
+  const sharingUrl = missing.take(
+    args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),
+    "sharingUrl",
+    d.sharingUrl,
+  );
+  missing.throwIfAny();
   return {
-    sharingUrl: required(
-      args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),
-      resource,
-      name,
-      "sharingUrl",
-      d.sharingUrl,
-    ),
+    sharingUrl,
     username: credentials.username,
     password: credentials.password === undefined ? undefined : pulumi.secret(credentials.password),
     token: credentials.token === undefined ? undefined : pulumi.secret(credentials.token),

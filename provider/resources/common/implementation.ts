@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation } from "./lazy-provider";
 
 /**
@@ -65,11 +66,30 @@ export function implementationOf<O>(
 ): ResourceImplementation {
   return {
     check: async (_olds: unknown, news: unknown) =>
-      checkInputs(rules.schema(), news, rules.crossChecks),
-    diff: async (id: string, olds: O, news: unknown) => lifecycle.diff(id, olds, news),
-    create: lifecycle.create,
-    read: lifecycle.read,
-    update: lifecycle.update,
-    delete: lifecycle.delete,
+      plainErrors(() => checkInputs(rules.schema(), news, rules.crossChecks)),
+    diff: async (id: string, olds: O, news: unknown) =>
+      plainErrors(() => lifecycle.diff(id, olds, news)),
+    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs)),
+    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props)),
+    update: (id: string, olds: O, news: unknown) =>
+      plainErrors(() => lifecycle.update(id, olds, news)),
+    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props)),
   };
+}
+
+/**
+ * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
+ * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
+ * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
+ * (TypeError and the like) keeps its trace.
+ */
+async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof Error && (error.constructor === Error || isArcGISRequestError(error))) {
+      error.stack = "";
+    }
+    throw error;
+  }
 }

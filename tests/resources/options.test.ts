@@ -55,6 +55,13 @@ describe("resourceOptions()", () => {
     ]);
   });
 
+  it("warns that replaceOnChanges is ignored, as customTimeouts is", () => {
+    resourceOptions("LogSettings", "logs", { replaceOnChanges: ["logLevel"] }, ["password"]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('LogSettings "logs": replaceOnChanges is ignored');
+    expect(warnings[0]).toContain("pulumi up --replace");
+  });
+
   it("warns that import is ignored and points a Site at adoptExisting", () => {
     resourceOptions("Site", "site", { import: "https://gis.example.com/arcgis/admin" }, [
       "password",

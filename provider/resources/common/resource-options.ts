@@ -31,7 +31,8 @@ export function typeToken(type: string): string {
  * The resource options a resource registers with: the user's, with this resource's secret outputs
  * added to (never replacing) the user's `additionalSecretOutputs`. Options that dynamic resources
  * cannot honour are warned about, naming the argument that does the job: `customTimeouts` (the
- * engine does not apply them to dynamic resources: use `timeouts`) and `import` (`pulumi import`
+ * engine does not apply them to dynamic resources: use `timeouts`), `replaceOnChanges` (the host
+ * reports no changed keys) and `import` (`pulumi import`
  * does not work for dynamic resources: `Site` has `adoptExisting`).
  *
  * A new resource registers with
@@ -53,6 +54,14 @@ export function resourceOptions(
     logWarn(
       `${type} "${name}": customTimeouts is ignored (Pulumi does not apply it to dynamic ` +
         `resources); use the resource's own timeouts argument instead.`,
+    );
+  }
+  if (opts?.replaceOnChanges !== undefined && opts.replaceOnChanges.length > 0) {
+    logWarn(
+      `${type} "${name}": replaceOnChanges is ignored (Pulumi's dynamic-provider host reports no ` +
+        "changed properties to the engine, so it cannot match them); this resource decides " +
+        "itself which changes replace it (see its page in docs/), and `pulumi up --replace " +
+        "<urn>` replaces it on demand.",
     );
   }
   if (opts?.import !== undefined) {

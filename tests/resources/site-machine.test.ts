@@ -370,3 +370,20 @@ describe("SiteMachine ownership and harmless edits", () => {
     });
   });
 });
+
+describe("a portal URL given where an admin root belongs", () => {
+  it("is refused at check(), naming the field and what to give instead", async () => {
+    const result = await siteMachine.check(
+      {},
+      {
+        adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+        siteAdminUrl: "https://gis.example.com/portal/sharing/rest",
+        username: "siteadmin",
+        password: "site-Password-1",
+      },
+    );
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures![0]!.property).toBe("siteAdminUrl");
+    expect(result.failures![0]!.reason).toContain("is a portal's URL");
+  });
+});

@@ -14,7 +14,7 @@ import {
   SERVER_TYPES,
   waitForServer,
 } from "../../client";
-import { httpUrlSchema, nonEmpty } from "./input-schemas";
+import { adminRootSchema, nonEmpty } from "./input-schemas";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
 
@@ -38,7 +38,7 @@ export function serverTypeSchema() {
 export function adminTargetShape() {
   return {
     serverType: serverTypeSchema(),
-    adminUrl: httpUrlSchema(),
+    adminUrl: adminRootSchema(),
     username: nonEmpty(),
     password: nonEmpty(),
   };

@@ -30,6 +30,29 @@ export function tlsSchema() {
  *
  * @internal
  */
+/**
+ * An http(s) URL of a server's administrative root: also refuses a portal's URL, whose
+ * generateToken would answer "Invalid username or password" to the server's administrator.
+ *
+ * @internal
+ */
+export function adminRootSchema() {
+  return httpUrlSchema().refine(
+    (value) => {
+      try {
+        return !/\/(sharing(\/rest)?|portaladmin)(\/|$)/i.test(new URL(value).pathname);
+      } catch {
+        return true;
+      }
+    },
+    {
+      message:
+        "is a portal's URL (…/sharing/rest or …/portaladmin): give the server's administrative " +
+        "root, e.g. https://gis.example.com:6443/arcgis/admin (sharingUrl is the Collaboration's)",
+    },
+  );
+}
+
 export function httpUrlSchema() {
   return z
     .string()

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ServerType } from "../../client";
 import { adminTargetShape } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { sameUrl } from "../common/urls";
@@ -66,7 +66,7 @@ export interface SiteMachineOutputs extends SiteMachineInputs {
 export function siteMachineInputsSchema() {
   return z.strictObject({
     ...adminTargetShape(),
-    siteAdminUrl: httpUrlSchema(),
+    siteAdminUrl: adminRootSchema(),
     machineName: nonEmpty().optional(),
     unregisterAdoptedOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),

@@ -15,7 +15,7 @@ import {
 } from "../../client";
 import { type CheckFailure } from "../common/input-check";
 import { type InputRules, parseInputsWith } from "../common/implementation";
-import { httpUrlSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import type { TlsSettings } from "../common/tls";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
@@ -173,7 +173,7 @@ export function siteInputsSchema() {
     serverType: z
       .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
       .default("mission-server"),
-    adminUrl: httpUrlSchema(),
+    adminUrl: adminRootSchema(),
     username: nonEmpty(),
     password: nonEmpty(),
     configStoreConnection: z

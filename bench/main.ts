@@ -12,7 +12,7 @@
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
  *   --engine-runs N        measured `pulumi up` runs of figure 6 (default 3)
- *   --only 1,2,3,4,5,6     run only these figures (RESULTS.md says so)
+ *   --only 1,2,3,4,5,6,7   run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -25,6 +25,7 @@ import { exportDownload } from "./figures/download";
 import { engineFigure } from "./figures/engine";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
+import { sideBySide } from "./figures/side-by-side";
 import { providerSizes } from "./figures/size";
 import { cpuSnapshot, loadAverage, machineFacts, otherCoresBusy } from "./lib/machine";
 import { prepareProvider, startConfiguredHost, type ProviderSetup } from "./lib/provider";
@@ -34,7 +35,7 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6] [--pack-ref REF]
+       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7] [--pack-ref REF]
        [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
@@ -156,7 +157,16 @@ export async function main(argv: string[]): Promise<number> {
   const exportMiB = quick ? [1] : numberList(values["export-mib"], "export-mib");
   const engineRuns = quick ? 1 : positive(values["engine-runs"], "engine-runs");
   const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
-  const only = values.only === undefined ? [1, 2, 3, 4, 5, 6] : numberList(values.only, "only");
+  const ALL = [1, 2, 3, 4, 5, 6, 7];
+  const only = values.only === undefined ? ALL : numberList(values.only, "only");
+  // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run uses short ones).
+  const sideDelays = quick
+    ? [0, 100, 200].map((delayMs) => ({ delayMs, runs: 1 }))
+    : [
+        { delayMs: 0, runs: 5 },
+        { delayMs: 5000, runs: 3 },
+        { delayMs: 30_000, runs: 2 },
+      ];
   const command =
     process.env.npm_lifecycle_event === "bench"
       ? `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`
@@ -229,6 +239,13 @@ export async function main(argv: string[]): Promise<number> {
         await timed(6, "real engine", () => engineFigure(setup, engineRuns, quick ? 0 : 1)),
       );
     }
+    if (only.includes(7)) {
+      figures.push(
+        await timed(7, "side by side with Esri's Ansible create_site", () =>
+          sideBySide(setup, sideDelays),
+        ),
+      );
+    }
   } finally {
     await setup.consumer.cleanup();
   }
@@ -247,7 +264,7 @@ export async function main(argv: string[]): Promise<number> {
       "**Quick run** (`--quick`): every figure computed once at small sizes, to prove it can be; the numbers are not measurements.",
     );
   }
-  if (only.length < 6) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
+  if (only.length < ALL.length) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
   if (!values.long) notes.push("", "The 30 s completion figure was not run (it needs `--long`).");
   const failed = figures
     .map((f) => ({ figure: f.figure, why: notComputed(f) }))

@@ -47,6 +47,8 @@ const os = require("node:os");
 const path = require("node:path");
 
 const REPO_ROOT = path.resolve(__dirname, "..");
+/** How long the Go module proxy may take to list the engine's versions. */
+const LIST_TIMEOUT_MS = 20_000;
 /** The Go module the engine is built from; its version list is what the proxy serves. */
 const ENGINE_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 /**
@@ -186,8 +188,17 @@ function servedVersions(go, env = process.env) {
     cwd: os.tmpdir(),
     encoding: "utf8",
     env: { ...env, GO111MODULE: "on", GOFLAGS: "" },
-    timeout: 60_000,
+    // A proxy that does not answer must not hold `npm start` up for long: the cache is used then.
+    timeout: LIST_TIMEOUT_MS,
   });
+  if (
+    result.error !== undefined &&
+    /** @type {NodeJS.ErrnoException} */ (result.error).code === "ETIMEDOUT"
+  ) {
+    return {
+      error: `\`go list -m -versions ${ENGINE_MODULE}\` got no answer within ${LIST_TIMEOUT_MS / 1000} s`,
+    };
+  }
   const words = (result.stdout ?? "").trim().split(/\s+/);
   if (result.status !== 0 || words[0] !== ENGINE_MODULE) {
     const why = (result.stderr ?? "").trim().split("\n").slice(-3).join(" ");

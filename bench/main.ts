@@ -3,13 +3,16 @@
  * bench/RESULTS.md with the numbers of this run, each next to its target (issue 9).
  *
  * Flags (after `npm run bench --`):
+ *   --quick                every figure once at small sizes (a few seconds per figure); writes
+ *                          nothing unless --out is given, and fails when a figure cannot be
+ *                          computed (tests/bench/quick.test.ts runs it in `npm test`)
  *   --long                 also measure completion with a 30 s creation (10 runs at once)
  *   --runs N               measured runs per side and mode of figure 2 (default 15)
  *   --completion-runs N    runs of the 3 s completion figure (default 12, at least 10)
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
  *   --engine-runs N        measured `pulumi up` runs of figure 6 (default 3)
- *   --only 1,2,3,4,5,6     run only these figures (RESULTS.md says so)
+ *   --only 1,2,3,4,5,6,7   run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -22,6 +25,7 @@ import { exportDownload } from "./figures/download";
 import { engineFigure } from "./figures/engine";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
+import { sideBySide } from "./figures/side-by-side";
 import { providerSizes } from "./figures/size";
 import { cpuSnapshot, loadAverage, machineFacts, otherCoresBusy } from "./lib/machine";
 import { prepareProvider, startConfiguredHost, type ProviderSetup } from "./lib/provider";
@@ -30,8 +34,8 @@ import { secureContextCost } from "./lib/tls-cost";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 
-const USAGE = `Usage: npm run bench -- [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6] [--pack-ref REF]
+const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
+       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7] [--pack-ref REF]
        [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
@@ -51,42 +55,59 @@ function positive(text: string, flag: string, min = 1): number {
 }
 
 /**
- * The poll interval of the Site implementation that was measured (from the packed dist):
- * `DEFAULT_SITE_TIMING.pollIntervalMs` in site-waits.js, or `POLL_INTERVAL_MS` in the site.js of
- * earlier builds.
+ * The poll interval of the Site implementation that was measured, and the source file that sets
+ * it (from the packed dist, wherever under dist/provider/resources it lives):
+ * `DEFAULT_SITE_TIMING.pollIntervalMs`, or `POLL_INTERVAL_MS` in earlier builds.
  */
-function pollIntervalOf(setup: ProviderSetup): number | undefined {
-  const dir = path.join(
-    setup.consumer.dir,
-    "node_modules",
-    "pulumi-arcgis-admin",
-    "dist",
-    "provider",
-    "resources",
-  );
-  const sources: Array<[string, RegExp]> = [
-    ["site-waits.js", /pollIntervalMs:\s*([\d_]+)/],
-    ["site.js", /POLL_INTERVAL_MS\s*=\s*([\d_]+)/],
-  ];
-  for (const [file, pattern] of sources) {
-    try {
-      const match = pattern.exec(fs.readFileSync(path.join(dir, file), "utf8"));
-      if (match !== null) return Number(match[1]!.replace(/_/g, ""));
-    } catch {
-      // Not in this build: try the next place.
+function pollIntervalOf(setup: ProviderSetup): { ms: number; source: string } | undefined {
+  const dist = path.join(setup.consumer.dir, "node_modules", "pulumi-arcgis-admin", "dist");
+  const patterns = [/pollIntervalMs:\s*([\d_]+)/, /POLL_INTERVAL_MS\s*=\s*([\d_]+)/];
+  const files = fs
+    .readdirSync(path.join(dist, "provider", "resources"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".js"))
+    .sort();
+  for (const pattern of patterns) {
+    for (const file of files) {
+      const full = path.join(dist, "provider", "resources", file);
+      const match = pattern.exec(fs.readFileSync(full, "utf8"));
+      if (match !== null) {
+        return {
+          ms: Number(match[1]!.replace(/_/g, "")),
+          source: path.relative(dist, full).replace(/\\/g, "/").replace(/\.js$/, ".ts"),
+        };
+      }
     }
   }
   return undefined;
 }
 
+/**
+ * What makes a figure "not computed": no summary row, or a measured value that is not a number
+ * (NaN, Infinity: an empty sample or a division by zero).
+ */
+function notComputed(figure: FigureResult): string | undefined {
+  if (figure.summary.length === 0) return "it has no summary row";
+  const bad = figure.summary.find((r) => /NaN|Infinity|undefined/.test(r.measured));
+  return bad === undefined ? undefined : `"${bad.figure}" measured "${bad.measured}"`;
+}
+
 async function timed(
+  figure: number,
   name: string,
-  run: () => Promise<Omit<FigureResult, "otherCores" | "durationMs">>,
+  run: () => Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">>,
 ): Promise<FigureResult> {
   console.error(`bench: ${name}...`);
   const before = cpuSnapshot();
   const started = performance.now();
-  const result = await run();
+  let result;
+  try {
+    result = await run();
+  } catch (error) {
+    throw new Error(
+      `figure ${figure} (${name}) could not be computed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
   const durationMs = performance.now() - started;
   // Under a second, the 10 ms CPU accounting of /proc says little.
   const otherCores = durationMs >= 1000 ? otherCoresBusy(before, cpuSnapshot()) : Number.NaN;
@@ -95,7 +116,7 @@ async function timed(
   for (const row of result.summary) {
     console.error(`  ${row.figure}: ${row.measured} [target ${row.target || "-"}]`);
   }
-  return { ...result, otherCores, durationMs };
+  return { ...result, figure, otherCores, durationMs };
 }
 
 /**
@@ -108,6 +129,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
+      quick: { type: "boolean", default: false },
       long: { type: "boolean", default: false },
       runs: { type: "string", default: "15" },
       "completion-runs": { type: "string", default: "12" },
@@ -116,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
       "engine-runs": { type: "string", default: "3" },
       only: { type: "string" },
       "pack-ref": { type: "string" },
-      out: { type: "string", default: path.join(REPO_ROOT, "bench", "RESULTS.md") },
+      out: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -125,12 +147,26 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const runs = positive(values.runs, "runs");
-  const completionRuns = positive(values["completion-runs"], "completion-runs", 10);
-  const counts = numberList(values.scale, "scale");
-  const exportMiB = numberList(values["export-mib"], "export-mib");
-  const engineRuns = positive(values["engine-runs"], "engine-runs");
-  const only = values.only === undefined ? [1, 2, 3, 4, 5, 6] : numberList(values.only, "only");
+  const quick = values.quick;
+  // A quick run: every figure once, at sizes that take seconds; its numbers mean little.
+  const runs = quick ? 1 : positive(values.runs, "runs");
+  const completionRuns = quick ? 1 : positive(values["completion-runs"], "completion-runs", 10);
+  const completionDelayMs = quick ? 200 : 3000;
+  const counts = quick ? [1, 2] : numberList(values.scale, "scale");
+  const scaleDelayMs = quick ? 200 : 2000;
+  const exportMiB = quick ? [1] : numberList(values["export-mib"], "export-mib");
+  const engineRuns = quick ? 1 : positive(values["engine-runs"], "engine-runs");
+  const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
+  const ALL = [1, 2, 3, 4, 5, 6, 7];
+  const only = values.only === undefined ? ALL : numberList(values.only, "only");
+  // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run uses short ones).
+  const sideDelays = quick
+    ? [0, 100, 200].map((delayMs) => ({ delayMs, runs: 1 }))
+    : [
+        { delayMs: 0, runs: 5 },
+        { delayMs: 5000, runs: 3 },
+        { delayMs: 30_000, runs: 2 },
+      ];
   const command =
     process.env.npm_lifecycle_event === "bench"
       ? `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`
@@ -149,25 +185,41 @@ export async function main(argv: string[]): Promise<number> {
   const tlsCost = secureContextCost();
   try {
     if (only.includes(1))
-      figures.push(await timed("1 provider size", async () => providerSizes(setup)));
+      figures.push(await timed(1, "provider size", async () => providerSizes(setup)));
     if (only.includes(2)) {
       figures.push(
-        await timed("2 creation overhead", () => creationOverhead(setup, runs, tlsCost)),
+        await timed(2, "creation overhead", () => creationOverhead(setup, runs, tlsCost)),
       );
     }
     if (only.includes(3)) {
       const poll = pollIntervalOf(setup);
       figures.push(
-        await timed("3 completion detection", async () => {
+        await timed(3, "completion detection", async () => {
           const host = await startConfiguredHost(setup);
           try {
             await warmUp(setup, host);
-            const results = [await measureCompletion(setup, host, 3000, completionRuns, false)];
-            if (values.long) results.push(await measureCompletion(setup, host, 30_000, 10, true));
+            const results = [];
+            for (const runAsync of [false, true]) {
+              results.push(
+                await measureCompletion(
+                  setup,
+                  host,
+                  completionDelayMs,
+                  completionRuns,
+                  false,
+                  runAsync,
+                ),
+              );
+            }
+            if (values.long) {
+              for (const runAsync of [false, true]) {
+                results.push(await measureCompletion(setup, host, 30_000, 10, true, runAsync));
+              }
+            }
             const note =
               poll === undefined
                 ? "The poll interval of the measured build could not be read."
-                : `The measured build polls every ${poll} ms (DEFAULT_SITE_TIMING.pollIntervalMs in provider/resources/site-waits.ts): p95 is bounded by that interval plus the readiness round trips, and the request rate by one status request per interval plus round trip.`;
+                : `With runAsync true, the measured build polls every ${poll.ms} ms (DEFAULT_SITE_TIMING.pollIntervalMs in ${poll.source}): p95 is bounded by that interval plus the readiness round trips, and the request rate by one status request per interval plus round trip.`;
             return completionFigure(results, note);
           } finally {
             await host.close();
@@ -176,12 +228,23 @@ export async function main(argv: string[]): Promise<number> {
       );
     }
     if (only.includes(4)) {
-      figures.push(await timed("4 scale", () => scale(setup, counts, 2000, tlsCost, facts.cores)));
+      figures.push(
+        await timed(4, "scale", () => scale(setup, counts, scaleDelayMs, tlsCost, facts.cores)),
+      );
     }
     if (only.includes(5))
-      figures.push(await timed("5 export download", () => exportDownload(setup, exportMiB)));
+      figures.push(await timed(5, "export download", () => exportDownload(setup, exportMiB)));
     if (only.includes(6)) {
-      figures.push(await timed("6 real engine", () => engineFigure(setup, engineRuns)));
+      figures.push(
+        await timed(6, "real engine", () => engineFigure(setup, engineRuns, quick ? 0 : 1)),
+      );
+    }
+    if (only.includes(7)) {
+      figures.push(
+        await timed(7, "side by side with Esri's Ansible create_site", () =>
+          sideBySide(setup, sideDelays),
+        ),
+      );
     }
   } finally {
     await setup.consumer.cleanup();
@@ -195,8 +258,19 @@ export async function main(argv: string[]): Promise<number> {
       ? `**The machine was shared during this run**: other processes (other engineers' test suites) kept up to ${busiest.toFixed(2)} of ${facts.cores} cores busy during a figure (per-figure values below). Latency and wall-time figures are pessimistic by that much contention.`
       : `The machine was quiet during this run: other processes kept at most ${busiest.toFixed(2)} of ${facts.cores} cores busy during any figure.`,
   );
-  if (only.length < 6) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
+  if (quick) {
+    notes.push(
+      "",
+      "**Quick run** (`--quick`): every figure computed once at small sizes, to prove it can be; the numbers are not measurements.",
+    );
+  }
+  if (only.length < ALL.length) notes.push("", `Partial run: only figures ${only.join(", ")}.`);
   if (!values.long) notes.push("", "The 30 s completion figure was not run (it needs `--long`).");
+  const failed = figures
+    .map((f) => ({ figure: f.figure, why: notComputed(f) }))
+    .filter((f) => f.why !== undefined);
+  for (const f of failed)
+    console.error(`bench: figure ${f.figure} could not be computed: ${f.why}`);
   const markdown = render({
     command,
     facts,
@@ -207,7 +281,10 @@ export async function main(argv: string[]): Promise<number> {
     figures,
     notes,
   });
-  fs.writeFileSync(values.out, markdown);
-  console.error(`bench: wrote ${values.out}`);
-  return 0;
+  if (out !== undefined) {
+    fs.writeFileSync(out, markdown);
+    console.error(`bench: wrote ${out}`);
+  }
+  console.error(`bench: figures computed: ${figures.map((f) => f.figure).join(", ")}`);
+  return failed.length === 0 ? 0 : 1;
 }

@@ -24,10 +24,17 @@
  * programs: the program's own process serves the language runtime and `pulumi` connects to it
  * (`--client`). See docs/testing.md, "The Pulumi engine".
  *
- * Version: the one of `@pulumi/pulumi` in package-lock.json first; when the module proxy refuses
- * that version's source ("not available"), {@link FALLBACK_VERSION}, the newest version the
- * proxy serves here, and it says so. A version already in the cache is used without asking the
- * network. ARCGIS_ADMIN_PULUMI_VERSION forces one version.
+ * Version: the newest release of github.com/pulumi/pulumi/pkg/v3 that the Go module proxy serves
+ * and that is at least the version of `@pulumi/pulumi` in package-lock.json (the SDK the package
+ * is tested with). The proxy's version list comes from `go list -m -versions` (so GOPROXY,
+ * GOPRIVATE, GOFLAGS and the rest apply as they do to the build); when the proxy refuses the
+ * newest one's source ("not available"), the next newer-than-the-SDK one is tried. When the list
+ * cannot be had (no network, GOPROXY=off, no Go), the newest engine already in the cache is used,
+ * and it says so. A version already in the cache is never built again.
+ * ARCGIS_ADMIN_PULUMI_VERSION forces one version: a strict semantic version MAJOR.MINOR.PATCH of
+ * major 3, with an optional leading `v` and an optional prerelease (`3.274.1`, `v3.274.1`,
+ * `3.275.0-alpha.1`); anything else (a path, build metadata, leading zeros) is refused, as it names
+ * a cache folder and goes into the build's go.mod.
  *
  * Cache: ARCGIS_ADMIN_ENGINE_CACHE, else `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/engine`.
  * A build goes to a temporary folder that is renamed into place only once `pulumi version`
@@ -40,8 +47,16 @@ const os = require("node:os");
 const path = require("node:path");
 
 const REPO_ROOT = path.resolve(__dirname, "..");
-/** The newest github.com/pulumi/pulumi/pkg/v3 whose source the Go module proxy serves here. */
-const FALLBACK_VERSION = "3.259.0";
+/** How long the Go module proxy may take to list the engine's versions. */
+const LIST_TIMEOUT_MS = 20_000;
+/** The Go module the engine is built from; its version list is what the proxy serves. */
+const ENGINE_MODULE = "github.com/pulumi/pulumi/pkg/v3";
+/**
+ * A semantic version (semver.org 2.0.0, without build metadata) of major 3, optionally with a
+ * leading `v` (Go's spelling). Groups: 1 the version without the `v`.
+ */
+const VERSION_PATTERN =
+  /^v?(3\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*)?)$/;
 /** pkg/v3's own `replace` of a forked module, which a build module must repeat. */
 const FORK_REPLACES = [
   [
@@ -79,12 +94,168 @@ function lockedSdkVersion(root = REPO_ROOT) {
   return version;
 }
 
-/** The versions to look for, in order of preference. */
-function candidateVersions(env = process.env) {
+/**
+ * The version a text names (without its `v`), or undefined when it is not a version
+ * {@link VERSION_PATTERN} accepts.
+ *
+ * @param {string} text
+ * @example parseVersion("v3.274.1") // "3.274.1"; parseVersion("x/../bin") // undefined
+ */
+function parseVersion(text) {
+  return VERSION_PATTERN.exec(text)?.[1];
+}
+
+/**
+ * Compares two versions {@link parseVersion} accepted, by semver precedence.
+ *
+ * @param {string} a
+ * @param {string} b
+ * @returns {number} negative when a < b, 0 when equal, positive when a > b.
+ */
+function compareVersions(a, b) {
+  /** @param {string} v */
+  const split = (v) => {
+    const [core = "", pre] = v.split(/-(.*)/s, 2);
+    return { core: core.split(".").map(Number), pre: pre === undefined ? [] : pre.split(".") };
+  };
+  const x = split(a);
+  const y = split(b);
+  for (let i = 0; i < 3; i++) {
+    const d = (x.core[i] ?? 0) - (y.core[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  if (x.pre.length === 0 || y.pre.length === 0) return y.pre.length - x.pre.length;
+  for (let i = 0; i < Math.min(x.pre.length, y.pre.length); i++) {
+    const p = /** @type {string} */ (x.pre[i]);
+    const q = /** @type {string} */ (y.pre[i]);
+    if (p === q) continue;
+    const pn = /^\d+$/.test(p);
+    const qn = /^\d+$/.test(q);
+    if (pn && qn) return Number(p) - Number(q);
+    if (pn !== qn) return pn ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return x.pre.length - y.pre.length;
+}
+
+/**
+ * ARCGIS_ADMIN_PULUMI_VERSION, checked: the version it forces, or undefined when it is unset or
+ * empty. Throws an EngineError naming the variable when it is not a version.
+ */
+function forcedVersion(env = process.env) {
   const forced = env.ARCGIS_ADMIN_PULUMI_VERSION;
-  if (forced) return [forced.replace(/^v/, "")];
+  if (forced === undefined || forced === "") return undefined;
+  const version = parseVersion(forced);
+  if (version === undefined) {
+    throw new EngineError(
+      `ARCGIS_ADMIN_PULUMI_VERSION must be a version of ${ENGINE_MODULE} such as 3.274.1 or ` +
+        `v3.274.1 (MAJOR.MINOR.PATCH of major 3, optionally with a -prerelease), got ` +
+        `${JSON.stringify(forced)}. Unset it to build the newest version the Go module proxy serves.`,
+    );
+  }
+  return version;
+}
+
+/**
+ * The complete engines in the cache, newest first (only folders named v<version>).
+ *
+ * @returns {string[]}
+ */
+function cachedVersions(env = process.env) {
+  let names;
+  try {
+    names = fs.readdirSync(cacheRoot(env));
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => (name.startsWith("v") ? parseVersion(name) : undefined))
+    .filter(/** @returns {v is string} */ (v) => v !== undefined)
+    .filter((v) => cachedEngine(v, env) !== undefined)
+    .sort((a, b) => compareVersions(b, a));
+}
+
+/**
+ * The released versions of {@link ENGINE_MODULE} the Go module proxy lists (`go list -m
+ * -versions`, which honours GOPROXY and GOFLAGS like the build), or why they could not be had.
+ *
+ * @param {string | undefined} go
+ * @returns {{versions: string[]} | {error: string}}
+ */
+function servedVersions(go, env = process.env) {
+  if (go === undefined) return { error: "there is no `go` to ask the Go module proxy with" };
+  const result = spawnSync(go, ["list", "-m", "-versions", ENGINE_MODULE], {
+    cwd: os.tmpdir(),
+    encoding: "utf8",
+    env: { ...env, GO111MODULE: "on", GOFLAGS: "" },
+    // A proxy that does not answer must not hold `npm start` up for long: the cache is used then.
+    timeout: LIST_TIMEOUT_MS,
+  });
+  if (
+    result.error !== undefined &&
+    /** @type {NodeJS.ErrnoException} */ (result.error).code === "ETIMEDOUT"
+  ) {
+    return {
+      error: `\`go list -m -versions ${ENGINE_MODULE}\` got no answer within ${LIST_TIMEOUT_MS / 1000} s`,
+    };
+  }
+  const words = (result.stdout ?? "").trim().split(/\s+/);
+  if (result.status !== 0 || words[0] !== ENGINE_MODULE) {
+    const why = (result.stderr ?? "").trim().split("\n").slice(-3).join(" ");
+    return { error: why || (result.error?.message ?? `go list exited with ${result.status}`) };
+  }
+  return {
+    versions: words
+      .slice(1)
+      .map(parseVersion)
+      .filter(/** @returns {v is string} */ (v) => v !== undefined && !v.includes("-")),
+  };
+}
+
+/**
+ * The versions to use, in order of preference, and why:
+ * - ARCGIS_ADMIN_PULUMI_VERSION when set (checked by {@link forcedVersion});
+ * - else the releases the proxy lists that are at least the locked SDK's, newest first;
+ * - else (the list cannot be had) the cached engines, newest first, with a note saying so.
+ * Asks the proxy (a fraction of a second) but never builds.
+ *
+ * @returns {{versions: string[], note?: string, unreachable?: string}}
+ */
+function resolveVersions(env = process.env, go = findGo(env)) {
+  const forced = forcedVersion(env);
+  if (forced !== undefined) return { versions: [forced] };
   const locked = lockedSdkVersion();
-  return locked === FALLBACK_VERSION ? [locked] : [locked, FALLBACK_VERSION];
+  const served = servedVersions(go, env);
+  if ("versions" in served) {
+    const usable = served.versions
+      .filter((v) => compareVersions(v, locked) >= 0)
+      .sort((a, b) => compareVersions(b, a));
+    if (usable.length > 0) return { versions: usable };
+    const cached = cachedVersions(env);
+    return {
+      versions: cached,
+      unreachable: `the Go module proxy lists no version of ${ENGINE_MODULE} at or above ${locked} (the @pulumi/pulumi of package-lock.json; newest listed: ${served.versions.sort(compareVersions).at(-1) ?? "none"})`,
+      ...(cached.length > 0 && {
+        note: `The Go module proxy lists no version of the engine at or above v${locked}; using the cached v${cached[0]}.`,
+      }),
+    };
+  }
+  const cached = cachedVersions(env);
+  return {
+    versions: cached,
+    unreachable: `the Go module proxy's version list of ${ENGINE_MODULE} could not be had: ${served.error}`,
+    ...(cached.length > 0 && {
+      note: `Could not ask the Go module proxy for the newest engine (${served.error}); using the newest cached one, v${cached[0]}.`,
+    }),
+  };
+}
+
+/**
+ * The versions to use, in order of preference ({@link resolveVersions} without its notes).
+ * Throws an EngineError when ARCGIS_ADMIN_PULUMI_VERSION is not a version.
+ */
+function candidateVersions(env = process.env) {
+  return resolveVersions(env).versions;
 }
 
 /**
@@ -94,6 +265,8 @@ function candidateVersions(env = process.env) {
  * @returns {CachedEngine | undefined}
  */
 function cachedEngine(version, env = process.env) {
+  // The version names a folder: never one outside the cache.
+  if (parseVersion(version) !== version) return undefined;
   const root = path.join(cacheRoot(env), `v${version}`);
   const ok = ["pulumi", LAUNCHER].every((f) => isExecutable(path.join(root, "bin", f)));
   return ok ? { root, version, bin: path.join(root, "bin", "pulumi") } : undefined;
@@ -254,6 +427,8 @@ function run(command, args, { cwd, env, log, onLine, what }) {
  * @returns {Promise<CachedEngine>}
  */
 async function build(version, go, { env, log }) {
+  // The version goes into go.mod and names folders.
+  if (parseVersion(version) !== version) throw new EngineError(`Not a version: ${version}`);
   const cache = cacheRoot(env);
   const work = fs.mkdtempSync(path.join(cache, `.build-v${version}-`));
   const goEnv = {
@@ -376,17 +551,44 @@ async function ensureEngine({
   log = (l) => process.stderr.write(`${l}\n`),
 } = {}) {
   const started = Date.now();
-  const versions = candidateVersions(env);
-  for (const version of versions) {
-    const found = cachedEngine(version, env);
-    if (found) return { ...found, built: false, seconds: 0 };
-  }
   const go = findGo(env);
+  const resolved = resolveVersions(env, go);
+  const cached = () => {
+    for (const version of resolved.versions) {
+      const found = cachedEngine(version, env);
+      if (found) {
+        if (resolved.note !== undefined) log(resolved.note);
+        return { ...found, built: false, seconds: (Date.now() - started) / 1000 };
+      }
+    }
+    return undefined;
+  };
+  const found = cached();
+  if (found) return found;
+  const cache = cacheRoot(env);
+  if (resolved.versions.length === 0 && fs.existsSync(path.join(cache, ".lock"))) {
+    // Nothing cached and the newest version unknown: what another process is building now is
+    // the best there is.
+    (await takeLock(path.join(cache, ".lock"), log))();
+    resolved.versions = cachedVersions(env);
+    if (resolved.versions[0] !== undefined) {
+      resolved.note ??= `Using v${resolved.versions[0]}, which another process has just built.`;
+    }
+    const built = cached();
+    if (built) return built;
+  }
   if (go === undefined) {
     throw new EngineError(
       "Building the Pulumi engine needs Go, and there is no `go` on PATH (nor in $GOROOT/bin).\n" +
         `Install Go ${MINIMUM_GO.join(".")} or later (https://go.dev/doc/install) and run this again, ` +
         "or install the Pulumi CLI (https://www.pulumi.com/docs/install/) and put it on PATH.",
+    );
+  }
+  if (resolved.versions.length === 0) {
+    throw new EngineError(
+      `Cannot tell which Pulumi engine to build: ${resolved.unreachable ?? "no version"}, and the ` +
+        `cache (${cache}) holds no engine. Check the network or GOPROXY (\`go list -m -versions ` +
+        `${ENGINE_MODULE}\` must answer), or set ARCGIS_ADMIN_PULUMI_VERSION to the version to build.`,
     );
   }
   const goVer = goVersion(go);
@@ -399,15 +601,15 @@ async function ensureEngine({
       `Building the Pulumi engine needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
     );
   }
-  const cache = cacheRoot(env);
   const release = await takeLock(path.join(cache, ".lock"), log);
   try {
     const failures = [];
+    const { versions } = resolved;
     for (const version of versions) {
       const found = cachedEngine(version, env); // built by whoever held the lock
       if (found) return { ...found, built: false, seconds: (Date.now() - started) / 1000 };
       log(
-        `Building the Pulumi engine v${version} with ${go} into ${cache} (once; the first build takes several minutes).`,
+        `Building the Pulumi engine v${version} (${forcedVersion(env) === undefined ? `the newest release the Go module proxy serves at or above the @pulumi/pulumi ${lockedSdkVersion()} of package-lock.json` : "ARCGIS_ADMIN_PULUMI_VERSION"}) with ${go} into ${cache} (once; the first build takes several minutes).`,
       );
       try {
         const engine = await build(version, go, { env, log });
@@ -422,6 +624,12 @@ async function ensureEngine({
         );
       }
     }
+    const fallback = cachedVersions(env)[0];
+    if (fallback !== undefined && forcedVersion(env) === undefined) {
+      log(`Using the newest cached engine instead, v${fallback}.`);
+      const engine = /** @type {CachedEngine} */ (cachedEngine(fallback, env));
+      return { ...engine, built: false, seconds: (Date.now() - started) / 1000 };
+    }
     throw new EngineError(
       `The Go module proxy serves none of ${failures.join(", ")} of the Pulumi engine.`,
     );
@@ -431,12 +639,17 @@ async function ensureEngine({
 }
 
 module.exports = {
-  FALLBACK_VERSION,
+  ENGINE_MODULE,
   LAUNCHER,
   EngineError,
   cacheRoot,
   lockedSdkVersion,
   candidateVersions,
+  resolveVersions,
+  forcedVersion,
+  parseVersion,
+  compareVersions,
+  cachedVersions,
   cachedEngine,
   findGo,
   launcherScript,

@@ -130,7 +130,7 @@ async function measureSize(setup: ProviderSetup, paddingBytes: number): Promise<
 export async function exportDownload(
   setup: ProviderSetup,
   paddingMiB: readonly number[],
-): Promise<Omit<FigureResult, "otherCores" | "durationMs">> {
+): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const results: SizeResult[] = [];
   for (const size of paddingMiB) results.push(await measureSize(setup, size * MiB));
   const growth = (r: SizeResult): number => r.after.hwm - r.before.rss;

@@ -94,7 +94,7 @@ export async function creationOverhead(
   setup: ProviderSetup,
   runs: number,
   tlsCost: SecureContextCost,
-): Promise<Omit<FigureResult, "otherCores" | "durationMs"> & { hostPid: number }> {
+): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs"> & { hostPid: number }> {
   // Cold start: spawn to port, Configure, then the first creation (which loads the package).
   const spawnStarted = performance.now();
   const host = await setup.consumer.startHost({ callTimeoutMs: 600_000 });
@@ -194,12 +194,12 @@ export async function creationOverhead(
   const misses: string[] = [];
   if (syncRatio > TARGET_RATIO) {
     misses.push(
-      `- runAsync false: ${num(syncRatio)}x, i.e. ${ms(median(sync.provider.totals) - median(sync.raw.totals))} more per creation. Where it goes (timelines above): (1) the provider sends ${num(median(sync.provider.requests), 0)} requests where the hand-written sequence sends ${num(median(sync.raw.requests), 0)}: a status check of the admin root before createNewSite (to adopt or refuse rather than ever send createNewSite twice), and after creation a token (proof that the site's credentials work; the server hashes the password), the health check, and the machine list for the outputs; (2) it opens ${num(median(sync.provider.connections), 0)} TLS connections, the hand-written client ${num(median(sync.raw.connections), 0)} (counted from /proc/net/tcp); the provider trusts the system root store plus tls.caCert, a secure context it builds once per Agent (${ms(tlsCost.withSystemRootsMs)} of CPU, against ${ms(tlsCost.caOnlyMs)} for the CA alone; provider/client/dispatcher.ts, see figure 4), and a fresh host pays it on its first connection; (3) the gRPC round trips and input validation of Check and Diff, ${ms(median(sync.provider.check) + median(sync.provider.diff))} together. Meeting 1.5x would take dropping the pre-check or the token-based readiness proof, which I would not do: they protect a one-off operation that takes minutes on a real server, where these tens of milliseconds vanish.`,
+      `- runAsync false: ${num(syncRatio)}x, i.e. ${ms(median(sync.provider.totals) - median(sync.raw.totals))} more per creation. Where it goes (timelines above): (1) the provider sends ${num(median(sync.provider.requests), 0)} requests where the hand-written sequence sends ${num(median(sync.raw.requests), 0)}: before createNewSite, the checks that let it adopt or refuse rather than ever send createNewSite twice; after it, the readiness proof (a token, the health check) and the reads of the outputs (the timeline below lists each request); (2) it opens ${num(median(sync.provider.connections), 0)} TLS connections, the hand-written client ${num(median(sync.raw.connections), 0)} (counted from /proc/net/tcp); the provider trusts the system root store plus tls.caCert, a secure context it builds once per Agent (${ms(tlsCost.withSystemRootsMs)} of CPU, against ${ms(tlsCost.caOnlyMs)} for the CA alone; provider/client/dispatcher.ts, see figure 4), and a fresh host pays it on its first connection; (3) the gRPC round trips and input validation of Check and Diff, ${ms(median(sync.provider.check) + median(sync.provider.diff))} together. Meeting 1.5x would take dropping the pre-check or the token-based readiness proof, which I would not do: they protect a one-off operation that takes minutes on a real server, where these tens of milliseconds vanish.`,
     );
   }
   if (asyncRatio > TARGET_RATIO) {
     misses.push(
-      `- runAsync true (the default): ${num(asyncRatio)}x. With no emulated delay the creation still completes only after the emulator's second state write, so the provider's first status poll right after createNewSite usually finds it in progress and the next look comes one poll interval later (DEFAULT_SITE_TIMING.pollIntervalMs in provider/resources/site-waits.ts); the hand-written loop polls back to back (median ${num(median(async.raw.healthChecks), 0)} healthChecks). This is figure 3's latency at zero delay, not work the provider does: polling faster would close it but breaks figure 3's ≤ 2 requests/s bound, and real creations take minutes. A shorter first poll only (e.g. 50 ms, then the normal interval) would close most of it for instant creations at the cost of one extra request.`,
+      `- runAsync true: ${num(asyncRatio)}x. With no emulated delay the creation still completes only after the emulator's second state write, so the provider's first status poll right after createNewSite usually finds it in progress and the next look comes one poll interval later (DEFAULT_SITE_TIMING.pollIntervalMs, see figure 3); the hand-written loop polls back to back (median ${num(median(async.raw.healthChecks), 0)} healthChecks). This is figure 3's latency at zero delay, not work the provider does: polling faster would close it but breaks figure 3's ≤ 2 requests/s bound, and real creations take minutes. A shorter first poll only (e.g. 50 ms, then the normal interval) would close most of it for instant creations at the cost of one extra request.`,
     );
   }
   return {
@@ -213,7 +213,7 @@ export async function creationOverhead(
         met: syncRatio <= TARGET_RATIO,
       },
       {
-        figure: "2. Same, runAsync true (the default)",
+        figure: "2. Same, runAsync true",
         measured: `${num(asyncRatio)}x (${ms(median(async.provider.totals))} vs ${ms(median(async.raw.totals))})`,
         target: `≤ ${TARGET_RATIO}x`,
         met: asyncRatio <= TARGET_RATIO,

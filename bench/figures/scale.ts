@@ -156,7 +156,7 @@ export async function scale(
   delayMs: number,
   tlsCost: SecureContextCost,
   cores: number,
-): Promise<Omit<FigureResult, "otherCores" | "durationMs">> {
+): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const levels: Level[] = [];
   for (const count of counts) levels.push(await level(setup, count, delayMs));
   const one = levels.find((l) => l.sites === 1) ?? levels[0]!;
@@ -165,7 +165,7 @@ export async function scale(
   const perSite = most.hostCpuMs / most.sites;
   const busy = (most.hostCpuMs + most.benchCpuMs) / most.wallMs;
   const analysis = [
-    `- With ${most.sites} sites, time is lost while the creations start rather than while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the polls then noticed completions with a median delay of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site), ${ms(most.hostCpuAtLastCreateNewSiteMs)} of it by the time the last createNewSite arrived (sampled every 50 ms): one event loop working through ${most.sites} starts (validation, gRPC, TLS). The bench process, which runs all ${most.sites} emulators, used ${ms(most.benchCpuMs)}; these two alone kept ${num(busy)} cores busy on average, and other processes ${num(most.otherCores)}, on ${cores} cores.`,
+    `- With ${most.sites} sites, time is lost while the creations start rather than while they wait: the last createNewSite reached its emulator ${ms(most.lastCreateNewSiteMs)} after the batch started (${ms(one.lastCreateNewSiteMs)} for ${one.sites}), so the last emulator completed at ${ms(most.lastCompletionMs)}; the creates then returned with a median delay after completion of ${ms(median(most.detectionMs))}. That start is CPU-bound: the host used ${ms(most.hostCpuMs)} of CPU (${ms(perSite)} per site), ${ms(most.hostCpuAtLastCreateNewSiteMs)} of it by the time the last createNewSite arrived (sampled every 50 ms): one event loop working through ${most.sites} starts (validation, gRPC, TLS). The bench process, which runs all ${most.sites} emulators, used ${ms(most.benchCpuMs)}; these two alone kept ${num(busy)} cores busy on average, and other processes ${num(most.otherCores)}, on ${cores} cores.`,
     `- TLS with \`tls.caCert\`: provider/client/dispatcher.ts builds one secure context (the system root store plus that certificate) per Agent and passes it as \`connect.secureContext\`, so a new connection costs its handshake only. Built per connection instead, the same context costs ${ms(tlsCost.withSystemRootsMs)} of CPU each time (${tlsCost.systemRoots} roots; ${ms(tlsCost.caOnlyMs)} with the CA alone); the host opened ${most.connections} connections for the ${most.sites} sites, so that would have been about ${ms((most.connections * tlsCost.withSystemRootsMs) / most.sites)} per site on top of the ${ms(perSite)} measured (an earlier version did this, and 50 sites then took 2.35x the time of 1).`,
   ];
   const misses: string[] = [];
@@ -191,7 +191,7 @@ export async function scale(
       },
     ],
     details: [
-      `Method: for each count, a fresh host (so that its VmHWM belongs to that count) is warmed up with one instant creation on a separate emulator; then that many emulators start (each its own port, data dir and self-signed CA, createDelayMs ${delayMs}, all in the bench process), and Check + Create of one Site per emulator (runAsync true) are sent to the host all at once. Wall time: from sending the first Check to the last Create answer. Peak RSS: VmHWM from /proc/<host pid>/status after the batch (VmHWM never decreases; the baseline is read just before the batch).`,
+      `Method: for each count, a fresh host (so that its VmHWM belongs to that count) is warmed up with one instant creation on a separate emulator; then that many emulators start (each its own port, data dir and self-signed CA, createDelayMs ${delayMs}, all in the bench process), and Check + Create of one Site per emulator (runAsync false, the default: each createNewSite answer waits for its creation) are sent to the host all at once. Wall time: from sending the first Check to the last Create answer. Peak RSS: VmHWM from /proc/<host pid>/status after the batch (VmHWM never decreases; the baseline is read just before the batch).`,
       "",
       ...table(
         [

@@ -7,7 +7,7 @@ const TARGET_BYTES = 4096;
 
 export function providerSizes(
   setup: ProviderSetup,
-): Omit<FigureResult, "otherCores" | "durationMs"> {
+): Omit<FigureResult, "figure" | "otherCores" | "durationMs"> {
   const resources = [
     ["Site", setup.registrations.site],
     ["SiteExport", setup.registrations.backup],

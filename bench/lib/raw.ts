@@ -88,17 +88,38 @@ export async function rawCreateSite(
 
 /** A message to the raw child: one creation on this emulator. */
 export interface RawCreateRequest extends RawTarget {
+  kind?: "create";
   caCert: string | undefined;
   runAsync: boolean;
+}
+
+/** A message to the raw child: replay Ansible's create_site flow on this emulator. */
+export interface RawFlowRequest {
+  kind: "ansible-create-site";
+  /** The server's context root, e.g. `https://127.0.0.1:20443/arcgis`. */
+  serverUrl: string;
+  caCert: string | undefined;
+  username: string;
+  password: string;
 }
 
 /** The raw child's answer: the creation's duration as the child measured it. */
 export type RawCreateResult =
   { ok: true; ms: number; healthChecks: number } | { ok: false; error: string };
 
+/** The raw child's answer to a flow: what it sent and when (epoch ms, sub-millisecond). */
+export type RawFlowResult =
+  | { ok: true; sent: string[]; startedEpochMs: number; returnedEpochMs: number }
+  | { ok: false; error: string };
+
 /** A long-lived child process that performs raw creations (see bench/raw-child.cjs). */
 export interface RawClient {
   create(bench: BenchEmulator, runAsync: boolean): Promise<{ ms: number; healthChecks: number }>;
+  /** Replays Ansible's create_site flow (tests/conformance/flows/) with the given account. */
+  ansibleCreateSite(
+    bench: BenchEmulator,
+    account: { username: string; password: string },
+  ): Promise<{ sent: string[]; startedEpochMs: number; returnedEpochMs: number }>;
   close(): Promise<void>;
 }
 
@@ -108,24 +129,37 @@ export function startRawClient(): RawClient {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const ask = <T>(message: RawCreateRequest | RawFlowRequest): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const onExit = (): void => reject(new Error("the raw child exited"));
+      child.once("exit", onExit);
+      child.once("message", (reply: T) => {
+        child.off("exit", onExit);
+        resolve(reply);
+      });
+      child.send(message);
+    });
   return {
-    create: (bench, runAsync) =>
-      new Promise((resolve, reject) => {
-        const onExit = (): void => reject(new Error("the raw child exited"));
-        child.once("exit", onExit);
-        child.once("message", (reply: RawCreateResult) => {
-          child.off("exit", onExit);
-          if (reply.ok) resolve({ ms: reply.ms, healthChecks: reply.healthChecks });
-          else reject(new Error(`raw creation failed: ${reply.error}`));
-        });
-        const request: RawCreateRequest = {
-          adminUrl: bench.emu.adminUrl,
-          healthUrl: bench.emu.healthUrl,
-          caCert: bench.caCert,
-          runAsync,
-        };
-        child.send(request);
-      }),
+    create: async (bench, runAsync) => {
+      const reply = await ask<RawCreateResult>({
+        adminUrl: bench.emu.adminUrl,
+        healthUrl: bench.emu.healthUrl,
+        caCert: bench.caCert,
+        runAsync,
+      });
+      if (!reply.ok) throw new Error(`raw creation failed: ${reply.error}`);
+      return { ms: reply.ms, healthChecks: reply.healthChecks };
+    },
+    ansibleCreateSite: async (bench, account) => {
+      const reply = await ask<RawFlowResult>({
+        kind: "ansible-create-site",
+        serverUrl: bench.emu.adminUrl.replace(/\/admin$/, ""),
+        caCert: bench.caCert,
+        ...account,
+      });
+      if (!reply.ok) throw new Error(`Ansible's create_site flow failed: ${reply.error}`);
+      return reply;
+    },
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;

@@ -12,6 +12,8 @@ export interface SummaryRow {
 
 /** The outcome of one figure. */
 export interface FigureResult {
+  /** The figure's number (1 to 6), as the summary rows and headings name it. */
+  figure: number;
   title: string;
   summary: SummaryRow[];
   /** Markdown: the detailed numbers and how they were measured. */
@@ -96,8 +98,8 @@ export function render(report: Report): string {
     ),
     "",
   ];
-  report.figures.forEach((f, i) => {
-    lines.push(`## ${i + 1}. ${f.title}`, "");
+  report.figures.forEach((f) => {
+    lines.push(`## ${f.figure}. ${f.title}`, "");
     lines.push(...f.details, "");
     if (!Number.isNaN(f.otherCores)) {
       lines.push(

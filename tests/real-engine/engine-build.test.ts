@@ -1,5 +1,7 @@
 /**
- * scripts/engine.cjs, the engine build: its cache, its launcher, and its failure without Go.
+ * scripts/engine.cjs, the engine build: which version it picks (the newest the Go module proxy
+ * lists, or the newest cached one offline), the checked ARCGIS_ADMIN_PULUMI_VERSION, its cache,
+ * its launcher, and its failure without Go.
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
  */
 import { spawnSync } from "node:child_process";
@@ -13,12 +15,136 @@ const SCRIPT = path.join(REPO_ROOT, "scripts", "engine.cjs");
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const script = require(SCRIPT);
 
-it("builds pulumi at the version of @pulumi/pulumi in package-lock.json, or says why not", () => {
-  const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8"));
-  const sdk = lock.packages["node_modules/@pulumi/pulumi"].version as string;
-  expect(script.candidateVersions({})).toEqual(
-    sdk === script.FALLBACK_VERSION ? [sdk] : [sdk, script.FALLBACK_VERSION],
-  );
+/** A Go module proxy in a folder (GOPROXY=file://...) that serves these versions of pkg/v3. */
+function fileProxy(versions: readonly string[]): { env: NodeJS.ProcessEnv; dir: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-proxy-"));
+  const list = path.join(dir, "github.com", "pulumi", "pulumi", "pkg", "v3", "@v");
+  fs.mkdirSync(list, { recursive: true });
+  fs.writeFileSync(path.join(list, "list"), versions.map((v) => `${v}\n`).join(""));
+  // `go list -m -versions` reads the newest one's go.mod for retractions.
+  for (const v of versions) {
+    fs.writeFileSync(path.join(list, `${v}.info`), JSON.stringify({ Version: v }));
+    fs.writeFileSync(path.join(list, `${v}.mod`), "module github.com/pulumi/pulumi/pkg/v3\n");
+  }
+  // A local folder has no checksum database to check its go.mod files against.
+  return { dir, env: { ...process.env, GOPROXY: `file://${dir}`, GOSUMDB: "off", GOFLAGS: "" } };
+}
+
+/** An engine cache holding a complete (fake) engine of each version. */
+function fakeCache(versions: readonly string[]): string {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
+  for (const v of versions) {
+    const bin = path.join(cache, `v${v}`, "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    for (const f of ["pulumi", script.LAUNCHER]) {
+      fs.writeFileSync(path.join(bin, f), `#!/bin/sh\necho v${v}\n`, { mode: 0o755 });
+    }
+  }
+  return cache;
+}
+
+const lockedSdk = (): string =>
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")).packages[
+    "node_modules/@pulumi/pulumi"
+  ].version as string;
+
+/** A release with the locked SDK's major and minor and a higher minor: newer than it. */
+function newerThanSdk(by: number): string {
+  const [major, minor] = lockedSdk().split(".");
+  return `${major}.${Number(minor) + by}.0`;
+}
+
+it("builds the newest release the Go module proxy lists at or above the locked @pulumi/pulumi", () => {
+  const older = "3.1.0";
+  const newest = newerThanSdk(4);
+  const proxy = fileProxy([
+    `v${older}`,
+    `v${newerThanSdk(2)}`,
+    `v${newest}`,
+    `v${newerThanSdk(9)}-alpha.1`,
+  ]);
+  try {
+    expect(script.resolveVersions(proxy.env).versions).toEqual([newest, newerThanSdk(2)]);
+  } finally {
+    fs.rmSync(proxy.dir, { recursive: true, force: true });
+  }
+});
+
+it("uses the newest cached engine, and says so, when the proxy cannot be asked", async () => {
+  const cache = fakeCache(["3.1.0", "3.200.0"]);
+  const lines: string[] = [];
+  try {
+    const env = { ...process.env, GOPROXY: "off", ARCGIS_ADMIN_ENGINE_CACHE: cache };
+    const found = await script.ensureEngine({ env, log: (l: string) => lines.push(l) });
+    expect(found).toMatchObject({ version: "3.200.0", built: false });
+    expect(found.bin).toBe(path.join(cache, "v3.200.0", "bin", "pulumi"));
+    expect(lines.join("\n")).toContain("Could not ask the Go module proxy");
+    expect(lines.join("\n")).toContain("using the newest cached one, v3.200.0");
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+it("uses a cached engine of the newest listed version without building it again", async () => {
+  const newest = newerThanSdk(4);
+  const proxy = fileProxy([`v${newerThanSdk(2)}`, `v${newest}`]);
+  const cache = fakeCache([newerThanSdk(2), newest]);
+  const lines: string[] = [];
+  try {
+    const env = { ...proxy.env, ARCGIS_ADMIN_ENGINE_CACHE: cache };
+    const found = await script.ensureEngine({ env, log: (l: string) => lines.push(l) });
+    expect(found).toMatchObject({ version: newest, built: false });
+    expect(lines).toEqual([]);
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.rmSync(proxy.dir, { recursive: true, force: true });
+  }
+});
+
+describe("ARCGIS_ADMIN_PULUMI_VERSION", () => {
+  it.each(["3.274.1", "v3.274.1", "3.275.0-alpha.1"])("accepts %s", (given) => {
+    expect(script.candidateVersions({ ARCGIS_ADMIN_PULUMI_VERSION: given })).toEqual([
+      given.replace(/^v/, ""),
+    ]);
+  });
+
+  it.each([
+    "x/../outside",
+    "3.274.1/../../x",
+    "3.274.1+build",
+    "03.274.1",
+    "4.0.0",
+    "3.274",
+    "latest",
+  ])("refuses %j, naming the variable", (given) => {
+    expect(() => script.candidateVersions({ ARCGIS_ADMIN_PULUMI_VERSION: given })).toThrow(
+      /^ARCGIS_ADMIN_PULUMI_VERSION must be a version of github\.com\/pulumi\/pulumi\/pkg\/v3 such as 3\.274\.1/,
+    );
+  });
+
+  it("never runs a pulumi outside the cache that a path in it names", () => {
+    const cache = fakeCache([]);
+    const outside = fakeCache(["3.1.0"]);
+    try {
+      const relative = path.relative(cache, path.join(outside, "v3.1.0"));
+      const env = {
+        ...process.env,
+        ARCGIS_ADMIN_ENGINE_CACHE: cache,
+        ARCGIS_ADMIN_PULUMI_VERSION: `x/${relative}`,
+      };
+      const result = spawnSync(process.execPath, [SCRIPT, "--print-root"], {
+        encoding: "utf8",
+        env,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("ARCGIS_ADMIN_PULUMI_VERSION must be a version");
+      expect(script.cachedEngine(`x/${relative}`, env)).toBeUndefined();
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
 });
 
 it("reuses the cached engine at once: a pulumi that reports its version, and the launcher", async () => {

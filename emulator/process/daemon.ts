@@ -65,6 +65,21 @@ interface DaemonRecord {
   ready: EmulatorEndpoints;
   startedAt: string;
   logFile: string;
+  /**
+   * When the kernel started that process (Linux: `/proc/<pid>/stat` field 22), so that a pid the
+   * system has since given to another process is never taken for the emulator.
+   */
+  processStart?: string;
+}
+
+/** When the kernel started process `pid` (clock ticks since boot), where /proc tells. */
+function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8"); // "pid (comm) state ppid ..."
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a process runs; on Linux, an exited one nobody has reaped yet (a zombie) does not. */
@@ -177,6 +192,15 @@ async function detachedHolder(
   if (pid === undefined || !processAlive(pid)) return undefined;
   const record = readRecord(dir);
   if (record === undefined || record.pid !== pid) throw new DaemonError(refuse.notDetached(pid));
+  const start = processStartOf(pid);
+  if (record.processStart !== undefined && start !== undefined && start !== record.processStart) {
+    // The recorded emulator is gone and its pid now names another process: never signal it.
+    throw new DaemonError(
+      `Process ${pid}, named by ${dir}, is not the emulator started there (it started at another ` +
+        "time: the pid was reused after the emulator ended). Leaving it alone; remove " +
+        `${path.join(dir, PID_FILE)} and ${path.join(dir, DAEMON_FILE)} if no emulator runs there.`,
+    );
+  }
   if (!(await answers(record.ready))) {
     throw new DaemonError(refuse.silent(pid, record.ready.adminUrl));
   }
@@ -247,6 +271,8 @@ export async function startDetached(options: DetachOptions): Promise<DetachedEmu
         startedAt: new Date().toISOString(),
         logFile,
       };
+      const processStart = processStartOf(child.pid);
+      if (processStart !== undefined) record.processStart = processStart;
       fs.writeFileSync(path.join(dataDir, DAEMON_FILE), `${JSON.stringify(record)}\n`);
       child.unref();
       return detached(dataDir, record);

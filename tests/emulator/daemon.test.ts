@@ -3,7 +3,7 @@
  * started, found again by its data dir, stopped, and then not found; the CLI's `--detach` and
  * `--stop`; and a data dir held by an emulator that was not started detached is left alone.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -107,3 +107,24 @@ it("reports an emulator that exits before its ready line, with its log", async (
     startDetached({ dataDir, cli, env, args: ["--cert", "only-a-cert.pem"] }),
   ).rejects.toThrow(/exited \(1\)[^]*--cert and --key must be given together/);
 }, 30_000);
+
+it("never signals a process that got the recorded emulator's pid after it ended, even with an emulator answering", async () => {
+  const dataDir = path.join(root, "reused-pid");
+  const emu = await startDetached({ dataDir, cli, env, args: ["--port", "0", "--quiet"] });
+  started.push(emu.pid);
+  const unrelated = spawn("sleep", ["60"], { stdio: "ignore" });
+  started.push(unrelated.pid!);
+  // What the data dir says once the pid is reused: the same files, naming the other process.
+  const recordFile = path.join(dataDir, DAEMON_FILE);
+  const record = JSON.parse(await fs.readFile(recordFile, "utf8")) as { pid: number };
+  await fs.writeFile(recordFile, JSON.stringify({ ...record, pid: unrelated.pid }));
+  await fs.writeFile(path.join(dataDir, "emulator.pid"), `${unrelated.pid}\n`);
+
+  await expect(stopDetached(dataDir)).rejects.toThrow(/pid was reused/);
+  expect(alive(unrelated.pid!)).toBe(true);
+
+  unrelated.kill("SIGKILL");
+  await fs.writeFile(recordFile, JSON.stringify(record));
+  await fs.writeFile(path.join(dataDir, "emulator.pid"), `${emu.pid}\n`);
+  expect(await stopDetached(dataDir)).toBe(emu.pid);
+}, 60_000);

@@ -40,7 +40,10 @@ export function adminRootSchema() {
   return httpUrlSchema().refine(
     (value) => {
       try {
-        return !/\/(sharing(\/rest)?|portaladmin)(\/|$)/i.test(new URL(value).pathname);
+        const url = new URL(value);
+        // Credentials in the URL are the one problem reported first (httpUrlSchema).
+        if (url.username !== "" || url.password !== "") return true;
+        return !/\/(sharing(\/rest)?|portaladmin)(\/|$)/i.test(url.pathname);
       } catch {
         return true;
       }

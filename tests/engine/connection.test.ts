@@ -173,3 +173,31 @@ it("takes no credentials from the defaults for a resource that names another ser
   expect(byName(regs, "other").inputs.username).toBe("siteadmin");
   expect(isSecret(byName(regs, "other").inputs.password)).toBe(true);
 });
+
+it("takes no portal credentials from the defaults for a Collaboration on another portal", async () => {
+  const env = {
+    ARCGIS_ADMIN_SHARING_URL: "https://portal.example.com/portal/sharing/rest",
+    ARCGIS_ADMIN_PORTAL_USERNAME: "portaladmin",
+    ARCGIS_ADMIN_PORTAL_PASSWORD: "meant-for-portal-1",
+  };
+  const program = (sharingUrl: string) => `
+    const { Collaboration } = require("pulumi-arcgis-admin");
+    new Collaboration("partners", { sharingUrl: "${sharingUrl}", collaborationId: "c1" });
+  `;
+  const other = await consumer.runProgram(
+    program("https://other.example.com/portal/sharing/rest"),
+    {
+      env,
+    },
+  );
+  expect(byName(other, "partners").inputs.username).toBeUndefined();
+  expect(byName(other, "partners").inputs.password).toBeUndefined();
+  const same = await consumer.runProgram(
+    program("https://PORTAL.example.com/portal/sharing/rest/"),
+    {
+      env,
+    },
+  );
+  expect(byName(same, "partners").inputs.username).toBe("portaladmin");
+  expect(isSecret(byName(same, "partners").inputs.password)).toBe(true);
+});

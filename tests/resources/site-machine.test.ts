@@ -115,27 +115,31 @@ describe("SiteMachine check()", () => {
   });
 });
 
+/** A joined machine's state, and the inputs it was created with. */
+const DIFF_OLDS = {
+  serverType: "mission-server",
+  adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+  siteAdminUrl: "https://gis1.example.com:20443/arcgis/admin",
+  username: "siteadmin",
+  password: "site-Password-1",
+  timeouts: { serverReadyMs: 1000, joinMs: 1000 },
+  state: "joined",
+  registeredName: "gis2.example.com",
+  machines: ["gis1.example.com", "gis2.example.com"],
+  joinedAt: "2026-11-23T09:00:00.000Z",
+} as SiteMachineOutputs;
+const DIFF_INPUTS = {
+  serverType: DIFF_OLDS.serverType,
+  adminUrl: DIFF_OLDS.adminUrl,
+  siteAdminUrl: DIFF_OLDS.siteAdminUrl,
+  username: DIFF_OLDS.username,
+  password: DIFF_OLDS.password,
+  timeouts: DIFF_OLDS.timeouts,
+};
+
 describe("SiteMachine diff()", () => {
-  const olds = {
-    serverType: "mission-server",
-    adminUrl: "https://gis2.example.com:20443/arcgis/admin",
-    siteAdminUrl: "https://gis1.example.com:20443/arcgis/admin",
-    username: "siteadmin",
-    password: "site-Password-1",
-    timeouts: { serverReadyMs: 1000, joinMs: 1000 },
-    state: "joined",
-    registeredName: "gis2.example.com",
-    machines: ["gis1.example.com", "gis2.example.com"],
-    joinedAt: "2026-11-23T09:00:00.000Z",
-  } as SiteMachineOutputs;
-  const inputs = {
-    serverType: olds.serverType,
-    adminUrl: olds.adminUrl,
-    siteAdminUrl: olds.siteAdminUrl,
-    username: olds.username,
-    password: olds.password,
-    timeouts: olds.timeouts,
-  };
+  const olds = DIFF_OLDS;
+  const inputs = DIFF_INPUTS;
 
   it("changes nothing for the same inputs", async () => {
     expect(await siteMachine.diff("id", olds, inputs)).toEqual({ changes: false });
@@ -274,28 +278,8 @@ describe("SiteMachine against emulated machines", () => {
 });
 
 describe("SiteMachine ownership and harmless edits", () => {
-  const olds = {
-    serverType: "mission-server",
-    adminUrl: "https://gis2.example.com:20443/arcgis/admin",
-    siteAdminUrl: "https://gis1.example.com:20443/arcgis/admin",
-    username: "siteadmin",
-    password: "site-Password-1",
-    timeouts: { serverReadyMs: 1000, joinMs: 1000 },
-    unregisterAdoptedOnDestroy: false,
-    state: "joined",
-    registeredName: "gis2.example.com",
-    machines: ["gis1.example.com", "gis2.example.com"],
-    joinedAt: "2026-11-23T09:00:00.000Z",
-  } as SiteMachineOutputs;
-  const inputs = {
-    serverType: olds.serverType,
-    adminUrl: olds.adminUrl,
-    siteAdminUrl: olds.siteAdminUrl,
-    username: olds.username,
-    password: olds.password,
-    timeouts: olds.timeouts,
-    unregisterAdoptedOnDestroy: false,
-  };
+  const olds = { ...DIFF_OLDS, unregisterAdoptedOnDestroy: false } as SiteMachineOutputs;
+  const inputs = { ...DIFF_INPUTS, unregisterAdoptedOnDestroy: false };
 
   it("refuses the site's own machine under another spelling of its URL", async () => {
     for (const adminUrl of [

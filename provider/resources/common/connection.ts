@@ -160,7 +160,7 @@ class MissingValues {
 
 /**
  * Whether the credential defaults (stack config, environment) may serve a resource whose URL is
- * `given`: they belong to the default URL, so a resource that names another server takes none of
+ * `given`: they belong to the default URL, so a resource that names another server (or portal) takes none of
  * them (a password meant for one server is never sent to another). A URL given as an output is
  * compared once known; a mismatch then leaves the credential out, and check() names it.
  */
@@ -266,6 +266,19 @@ export interface ResolvedPortalConnection {
 }
 
 /**
+ * The portal credentials from stack config and the environment, for a resource whose sharing URL
+ * is `given`: none when it names another portal than the default sharing URL (they belong to it).
+ */
+function portalDefaults(given: pulumi.Input<string> | undefined) {
+  const forThisPortal = credentialDefaultsFor(given, CONNECTION_DEFAULTS.sharingUrl);
+  return {
+    username: forThisPortal(fromDefaults(CONNECTION_DEFAULTS.portalUsername)),
+    password: forThisPortal(fromDefaults(CONNECTION_DEFAULTS.portalPassword)),
+    token: forThisPortal(fromDefaults(CONNECTION_DEFAULTS.portalToken)),
+  };
+}
+
+/**
  * Resolves a portal resource's connection like {@link resolveServerConnection}. Credentials are
  * taken as a pair from one place: a token given (anywhere) wins over defaults of username and
  * password only when none of those is given at a nearer place.
@@ -284,11 +297,7 @@ export function resolvePortalConnection(
     username?: pulumi.Input<string> | undefined;
     password?: pulumi.Input<string> | undefined;
     token?: pulumi.Input<string> | undefined;
-  } = nearest ?? {
-    username: fromDefaults(d.portalUsername),
-    password: fromDefaults(d.portalPassword),
-    token: fromDefaults(d.portalToken),
-  };
+  } = nearest ?? portalDefaults(args.sharingUrl ?? shared.sharingUrl);
   const missing = new MissingValues(resource, name);
   const sharingUrl = missing.take(
     args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),

@@ -4,7 +4,9 @@
  * project: a Site on a fresh machine, a SiteImport that restores a local archive into it (uploaded
  * first), and a LogSettings applied after the restore (the restore replaces the log settings).
  * Stack config: serverType, adminUrl, caCert, siteUsername, sitePassword (secret), archive (a
- * local .agssite), logLevel, restoreOnDestroy ("true"/"false"), triggers (JSON array, optional).
+ * local .agssite), logLevel, restoreOnDestroy ("true"/"false"), triggers (JSON array, optional),
+ * archiveSha256 (optional), adminUrlSuffix (optional: appended to the site's URL where SiteImport
+ * and LogSettings name it, e.g. "/", another spelling of the same server).
  */
 const pulumi = require("@pulumi/pulumi");
 const { LogSettings, Site, SiteImport } = require("pulumi-arcgis-admin");
@@ -22,8 +24,9 @@ module.exports = () => {
   });
   // Site outputs: unknown during the first preview, so both resources are checked with unknowns.
   // SiteImport takes them as arguments, LogSettings as a connection declared once.
+  const suffix = config.get("adminUrlSuffix") ?? "";
   const connection = {
-    adminUrl: site.adminUrl,
+    adminUrl: site.adminUrl.apply((url) => url + suffix),
     username: site.username,
     password: site.password,
     tls,
@@ -32,6 +35,9 @@ module.exports = () => {
     serverType: site.serverType,
     ...connection,
     localArchive: config.require("archive"),
+    ...(config.get("archiveSha256") === undefined
+      ? {}
+      : { archiveSha256: config.get("archiveSha256") }),
     ...(config.getObject("triggers") === undefined
       ? {}
       : { triggers: config.getObject("triggers") }),

@@ -44,7 +44,8 @@ export interface ConfigValue {
 
 export interface RunOptions {
   config?: Record<string, ConfigValue>;
-  options?: { diff?: boolean; expectNoChanges?: boolean; refresh?: boolean };
+  /** The automation API's operation options; `replace`: URNs to replace (`--replace`). */
+  options?: { diff?: boolean; expectNoChanges?: boolean; refresh?: boolean; replace?: string[] };
   /** Send the CLI SIGINT once it has printed this text. */
   abortOnText?: string;
   timeoutMs?: number;

@@ -26,8 +26,11 @@ import { sameValue } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 
 /**
- * diff: another server is a replacement (the old resource's delete restores that other server
- * when asked, never the new one's); a declared field that differs
+ * diff: another server is a replacement, deleted before the new one is created (the class asks
+ * for `deleteBeforeReplace` too, which also covers `pulumi up --replace`): the old resource's
+ * `restoreOnDestroy` writes back its recorded values first, then the new one records them as its
+ * `previousSettings` and writes the declared ones, so a replacement never leaves the pre-stack
+ * values on the server behind a state that says otherwise. A declared field that differs
  * from state (where refresh records what the server reports) is an in-place update, as is another
  * spelling of the same URL, `serverType`, a credential, `tls`, `restoreOnDestroy` or `timeouts`
  * (state only). Nothing else counts.
@@ -35,7 +38,9 @@ import { sameUrl } from "../common/urls";
 function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
   const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
-  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
+  if (replaces.length > 0) {
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
+  }
   const changed = [...MANAGED_LOG_FIELDS, ...STATE_ONLY_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
   );

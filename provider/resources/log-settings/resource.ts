@@ -101,7 +101,14 @@ export class LogSettings extends ServerResource {
         previousSettings: undefined,
         serverLogSettings: undefined,
       },
-      resourceOptions("LogSettings", name, opts, ["password"]),
+      // Replaced by deleting first: with restoreOnDestroy, the old resource's delete writes the
+      // pre-stack values back, and a new resource created before it would see them undone.
+      resourceOptions(
+        "LogSettings",
+        name,
+        { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true },
+        ["password"],
+      ),
       TYPE_MODULE,
       "LogSettings",
     );

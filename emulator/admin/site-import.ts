@@ -144,7 +144,23 @@ async function resolveArchive(rt: Runtime, location: string): Promise<string> {
   throw refuse("the file is outside the folders this server may read site archives from.");
 }
 
-/** Reads every JSON document of a zip archive. */
+/** The documents of an archive that importSite reads; every other entry is never inflated. */
+const ARCHIVE_DOCUMENTS = new Set(["manifest.json", "log-settings.json", "services.json"]);
+
+/**
+ * The most a document of an archive may hold, inflated. The documents exportSite writes are a few
+ * kilobytes; the cap keeps a small upload that inflates to gigabytes (a zip bomb) from costing the
+ * emulator that much memory per request. Assumption: Esri documents no limit (docs/emulator.md).
+ */
+export const MAX_ARCHIVE_DOCUMENT_BYTES = 4 * 1024 * 1024;
+
+/** A document over {@link MAX_ARCHIVE_DOCUMENT_BYTES}: the archive is refused. */
+class DocumentTooLarge extends Error {}
+
+/**
+ * Reads the JSON documents importSite needs from a zip archive, streaming each and stopping at
+ * {@link MAX_ARCHIVE_DOCUMENT_BYTES} (by the declared size, and again by the bytes inflated).
+ */
 function readZipDocuments(file: string): Promise<Map<string, unknown>> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: true }, (openError, zip) => {
@@ -153,27 +169,44 @@ function readZipDocuments(file: string): Promise<Map<string, unknown>> {
         return;
       }
       const documents = new Map<string, unknown>();
+      const fail = (error: Error): void => {
+        zip.close();
+        reject(error);
+      };
       zip.on("error", reject);
       zip.on("end", () => resolve(documents));
       zip.on("entry", (entry: yauzl.Entry) => {
-        if (!entry.fileName.endsWith(".json")) {
+        if (!ARCHIVE_DOCUMENTS.has(entry.fileName) || documents.has(entry.fileName)) {
           zip.readEntry();
+          return;
+        }
+        if (entry.uncompressedSize > MAX_ARCHIVE_DOCUMENT_BYTES) {
+          fail(new DocumentTooLarge(entry.fileName));
           return;
         }
         zip.openReadStream(entry, (streamError, stream) => {
           if (streamError !== null) {
-            reject(streamError);
+            fail(streamError);
             return;
           }
           const chunks: Buffer[] = [];
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.on("error", reject);
+          let size = 0;
+          stream.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_ARCHIVE_DOCUMENT_BYTES) {
+              stream.destroy();
+              fail(new DocumentTooLarge(entry.fileName));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          stream.on("error", fail);
           stream.on("end", () => {
             try {
               documents.set(entry.fileName, JSON.parse(Buffer.concat(chunks).toString("utf8")));
               zip.readEntry();
             } catch (error) {
-              reject(error instanceof Error ? error : new Error(String(error)));
+              fail(error instanceof Error ? error : new Error(String(error)));
             }
           });
         });

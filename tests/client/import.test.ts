@@ -20,7 +20,9 @@ import {
   uploadItem,
   type ServerType,
 } from "../../provider/client";
+import { ZipFile } from "yazl";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { readZip } from "../emulator/zip";
 
 const ADMIN = { username: "siteadmin", password: "site-Password-1" };
 const PRODUCTS: ServerType[] = [
@@ -138,6 +140,54 @@ describe("importSite refusals", () => {
         importSite(session, { location, serverType: "mission-server" }),
       ).rejects.toMatchObject({ serverCode: 409 });
       await exporting;
+    } finally {
+      await cleanup(emu, exportFolder);
+    }
+  });
+
+  it("never inflates a document past its cap: a small upload that inflates to megabytes is refused, not read", async () => {
+    const { emu, session, exportFolder } = await siteOn("mission-server");
+    try {
+      const { location } = await exportSite(session, { location: exportFolder });
+      const entries = await readZip(location);
+      /** The same archive, its log settings padded with `bytes` characters (valid JSON). */
+      const padded = async (bytes: number): Promise<string> => {
+        const zip = new ZipFile();
+        for (const entry of entries) {
+          const data =
+            entry.name === "log-settings.json"
+              ? Buffer.from(
+                  JSON.stringify({
+                    ...(JSON.parse(entry.data.toString("utf8")) as object),
+                    padding: " ".repeat(bytes),
+                  }),
+                )
+              : entry.data;
+          zip.addBuffer(data, entry.name);
+        }
+        zip.end();
+        const file = path.join(exportFolder, `padded-${bytes}.agssite`);
+        await new Promise<void>((resolve, reject) =>
+          zip.outputStream
+            .pipe(fs.createWriteStream(file))
+            .on("close", resolve)
+            .on("error", reject),
+        );
+        return file;
+      };
+      // A little padding is read as before: the document's shape is what exportSite writes.
+      await importSite(session, { location: await padded(1024), serverType: "mission-server" });
+      expect(emu.stats().importsCompleted).toBe(1);
+      // 8 MiB of padding deflates to a few kilobytes; the emulator stops at 4 MiB.
+      const bomb = await padded(8 * 1024 * 1024);
+      expect(fs.statSync(bomb).size).toBeLessThan(256 * 1024);
+      await expect(
+        importSite(session, { location: bomb, serverType: "mission-server" }),
+      ).rejects.toMatchObject({
+        serverCode: 500,
+        message: expect.stringMatching(/not a site configuration file/),
+      });
+      expect(emu.stats().importsStarted).toBe(1);
     } finally {
       await cleanup(emu, exportFolder);
     }

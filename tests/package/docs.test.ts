@@ -107,3 +107,36 @@ it.each(blocks.map((b) => [`${b.page}:${b.line}`, b] as const))(
     expect(diagnostics.get(fileOf(block)) ?? []).toEqual([]);
   },
 );
+
+it("shows every example URL in the right place: a sharing root as sharingUrl, an admin root as adminUrl", () => {
+  // README, docs, examples and the resources' own TSDoc.
+  const files = [
+    ...pages(),
+    ...fs
+      .readdirSync(path.join(REPO_ROOT, "examples"), { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(ts|md)$/.test(f))
+      .map((f) => path.join("examples", f)),
+    ...fs
+      .readdirSync(path.join(REPO_ROOT, "provider", "resources"), {
+        recursive: true,
+        encoding: "utf8",
+      })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => path.join("provider", "resources", f)),
+  ];
+  const wrong: string[] = [];
+  let seen = 0;
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+    for (const m of text.matchAll(
+      /\b(sharingUrl|adminUrl|siteAdminUrl)\b[^\n`"]*?[`"](https?:\/\/[^`"\s]+)[`"]/g,
+    )) {
+      seen++;
+      const [, key, url] = m;
+      const sharing = /\/sharing\/rest\/?$/.test(url!);
+      if ((key === "sharingUrl") !== sharing) wrong.push(`${file}: ${key} = ${url}`);
+    }
+  }
+  expect(seen).toBeGreaterThan(5);
+  expect(wrong).toEqual([]);
+});

@@ -608,9 +608,10 @@ function hasPendingOperations(stateDir, stack) {
  * - a lock whose process is gone on this machine is removed (one held by a live process, or by
  *   another machine, is left, and the run stops saying so);
  * - a Site whose create was interrupted is recorded under its id (its adminUrl) with the inputs the
- *   engine recorded, and a refresh then asks the server: a site that answers the stack's
- *   credentials there is the stack's own (refresh names any difference from the program), and no
- *   site there drops it again, so that `pulumi up` creates it;
+ *   engine recorded and `state: "interrupted"`, and a refresh then asks the server (Site's read):
+ *   a site that accepts the stack's credentials and whose declared configuration matches is the
+ *   stack's own; anything else is dropped from state and left alone (`pulumi up` then asks for
+ *   adoptExisting), and no site there drops it too, so that `pulumi up` creates it;
  * - any other interrupted create is forgotten: `pulumi up` sends it again (exportSite writes
  *   another archive; a Collaboration is confirmed again; a SiteMachine already in the site is
  *   adopted, not joined twice).
@@ -651,7 +652,8 @@ async function recoverInterruptedRun(cli, { env, stack, stateDir, log = defaultL
       resources.push({
         ...resource,
         id: adminUrl,
-        outputs: { ...resource.inputs, state: "created" },
+        // Site's refresh proves it (credentials and declared configuration) before it keeps it.
+        outputs: { ...resource.inputs, state: "interrupted" },
       });
       done.push(`recorded the interrupted create of ${resource.urn} to be checked on the server`);
     } else {

@@ -751,3 +751,57 @@ describe("Site through a faulty network", () => {
     expect(emu.stats().createNewSiteRequests).toBe(1);
   });
 });
+
+describe("Site refresh after an interrupted create (npm start's recovery)", () => {
+  let emu: TestEmulator;
+
+  afterEach(async () => {
+    await emu?.close();
+  });
+
+  /** What the recovery records for a pending create: the engine's inputs, state "interrupted". */
+  const interrupted = (inputs: Record<string, unknown>) =>
+    ({ ...inputs, state: "interrupted" }) as unknown as SiteOutputs;
+
+  it("records the site as created when it accepts the stack's credentials and matches its declaration, sending no createNewSite", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const directories = [
+      { name: "arcgissystem", physicalPath: "D:\\arcgis\\system", directoryType: "SYSTEM" },
+    ];
+    const inputs = await checked(siteInputs(emu, { runAsync: false, directories }));
+    // The interrupted run's createNewSite reached the server; its answer never reached state.
+    await site.create(inputs);
+    const read = await site.read(emu.adminUrl, interrupted(inputs));
+    expect(read.id).toBe(emu.adminUrl);
+    expect(read.props).toMatchObject({ state: "created", machines: expect.any(Array) });
+    expect(emu.requestLog().filter((r) => r.url.includes("createNewSite"))).toHaveLength(1);
+  });
+
+  it("leaves alone, and drops from state, a site that does not accept the stack's credentials", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    // Someone else created a site on the machine meanwhile.
+    await createNewSite(
+      emu.adminUrl,
+      { username: "someoneelse", password: "Their-Own-Pass-9", runAsync: false },
+      { tls: { caCert: emu.caCert! } },
+    );
+    const inputs = await checked(siteInputs(emu, { runAsync: false, deleteSiteOnDestroy: true }));
+    expect(await site.read(emu.adminUrl, interrupted(inputs))).toEqual({});
+    expect(emu.requestLog().filter((r) => r.url.includes("deleteSite"))).toHaveLength(0);
+  });
+
+  it("drops a site whose declared configuration differs, though the credentials are the same", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const inputs = await checked(siteInputs(emu, { runAsync: false }));
+    await site.create(inputs);
+    const declared = await checked(
+      siteInputs(emu, {
+        runAsync: false,
+        directories: [
+          { name: "arcgissystem", physicalPath: "E:\\elsewhere", directoryType: "SYSTEM" },
+        ],
+      }),
+    );
+    expect(await site.read(emu.adminUrl, interrupted(declared))).toEqual({});
+  });
+});

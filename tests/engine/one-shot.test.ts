@@ -7,7 +7,9 @@
  *   check(); a trailing slash or the default machine name written out is no replacement.
  * - SiteImport: a planted item carrying the archive's fingerprint is never restored (the resource
  *   uploads the archive itself); a checksum added to the same archive or a trailing slash is no
- *   replacement (importSite is not sent again); a FIFO as `localArchive` is refused at check().
+ *   replacement (importSite is not sent again); a FIFO as `localArchive` is refused at check();
+ *   an error answer saying "try again later" is no reason to send importSite again.
+ * - Site: an in-place `logSettings` change waits while an export holds the site.
  * - LogSettings: `restoreOnDestroy` writes back only the fields it declares, and only where the
  *   server still holds its value; a replacement is deleted first.
  */
@@ -26,6 +28,7 @@ import {
   uploadItem,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startFaultProxy } from "../helpers/fault-proxy";
 import {
   closeAll,
   consumerWithHost,
@@ -209,6 +212,38 @@ describe("SiteImport through the host", () => {
     expect(emu.requestLog().filter((r) => r.url.includes("/importSite"))).toHaveLength(1);
   });
 
+  it("sends importSite once when the answer is an error saying 'try again later'", async () => {
+    const { emu, archive } = await siteWithArchive();
+    const proxy = await startFaultProxy(new URL(emu.adminUrl).origin);
+    try {
+      proxy.setRule(({ path: p }) =>
+        p.endsWith("/importSite")
+          ? {
+              kind: "answer",
+              status: 200,
+              body: JSON.stringify({
+                error: { code: 500, message: "The import stopped at step 3. Try again later." },
+              }),
+            }
+          : undefined,
+      );
+      const inputs = await checked("SiteImport", {
+        adminUrl: proxy.url + new URL(emu.adminUrl).pathname,
+        ...SITE_ADMIN,
+        location: archive,
+        timeouts: { importMs: 5_000 },
+      });
+      const error = await host.create(urn("it"), inputs, SECRET).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toMatch(/Try again later/);
+      expect(proxy.seen.filter((x) => x.path.endsWith("/importSite"))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("refuses a FIFO as localArchive at check(), naming the field, without hanging", async () => {
     const emu = await emulator({});
     const fifo = path.join(folder, "pipe.agssite");
@@ -270,5 +305,38 @@ describe("LogSettings through the host", () => {
       new LogSettings("it", ${JSON.stringify(args)});
     `);
     expect(registration!.options?.deleteBeforeReplace).toBe(true);
+  });
+});
+
+describe("Site through the host", () => {
+  const LOGS = {
+    logLevel: "WARNING",
+    logDir: "D:\\arcgis\\logs",
+    maxErrorReportsCount: 10,
+    maxLogFileAge: 90,
+  };
+
+  it("applies an in-place logSettings change after an export that holds the site, instead of failing", async () => {
+    const emu = await emulator({ exportDelayMs: 1_500 });
+    const args = {
+      adminUrl: emu.adminUrl,
+      ...SITE_ADMIN,
+      runAsync: false,
+      logSettings: LOGS,
+    };
+    const inputs = await checked("Site", args);
+    const created = await host.create(urn("it"), inputs, SECRET);
+    const news = await checked("Site", { ...args, logSettings: { ...LOGS, logLevel: "SEVERE" } });
+    const exporting = exportSite(session(emu));
+    await new Promise((r) => setTimeout(r, 200));
+    const updated = await host.update(created.id, urn("it"), created.properties, news, {
+      ...SECRET,
+      oldInputs: inputs,
+    });
+    await exporting;
+    expect(unwrapSecrets(updated.properties)).toMatchObject({
+      serverLogSettings: { logLevel: "SEVERE" },
+    });
+    expect(emu.stats().changesRefusedDuringExport).toBeGreaterThan(0);
   });
 });

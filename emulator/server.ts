@@ -28,6 +28,7 @@ import {
 import { atLeast, type Dialect, type Product } from "./core/products";
 import type { RequestLogEntry, Runtime } from "./core/runtime";
 import { handleSharing, SHARING_PREFIX } from "./portal/sharing-api";
+import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
 
 /** Prefix of the REST services directory (rest/info, the health checks). */
 export const REST_PREFIX = "/arcgis/rest";
@@ -45,7 +46,12 @@ export const REQUEST_LOG_FILE = "requests.log";
 export const MAX_REQUEST_LOG_ENTRIES = 100_000;
 
 /** Which API a path belongs to; decides the error format. */
-type Api = "admin" | "sharing" | "rest" | "control";
+type Api = "admin" | "sharing" | "portaladmin" | "rest" | "control";
+
+/** The portal's two APIs answer errors in the sharing API's form. */
+function portalApi(api: Api): boolean {
+  return api === "sharing" || api === "portaladmin";
+}
 
 interface Target {
   readonly api: Api;
@@ -72,6 +78,7 @@ function targetOf(pathname: string): Target | null {
   const candidates: Array<[string, Api, string]> = [
     [ADMIN_PREFIX, "admin", "ArcGIS Administrator Directory"],
     [SHARING_PREFIX, "sharing", "ArcGIS Portal Directory"],
+    [PORTALADMIN_PREFIX, "portaladmin", "Portal Administrator Directory"],
     [REST_PREFIX, "rest", "ArcGIS REST Services Directory"],
     [CONTROL_PREFIX, "control", "arcgis-admin-emulator control"],
   ];
@@ -207,7 +214,7 @@ export class RequestHandler {
     try {
       if (target.malformed === true) {
         format = formatOf(new Map(url.searchParams)) ?? "json";
-        throw target.api === "sharing"
+        throw portalApi(target.api)
           ? new SharingError(400, "The request path is not valid percent-encoding.")
           : new AdminError(400, ["The request path is not valid percent-encoding."]);
       }
@@ -218,7 +225,7 @@ export class RequestHandler {
       const requested = formatOf(params);
       if (target.api === "control") format = "pjson";
       else if (requested === null) {
-        throw target.api === "sharing"
+        throw portalApi(target.api)
           ? new SharingError(400, "Invalid format. Use f=json, f=pjson or f=html.")
           : new AdminError(400, ["Invalid format. Use f=json, f=pjson or f=html."]);
       } else format = requested;
@@ -252,16 +259,16 @@ export class RequestHandler {
   private errorAnswer(api: Api, error: unknown): unknown {
     const dialect = dialectOf(api, this.rt.product);
     const body = (code: number, message: string): unknown =>
-      api === "sharing"
+      portalApi(api)
         ? new SharingError(code, message).toBody()
         : new AdminError(code, [message]).toBody(dialect);
     if (error instanceof AdminError) {
-      return api === "sharing"
+      return portalApi(api)
         ? new SharingError(error.code, error.message).toBody()
         : error.toBody(dialect);
     }
     if (error instanceof SharingError) {
-      return api === "sharing" ? error.toBody() : body(error.code, error.message);
+      return portalApi(api) ? error.toBody() : body(error.code, error.message);
     }
     if (error instanceof BodyTooLargeError) return body(413, error.message);
     if (error instanceof MalformedBodyError) return body(400, error.message);
@@ -280,6 +287,8 @@ export class RequestHandler {
         return handleAdmin(this.rt, req);
       case "sharing":
         return handleSharing(this.rt, req);
+      case "portaladmin":
+        return handlePortalAdmin(this.rt, req);
       case "rest":
         return this.rest(req);
       case "control":

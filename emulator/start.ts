@@ -43,6 +43,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
         },
       ],
       collaborations: [],
+      servers: [],
     };
   }
   const now = Date.now();
@@ -63,6 +64,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       created: now + i,
       modified: now + i,
     })),
+    servers: [],
   };
 }
 

@@ -249,3 +249,10 @@ async function multipartForm(body: Buffer, contentType: string): Promise<FormDat
     throw new MalformedBodyError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/** Refuses, in the portal's error form (405), an operation that must be POSTed but was not. */
+export function requirePost(req: ApiRequest, op: string): void {
+  if (req.method !== "POST") {
+    throw new SharingError(405, `The operation '${op}' must be invoked with HTTP POST.`);
+  }
+}

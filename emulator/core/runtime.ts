@@ -26,6 +26,10 @@ export interface EmulatorStats {
   importsStarted: number;
   /** Imports that replaced the site configuration. */
   importsCompleted: number;
+  /** Servers federated with the portal (federate answered success). */
+  serversFederated: number;
+  /** Servers unfederated from the portal. */
+  serversUnfederated: number;
   /** Archives received by uploads/upload. */
   itemsUploaded: number;
   /** Tokens issued by both APIs. */
@@ -52,6 +56,8 @@ export class Runtime {
     changesRefusedDuringExport: 0,
     importsStarted: 0,
     importsCompleted: 0,
+    serversFederated: 0,
+    serversUnfederated: 0,
     itemsUploaded: 0,
     tokensIssued: 0,
   };

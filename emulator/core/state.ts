@@ -114,6 +114,18 @@ const CollaborationRecord = z.object({
 /** A distributed collaboration this portal takes part in. */
 export type CollaborationRecord = z.infer<typeof CollaborationRecord>;
 
+const FederatedServer = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  adminUrl: z.string(),
+  serverRole: z.string(),
+  serverFunction: z.string(),
+  serverType: z.string(),
+});
+/** An ArcGIS server federated with this portal (portal/federation.ts). */
+export type FederatedServer = z.infer<typeof FederatedServer>;
+
 const EmulatorState = z.object({
   formatVersion: z.literal(1),
   /** Key that signs tokens (HMAC-SHA256), so tokens survive a restart like real ones. */
@@ -129,6 +141,8 @@ const EmulatorState = z.object({
     seedHash: z.string(),
     users: z.array(PortalUser),
     collaborations: z.array(CollaborationRecord),
+    /** Federated servers; absent in data dirs of versions before federation. */
+    servers: z.array(FederatedServer).default([]),
   }),
   /** Temporary archive files being written; removed at start-up after a crash. */
   pendingArchives: z.array(z.string()),

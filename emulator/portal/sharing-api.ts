@@ -5,8 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { PORTAL_VERSION } from "../core/products";
-import { json, SharingError, type ApiRequest, type Reply } from "../core/http";
+import { json, requirePost, SharingError, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
+import { listServers } from "./federation";
 import type { CollaborationRecord, EmulatorState, PortalUser } from "../core/state";
 import {
   checkToken,
@@ -82,16 +83,11 @@ function requireUser(rt: Runtime, req: ApiRequest): PortalUser {
   return user;
 }
 
-function requireAdmin(rt: Runtime, req: ApiRequest): PortalUser {
+/** The signed-in portal administrator of a request (499 without a token, 403 for a user). */
+export function requireAdmin(rt: Runtime, req: ApiRequest): PortalUser {
   const user = requireUser(rt, req);
   if (user.role !== "org_admin") throw forbidden();
   return user;
-}
-
-function requirePost(req: ApiRequest, op: string): void {
-  if (req.method !== "POST") {
-    throw new SharingError(405, `The operation '${op}' must be invoked with HTTP POST.`);
-  }
 }
 
 /** Handles one request under {@link SHARING_PREFIX}. */
@@ -113,6 +109,11 @@ export async function handleSharing(rt: Runtime, req: ApiRequest): Promise<Reply
   }
   if (first !== "portals" || portalId === undefined) throw unknown();
   if (third === undefined) return portalSelf(rt, req, portalId);
+  if (third === "servers" && collaborationId === undefined) {
+    requireAdmin(rt, req);
+    checkPortal(rt, portalId);
+    return listServers(rt);
+  }
   if (third === "createCollaboration" && collaborationId === undefined) {
     requireAdmin(rt, req);
     requirePost(req, third);

@@ -25,6 +25,8 @@ export interface SessionCallOptions {
   idempotent?: boolean | undefined;
   /** Name for error messages; default the path. */
   operation?: string | undefined;
+  /** More values to redact from error messages (e.g. another account's password sent here). */
+  secrets?: readonly string[] | undefined;
 }
 
 /** Supplies tokens to a session; hides the password from anything that prints the session. */
@@ -140,16 +142,40 @@ export class ArcGISSession {
     params: Record<string, unknown> = {},
     options: SessionCallOptions = {},
   ): Promise<Record<string, unknown>> {
+    return this.callAt(this.url(path), path, params, options);
+  }
+
+  /**
+   * Like {@link call}, for a full URL on the same server (e.g. the portal's administrative root
+   * beside its sharing root).
+   *
+   * @param url - the operation's full URL.
+   * @param path - the operation's name for messages, unless `options.operation` gives one.
+   * @param params - form parameters.
+   * @param options - method, idempotency and the name for messages.
+   * @returns the answer's JSON object.
+   * @example
+   * ```ts
+   * await session.callAt(`${root}/federation/servers`, "federation/servers", {}, { method: "GET" })
+   * ```
+   * Maps to: `{url}`.
+   */
+  protected async callAt(
+    url: string,
+    path: string,
+    params: Record<string, unknown>,
+    options: SessionCallOptions,
+  ): Promise<Record<string, unknown>> {
     return this.withToken((token) =>
       arcgisRequest({
         ...this.transport,
-        url: this.url(path),
+        url,
         operation: options.operation ?? path,
         method: options.method ?? "POST",
         params,
         token,
         referer: this.referer,
-        secrets: this.secrets(),
+        secrets: [...this.secrets(), ...(options.secrets ?? [])],
         retry: options.idempotent ? this.retry : false,
       }),
     );
@@ -297,6 +323,49 @@ export class PortalSession extends ArcGISSession {
   /** Sharing root without trailing slash. */
   get sharingUrl(): string {
     return this.rootUrl;
+  }
+
+  /**
+   * The portal's administrative root beside its sharing root: `…/sharing/rest` becomes
+   * `…/portaladmin` (as Chef's PortalAdminClient builds both from one portal URL).
+   *
+   * @returns e.g. `https://portal.example.com/portal/portaladmin`.
+   * @example
+   * ```ts
+   * portal.portalAdminUrl // "https://portal.example.com/portal/portaladmin"
+   * ```
+   */
+  get portalAdminUrl(): string {
+    const root = this.rootUrl.replace(/\/sharing\/rest$/i, "/portaladmin");
+    if (root === this.rootUrl) {
+      throw new TypeError(
+        `The sharing URL ${this.rootUrl} does not end in /sharing/rest, so the portal's ` +
+          "administrative root (…/portaladmin) cannot be derived from it.",
+      );
+    }
+    return root;
+  }
+
+  /**
+   * Calls an operation of the portal's administrative API (`{portaladmin}/{path}`) with the
+   * session's token (a sharing API token serves there too).
+   *
+   * @param path - e.g. `federation/servers/federate`.
+   * @param params - form parameters.
+   * @param options - method, idempotency and the name for messages.
+   * @returns the answer's JSON object.
+   * @example
+   * ```ts
+   * await portal.adminCall("federation/servers/federate", { url, adminUrl, username, password })
+   * ```
+   * Maps to: `{portaladmin}/{path}`.
+   */
+  adminCall(
+    path: string,
+    params: Record<string, unknown> = {},
+    options: SessionCallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return this.callAt(`${this.portalAdminUrl}/${path}`, path, params, options);
   }
 }
 

@@ -5,4 +5,8 @@ export * from "./paths";
 export * from "./getCollaboration";
 export * from "./deleteCollaboration";
 export * from "./removeParticipation";
+export * from "./federatedServers";
+export * from "./federateServer";
+export * from "./updateFederatedServer";
+export * from "./unfederateServer";
 export { isNotFoundError } from "../errors";

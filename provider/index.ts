@@ -49,6 +49,13 @@ export {
   type CollaborationInputs,
   type CollaborationOutputs,
   collaborationProvider,
+  Federation,
+  type FederationArgs,
+  type FederationInputs,
+  type FederationOutputs,
+  type ServerRole,
+  SERVER_ROLES,
+  federationProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
   type InputsOf,

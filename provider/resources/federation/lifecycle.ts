@@ -1,0 +1,323 @@
+/**
+ * `Federation`: an ArcGIS server (Mission, Notebook, Video or ArcGIS Server) federated with a
+ * portal, as Chef's `arcgis_enterprise_portal` actions `:federate_server` and
+ * `:enable_server_function` do it: look for the server in the portal's list, federate it once,
+ * then set its role and function. Reads top-down as its lifecycle: diff, create, read (refresh),
+ * update, delete; then the implementation the host loads from this module's path. Inputs:
+ * `inputs.ts`; the Resource class: `resource.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  answerMayBeLost,
+  createPortalSession,
+  type FederatedServer,
+  federatedServers,
+  federateServer,
+  type PortalSession,
+  unfederateServer,
+  updateFederatedServer,
+} from "../../client";
+import { implementationOf } from "../common/implementation";
+import { withoutProvider } from "../common/lazy-provider";
+import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { transportFor } from "../common/tls";
+import { sameUrl } from "../common/urls";
+import {
+  FEDERATION_INPUTS,
+  type FederationInputs,
+  type FederationOutputs,
+  parseFederationInputs,
+  REPLACING_INPUTS,
+  serverFunctionOf,
+  serverUrlOf,
+  siteRootOf,
+  STATE_ONLY_INPUTS,
+} from "./inputs";
+
+/** How often the portal's list is read while a lost federate answer is resolved. */
+const LIST_POLL_MS = 1_000;
+
+function sessionFor(inputs: FederationInputs): PortalSession {
+  const credentials: { username?: string; password?: string; token?: string } = {};
+  if (inputs.token !== undefined) credentials.token = inputs.token;
+  if (inputs.username !== undefined) credentials.username = inputs.username;
+  if (inputs.password !== undefined) credentials.password = inputs.password;
+  return createPortalSession({
+    sharingUrl: inputs.sharingUrl,
+    ...credentials,
+    ...transportFor(inputs.sharingUrl, inputs.tls),
+  });
+}
+
+/** This server in the portal's list: by its services URL or its site root, in any spelling. */
+function findServer(
+  servers: FederatedServer[],
+  inputs: FederationInputs,
+): FederatedServer | undefined {
+  const url = serverUrlOf(inputs);
+  const root = siteRootOf(inputs.adminUrl);
+  return servers.find(
+    (s) => sameUrl(s.url, url) || (s.adminUrl !== undefined && sameUrl(s.adminUrl, root)),
+  );
+}
+
+function describeTarget(inputs: FederationInputs): string {
+  return `the server ${siteRootOf(inputs.adminUrl)} on the portal ${inputs.sharingUrl}`;
+}
+
+/**
+ * diff: another portal or another server (any URL that is not another spelling) is a
+ * replacement, deleted first (a server is federated with a portal once); the role or function
+ * is an update in place; credentials and the other switches only update state.
+ */
+function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
+  const news = withoutProvider(rawNews) as Partial<FederationInputs>;
+  const replaces = REPLACING_INPUTS.filter((key) => {
+    if (key === "serverUrl") {
+      return !sameUrl(serverUrlOf(olds), serverUrlOf({ ...olds, ...news }));
+    }
+    return !sameUrl(olds[key], news[key]);
+  });
+  if (replaces.length > 0) {
+    return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
+  }
+  const merged = { ...olds, ...news } as FederationInputs;
+  const inPlace =
+    (news.serverRole ?? "FEDERATED_SERVER") !== olds.serverRole ||
+    serverFunctionOf(merged) !== serverFunctionOf(olds);
+  const stateOnly = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
+  return { changes: inPlace || stateOnly || !sameValue(olds.serverType, news.serverType) };
+}
+
+/**
+ * create: reads the portal's list; a server there already is adopted only with `adoptExisting`.
+ * Otherwise federates it once (a lost answer is resolved by reading the list until
+ * `timeouts.federateMs`, never by federating again), then sets the declared role and function.
+ */
+async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseFederationInputs(raw);
+  const session = sessionFor(inputs);
+  const target = describeTarget(inputs);
+  const existing = findServer(await federatedServers(session), inputs);
+  let state: FederationOutputs["state"] = "federated";
+  let server: FederatedServer;
+  if (existing !== undefined) {
+    if (!inputs.adoptExisting) {
+      throw new Error(
+        `The portal ${inputs.sharingUrl} has federated ${siteRootOf(inputs.adminUrl)} already ` +
+          `(server id ${existing.id}). It is not recorded as federated by this stack. If a run ` +
+          "that federated it was interrupted, or the federation is the one you want, set " +
+          "adoptExisting: true and run `pulumi up` (destroy then leaves it federated unless " +
+          "unfederateAdoptedOnDestroy is set).",
+      );
+    }
+    logInfo(`Adopted ${target} (server id ${existing.id}); federate was not sent.`);
+    state = "adopted";
+    server = existing;
+  } else {
+    server = await federateOnce(inputs, session);
+  }
+  const outs = await applyRoleAndFunction(inputs, session, server, state);
+  return { id: outs.serverId, outs };
+}
+
+/** Sends federate once; after a lost answer, finds the outcome in the list. */
+async function federateOnce(
+  inputs: FederationInputs,
+  session: PortalSession,
+): Promise<FederatedServer> {
+  const target = describeTarget(inputs);
+  const deadline = Date.now() + inputs.timeouts.federateMs;
+  let lost: string;
+  try {
+    const { serverId } = await federateServer(session, {
+      url: serverUrlOf(inputs),
+      adminUrl: siteRootOf(inputs.adminUrl),
+      username: inputs.serverUsername,
+      password: inputs.serverPassword,
+    });
+    const listed = (await federatedServers(session)).find((s) => s.id === serverId);
+    if (listed === undefined) {
+      throw new Error(
+        `federate answered server id ${serverId} for ${target}, but the portal does not list it.`,
+      );
+    }
+    return listed;
+  } catch (error) {
+    if (!answerMayBeLost(error)) {
+      throw new Error(failureMessage("federate", inputs.sharingUrl, error), { cause: error });
+    }
+    lost = messageOf(error);
+  }
+  logWarn(
+    `The answer to federate for ${target} was lost (${lost}); reading the portal's list until ` +
+      "timeouts.federateMs to learn whether it was federated. federate is not sent again.",
+  );
+  for (;;) {
+    const found = await federatedServers(session).then(
+      (servers) => findServer(servers, inputs),
+      () => undefined,
+    );
+    if (found !== undefined) {
+      logInfo(`The lost federate had federated ${target} (server id ${found.id}).`);
+      return found;
+    }
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, LIST_POLL_MS));
+  }
+  throw new Error(
+    `The answer to federate for ${target} was lost (${lost}), and the portal has not listed the ` +
+      `server within timeouts.federateMs (${inputs.timeouts.federateMs} ms). federate was not ` +
+      "sent again. Check the portal's servers (Organization > Settings > Servers); run " +
+      "`pulumi up` again once it lists the server (then with adoptExisting: true) or not.",
+  );
+}
+
+/** Sets the declared role and function where the portal reports others; the outputs. */
+async function applyRoleAndFunction(
+  inputs: FederationInputs,
+  session: PortalSession,
+  server: FederatedServer,
+  state: FederationOutputs["state"],
+): Promise<FederationOutputs> {
+  const wantedFunction = serverFunctionOf(inputs);
+  if (server.serverRole !== inputs.serverRole || (server.serverFunction ?? "") !== wantedFunction) {
+    try {
+      await updateFederatedServer(session, server.id, inputs.serverRole, wantedFunction);
+    } catch (error) {
+      throw new Error(
+        `${failureMessage("update (federated server)", inputs.sharingUrl, error)} The server ` +
+          `is federated (server id ${server.id}); run \`pulumi up\` again to set its role and ` +
+          "function.",
+        { cause: error },
+      );
+    }
+  }
+  return {
+    ...inputs,
+    serverId: server.id,
+    state,
+    serverName: server.name ?? "",
+    portalServerType: server.serverType ?? "",
+  };
+}
+
+/**
+ * read (refresh): the server in the portal's list by its id; gone when the portal no longer
+ * lists it (unfederated out of band: the next `pulumi up` federates it again); a role or function
+ * changed on the portal is recorded, so the next preview shows it changing back.
+ */
+async function read(id: string, props: FederationOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const inputs = parseFederationInputs(props);
+  let servers: FederatedServer[];
+  try {
+    servers = await federatedServers(sessionFor(inputs));
+  } catch (error) {
+    throw new Error(
+      `Cannot refresh ${describeTarget(inputs)}: ${messageOf(error)}. State is kept.`,
+      { cause: error },
+    );
+  }
+  const server = servers.find((s) => s.id === id);
+  if (server === undefined) {
+    logInfo(`The portal no longer lists ${describeTarget(inputs)}; it was unfederated.`);
+    return {};
+  }
+  const now: FederationOutputs = { ...props };
+  const role = server.serverRole as FederationOutputs["serverRole"] | undefined;
+  if (role !== undefined && role !== props.serverRole) {
+    logWarn(
+      `The role of ${describeTarget(inputs)} is ${role} on the portal, not ${props.serverRole}.`,
+    );
+    now.serverRole = role;
+  }
+  const reportedFunction = server.serverFunction ?? "";
+  if (reportedFunction !== serverFunctionOf(props)) {
+    logWarn(
+      `The function of ${describeTarget(inputs)} is "${reportedFunction}" on the portal, not ` +
+        `"${serverFunctionOf(props)}".`,
+    );
+    now.serverFunction = reportedFunction;
+  }
+  const { serverId: _i, state: _s, serverName: _n, portalServerType: _t, ...recorded } = now;
+  return { id, props: now, inputs: recorded };
+}
+
+/** update: the role and function in place (update is idempotent); the rest is state only. */
+async function update(
+  _id: string,
+  olds: FederationOutputs,
+  rawNews: unknown,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const news = parseFederationInputs(rawNews);
+  const outs = {
+    ...withStateOnlyChanges(olds, news, [...STATE_ONLY_INPUTS]),
+    serverType: news.serverType,
+    serverRole: news.serverRole,
+    serverFunction: news.serverFunction,
+  } as FederationOutputs;
+  if (news.serverRole !== olds.serverRole || serverFunctionOf(news) !== serverFunctionOf(olds)) {
+    try {
+      await updateFederatedServer(
+        sessionFor(news),
+        olds.serverId,
+        news.serverRole,
+        serverFunctionOf(news),
+      );
+    } catch (error) {
+      throw new Error(
+        `${failureMessage("update (federated server)", news.sharingUrl, error)} State keeps ` +
+          "the previous role and function.",
+        { cause: error },
+      );
+    }
+  }
+  if (outs.serverFunction === undefined) delete outs.serverFunction;
+  return { outs };
+}
+
+/**
+ * delete: unfederates a server this stack federated (with `forceUnfederate`); one it adopted is
+ * left federated unless `unfederateAdoptedOnDestroy`. No longer listed is done.
+ */
+async function remove(id: string, props: FederationOutputs): Promise<void> {
+  const inputs = parseFederationInputs(props);
+  const target = describeTarget(inputs);
+  if (props.state === "adopted" && !inputs.unfederateAdoptedOnDestroy) {
+    logInfo(
+      `Left ${target} federated: it was federated before this stack adopted it (set ` +
+        "unfederateAdoptedOnDestroy: true to unfederate it on destroy).",
+    );
+    return;
+  }
+  const session = sessionFor(inputs);
+  try {
+    // Already unfederated (out of band, or by an earlier destroy whose answer was lost): done.
+    if (!(await federatedServers(session)).some((s) => s.id === id)) {
+      logInfo(`The portal no longer lists ${target}; nothing to unfederate.`);
+      return;
+    }
+    await unfederateServer(session, id, inputs.forceUnfederate);
+    logInfo(`Unfederated ${target}.`);
+  } catch (error) {
+    throw new Error(
+      `Unfederating ${target} failed: ${messageOf(error)}. It stays in the stack; run ` +
+        "`pulumi destroy` again.",
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The Federation implementation the host runs; tests call it directly.
+ *
+ * @internal
+ */
+export const implementation = implementationOf(FEDERATION_INPUTS, {
+  diff,
+  create,
+  read,
+  update,
+  delete: remove,
+});

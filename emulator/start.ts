@@ -21,7 +21,7 @@ import { ADMIN_PREFIX } from "./admin/api";
 import type { RunningEmulator } from "./core/endpoints";
 import { Runtime } from "./core/runtime";
 import { lockDataDir } from "./process/lock";
-import { registerMachine } from "./admin/machines";
+import { registerMachine } from "./core/registry";
 import { CONTROL_PREFIX, expireTokens, healthPath, RequestHandler } from "./server";
 import { SHARING_PREFIX } from "./portal/sharing-api";
 import { finishCreationLater, removeAbandonedArchives } from "./admin/site";

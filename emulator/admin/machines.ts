@@ -19,48 +19,14 @@
  */
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
+import { machineAt, machinesOfProcess, type Machine } from "../core/registry";
 import { exportLockError } from "./site";
 import type { SiteRecord } from "../core/state";
 import { verifyPassword } from "../core/tokens";
 
-/** One emulated machine of this process: its runtime and where it listens. */
-interface Machine {
-  readonly rt: Runtime;
-  readonly port: number;
-}
-
-const machines = new Set<Machine>();
-
-/** Makes a listening emulator known to the others of this process; returns its removal. */
-export function registerMachine(rt: Runtime, port: number): () => void {
-  const entry: Machine = { rt, port };
-  machines.add(entry);
-  return () => machines.delete(entry);
-}
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
-/** The machine of this process that `adminUrl` names, if any. */
-function machineAt(adminUrl: string): Machine | null {
-  let url: URL;
-  try {
-    url = new URL(adminUrl);
-  } catch {
-    return null;
-  }
-  const host = url.hostname.toLowerCase();
-  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-  for (const m of machines) {
-    if (m.port !== port) continue;
-    const names = [m.rt.options.host, m.rt.options.machineName].map((n) => n.toLowerCase());
-    if (LOOPBACK.has(host) || names.includes(host)) return m;
-  }
-  return null;
-}
-
 /** The machines of this process that take part in the site `siteId`. */
 function membersOf(siteId: string): Machine[] {
-  return [...machines].filter((m) => m.rt.store.current.site?.id === siteId);
+  return machinesOfProcess().filter((m) => m.rt.store.current.site?.id === siteId);
 }
 
 /** Machines whose joinSite is under way (a second joinSite meanwhile is refused). */

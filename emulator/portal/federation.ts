@@ -14,8 +14,8 @@
  *   serverRole, serverFunction, serverType `ARCGIS_MISSION_SERVER` for Mission Server, `ArcGIS` for
  *   ArcGIS Server, webgisServerTrustKey), .../portal/validate-server (status, serverId, messages,
  *   adminUrl), .../portal/federation.htm (`{"resources":["servers"]}`).
- * Assumptions (docs/emulator.md): the emulated portal reaches only the server of its own emulator
- * (any other adminUrl cannot be reached); the texts of its refusals; Notebook and Video Server's
+ * Assumptions (docs/emulator.md): the emulated portal reaches the emulated servers of its own
+ * process (core/registry.ts, as joinSite does); any other adminUrl cannot be reached; the texts of its refusals; Notebook and Video Server's
  * serverType; a server federated twice is refused.
  */
 import { randomBytes } from "node:crypto";
@@ -23,6 +23,7 @@ import { json, requirePost, SharingError, type ApiRequest, type Reply } from "..
 import type { ServerType } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import type { FederatedServer } from "../core/state";
+import { machineAt } from "../core/registry";
 import { verifyPassword } from "../core/tokens";
 
 /** The roles `update` takes (Chef's `enable_server_function`; the update docs). */
@@ -75,17 +76,16 @@ export function listServers(rt: Runtime): Reply {
   return json({ servers: rt.store.current.portal.servers.map(describe) });
 }
 
-/** Whether `adminUrl` names this emulator's own site root (the one server the portal reaches). */
-function isOwnSiteRoot(adminUrl: string, req: ApiRequest): boolean {
-  let url: URL;
+/** The emulated machine of this process whose site root `adminUrl` names, if any. */
+function serverAt(adminUrl: string): Runtime | null {
+  let path: string;
   try {
-    url = new URL(adminUrl);
+    path = new URL(adminUrl).pathname.replace(/\/+$/, "");
   } catch {
-    return false;
+    return null;
   }
-  const ownPort = (req.headers.host ?? "").split(":").at(-1);
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  return port === ownPort && url.pathname.replace(/\/+$/, "") === SITE_ROOT_PATH;
+  if (path !== SITE_ROOT_PATH) return null;
+  return machineAt(adminUrl)?.rt ?? null;
 }
 
 /** `POST portaladmin/federation/servers/federate`. */
@@ -94,8 +94,9 @@ async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
   const adminUrl = required(req, "adminUrl").replace(/\/+$/, "");
   const username = required(req, "username");
   const password = required(req, "password");
-  const site = rt.store.current.site;
-  if (!isOwnSiteRoot(adminUrl, req) || site === null || site.status !== "ready") {
+  const server = serverAt(adminUrl);
+  const site = server?.store.current.site ?? null;
+  if (server === null || site === null || site.status !== "ready") {
     throw new SharingError(
       400,
       `Unable to federate the server. The ArcGIS Server site at '${adminUrl}' could not be reached or is not a site.`,
@@ -125,7 +126,7 @@ async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
       adminUrl,
       serverRole: "FEDERATED_SERVER",
       serverFunction: "",
-      serverType: SERVER_TYPE_NAMES[rt.product.type],
+      serverType: SERVER_TYPE_NAMES[server.product.type],
     });
   });
   rt.stats.serversFederated++;
@@ -168,7 +169,7 @@ async function unfederate(rt: Runtime, id: string): Promise<Reply> {
 function validate(rt: Runtime, id: string): Reply {
   const server = rt.store.current.portal.servers.find((s) => s.id === id);
   if (server === undefined) throw notFederated(id);
-  const site = rt.store.current.site;
+  const site = serverAt(server.adminUrl)?.store.current.site ?? null;
   const reachable = site !== null && site.status === "ready";
   return json({
     status: reachable ? "success" : "failure",

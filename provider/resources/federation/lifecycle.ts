@@ -75,6 +75,8 @@ function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dy
   const news = withoutProvider(rawNews) as Partial<FederationInputs>;
   const replaces = REPLACING_INPUTS.filter((key) => {
     if (key === "serverUrl") {
+      // Derived from adminUrl when neither side gives it: adminUrl's own change says it.
+      if (olds.serverUrl === undefined && news.serverUrl === undefined) return false;
       return !sameUrl(serverUrlOf(olds), serverUrlOf({ ...olds, ...news }));
     }
     return !sameUrl(olds[key], news[key]);

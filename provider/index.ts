@@ -141,6 +141,12 @@ export {
 export {
   portalSelf,
   type PortalSelf,
+  federatedServers,
+  type FederatedServer,
+  federateServer,
+  type FederateServerParams,
+  updateFederatedServer,
+  unfederateServer,
   communitySelf,
   type CommunitySelf,
   getCollaboration,

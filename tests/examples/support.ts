@@ -41,7 +41,7 @@ export function projectName(pulumiYaml: string): string {
 
 /**
  * Runs a program as `pulumi up` would: in `programDir`, TypeScript set up like the language
- * host, stack config given as `key: value` (the project's namespace is added) with `secrets`
+ * host, stack config given as `key: value` (the project's namespace is added to a key without one) with `secrets`
  * marked secret.
  *
  * @param options.typeCheck - false sets PULUMI_NODEJS_TRANSPILE_ONLY (faster; tsc checks anyway).
@@ -57,14 +57,14 @@ export async function runProgram(options: {
 }): Promise<ProgramRun> {
   const project = projectName(options.pulumiYaml);
   const all = { ...options.config, ...options.secrets };
+  // A key with its own namespace (`arcgis-admin:adminUrl`) keeps it.
+  const namespaced = (k: string): string => (k.includes(":") ? k : `${project}:${k}`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_CONFIG: JSON.stringify(
-      Object.fromEntries(Object.entries(all).map(([k, v]) => [`${project}:${k}`, v])),
+      Object.fromEntries(Object.entries(all).map(([k, v]) => [namespaced(k), v])),
     ),
-    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(
-      Object.keys(options.secrets ?? {}).map((k) => `${project}:${k}`),
-    ),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(Object.keys(options.secrets ?? {}).map(namespaced)),
   };
   if (options.typeCheck === false) env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
   const parsed = await runMockProgram({

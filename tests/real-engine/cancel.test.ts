@@ -181,13 +181,42 @@ async function lockHoldersGone(s: Setup): Promise<void> {
   }
 }
 
+/** The dynamic-provider hosts started for this setup's stack (their PULUMI_HOME is its own). */
+function providerHostsOf(s: Setup): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.includes("dynamic-provider")) continue;
+      const environ = fs.readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (environ.includes(`PULUMI_HOME=${s.env.PULUMI_HOME}`)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return pids;
+}
+
 it("SIGKILL of npm start's whole group during the creation: the next npm start completes with one createNewSite", async () => {
   const s = await setup("sigkill", 4_000);
+  let hosts: number[] = [];
+  const watching = setInterval(() => {
+    if (hosts.length === 0) hosts = providerHostsOf(s);
+  }, 100);
   const killed = await startAndSignal(s, "SIGKILL");
+  clearInterval(watching);
   expect(killed.code).toBe(null);
   // What a killed run leaves: the stack locked by a process that is gone, the Site's create
   // pending. The next npm start recovers from both by itself.
   await lockHoldersGone(s);
+  // The provider host of the killed engine does not stay behind: it ends once its parent is gone.
+  expect(hosts.length).toBeGreaterThan(0);
+  const deadline = Date.now() + 15_000;
+  while (providerHostsOf(s).some((pid) => hosts.includes(pid)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(providerHostsOf(s).filter((pid) => hosts.includes(pid))).toEqual([]);
   expect(pendingOperations(s)).not.toEqual([]);
   const again = await run(process.execPath, [START, ...s.flags], {
     cwd: REPO_ROOT,

@@ -9,6 +9,7 @@ import { withoutProvider } from "../common/lazy-provider";
 import { type TlsSettings } from "../common/tls";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { COLLABORATION } from "./resource";
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {
@@ -129,10 +130,9 @@ export const STATE_ONLY_INPUTS = ["username", "password", "token", "leaveAsGuest
  * @internal
  */
 export const COLLABORATION_INPUTS: InputRules = {
-  resource: "Collaboration",
+  frame: COLLABORATION,
   schema: collaborationInputsSchema,
   crossChecks: collaborationCrossChecks,
-  outputOnlyKeys: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
 };
 
 /**

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
 import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation } from "./lazy-provider";
+import type { ResourceFrame } from "./registration";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -17,14 +18,15 @@ import { type ResourceImplementation } from "./lazy-provider";
  * @internal
  */
 export interface InputRules {
-  /** The resource's class name, for messages. */
-  resource: string;
+  /**
+   * The resource's frame (`resource.ts`): its class name, for messages, and the keys that exist
+   * only in outputs, left out when outputs are read back as inputs.
+   */
+  frame: Pick<ResourceFrame, "type" | "outputOnly">;
   /** Builds the strict schema of the inputs (built per call: a provider must not capture it). */
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
   crossChecks: (values: Record<string, unknown>) => CheckFailure[];
-  /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
-  outputOnlyKeys: readonly string[];
 }
 
 /**
@@ -34,10 +36,10 @@ export interface InputRules {
  */
 export function parseInputsWith<T>(rules: InputRules, raw: unknown): T {
   return parseValidInputs<T>(
-    rules.resource,
+    rules.frame.type,
     rules.schema(),
     raw,
-    rules.outputOnlyKeys,
+    rules.frame.outputOnly,
     rules.crossChecks,
   );
 }

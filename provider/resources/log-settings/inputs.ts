@@ -9,6 +9,7 @@ import { type CheckFailure } from "../common/input-check";
 import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { LOG_SETTINGS } from "./resource";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 export const LOG_SETTINGS_LEVELS = [
@@ -160,10 +161,9 @@ export const STATE_ONLY_INPUTS = [
  * @internal
  */
 export const LOG_SETTINGS_INPUTS: InputRules = {
-  resource: "LogSettings",
+  frame: LOG_SETTINGS,
   schema: logSettingsInputsSchema,
   crossChecks: logSettingsCrossChecks,
-  outputOnlyKeys: ["previousSettings", "serverLogSettings"],
 };
 
 /**

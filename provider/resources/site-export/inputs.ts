@@ -11,6 +11,7 @@ import { withoutProvider } from "../common/lazy-provider";
 import { type TlsSettings } from "../common/tls";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_EXPORT } from "./resource";
 
 /**
  * Default bound on an export, including the time spent waiting for a lock held by another.
@@ -157,10 +158,9 @@ export const STATE_ONLY_INPUTS = [
  * @internal
  */
 export const SITE_EXPORT_INPUTS: InputRules = {
-  resource: "SiteExport",
+  frame: SITE_EXPORT,
   schema: siteExportInputsSchema,
   crossChecks: siteExportCrossChecks,
-  outputOnlyKeys: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
 };
 
 /**

@@ -10,6 +10,7 @@ import { type CheckFailure } from "../common/input-check";
 import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_IMPORT } from "./resource";
 
 /**
  * Default bound on an import, including waiting while an export or import holds the site.
@@ -145,10 +146,9 @@ export const STATE_ONLY_INPUTS = [
  * @internal
  */
 export const SITE_IMPORT_INPUTS: InputRules = {
-  resource: "SiteImport",
+  frame: SITE_IMPORT,
   schema: siteImportInputsSchema,
   crossChecks: siteImportCrossChecks,
-  outputOnlyKeys: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
 };
 
 /**

@@ -9,6 +9,7 @@ import { type CheckFailure } from "../common/input-check";
 import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_MACHINE } from "./resource";
 import { sameUrl } from "../common/urls";
 
 /**
@@ -137,10 +138,9 @@ export const STATE_ONLY_INPUTS = [
  * @internal
  */
 export const SITE_MACHINE_INPUTS: InputRules = {
-  resource: "SiteMachine",
+  frame: SITE_MACHINE,
   schema: siteMachineInputsSchema,
   crossChecks: siteMachineCrossChecks,
-  outputOnlyKeys: ["state", "registeredName", "machines", "joinedAt"],
 };
 
 /**

@@ -17,6 +17,7 @@ import { type CheckFailure } from "../common/input-check";
 import { type InputRules, parseInputsWith } from "../common/implementation";
 import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
 import type { TlsSettings } from "../common/tls";
+import { SITE } from "./resource";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [
@@ -347,21 +348,6 @@ export const STATE_ONLY_INPUTS = [
 ] as const;
 
 /**
- * Keys that exist only in outputs: left out when outputs are read back as inputs.
- *
- * @internal
- */
-export const OUTPUT_ONLY_KEYS = [
-  "state",
-  "createdAt",
-  "machines",
-  "serverVersion",
-  "serverLogSettings",
-  "serverDirectories",
-  "serverConfigStore",
-] as const;
-
-/**
  * Reads inputs, or outputs read back as inputs, that must be valid; throws what is not.
  *
  * @internal
@@ -376,10 +362,9 @@ export function parseInputs(raw: unknown): SiteInputs {
  * @internal
  */
 export const SITE_INPUTS: InputRules = {
-  resource: "Site",
+  frame: SITE,
   schema: siteInputsSchema,
   crossChecks: allCrossChecks,
-  outputOnlyKeys: OUTPUT_ONLY_KEYS,
 };
 
 type SiteSchemaOutput = z.output<ReturnType<typeof siteInputsSchema>>;

@@ -27,8 +27,9 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { withoutProvider } from "../common/lazy-provider";
-import { logInfo, logWarn, messageOf } from "../common/log";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
+import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { transportFor } from "../common/tls";
 import { implementationOf } from "../common/implementation";
 
@@ -162,13 +163,7 @@ async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dyn
 }
 
 /** update: state only. */
-async function update(
-  _id: string,
-  olds: CollaborationOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: withStateOnlyChanges(olds, parseCollaborationInputs(rawNews), STATE_ONLY_INPUTS) };
-}
+const update = stateOnlyUpdate<CollaborationOutputs>(parseCollaborationInputs, STATE_ONLY_INPUTS);
 
 /** delete: deletes the collaboration (host) or leaves it (guest); already gone is done. */
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
- * `username`, `password` inputs, the admin session built from them, the test for "the site is
- * held by an export or an import", and the wait for a server to answer.
+ * `username`, `password` inputs (and which inputs only update state), the admin session built from
+ * them, the test for "the site is held by an export or an import", and the wait for a server to
+ * answer.
  *
  * @internal
  */
@@ -43,6 +44,15 @@ export function adminTargetShape() {
     password: nonEmpty(),
   };
 }
+
+/**
+ * The inputs of a resource on an administrative root whose change only updates state: the
+ * credentials it acts with (proved or used at the next call), how it checks the server's
+ * certificate, and its time limits. Never what it acts on.
+ *
+ * @internal
+ */
+export const ACCESS_INPUTS = ["username", "password", "tls", "timeouts"] as const;
 
 /** The inputs an admin session is built from. */
 interface AdminTarget {

@@ -44,7 +44,20 @@ export function parseInputsWith<T>(rules: InputRules, raw: unknown): T {
   );
 }
 
-/** The lifecycle methods of a resource whose outputs are `O`. */
+/**
+ * The reader of a resource's inputs: what create, update, read and delete are given (inputs, or
+ * outputs read back as inputs), checked by the rules, as a `T`.
+ *
+ * @internal
+ */
+export function inputReader<T>(rules: InputRules): (raw: unknown) => T {
+  return (raw) => parseInputsWith<T>(rules, raw);
+}
+
+/**
+ * The lifecycle methods of a resource whose outputs are `O`: `implementationOf` types them, so a
+ * lifecycle's functions need not repeat their result types.
+ */
 interface Lifecycle<O> {
   diff: (
     id: string,

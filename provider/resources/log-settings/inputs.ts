@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { LOG_SETTINGS } from "./resource";
 
@@ -93,9 +93,7 @@ export function logSettingsInputsSchema() {
     usageMeteringEnabled: z.boolean().optional(),
     restoreOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ changeMs: timeoutMsSchema(DEFAULT_CHANGE_MS) })
-      .default({ changeMs: DEFAULT_CHANGE_MS }),
+    timeouts: timeoutsSchema({ changeMs: DEFAULT_CHANGE_MS }),
   });
 }
 
@@ -146,13 +144,10 @@ export const REPLACING_INPUTS = ["adminUrl"] as const;
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
   "adminUrl",
   "serverType",
-  "username",
-  "password",
   "restoreOnDestroy",
-  "tls",
-  "timeouts",
 ] as const;
 
 /**
@@ -171,6 +166,4 @@ export const LOG_SETTINGS_INPUTS: InputRules = {
  *
  * @internal
  */
-export function parseLogSettingsInputs(raw: unknown): LogSettingsInputs {
-  return parseInputsWith<LogSettingsInputs>(LOG_SETTINGS_INPUTS, raw);
-}
+export const parseLogSettingsInputs = inputReader<LogSettingsInputs>(LOG_SETTINGS_INPUTS);

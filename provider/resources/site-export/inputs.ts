@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
 import { withoutProvider } from "../common/lazy-provider";
 import { type TlsSettings } from "../common/tls";
 import { type InputRules, parseInputsWith } from "../common/implementation";
@@ -96,9 +96,7 @@ export function siteExportInputsSchema() {
       .positive({ message: "must be a positive number of bytes" })
       .default(DEFAULT_MAX_DOWNLOAD_BYTES),
     tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ exportMs: timeoutMsSchema(DEFAULT_EXPORT_MS) })
-      .default({ exportMs: DEFAULT_EXPORT_MS }),
+    timeouts: timeoutsSchema({ exportMs: DEFAULT_EXPORT_MS }),
   });
 }
 
@@ -143,13 +141,10 @@ export const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
   "serverType",
-  "username",
-  "password",
   "maxDownloadBytes",
   "allowMissingDownload",
-  "tls",
-  "timeouts",
 ] as const;
 
 /**

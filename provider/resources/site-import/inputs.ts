@@ -5,10 +5,10 @@
 import * as fs from "node:fs";
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { SITE_IMPORT } from "./resource";
 
@@ -65,9 +65,7 @@ export function siteImportInputsSchema() {
       .optional(),
     triggers: z.array(z.unknown()).optional(),
     tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ importMs: timeoutMsSchema(DEFAULT_IMPORT_MS) })
-      .default({ importMs: DEFAULT_IMPORT_MS }),
+    timeouts: timeoutsSchema({ importMs: DEFAULT_IMPORT_MS }),
   });
 }
 
@@ -129,12 +127,9 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
   "adminUrl",
   "serverType",
-  "username",
-  "password",
-  "tls",
-  "timeouts",
   "location",
   "localArchive",
   "archiveSha256",
@@ -156,6 +151,4 @@ export const SITE_IMPORT_INPUTS: InputRules = {
  *
  * @internal
  */
-export function parseSiteImportInputs(raw: unknown): SiteImportInputs {
-  return parseInputsWith<SiteImportInputs>(SITE_IMPORT_INPUTS, raw);
-}
+export const parseSiteImportInputs = inputReader<SiteImportInputs>(SITE_IMPORT_INPUTS);

@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { adminRootSchema, nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { SITE_MACHINE } from "./resource";
 import { sameUrl } from "../common/urls";
@@ -71,12 +71,7 @@ export function siteMachineInputsSchema() {
     machineName: nonEmpty().optional(),
     unregisterAdoptedOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),
-    timeouts: z
-      .strictObject({
-        serverReadyMs: timeoutMsSchema(DEFAULT_SERVER_READY_MS),
-        joinMs: timeoutMsSchema(DEFAULT_JOIN_MS),
-      })
-      .default({ serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS }),
+    timeouts: timeoutsSchema({ serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS }),
   });
 }
 
@@ -124,13 +119,7 @@ export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "mach
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [
-  "username",
-  "password",
-  "tls",
-  "timeouts",
-  "unregisterAdoptedOnDestroy",
-] as const;
+export const STATE_ONLY_INPUTS = [...ACCESS_INPUTS, "unregisterAdoptedOnDestroy"] as const;
 
 /**
  * The SiteMachine's input rules.
@@ -148,6 +137,4 @@ export const SITE_MACHINE_INPUTS: InputRules = {
  *
  * @internal
  */
-export function parseSiteMachineInputs(raw: unknown): SiteMachineInputs {
-  return parseInputsWith<SiteMachineInputs>(SITE_MACHINE_INPUTS, raw);
-}
+export const parseSiteMachineInputs = inputReader<SiteMachineInputs>(SITE_MACHINE_INPUTS);

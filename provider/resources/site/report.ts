@@ -17,7 +17,8 @@ import {
   serverInfo,
   type ServerInfo,
 } from "../../client";
-import { logWarn, messageOf } from "../common/log";
+import { messageOf } from "../common/failures";
+import { logWarn } from "../common/log";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
 import type { SiteServer } from "./server";
 

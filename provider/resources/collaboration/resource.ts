@@ -24,7 +24,7 @@ export const COLLABORATION: ResourceFrame = {
   type: "Collaboration",
   provider: collaborationProvider,
   secretOutputs: ["password", "token"],
-  argumentOutputs: ["leaveAsGuest", "portalId"],
+  fromArguments: ["leaveAsGuest", "portalId"],
   outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
 };
 

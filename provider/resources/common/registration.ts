@@ -23,7 +23,7 @@ export interface ResourceFrame {
    * Outputs that are arguments too: listed so that each is a property of the resource even when
    * its argument is not given (Pulumi makes an output of each key); a given argument fills it.
    */
-  argumentOutputs: readonly string[];
+  fromArguments: readonly string[];
   /**
    * Outputs that only the lifecycle sets: registered as unknown whatever the arguments hold, and
    * left out when outputs are read back as inputs.
@@ -60,7 +60,7 @@ export function registration(
 ): DynamicResourceParameters {
   const { connection: _connection, ...own } = args as { connection?: unknown };
   const props: pulumi.Inputs = {
-    ...withoutValues(frame.argumentOutputs),
+    ...withoutValues(frame.fromArguments),
     ...own,
     ...resolved,
     ...withoutValues(frame.outputOnly),

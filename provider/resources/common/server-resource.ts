@@ -28,7 +28,8 @@ export abstract class ServerResource extends pulumi.dynamic.Resource {
 /**
  * The frame of a server resource: the outputs {@link ServerResource} declares come with it
  * (`serverType` from the arguments; `adminUrl`, `username`, `password` and `tls` from the resolved
- * connection), and the password is always a secret.
+ * connection), so does `timeouts` (every server resource has its own time limits), and the
+ * password is always a secret.
  *
  * @param type - the class name.
  * @param provider - its serialized provider.
@@ -39,13 +40,13 @@ export abstract class ServerResource extends pulumi.dynamic.Resource {
 export function serverResourceFrame(
   type: string,
   provider: pulumi.dynamic.ResourceProvider,
-  own: Pick<ResourceFrame, "argumentOutputs" | "outputOnly">,
+  own: Pick<ResourceFrame, "fromArguments" | "outputOnly">,
 ): ResourceFrame {
   return {
     type,
     provider,
     secretOutputs: ["password"],
-    argumentOutputs: ["serverType", ...own.argumentOutputs],
+    fromArguments: ["serverType", ...own.fromArguments, "timeouts"],
     outputOnly: own.outputOnly,
   };
 }

@@ -9,7 +9,7 @@ import { type CheckFailure } from "../common/input-check";
 import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
-import { LOG_SETTINGS } from "./resource";
+import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 export const LOG_SETTINGS_LEVELS = [
@@ -22,18 +22,9 @@ export const LOG_SETTINGS_LEVELS = [
   "DEBUG",
 ] as const;
 
-/**
- * The settings this resource can manage; a field left out is the server's business.
- *
- * @internal
- */
-export const MANAGED_LOG_FIELDS = [
-  "logLevel",
-  "logDir",
-  "maxErrorReportsCount",
-  "maxLogFileAge",
-  "usageMeteringEnabled",
-] as const;
+/** The settings this resource can manage, listed with its outputs (resource.ts). */
+export { MANAGED_LOG_FIELDS };
+
 /**
  * One of {@link MANAGED_LOG_FIELDS}.
  *

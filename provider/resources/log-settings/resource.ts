@@ -18,21 +18,26 @@ import { type TlsArgs } from "../common/tls";
 export const logSettingsProvider = lazyProvider("log-settings");
 
 /**
+ * The settings a LogSettings can manage; a field left out is the server's business.
+ *
+ * @internal
+ */
+export const MANAGED_LOG_FIELDS = [
+  "logLevel",
+  "logDir",
+  "maxErrorReportsCount",
+  "maxLogFileAge",
+  "usageMeteringEnabled",
+] as const;
+
+/**
  * What a LogSettings registers with beyond what every server resource does: its own outputs
  * (its input rules read them too).
  *
  * @internal
  */
 export const LOG_SETTINGS = serverResourceFrame("LogSettings", logSettingsProvider, {
-  argumentOutputs: [
-    "logLevel",
-    "logDir",
-    "maxErrorReportsCount",
-    "maxLogFileAge",
-    "usageMeteringEnabled",
-    "restoreOnDestroy",
-    "timeouts",
-  ],
+  fromArguments: [...MANAGED_LOG_FIELDS, "restoreOnDestroy"],
   outputOnly: ["previousSettings", "serverLogSettings"],
 });
 

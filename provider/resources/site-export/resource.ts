@@ -24,14 +24,13 @@ export const siteExportProvider = lazyProvider("site-export");
  * @internal
  */
 export const SITE_EXPORT = serverResourceFrame("SiteExport", siteExportProvider, {
-  argumentOutputs: [
+  fromArguments: [
     "location",
     "requestedLocation",
     "downloadTo",
     "triggers",
     "allowMissingDownload",
     "maxDownloadBytes",
-    "timeouts",
   ],
   outputOnly: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
 });

@@ -24,7 +24,7 @@ export const siteImportProvider = lazyProvider("site-import");
  * @internal
  */
 export const SITE_IMPORT = serverResourceFrame("SiteImport", siteImportProvider, {
-  argumentOutputs: ["location", "localArchive", "archiveSha256", "triggers", "timeouts"],
+  fromArguments: ["location", "localArchive", "archiveSha256", "triggers"],
   outputOnly: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
 });
 

@@ -23,7 +23,7 @@ export const siteMachineProvider = lazyProvider("site-machine");
  * @internal
  */
 export const SITE_MACHINE = serverResourceFrame("SiteMachine", siteMachineProvider, {
-  argumentOutputs: ["machineName", "unregisterAdoptedOnDestroy", "timeouts"],
+  fromArguments: ["machineName", "unregisterAdoptedOnDestroy"],
   outputOnly: ["state", "registeredName", "machines", "joinedAt"],
 });
 

@@ -30,14 +30,7 @@ export const siteProvider = lazyProvider("site");
  * @internal
  */
 export const SITE = serverResourceFrame("Site", siteProvider, {
-  argumentOutputs: [
-    "directories",
-    "logSettings",
-    "runAsync",
-    "adoptExisting",
-    "deleteSiteOnDestroy",
-    "timeouts",
-  ],
+  fromArguments: ["directories", "logSettings", "runAsync", "adoptExisting", "deleteSiteOnDestroy"],
   outputOnly: [
     "state",
     "createdAt",

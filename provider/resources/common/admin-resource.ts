@@ -1,6 +1,6 @@
 /**
  * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
- * `username`, `password` inputs (and which inputs only update state), the admin session built from
+ * `username`, `password`, `tls` and `timeouts` inputs (and which of them only update state), the admin session built from
  * them, the test for "the site is held by an export or an import", and the wait for a server to
  * answer.
  *
@@ -15,7 +15,7 @@ import {
   SERVER_TYPES,
   waitForServer,
 } from "../../client";
-import { adminRootSchema, nonEmpty } from "./input-schemas";
+import { adminRootSchema, nonEmpty, timeoutsSchema, tlsSchema } from "./input-schemas";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
 
@@ -31,18 +31,27 @@ export function serverTypeSchema() {
 }
 
 /**
- * The schema fields of a resource on an administrative root: `serverType`, `adminUrl`,
- * `username` and `password`, to spread into its strict object.
+ * The strict schema of a resource on an administrative root: `serverType`, `adminUrl`, `username`
+ * and `password`, then its own fields, then `tls` and its `timeouts` (each limit with its default).
+ *
+ * @param own - the resource's own fields.
+ * @param timeouts - each time limit's name and default, in milliseconds.
  *
  * @internal
  */
-export function adminTargetShape() {
-  return {
+export function adminInputsSchema<S extends z.ZodRawShape, K extends string>(
+  own: S,
+  timeouts: Record<K, number>,
+) {
+  return z.strictObject({
     serverType: serverTypeSchema(),
     adminUrl: adminRootSchema(),
     username: nonEmpty(),
     password: nonEmpty(),
-  };
+    ...own,
+    tls: tlsSchema(),
+    timeouts: timeoutsSchema(timeouts),
+  });
 }
 
 /**

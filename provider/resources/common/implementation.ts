@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
 import { isArcGISRequestError } from "../../client";
-import { type ResourceImplementation } from "./lazy-provider";
+import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 
 /**
@@ -23,6 +23,11 @@ export interface InputRules {
    * only in outputs, left out when outputs are read back as inputs.
    */
   frame: Pick<ResourceFrame, "type" | "outputOnly">;
+  /**
+   * How outputs read back become inputs beyond leaving out the output-only keys, when they need
+   * more: changes `values` (a copy, without `__provider`) in place.
+   */
+  fromOutputs?: (values: Record<string, unknown>) => void;
   /** Builds the strict schema of the inputs (built per call: a provider must not capture it). */
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
@@ -35,10 +40,12 @@ export interface InputRules {
  * @internal
  */
 export function parseInputsWith<T>(rules: InputRules, raw: unknown): T {
+  const values = withoutProvider(raw);
+  rules.fromOutputs?.(values);
   return parseValidInputs<T>(
     rules.frame.type,
     rules.schema(),
-    raw,
+    values,
     rules.frame.outputOnly,
     rules.crossChecks,
   );

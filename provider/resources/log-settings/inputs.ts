@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
@@ -73,19 +73,19 @@ export interface LogSettingsOutputs extends LogSettingsInputs {
  */
 export function logSettingsInputsSchema() {
   const count = z.number().int().min(0, { message: "must not be negative" });
-  return z.strictObject({
-    ...adminTargetShape(),
-    logLevel: z
-      .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
-      .optional(),
-    logDir: nonEmpty().optional(),
-    maxErrorReportsCount: count.optional(),
-    maxLogFileAge: count.optional(),
-    usageMeteringEnabled: z.boolean().optional(),
-    restoreOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: timeoutsSchema({ changeMs: DEFAULT_CHANGE_MS }),
-  });
+  return adminInputsSchema(
+    {
+      logLevel: z
+        .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
+        .optional(),
+      logDir: nonEmpty().optional(),
+      maxErrorReportsCount: count.optional(),
+      maxLogFileAge: count.optional(),
+      usageMeteringEnabled: z.boolean().optional(),
+      restoreOnDestroy: z.boolean().default(false),
+    },
+    { changeMs: DEFAULT_CHANGE_MS },
+  );
 }
 
 /**
@@ -122,6 +122,24 @@ export function logSettingsCrossChecks(values: Record<string, unknown>): CheckFa
 }
 
 /**
+ * The LogSettings' input rules.
+ *
+ * @internal
+ */
+export const LOG_SETTINGS_INPUTS: InputRules = {
+  frame: LOG_SETTINGS,
+  schema: logSettingsInputsSchema,
+  crossChecks: logSettingsCrossChecks,
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export const parseLogSettingsInputs = inputReader<LogSettingsInputs>(LOG_SETTINGS_INPUTS);
+
+/**
  * Inputs whose change means another server (a replacement), when the URL reaches another place:
  * another spelling of the same URL only updates state.
  *
@@ -140,21 +158,3 @@ export const STATE_ONLY_INPUTS = [
   "serverType",
   "restoreOnDestroy",
 ] as const;
-
-/**
- * The LogSettings' input rules.
- *
- * @internal
- */
-export const LOG_SETTINGS_INPUTS: InputRules = {
-  frame: LOG_SETTINGS,
-  schema: logSettingsInputsSchema,
-  crossChecks: logSettingsCrossChecks,
-};
-
-/**
- * Reads the inputs from what create, update, read and delete are given.
- *
- * @internal
- */
-export const parseLogSettingsInputs = inputReader<LogSettingsInputs>(LOG_SETTINGS_INPUTS);

@@ -5,9 +5,9 @@
 import * as fs from "node:fs";
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { SITE_IMPORT } from "./resource";
@@ -55,18 +55,18 @@ export interface SiteImportOutputs extends SiteImportInputs {
  * @internal
  */
 export function siteImportInputsSchema() {
-  return z.strictObject({
-    ...adminTargetShape(),
-    location: nonEmpty().optional(),
-    localArchive: nonEmpty().optional(),
-    archiveSha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
-      .optional(),
-    triggers: z.array(z.unknown()).optional(),
-    tls: tlsSchema(),
-    timeouts: timeoutsSchema({ importMs: DEFAULT_IMPORT_MS }),
-  });
+  return adminInputsSchema(
+    {
+      location: nonEmpty().optional(),
+      localArchive: nonEmpty().optional(),
+      archiveSha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
+        .optional(),
+      triggers: z.array(z.unknown()).optional(),
+    },
+    { importMs: DEFAULT_IMPORT_MS },
+  );
 }
 
 /**
@@ -122,20 +122,6 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
 }
 
 /**
- * Inputs whose change only updates state (with the archive's, when it names the same content).
- *
- * @internal
- */
-export const STATE_ONLY_INPUTS = [
-  ...ACCESS_INPUTS,
-  "adminUrl",
-  "serverType",
-  "location",
-  "localArchive",
-  "archiveSha256",
-] as const;
-
-/**
  * The SiteImport's input rules.
  *
  * @internal
@@ -152,3 +138,17 @@ export const SITE_IMPORT_INPUTS: InputRules = {
  * @internal
  */
 export const parseSiteImportInputs = inputReader<SiteImportInputs>(SITE_IMPORT_INPUTS);
+
+/**
+ * Inputs whose change only updates state (with the archive's, when it names the same content).
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
+  "adminUrl",
+  "serverType",
+  "location",
+  "localArchive",
+  "archiveSha256",
+] as const;

@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-resource";
 import { type CheckFailure } from "../common/input-check";
-import { adminRootSchema, nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { adminRootSchema, nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { SITE_MACHINE } from "./resource";
@@ -65,14 +65,14 @@ export interface SiteMachineOutputs extends SiteMachineInputs {
  * @internal
  */
 export function siteMachineInputsSchema() {
-  return z.strictObject({
-    ...adminTargetShape(),
-    siteAdminUrl: adminRootSchema(),
-    machineName: nonEmpty().optional(),
-    unregisterAdoptedOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: timeoutsSchema({ serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS }),
-  });
+  return adminInputsSchema(
+    {
+      siteAdminUrl: adminRootSchema(),
+      machineName: nonEmpty().optional(),
+      unregisterAdoptedOnDestroy: z.boolean().default(false),
+    },
+    { serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS },
+  );
 }
 
 /**
@@ -108,20 +108,6 @@ export function siteMachineCrossChecks(values: Record<string, unknown>): CheckFa
 }
 
 /**
- * Inputs whose change means another machine or another site: unregister, then join anew.
- *
- * @internal
- */
-export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "machineName"] as const;
-
-/**
- * Inputs whose change only updates state.
- *
- * @internal
- */
-export const STATE_ONLY_INPUTS = [...ACCESS_INPUTS, "unregisterAdoptedOnDestroy"] as const;
-
-/**
  * The SiteMachine's input rules.
  *
  * @internal
@@ -138,3 +124,17 @@ export const SITE_MACHINE_INPUTS: InputRules = {
  * @internal
  */
 export const parseSiteMachineInputs = inputReader<SiteMachineInputs>(SITE_MACHINE_INPUTS);
+
+/**
+ * Inputs whose change means another machine or another site: unregister, then join anew.
+ *
+ * @internal
+ */
+export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "machineName"] as const;
+
+/**
+ * Inputs whose change only updates state.
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [...ACCESS_INPUTS, "unregisterAdoptedOnDestroy"] as const;

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import { type ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { adminInputsSchema } from "../common/admin-resource";
 import { inputReader, type InputRules } from "../common/implementation";
-import { nonEmpty, timeoutsSchema, tlsSchema } from "../common/input-schemas";
+import { nonEmpty } from "../common/input-schemas";
 import type { TlsSettings } from "../common/tls";
 import { SITE } from "./resource";
 import { allCrossChecks } from "./rules";
@@ -164,38 +164,38 @@ export function siteInputsSchema() {
         });
       }
     });
-  return z.strictObject({
-    ...adminTargetShape(),
-    configStoreConnection: z
-      .strictObject({
-        type: z.enum(CONFIG_STORE_TYPES, {
-          message: `must be one of ${CONFIG_STORE_TYPES.join(", ")}`,
-        }),
-        connectionString: nonEmpty(),
-        localRepositoryPath: nonEmpty().optional(),
-        username: nonEmpty().optional(),
-        connectionSecret: nonEmpty().optional(),
-      })
-      .optional(),
-    directories: z.array(directory).optional(),
-    logSettings: z
-      .strictObject({
-        logLevel: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
-        logDir: nonEmpty(),
-        maxErrorReportsCount: count,
-        maxLogFileAge: count,
-        usageMeteringEnabled: z.boolean().optional(),
-      })
-      .optional(),
-    runAsync: z.boolean().default(false),
-    adoptExisting: z.boolean().default(false),
-    deleteSiteOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: timeoutsSchema({
+  return adminInputsSchema(
+    {
+      configStoreConnection: z
+        .strictObject({
+          type: z.enum(CONFIG_STORE_TYPES, {
+            message: `must be one of ${CONFIG_STORE_TYPES.join(", ")}`,
+          }),
+          connectionString: nonEmpty(),
+          localRepositoryPath: nonEmpty().optional(),
+          username: nonEmpty().optional(),
+          connectionSecret: nonEmpty().optional(),
+        })
+        .optional(),
+      directories: z.array(directory).optional(),
+      logSettings: z
+        .strictObject({
+          logLevel: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
+          logDir: nonEmpty(),
+          maxErrorReportsCount: count,
+          maxLogFileAge: count,
+          usageMeteringEnabled: z.boolean().optional(),
+        })
+        .optional(),
+      runAsync: z.boolean().default(false),
+      adoptExisting: z.boolean().default(false),
+      deleteSiteOnDestroy: z.boolean().default(false),
+    },
+    {
       serverReadyMs: DEFAULT_SERVER_READY_MS,
       createMs: DEFAULT_CREATE_MS,
-    }),
-  });
+    },
+  );
 }
 
 /**

@@ -22,11 +22,9 @@ export const LOG_SETTINGS_LEVELS = [
   "DEBUG",
 ] as const;
 
-/** The settings this resource can manage, listed with its outputs (resource.ts). */
-export { MANAGED_LOG_FIELDS };
-
 /**
- * One of {@link MANAGED_LOG_FIELDS}.
+ * One of {@link MANAGED_LOG_FIELDS} (the settings a LogSettings can manage, listed with its
+ * outputs in resource.ts).
  *
  * @internal
  */

@@ -14,13 +14,13 @@ import {
   LOG_SETTINGS_INPUTS,
   type LogSettingsInputs,
   type LogSettingsOutputs,
-  MANAGED_LOG_FIELDS,
   type ManagedField,
   parseLogSettingsInputs,
   REPLACING_INPUTS,
   type ReportedLogSettings,
   STATE_ONLY_INPUTS,
 } from "./inputs";
+import { MANAGED_LOG_FIELDS } from "./resource";
 import { explained, failureMessage, messageOf } from "../common/failures";
 import { logInfo } from "../common/log";
 import { sameValue } from "../common/state-diff";

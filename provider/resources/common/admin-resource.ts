@@ -12,10 +12,12 @@ import {
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
+  retryWhile,
   SERVER_TYPES,
   waitForServer,
 } from "../../client";
 import { adminRootSchema, nonEmpty, timeoutsSchema, tlsSchema } from "./input-schemas";
+import { logInfo } from "./log";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
 
@@ -111,6 +113,37 @@ export function isHeldByExport(error: unknown): boolean {
  */
 export function isHeldByExportOrImport(error: unknown): boolean {
   return isHeld(error, EXPORT_OR_IMPORT_IN_PROGRESS);
+}
+
+/**
+ * Sends a change again while an export or import holds the site (the server refuses it then
+ * without acting), until `timeoutMs` has passed, saying in Pulumi's log when it tries again.
+ *
+ * @param adminUrl - the site's administrative root, for the log.
+ * @param doing - what is tried again, for the log, e.g. "changing its log settings".
+ *
+ * @internal
+ */
+export function retryWhileHeld<T>(
+  adminUrl: string,
+  timeoutMs: number,
+  doing: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  return retryWhile(
+    isHeldByExportOrImport,
+    {
+      deadline: Date.now() + timeoutMs,
+      baseDelay: 500,
+      maxDelay: 10_000,
+      onRetry: (_e, delayMs) =>
+        logInfo(
+          `The site at ${adminUrl} is busy with an export or import; ${doing} again in ` +
+            `${Math.round(delayMs)} ms.`,
+        ),
+    },
+    change,
+  );
 }
 
 function isHeld(error: unknown, message: RegExp): boolean {

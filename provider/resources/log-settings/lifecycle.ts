@@ -6,8 +6,8 @@
  * `inputs.ts`; the Resource class: `resource.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { type AdminSession, editLogSettings, getLogSettings, retryWhile } from "../../client";
-import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
+import { type AdminSession, editLogSettings, getLogSettings } from "../../client";
+import { adminSessionFor, isHeldByExportOrImport, retryWhileHeld } from "../common/admin-resource";
 import { withoutProvider } from "../common/lazy-provider";
 import { implementationOf } from "../common/implementation";
 import {
@@ -103,18 +103,10 @@ async function apply(
 ): Promise<ReportedLogSettings> {
   const merged = { ...current, ...wanted };
   try {
-    await retryWhile(
-      isHeldByExportOrImport,
-      {
-        deadline: Date.now() + inputs.timeouts.changeMs,
-        baseDelay: 500,
-        maxDelay: 10_000,
-        onRetry: (_e, delayMs) =>
-          logInfo(
-            `The site at ${inputs.adminUrl} is busy with an export or import; changing its log ` +
-              `settings again in ${Math.round(delayMs)} ms.`,
-          ),
-      },
+    await retryWhileHeld(
+      inputs.adminUrl,
+      inputs.timeouts.changeMs,
+      "changing its log settings",
       () =>
         editLogSettings(session, {
           logLevel: merged.logLevel as string | undefined,

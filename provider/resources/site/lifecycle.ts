@@ -58,7 +58,7 @@ import {
   type SiteServer,
   transportOf,
 } from "./server";
-import { isHeldByExportOrImport, waitUntilAnswering } from "../common/admin-resource";
+import { retryWhileHeld, waitUntilAnswering } from "../common/admin-resource";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
 
@@ -241,18 +241,10 @@ async function update(_id: string, olds: SiteOutputs, rawNews: unknown) {
       async () => {
         // An export or import holds the site: the server refuses without acting, so wait for it
         // (as LogSettings does) rather than fail the update, within timeouts.createMs.
-        await retryWhile(
-          isHeldByExportOrImport,
-          {
-            deadline: Date.now() + news.timeouts.createMs,
-            baseDelay: 500,
-            maxDelay: 10_000,
-            onRetry: (_e, delayMs) =>
-              logInfo(
-                `The site at ${news.adminUrl} is busy with an export or import; applying its ` +
-                  `logSettings again in ${Math.round(delayMs)} ms.`,
-              ),
-          },
+        await retryWhileHeld(
+          news.adminUrl,
+          news.timeouts.createMs,
+          "applying its logSettings",
           () => editLogSettings(session, wanted),
         );
         return reportedLogSettings(await getLogSettings(session));

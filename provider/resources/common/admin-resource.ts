@@ -1,69 +1,21 @@
 /**
- * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
- * `username`, `password`, `tls` and `timeouts` inputs (and which of them only update state), the admin session built from
- * them, the test for "the site is held by an export or an import", and the wait for a server to
- * answer.
+ * How the resources on a server's administrative root talk to it: the admin session built from
+ * their inputs, the test for "the site is held by an export or an import" and the retry while it
+ * is, and the wait for a server to answer. Their inputs are in admin-inputs.ts.
  *
  * @internal
  */
-import { z } from "zod";
 import {
   type AdminSession,
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
   retryWhile,
-  SERVER_TYPES,
   waitForServer,
 } from "../../client";
-import { adminRootSchema, nonEmpty, timeoutsSchema, tlsSchema } from "./input-schemas";
 import { logInfo } from "./log";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
-
-/**
- * The schema of `serverType`: one of the products, `mission-server` when omitted.
- *
- * @internal
- */
-export function serverTypeSchema() {
-  return z
-    .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
-    .default("mission-server");
-}
-
-/**
- * The strict schema of a resource on an administrative root: `serverType`, `adminUrl`, `username`
- * and `password`, then its own fields, then `tls` and its `timeouts` (each limit with its default).
- *
- * @param own - the resource's own fields.
- * @param timeouts - each time limit's name and default, in milliseconds.
- *
- * @internal
- */
-export function adminInputsSchema<S extends z.ZodRawShape, K extends string>(
-  own: S,
-  timeouts: Record<K, number>,
-) {
-  return z.strictObject({
-    serverType: serverTypeSchema(),
-    adminUrl: adminRootSchema(),
-    username: nonEmpty(),
-    password: nonEmpty(),
-    ...own,
-    tls: tlsSchema(),
-    timeouts: timeoutsSchema(timeouts),
-  });
-}
-
-/**
- * The inputs of a resource on an administrative root whose change only updates state: the
- * credentials it acts with (proved or used at the next call), how it checks the server's
- * certificate, and its time limits. Never what it acts on.
- *
- * @internal
- */
-export const ACCESS_INPUTS = ["username", "password", "tls", "timeouts"] as const;
 
 /** The inputs an admin session is built from. */
 interface AdminTarget {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../../client";
-import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
 import { nonEmpty } from "../common/input-schemas";
 import { type TlsSettings } from "../common/tls";

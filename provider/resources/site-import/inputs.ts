@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
 import { nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";

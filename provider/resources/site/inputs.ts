@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { type ServerType } from "../../client";
-import { adminInputsSchema } from "../common/admin-resource";
+import { adminInputsSchema } from "../common/admin-inputs";
 import { inputReader, type InputRules } from "../common/implementation";
 import { nonEmpty } from "../common/input-schemas";
 import type { TlsSettings } from "../common/tls";

@@ -7,10 +7,10 @@
  * `deleteSiteOnDestroy` stays false (the default): destroying the stack forgets the site and
  * leaves it running. A backup is taken at adoption, a baseline before managing the site further.
  *
- * The site's connection is the package's stack config (docs/connection.md): `arcgis-admin:adminUrl`,
- * `arcgis-admin:username` and `arcgis-admin:password` (an administrator of the existing site: its
- * primary administrator or another one), optionally `arcgis-admin:caCert`; or the
- * `ARCGIS_ADMIN_*` environment variables.
+ * The site's connection is the package's stack config (docs/connection.md):
+ * `arcgis-admin:adminUrl`, `arcgis-admin:username` and `arcgis-admin:password` (an administrator
+ * of the existing site: its primary administrator or another one), optionally
+ * `arcgis-admin:caCert`; or the `ARCGIS_ADMIN_*` environment variables.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Site, SiteExport } from "pulumi-arcgis-admin";

@@ -475,20 +475,23 @@ function stackConfig(ready, settings, seed = readSeed()) {
   if (admin === undefined || collaboration === undefined) {
     throw new Error(`${SEED_FILE} must hold an org_admin user and a collaboration.`);
   }
+  // The connections are the package's own keys (docs/connection.md); the rest, the project's.
   /** @type {Record<string, string>} */
   const plain = {
-    adminUrl: ready.adminUrl,
-    sharingUrl: ready.sharingUrl,
+    "arcgis-admin:adminUrl": ready.adminUrl,
+    "arcgis-admin:username": SITE_ADMIN.username,
+    "arcgis-admin:sharingUrl": ready.sharingUrl,
+    "arcgis-admin:portalUsername": admin.username,
     portalId: ready.portalId,
-    siteAdminUsername: SITE_ADMIN.username,
-    portalAdminUsername: admin.username,
     collaborationId: collaboration.id,
     downloadDir: settings.downloadDir,
   };
-  if (ready.caCertFile !== null) plain.caCert = fs.readFileSync(ready.caCertFile, "utf8");
+  if (ready.caCertFile !== null) {
+    plain["arcgis-admin:caCert"] = fs.readFileSync(ready.caCertFile, "utf8");
+  }
   const secret = {
-    siteAdminPassword: SITE_ADMIN.password,
-    portalAdminPassword: admin.password,
+    "arcgis-admin:password": SITE_ADMIN.password,
+    "arcgis-admin:portalPassword": admin.password,
   };
   return { plain, secret };
 }

@@ -5,28 +5,24 @@
  * - removes this portal's participation from one it joined as a guest (`leaveAsGuest: true`;
  *   a guest cannot delete a collaboration, and without the flag the resource refuses it at once
  *   rather than fail at destroy time).
+ *
+ * The portal's connection is the package's stack config (docs/connection.md):
+ * `arcgis-admin:sharingUrl`, `arcgis-admin:portalUsername` and `arcgis-admin:portalPassword` (a
+ * portal administrator; or `arcgis-admin:portalToken`), optionally `arcgis-admin:caCert`; or the
+ * `ARCGIS_ADMIN_*` environment variables. This project's own keys name the collaborations.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Collaboration } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
-const caCert = config.get("caCert");
-const portal = {
-  sharingUrl: config.require("sharingUrl"),
-  username: config.require("portalAdminUsername"),
-  password: config.requireSecret("portalAdminPassword"),
-  ...(caCert === undefined ? {} : { tls: { caCert } }),
-};
 
 /** Hosted by this portal: destroy deletes it. */
 const hosted = new Collaboration("hosted", {
-  ...portal,
   collaborationId: config.require("hostedCollaborationId"),
 });
 
 /** Hosted by another portal: destroy leaves it (removeParticipation), the others stay in. */
 const joined = new Collaboration("joined", {
-  ...portal,
   collaborationId: config.require("joinedCollaborationId"),
   leaveAsGuest: true,
 });

@@ -10,14 +10,17 @@
  *     pulumi up --yes
  *
  * Each release's archive is kept (deleting a SiteExport never deletes its archive).
+ *
+ * The server's connection is the package's stack config (docs/connection.md):
+ * `arcgis-admin:adminUrl`, `arcgis-admin:username`, `arcgis-admin:password` (secret) and
+ * optionally `arcgis-admin:caCert`, or the `ARCGIS_ADMIN_*` environment variables. This project's
+ * own keys say what the pipeline does: `release`, `sharedFolder` and `backupDir`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Site, SiteExport } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
 const release = config.require("release");
-const caCert = config.get("caCert");
-const tls = caCert === undefined ? {} : { tls: { caCert } };
 // A share every machine of the site can reach, e.g. \\fileserver\arcgis.
 const share = config.get("sharedFolder") ?? "\\\\fileserver\\arcgis";
 
@@ -25,9 +28,7 @@ const site = new Site("site", {
   // Mission Server (the default); "arcgis-server", "notebook-server" or "video-server" for the
   // other products, each with its own directory types.
   serverType: "mission-server",
-  adminUrl: config.require("adminUrl"),
-  username: config.require("siteAdminUsername"),
-  password: config.requireSecret("siteAdminPassword"),
+  // adminUrl, username (the primary administrator to create), password and tls: arcgis-admin:*.
   configStoreConnection: {
     type: "FILESYSTEM",
     connectionString: `${share}\\config-store`,
@@ -45,9 +46,9 @@ const site = new Site("site", {
   },
   // Creation takes minutes on a real install; give it more than the pipeline's usual step.
   timeouts: { createMs: 45 * 60_000 },
-  ...tls,
 });
 
+// The site's outputs as the connection, so that the backup waits for the site; tls: arcgis-admin:*.
 const backup = new SiteExport("backup", {
   adminUrl: site.adminUrl,
   username: site.username,
@@ -59,7 +60,6 @@ const backup = new SiteExport("backup", {
   triggers: [release],
   // Includes the wait for another export (or administrative change) to finish.
   timeouts: { exportMs: 20 * 60_000 },
-  ...tls,
 });
 
 export const siteAdminUrl = site.adminUrl;

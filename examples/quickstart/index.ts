@@ -4,37 +4,39 @@
  *
  * This is the program of the repository's root Pulumi.yaml, which `npm start` deploys against the
  * local emulator. Everything it needs comes from stack config (`npm start` sets it from the
- * emulator's ready line); against a real ArcGIS Enterprise, set the same keys yourself:
+ * emulator's ready line); against a real ArcGIS Enterprise, set the same keys yourself. The
+ * connections are the package's keys (docs/connection.md; or the `ARCGIS_ADMIN_*` environment
+ * variables):
  *
- * - `adminUrl`: the mission server's admin root, e.g. `https://gis.example.com:6443/arcgis/admin`;
- * - `sharingUrl`: the portal's sharing root, e.g. `https://gis.example.com/portal/sharing/rest`;
- * - `caCert` (optional): the PEM of the CA that signed the servers' certificates;
- * - `siteAdminUsername`, `siteAdminPassword` (secret): the primary administrator to create;
- * - `portalAdminUsername`, `portalAdminPassword` (secret): a portal administrator;
+ * - `arcgis-admin:adminUrl`: the mission server's admin root, e.g.
+ *   `https://gis.example.com:6443/arcgis/admin`;
+ * - `arcgis-admin:username`, `arcgis-admin:password` (secret): the primary administrator to create;
+ * - `arcgis-admin:sharingUrl`: the portal's sharing root, e.g.
+ *   `https://gis.example.com/portal/sharing/rest`;
+ * - `arcgis-admin:portalUsername`, `arcgis-admin:portalPassword` (secret): a portal administrator;
+ * - `arcgis-admin:caCert` (optional): the PEM of the CA that signed the servers' certificates;
+ *
+ * and this project's own:
+ *
  * - `collaborationId`: a collaboration this portal hosts;
  * - `portalId` (optional): this portal's id, looked up when omitted;
  * - `downloadDir` (optional): where the backup goes, default `site-exports`.
  *
- * Set secrets with `pulumi config set --secret siteAdminPassword`, which prompts for the value
+ * Set secrets with `pulumi config set --secret arcgis-admin:password`, which prompts for the value
  * (or reads it from stdin), so that it never shows in the shell history.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Collaboration, Site, SiteExport } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
-
-// A CA certificate (PEM) to trust; unset, the system's trusted CAs apply.
-const caCert = config.get("caCert");
-const tls = caCert === undefined ? {} : { tls: { caCert } };
 const portalId = config.get("portalId");
 
-/** Creates the site on a machine that is in no site yet (and leaves it running on destroy). */
-const site = new Site("site", {
-  adminUrl: config.require("adminUrl"),
-  username: config.require("siteAdminUsername"),
-  password: config.requireSecret("siteAdminPassword"),
-  ...tls,
-});
+/**
+ * Creates the site on a machine that is in no site yet (and leaves it running on destroy). Its
+ * adminUrl, administrator and TLS settings (a CA certificate to trust; unset, the system's trusted
+ * CAs apply) are the arcgis-admin:* stack config.
+ */
+const site = new Site("site", {});
 
 /**
  * Exports the site configuration once the site exists, and streams the archive to a local folder.
@@ -46,17 +48,15 @@ const backup = new SiteExport("site-backup", {
   username: site.username,
   password: site.password,
   downloadTo: config.get("downloadDir") ?? "site-exports",
-  ...tls,
 });
 
-/** Confirms the collaboration now; `pulumi destroy` deletes it (this portal is its host). */
+/**
+ * Confirms the collaboration now; `pulumi destroy` deletes it (this portal is its host). The
+ * portal and its administrator are the arcgis-admin:* stack config.
+ */
 const collaboration = new Collaboration("partners", {
-  sharingUrl: config.require("sharingUrl"),
   collaborationId: config.require("collaborationId"),
-  username: config.require("portalAdminUsername"),
-  password: config.requireSecret("portalAdminPassword"),
   ...(portalId === undefined ? {} : { portalId }),
-  ...tls,
 });
 
 export const siteAdminUrl = site.adminUrl;

@@ -7,6 +7,12 @@
  * 4. The program reads the log settings of both sites and compares them: the stack outputs say
  *    whether the restored configuration matches the production one.
  *
+ * Production is the package's connection from stack config (docs/connection.md):
+ * `arcgis-admin:adminUrl`, `arcgis-admin:username`, `arcgis-admin:password` (secret) and
+ * optionally `arcgis-admin:caCert`, or the `ARCGIS_ADMIN_*` environment variables. The drill
+ * machine is a `ServerConnection` of its own, from this project's `drillAdminUrl`,
+ * `drillUsername`, `drillPassword` (secret) and optionally `drillCaCert`.
+ *
  * Run it again with another `drill` value (a date, a pipeline id) to drill again with a fresh
  * backup: `drill` is the trigger of the export and of the import.
  *
@@ -19,94 +25,82 @@ import * as pulumi from "@pulumi/pulumi";
 import {
   createAdminSession,
   getLogSettings,
+  type ServerConnection,
+  type ServerResource,
+  type ServerType,
   Site,
   SiteExport,
   SiteImport,
-  type ServerType,
 } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
 const serverType: ServerType = config.get<ServerType>("serverType") ?? "mission-server";
-// Each machine's CA certificate (PEM), when it is self-signed.
-const productionCa = config.get("productionCaCert");
-const drillCa = config.get("drillCaCert");
-const productionTls = productionCa === undefined ? {} : { tls: { caCert: productionCa } };
-const drillTls = drillCa === undefined ? {} : { tls: { caCert: drillCa } };
 const drill = config.require("drill");
-const productionAdminUrl = config.require("productionAdminUrl");
-const productionUsername = config.require("productionUsername");
-const productionPassword = config.requireSecret("productionPassword");
 
-// 1. The backup under test, taken again for every drill.
+/** The fresh machine the drill restores onto, and the primary administrator its site gets. */
+const drillCaCert = config.get("drillCaCert");
+const drillMachine: ServerConnection = {
+  adminUrl: config.require("drillAdminUrl"),
+  username: config.require("drillUsername"),
+  password: config.requireSecret("drillPassword"),
+  ...(drillCaCert === undefined ? {} : { tls: { caCert: drillCaCert } }),
+};
+
+// 1. The backup under test, taken again for every drill; production's connection: arcgis-admin:*.
 const backup = new SiteExport("production-backup", {
   serverType,
-  adminUrl: productionAdminUrl,
-  username: productionUsername,
-  password: productionPassword,
   downloadTo: path.resolve(config.get("backupDir") ?? "drill-backups"),
   triggers: [drill],
-  ...productionTls,
 });
 
 // 2. A fresh machine: its own site, deleted when the drill stack is destroyed.
 const drillSite = new Site("drill-site", {
   serverType,
-  adminUrl: config.require("drillAdminUrl"),
-  username: config.require("drillUsername"),
-  password: config.requireSecret("drillPassword"),
+  connection: drillMachine,
   deleteSiteOnDestroy: true,
-  ...drillTls,
 });
 
-// 3. The restore, once per archive and drill.
+// 3. The restore, once per archive and drill; the Site's adminUrl makes it wait for the site.
 const restore = new SiteImport("restore", {
   serverType,
+  connection: drillMachine,
   adminUrl: drillSite.adminUrl,
-  username: drillSite.username,
-  password: drillSite.password,
   localArchive: backup.localPath.apply((file) => {
     if (file === undefined) throw new Error("the backup was not downloaded");
     return file;
   }),
   archiveSha256: backup.sha256.apply((sha) => sha ?? ""),
   triggers: [drill],
-  ...drillTls,
 });
 
-// 4. The comparison, once the restore has run (never during a preview).
+// 4. The comparison, once the restore has run (never during a preview): each site's log
+// settings, read with the connection its resource recorded.
 const fields = ["logLevel", "logDir", "maxErrorReportsCount", "maxLogFileAge"] as const;
+const logSettingsOf = (resource: ServerResource) =>
+  pulumi
+    .all([
+      restore.importedAt,
+      resource.adminUrl,
+      resource.username,
+      resource.password,
+      resource.tls,
+    ])
+    .apply(([, adminUrl, username, password, tls]) =>
+      getLogSettings(
+        createAdminSession({ adminUrl, username, password, ...(tls === undefined ? {} : { tls }) }),
+      ),
+    );
 const differences = pulumi.unsecret(
   pulumi
-    .all([restore.importedAt, productionPassword, drillSite.adminUrl, drillSite.password])
-    .apply(async ([, prodPassword, drillAdminUrl, drillPassword]) => {
-      const read = (adminUrl: string, username: string, password: string, caCert?: string) =>
-        getLogSettings(
-          createAdminSession({
-            adminUrl,
-            username,
-            password,
-            ...(caCert === undefined ? {} : { tls: { caCert } }),
-          }),
-        );
-      const production = await read(
-        productionAdminUrl,
-        productionUsername,
-        prodPassword,
-        productionCa,
-      );
-      const restored = await read(
-        drillAdminUrl,
-        config.require("drillUsername"),
-        drillPassword,
-        drillCa,
-      );
-      return fields
+    .all([logSettingsOf(backup), logSettingsOf(drillSite)])
+    .apply(([production, restored]) =>
+      fields
         .filter((f) => production[f] !== restored[f])
         .map(
           (f) =>
             `${f}: production ${JSON.stringify(production[f])}, restored ${JSON.stringify(restored[f])}`,
-        );
-    }),
+        ),
+    ),
 );
 
 export const backupFile = backup.localPath;

@@ -37,7 +37,10 @@ function example(name: string, config: Record<string, string>, secrets: Record<s
     entry: "index.ts",
     pulumiYaml: path.join(programDir, "Pulumi.yaml"),
     stack: "dev",
-    config: { ...config, ...(emu.caCert === undefined ? {} : { caCert: emu.caCert }) },
+    config: {
+      ...config,
+      ...(emu.caCert === undefined ? {} : { "arcgis-admin:caCert": emu.caCert }),
+    },
     secrets,
     typeCheck: false,
   });
@@ -63,12 +66,12 @@ afterAll(async () => {
 
 describe("examples/pipeline", () => {
   const config = (release: string) => ({
-    adminUrl: emu.adminUrl,
-    siteAdminUsername: SITE_ADMIN.username,
+    "arcgis-admin:adminUrl": emu.adminUrl,
+    "arcgis-admin:username": SITE_ADMIN.username,
     release,
     backupDir: path.join(work, "pipeline-backups"),
   });
-  const secrets = { siteAdminPassword: SITE_ADMIN.password };
+  const secrets = { "arcgis-admin:password": SITE_ADMIN.password };
   let backup: Created;
 
   it("creates the site with its store, directories and logs, and a first backup", async () => {
@@ -112,11 +115,11 @@ describe("examples/existing-site", () => {
     const program = await example(
       "existing-site",
       {
-        adminUrl: emu.adminUrl,
-        siteAdminUsername: SITE_ADMIN.username,
+        "arcgis-admin:adminUrl": emu.adminUrl,
+        "arcgis-admin:username": SITE_ADMIN.username,
         backupDir: path.join(work, "baseline"),
       },
-      { siteAdminPassword: SITE_ADMIN.password },
+      { "arcgis-admin:password": SITE_ADMIN.password },
     );
     const created = emu.stats().sitesCreated;
     const site = await checkAndCreate(host, program.urn("site"), program.byName("site"));
@@ -136,12 +139,12 @@ describe("examples/collaboration-teardown", () => {
     const program = await example(
       "collaboration-teardown",
       {
-        sharingUrl: emu.sharingUrl,
-        portalAdminUsername: PORTAL_ADMIN.username,
+        "arcgis-admin:sharingUrl": emu.sharingUrl,
+        "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
         hostedCollaborationId: "hosted1",
         joinedCollaborationId: "joined1",
       },
-      { portalAdminPassword: PORTAL_ADMIN.password },
+      { "arcgis-admin:portalPassword": PORTAL_ADMIN.password },
     );
     const hosted = await checkAndCreate(host, program.urn("hosted"), program.byName("hosted"));
     const joined = await checkAndCreate(host, program.urn("joined"), program.byName("joined"));

@@ -49,13 +49,13 @@ describe("examples/multi-machine", () => {
       pulumiYaml: path.join(programDir, "Pulumi.yaml"),
       stack: "dev",
       config: {
-        firstAdminUrl: first.adminUrl,
-        secondAdminUrl: second.adminUrl,
+        "arcgis-admin:adminUrl": first.adminUrl,
+        "arcgis-admin:username": SITE_ADMIN.username,
+        "arcgis-admin:caCert": first.caCert!,
+        secondMachineAdminUrl: second.adminUrl,
         secondMachineName: "gis2",
-        siteAdminUsername: SITE_ADMIN.username,
-        caCert: first.caCert!,
       },
-      secrets: { siteAdminPassword: SITE_ADMIN.password },
+      secrets: { "arcgis-admin:password": SITE_ADMIN.password },
       typeCheck: false,
     });
     expect(program.registrations.map((r) => r.name)).toEqual(["site", "second"]);

@@ -56,8 +56,8 @@ const created = new Map<string, Created>();
 async function collaborationExists(id: string): Promise<boolean> {
   const session = createPortalSession({
     sharingUrl: emu.sharingUrl,
-    username: config.plain.portalAdminUsername!,
-    password: config.secret.portalAdminPassword!,
+    username: config.plain["arcgis-admin:portalUsername"]!,
+    password: config.secret["arcgis-admin:portalPassword"]!,
     tls: { caCert: emu.caCert! },
   });
   try {

@@ -60,11 +60,11 @@ beforeAll(async () => {
   });
   config = {
     drill: { value: "2026-11-23" },
-    productionCaCert: { value: production.caCert! },
+    "arcgis-admin:adminUrl": { value: production.adminUrl },
+    "arcgis-admin:username": { value: PRODUCTION.username },
+    "arcgis-admin:password": { value: PRODUCTION.password, secret: true },
+    "arcgis-admin:caCert": { value: production.caCert! },
     drillCaCert: { value: fresh.caCert! },
-    productionAdminUrl: { value: production.adminUrl },
-    productionUsername: { value: PRODUCTION.username },
-    productionPassword: { value: PRODUCTION.password, secret: true },
     drillAdminUrl: { value: fresh.adminUrl },
     drillUsername: { value: "drilladmin" },
     drillPassword: { value: DRILL_PASSWORD, secret: true },

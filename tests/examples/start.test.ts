@@ -160,7 +160,7 @@ describe("the emulator between npm start and npm run destroy", () => {
       expect(await qs.runningEmulator(dataDir)).toEqual(emulator);
       // Seeded as the quick start's stack config expects.
       const { plain } = qs.stackConfig(emulator, { downloadDir: tmp });
-      expect(plain.adminUrl).toBe(emulator.adminUrl);
+      expect(plain["arcgis-admin:adminUrl"]).toBe(emulator.adminUrl);
       expect(plain.portalId).toBe(qs.readSeed().portal.id);
       expect(await qs.stopEmulator(dataDir)).toBe(emulator.pid);
       stopped = true;

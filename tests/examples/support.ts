@@ -41,8 +41,8 @@ export function projectName(pulumiYaml: string): string {
 
 /**
  * Runs a program as `pulumi up` would: in `programDir`, TypeScript set up like the language
- * host, stack config given as `key: value` (the project's namespace is added to a key without one) with `secrets`
- * marked secret.
+ * host, stack config given as `key: value` (the project's namespace is added to a key without one,
+ * e.g. `release`; `arcgis-admin:adminUrl` stays as it is) with `secrets` marked secret.
  *
  * @param options.typeCheck - false sets PULUMI_NODEJS_TRANSPILE_ONLY (faster; tsc checks anyway).
  */
@@ -57,14 +57,13 @@ export async function runProgram(options: {
 }): Promise<ProgramRun> {
   const project = projectName(options.pulumiYaml);
   const all = { ...options.config, ...options.secrets };
-  // A key with its own namespace (`arcgis-admin:adminUrl`) keeps it.
-  const namespaced = (k: string): string => (k.includes(":") ? k : `${project}:${k}`);
+  const key = (k: string) => (k.includes(":") ? k : `${project}:${k}`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_CONFIG: JSON.stringify(
-      Object.fromEntries(Object.entries(all).map(([k, v]) => [namespaced(k), v])),
+      Object.fromEntries(Object.entries(all).map(([k, v]) => [key(k), v])),
     ),
-    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(Object.keys(options.secrets ?? {}).map(namespaced)),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(Object.keys(options.secrets ?? {}).map(key)),
   };
   if (options.typeCheck === false) env.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
   const parsed = await runMockProgram({

@@ -5,10 +5,10 @@
 import { z } from "zod";
 import { type CheckFailure } from "../common/input-check";
 import { httpUrlSchema, nonEmpty, tlsSchema } from "../common/input-schemas";
-import { withoutProvider } from "../common/lazy-provider";
 import { type TlsSettings } from "../common/tls";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { COLLABORATION } from "./resource";
 
 /** Inputs of a `Collaboration` whose values are known. */
 export interface CollaborationInputs {
@@ -103,6 +103,29 @@ export function collaborationCrossChecks(values: Record<string, unknown>): Check
 }
 
 /**
+ * The Collaboration's input rules.
+ *
+ * @internal
+ */
+export const COLLABORATION_INPUTS: InputRules = {
+  frame: COLLABORATION,
+  // A portal id that was looked up (not given) is not an input.
+  fromOutputs: (values) => {
+    if (values.portalIdGiven === false) delete values.portalId;
+  },
+  schema: collaborationInputsSchema,
+  crossChecks: collaborationCrossChecks,
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given (inputs, or outputs read
+ * back as inputs).
+ *
+ * @internal
+ */
+export const parseCollaborationInputs = inputReader<CollaborationInputs>(COLLABORATION_INPUTS);
+
+/**
  * The sharing API's name for the portal one is signed in to: `portals/self`.
  *
  * @internal
@@ -122,28 +145,3 @@ export const REPLACING_INPUTS = ["sharingUrl", "collaborationId", "portalId"] as
  * @internal
  */
 export const STATE_ONLY_INPUTS = ["username", "password", "token", "leaveAsGuest", "tls"] as const;
-
-/**
- * The Collaboration's input rules.
- *
- * @internal
- */
-export const COLLABORATION_INPUTS: InputRules = {
-  resource: "Collaboration",
-  schema: collaborationInputsSchema,
-  crossChecks: collaborationCrossChecks,
-  outputOnlyKeys: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
-};
-
-/**
- * Reads the inputs from what create, update, read and delete are given (inputs, or outputs read
- * back as inputs).
- *
- * @internal
- */
-export function parseCollaborationInputs(raw: unknown): CollaborationInputs {
-  const values = withoutProvider(raw);
-  // A portal id that was looked up (not given) is not an input.
-  if (values.portalIdGiven === false) delete values.portalId;
-  return parseInputsWith<CollaborationInputs>(COLLABORATION_INPUTS, values);
-}

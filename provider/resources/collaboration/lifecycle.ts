@@ -9,7 +9,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
   communitySelf,
-  createPortalSession,
   deleteCollaboration,
   getCollaboration,
   isAuthError,
@@ -27,22 +26,11 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { withoutProvider } from "../common/lazy-provider";
-import { logInfo, logWarn, messageOf } from "../common/log";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
-import { transportFor } from "../common/tls";
+import { messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
+import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { implementationOf } from "../common/implementation";
-
-function sessionFor(inputs: CollaborationInputs) {
-  const credentials: { username?: string; password?: string; token?: string } = {};
-  if (inputs.token !== undefined) credentials.token = inputs.token;
-  if (inputs.username !== undefined) credentials.username = inputs.username;
-  if (inputs.password !== undefined) credentials.password = inputs.password;
-  return createPortalSession({
-    sharingUrl: inputs.sharingUrl,
-    ...credentials,
-    ...transportFor(inputs.sharingUrl, inputs.tls),
-  });
-}
+import { portalSessionFor } from "../common/portal-session";
 
 function describeTarget(inputs: CollaborationInputs, portalId: string): string {
   return `collaboration ${inputs.collaborationId} on portal ${portalId} (${inputs.sharingUrl})`;
@@ -75,7 +63,7 @@ function diff(
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseCollaborationInputs(raw);
-  const session = sessionFor(inputs);
+  const session = portalSessionFor(inputs);
   const user = await communitySelf(session);
   if (user.role !== "org_admin") {
     throw new Error(
@@ -126,7 +114,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
 /** read (refresh): what the portal has now, each difference named; gone when it no longer exists. */
 async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = parseCollaborationInputs(props);
-  const session = sessionFor(inputs);
+  const session = portalSessionFor(inputs);
   let info: Awaited<ReturnType<typeof getCollaboration>>;
   try {
     info = await getCollaboration(session, props.portalId, props.collaborationId);
@@ -162,18 +150,12 @@ async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dyn
 }
 
 /** update: state only. */
-async function update(
-  _id: string,
-  olds: CollaborationOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: withStateOnlyChanges(olds, parseCollaborationInputs(rawNews), STATE_ONLY_INPUTS) };
-}
+const update = stateOnlyUpdate<CollaborationOutputs>(parseCollaborationInputs, STATE_ONLY_INPUTS);
 
 /** delete: deletes the collaboration (host) or leaves it (guest); already gone is done. */
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
   const inputs = parseCollaborationInputs(props);
-  const session = sessionFor(inputs);
+  const session = portalSessionFor(inputs);
   const target = describeTarget(inputs, props.portalId);
   try {
     if (props.role === "host") {

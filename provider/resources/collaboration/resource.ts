@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../common/lazy-provider";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { registration, type ResourceFrame } from "../common/registration";
 import { type TlsArgs, type TlsSettings } from "../common/tls";
 import { type PortalConnection, resolvePortalConnection } from "../common/connection";
 
@@ -13,6 +13,20 @@ import { type PortalConnection, resolvePortalConnection } from "../common/connec
  * module path `dist/provider/resources/collaboration.js` when the engine calls it.
  */
 export const collaborationProvider = lazyProvider("collaboration");
+
+/**
+ * What a Collaboration registers with: its provider, secrets and outputs. Its input rules read
+ * them too.
+ *
+ * @internal
+ */
+export const COLLABORATION: ResourceFrame = {
+  type: "Collaboration",
+  provider: collaborationProvider,
+  secretOutputs: ["password", "token"],
+  fromArguments: ["leaveAsGuest", "portalId"],
+  outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
+};
 
 /** Arguments of a {@link Collaboration}. Every field accepts a `pulumi.Input`. */
 export interface CollaborationArgs {
@@ -94,26 +108,7 @@ export class Collaboration extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: CollaborationArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolvePortalConnection("Collaboration", name, args);
-    super(
-      collaborationProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource.
-        leaveAsGuest: args.leaveAsGuest,
-        ...own,
-        ...connection,
-        portalId: args.portalId,
-        portalIdGiven: undefined,
-        name: undefined,
-        description: undefined,
-        hostPortalId: undefined,
-        role: undefined,
-      },
-      resourceOptions("Collaboration", name, opts, ["password", "token"]),
-      TYPE_MODULE,
-      "Collaboration",
-    );
+    super(...registration(COLLABORATION, name, args, connection, opts));
   }
 }

@@ -1,48 +1,21 @@
 /**
- * What the resources on a server's administrative root share: the `serverType`, `adminUrl`,
- * `username`, `password` inputs, the admin session built from them, the test for "the site is
- * held by an export or an import", and the wait for a server to answer.
+ * How the resources on a server's administrative root talk to it: the admin session built from
+ * their inputs, the test for "the site is held by an export or an import" and the retry while it
+ * is, and the wait for a server to answer. Their inputs are in admin-inputs.ts.
  *
  * @internal
  */
-import { z } from "zod";
 import {
   type AdminSession,
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
-  SERVER_TYPES,
+  retryWhile,
   waitForServer,
 } from "../../client";
-import { adminRootSchema, nonEmpty } from "./input-schemas";
+import { logInfo } from "./log";
 import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
-
-/**
- * The schema of `serverType`: one of the products, `mission-server` when omitted.
- *
- * @internal
- */
-export function serverTypeSchema() {
-  return z
-    .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
-    .default("mission-server");
-}
-
-/**
- * The schema fields of a resource on an administrative root: `serverType`, `adminUrl`,
- * `username` and `password`, to spread into its strict object.
- *
- * @internal
- */
-export function adminTargetShape() {
-  return {
-    serverType: serverTypeSchema(),
-    adminUrl: adminRootSchema(),
-    username: nonEmpty(),
-    password: nonEmpty(),
-  };
-}
 
 /** The inputs an admin session is built from. */
 interface AdminTarget {
@@ -92,6 +65,37 @@ export function isHeldByExport(error: unknown): boolean {
  */
 export function isHeldByExportOrImport(error: unknown): boolean {
   return isHeld(error, EXPORT_OR_IMPORT_IN_PROGRESS);
+}
+
+/**
+ * Sends a change again while an export or import holds the site (the server refuses it then
+ * without acting), until `timeoutMs` has passed, saying in Pulumi's log when it tries again.
+ *
+ * @param adminUrl - the site's administrative root, for the log.
+ * @param doing - what is tried again, for the log, e.g. "changing its log settings".
+ *
+ * @internal
+ */
+export function retryWhileHeld<T>(
+  adminUrl: string,
+  timeoutMs: number,
+  doing: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  return retryWhile(
+    isHeldByExportOrImport,
+    {
+      deadline: Date.now() + timeoutMs,
+      baseDelay: 500,
+      maxDelay: 10_000,
+      onRetry: (_e, delayMs) =>
+        logInfo(
+          `The site at ${adminUrl} is busy with an export or import; ${doing} again in ` +
+            `${Math.round(delayMs)} ms.`,
+        ),
+    },
+    change,
+  );
 }
 
 function isHeld(error: unknown, message: RegExp): boolean {

@@ -10,7 +10,8 @@
  *
  * A new resource adopts it in its constructor:
  * `const c = resolveServerConnection("LogSettings", name, args);` then
- * `{ ...argsWithoutConnection, ...c }` as its inputs (the password is already a secret).
+ * `super(...registration(LOG_SETTINGS, name, args, c, opts))`, which registers the arguments
+ * without `connection`, with `c` over them (the password is already a secret).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { TlsArgs } from "./tls";

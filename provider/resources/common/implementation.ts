@@ -8,7 +8,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
 import { isArcGISRequestError } from "../../client";
-import { type ResourceImplementation } from "./lazy-provider";
+import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
+import type { ResourceFrame } from "./registration";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -17,14 +18,20 @@ import { type ResourceImplementation } from "./lazy-provider";
  * @internal
  */
 export interface InputRules {
-  /** The resource's class name, for messages. */
-  resource: string;
+  /**
+   * The resource's frame (`resource.ts`): its class name, for messages, and the keys that exist
+   * only in outputs, left out when outputs are read back as inputs.
+   */
+  frame: Pick<ResourceFrame, "type" | "outputOnly">;
+  /**
+   * How outputs read back become inputs beyond leaving out the output-only keys, when they need
+   * more: changes `values` (a copy, without `__provider`) in place.
+   */
+  fromOutputs?: (values: Record<string, unknown>) => void;
   /** Builds the strict schema of the inputs (built per call: a provider must not capture it). */
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
   crossChecks: (values: Record<string, unknown>) => CheckFailure[];
-  /** Keys that exist only in outputs: left out when outputs are read back as inputs. */
-  outputOnlyKeys: readonly string[];
 }
 
 /**
@@ -33,16 +40,31 @@ export interface InputRules {
  * @internal
  */
 export function parseInputsWith<T>(rules: InputRules, raw: unknown): T {
+  const values = withoutProvider(raw);
+  rules.fromOutputs?.(values);
   return parseValidInputs<T>(
-    rules.resource,
+    rules.frame.type,
     rules.schema(),
-    raw,
-    rules.outputOnlyKeys,
+    values,
+    rules.frame.outputOnly,
     rules.crossChecks,
   );
 }
 
-/** The lifecycle methods of a resource whose outputs are `O`. */
+/**
+ * The reader of a resource's inputs: what create, update, read and delete are given (inputs, or
+ * outputs read back as inputs), checked by the rules, as a `T`.
+ *
+ * @internal
+ */
+export function inputReader<T>(rules: InputRules): (raw: unknown) => T {
+  return (raw) => parseInputsWith<T>(rules, raw);
+}
+
+/**
+ * The lifecycle methods of a resource whose outputs are `O`: `implementationOf` types them, so a
+ * lifecycle's functions need not repeat their result types.
+ */
 interface Lifecycle<O> {
   diff: (
     id: string,

@@ -35,8 +35,8 @@ export function typeToken(type: string): string {
  * reports no changed keys) and `import` (`pulumi import`
  * does not work for dynamic resources: `Site` has `adoptExisting`).
  *
- * A new resource registers with
- * `super(provider, name, props, resourceOptions("Site", name, opts, ["password"]), TYPE_MODULE, "Site")`.
+ * A resource class gets them through `registration(...)` (registration.ts), from its frame's
+ * `secretOutputs`.
  *
  * @param type - the resource's class name, for the warnings.
  * @param name - the resource's name, for the warnings.

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
+import type { ResourceFrame } from "./registration";
 import type { TlsSettings } from "./tls";
 
 /**
@@ -22,4 +23,30 @@ export abstract class ServerResource extends pulumi.dynamic.Resource {
   declare public readonly password: pulumi.Output<string>;
   /** The TLS settings used to reach the server, as declared. */
   declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
+}
+
+/**
+ * The frame of a server resource: the outputs {@link ServerResource} declares come with it
+ * (`serverType` from the arguments; `adminUrl`, `username`, `password` and `tls` from the resolved
+ * connection), so does `timeouts` (every server resource has its own time limits), and the
+ * password is always a secret.
+ *
+ * @param type - the class name.
+ * @param provider - its serialized provider.
+ * @param own - the outputs of the resource itself.
+ *
+ * @internal
+ */
+export function serverResourceFrame(
+  type: string,
+  provider: pulumi.dynamic.ResourceProvider,
+  own: Pick<ResourceFrame, "fromArguments" | "outputOnly">,
+): ResourceFrame {
+  return {
+    type,
+    provider,
+    secretOutputs: ["password"],
+    fromArguments: ["serverType", ...own.fromArguments, "timeouts"],
+    outputOnly: own.outputOnly,
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Comparing state: equality of JSON-like values, and the outputs of an update that changes only
- * state.
+ * state (and the update of a resource whose every update is one).
  */
 
 /**
@@ -19,6 +19,20 @@ export function withStateOnlyChanges<O extends object>(
     else outs[key] = next[key];
   }
   return outs as O;
+}
+
+/**
+ * The update of a resource that never changes anything on the server in place (a one-shot, or a
+ * resource whose other changes replace it): the new inputs read with `parse`, and the outputs with
+ * the `stateOnlyKeys` taken from them.
+ */
+export function stateOnlyUpdate<O extends object>(
+  parse: (raw: unknown) => object,
+  stateOnlyKeys: readonly string[],
+): (id: string, olds: O, rawNews: unknown) => Promise<{ outs: O }> {
+  return async (_id, olds, rawNews) => ({
+    outs: withStateOnlyChanges(olds, parse(rawNews), stateOnlyKeys),
+  });
 }
 
 /**

@@ -13,11 +13,11 @@ import {
   timeoutMsSchema,
   tlsSchema,
 } from "../common/input-schemas";
-import { withoutProvider } from "../common/lazy-provider";
 import { type TlsSettings } from "../common/tls";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { collaborationCrossChecks } from "../collaboration/inputs";
+import { FEDERATION } from "./resource";
 
 /** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
 export const SERVER_ROLES = [
@@ -219,10 +219,9 @@ export const STATE_ONLY_INPUTS = [
  * @internal
  */
 export const FEDERATION_INPUTS: InputRules = {
-  resource: "Federation",
+  frame: FEDERATION,
   schema: federationInputsSchema,
   crossChecks: federationCrossChecks,
-  outputOnlyKeys: ["serverId", "state", "serverName", "portalServerType"],
 };
 
 /**
@@ -230,6 +229,4 @@ export const FEDERATION_INPUTS: InputRules = {
  *
  * @internal
  */
-export function parseFederationInputs(raw: unknown): FederationInputs {
-  return parseInputsWith<FederationInputs>(FEDERATION_INPUTS, withoutProvider(raw));
-}
+export const parseFederationInputs = inputReader<FederationInputs>(FEDERATION_INPUTS);

@@ -9,7 +9,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
   answerMayBeLost,
-  createPortalSession,
   type FederatedServer,
   federatedServers,
   federateServer,
@@ -19,9 +18,9 @@ import {
 } from "../../client";
 import { implementationOf } from "../common/implementation";
 import { withoutProvider } from "../common/lazy-provider";
-import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { failureMessage, messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
-import { transportFor } from "../common/tls";
 import { sameUrl } from "../common/urls";
 import {
   FEDERATION_INPUTS,
@@ -34,21 +33,10 @@ import {
   siteRootOf,
   STATE_ONLY_INPUTS,
 } from "./inputs";
+import { portalSessionFor } from "../common/portal-session";
 
 /** How often the portal's list is read while a lost federate answer is resolved. */
 const LIST_POLL_MS = 1_000;
-
-function sessionFor(inputs: FederationInputs): PortalSession {
-  const credentials: { username?: string; password?: string; token?: string } = {};
-  if (inputs.token !== undefined) credentials.token = inputs.token;
-  if (inputs.username !== undefined) credentials.username = inputs.username;
-  if (inputs.password !== undefined) credentials.password = inputs.password;
-  return createPortalSession({
-    sharingUrl: inputs.sharingUrl,
-    ...credentials,
-    ...transportFor(inputs.sharingUrl, inputs.tls),
-  });
-}
 
 /** This server in the portal's list: by its services URL or its site root, in any spelling. */
 function findServer(
@@ -99,7 +87,7 @@ function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dy
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseFederationInputs(raw);
-  const session = sessionFor(inputs);
+  const session = portalSessionFor(inputs);
   const target = describeTarget(inputs);
   const existing = findServer(await federatedServers(session), inputs);
   let state: FederationOutputs["state"] = "federated";
@@ -214,7 +202,7 @@ async function read(id: string, props: FederationOutputs): Promise<pulumi.dynami
   const inputs = parseFederationInputs(props);
   let servers: FederatedServer[];
   try {
-    servers = await federatedServers(sessionFor(inputs));
+    servers = await federatedServers(portalSessionFor(inputs));
   } catch (error) {
     throw new Error(
       `Cannot refresh ${describeTarget(inputs)}: ${messageOf(error)}. State is kept.`,
@@ -262,7 +250,7 @@ async function update(
   if (news.serverRole !== olds.serverRole || serverFunctionOf(news) !== serverFunctionOf(olds)) {
     try {
       await updateFederatedServer(
-        sessionFor(news),
+        portalSessionFor(news),
         olds.serverId,
         news.serverRole,
         serverFunctionOf(news),
@@ -293,7 +281,7 @@ async function remove(id: string, props: FederationOutputs): Promise<void> {
     );
     return;
   }
-  const session = sessionFor(inputs);
+  const session = portalSessionFor(inputs);
   try {
     // Already unfederated (out of band, or by an earlier destroy whose answer was lost): done.
     if (!(await federatedServers(session)).some((s) => s.id === id)) {

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { lazyProvider } from "../common/lazy-provider";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
+import { registration, type ResourceFrame } from "../common/registration";
 import { type TlsArgs, type TlsSettings } from "../common/tls";
 import { type PortalConnection, resolvePortalConnection } from "../common/connection";
 import { type ServerRole } from "./inputs";
@@ -15,6 +15,29 @@ import { type ServerRole } from "./inputs";
  * released module path `dist/provider/resources/federation.js` when the engine calls it.
  */
 export const federationProvider = lazyProvider("federation");
+
+/**
+ * What a Federation registers with: its provider, secrets and outputs. Its input rules read them
+ * too.
+ *
+ * @internal
+ */
+export const FEDERATION: ResourceFrame = {
+  type: "Federation",
+  provider: federationProvider,
+  secretOutputs: ["password", "token", "serverPassword"],
+  fromArguments: [
+    "serverType",
+    "serverUrl",
+    "serverRole",
+    "serverFunction",
+    "adoptExisting",
+    "unfederateAdoptedOnDestroy",
+    "forceUnfederate",
+    "timeouts",
+  ],
+  outputOnly: ["serverId", "state", "serverName", "portalServerType"],
+};
 
 /** Arguments of a {@link Federation}. Every field accepts a `pulumi.Input`. */
 export interface FederationArgs {
@@ -134,38 +157,17 @@ export class Federation extends pulumi.dynamic.Resource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: FederationArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolvePortalConnection("Federation", name, args);
+    // A server is federated with a portal once: a replacement unfederates it first.
+    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
     super(
-      federationProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource.
-        serverType: args.serverType,
-        serverUrl: args.serverUrl,
-        serverRole: args.serverRole,
-        serverFunction: args.serverFunction,
-        adoptExisting: args.adoptExisting,
-        unfederateAdoptedOnDestroy: args.unfederateAdoptedOnDestroy,
-        forceUnfederate: args.forceUnfederate,
-        timeouts: args.timeouts,
-        ...own,
-        serverPassword: pulumi.secret(args.serverPassword),
-        ...connection,
-        serverId: undefined,
-        state: undefined,
-        serverName: undefined,
-        portalServerType: undefined,
-      },
-      // A server is federated with a portal once: a replacement unfederates it first.
-      resourceOptions(
-        "Federation",
+      ...registration(
+        FEDERATION,
         name,
-        { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true },
-        ["password", "token", "serverPassword"],
+        args,
+        { ...connection, serverPassword: pulumi.secret(args.serverPassword) },
+        options,
       ),
-      TYPE_MODULE,
-      "Federation",
     );
   }
 }

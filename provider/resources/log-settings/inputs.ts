@@ -4,11 +4,12 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { nonEmpty } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 export const LOG_SETTINGS_LEVELS = [
@@ -22,19 +23,8 @@ export const LOG_SETTINGS_LEVELS = [
 ] as const;
 
 /**
- * The settings this resource can manage; a field left out is the server's business.
- *
- * @internal
- */
-export const MANAGED_LOG_FIELDS = [
-  "logLevel",
-  "logDir",
-  "maxErrorReportsCount",
-  "maxLogFileAge",
-  "usageMeteringEnabled",
-] as const;
-/**
- * One of {@link MANAGED_LOG_FIELDS}.
+ * One of {@link MANAGED_LOG_FIELDS} (the settings a LogSettings can manage, listed with its
+ * outputs in resource.ts).
  *
  * @internal
  */
@@ -81,21 +71,19 @@ export interface LogSettingsOutputs extends LogSettingsInputs {
  */
 export function logSettingsInputsSchema() {
   const count = z.number().int().min(0, { message: "must not be negative" });
-  return z.strictObject({
-    ...adminTargetShape(),
-    logLevel: z
-      .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
-      .optional(),
-    logDir: nonEmpty().optional(),
-    maxErrorReportsCount: count.optional(),
-    maxLogFileAge: count.optional(),
-    usageMeteringEnabled: z.boolean().optional(),
-    restoreOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ changeMs: timeoutMsSchema(DEFAULT_CHANGE_MS) })
-      .default({ changeMs: DEFAULT_CHANGE_MS }),
-  });
+  return adminInputsSchema(
+    {
+      logLevel: z
+        .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
+        .optional(),
+      logDir: nonEmpty().optional(),
+      maxErrorReportsCount: count.optional(),
+      maxLogFileAge: count.optional(),
+      usageMeteringEnabled: z.boolean().optional(),
+      restoreOnDestroy: z.boolean().default(false),
+    },
+    { changeMs: DEFAULT_CHANGE_MS },
+  );
 }
 
 /**
@@ -132,6 +120,24 @@ export function logSettingsCrossChecks(values: Record<string, unknown>): CheckFa
 }
 
 /**
+ * The LogSettings' input rules.
+ *
+ * @internal
+ */
+export const LOG_SETTINGS_INPUTS: InputRules = {
+  frame: LOG_SETTINGS,
+  schema: logSettingsInputsSchema,
+  crossChecks: logSettingsCrossChecks,
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export const parseLogSettingsInputs = inputReader<LogSettingsInputs>(LOG_SETTINGS_INPUTS);
+
+/**
  * Inputs whose change means another server (a replacement), when the URL reaches another place:
  * another spelling of the same URL only updates state.
  *
@@ -145,32 +151,8 @@ export const REPLACING_INPUTS = ["adminUrl"] as const;
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
   "adminUrl",
   "serverType",
-  "username",
-  "password",
   "restoreOnDestroy",
-  "tls",
-  "timeouts",
 ] as const;
-
-/**
- * The LogSettings' input rules.
- *
- * @internal
- */
-export const LOG_SETTINGS_INPUTS: InputRules = {
-  resource: "LogSettings",
-  schema: logSettingsInputsSchema,
-  crossChecks: logSettingsCrossChecks,
-  outputOnlyKeys: ["previousSettings", "serverLogSettings"],
-};
-
-/**
- * Reads the inputs from what create, update, read and delete are given.
- *
- * @internal
- */
-export function parseLogSettingsInputs(raw: unknown): LogSettingsInputs {
-  return parseInputsWith<LogSettingsInputs>(LOG_SETTINGS_INPUTS, raw);
-}

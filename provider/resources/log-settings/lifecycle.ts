@@ -6,22 +6,23 @@
  * `inputs.ts`; the Resource class: `resource.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { type AdminSession, editLogSettings, getLogSettings, retryWhile } from "../../client";
-import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
+import { type AdminSession, editLogSettings, getLogSettings } from "../../client";
+import { adminSessionFor, isHeldByExportOrImport, retryWhileHeld } from "../common/admin-resource";
 import { withoutProvider } from "../common/lazy-provider";
 import { implementationOf } from "../common/implementation";
 import {
   LOG_SETTINGS_INPUTS,
   type LogSettingsInputs,
   type LogSettingsOutputs,
-  MANAGED_LOG_FIELDS,
   type ManagedField,
   parseLogSettingsInputs,
   REPLACING_INPUTS,
   type ReportedLogSettings,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { failureMessage, logInfo, messageOf } from "../common/log";
+import { MANAGED_LOG_FIELDS } from "./resource";
+import { explained, failureMessage, messageOf } from "../common/failures";
+import { logInfo } from "../common/log";
 import { sameValue } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 
@@ -54,12 +55,10 @@ function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.d
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseLogSettingsInputs(raw);
   const session = adminSessionFor(inputs);
-  let previous: ReportedLogSettings;
-  try {
-    previous = await readSettings(session);
-  } catch (error) {
-    throw new Error(failureMessage("logs/settings", inputs.adminUrl, error), { cause: error });
-  }
+  const previous = await explained(
+    () => readSettings(session),
+    (error) => failureMessage("logs/settings", inputs.adminUrl, error),
+  );
   const serverLogSettings =
     differing(inputs, previous).length === 0
       ? previous
@@ -109,18 +108,10 @@ async function apply(
 ): Promise<ReportedLogSettings> {
   const merged = { ...current, ...wanted };
   try {
-    await retryWhile(
-      isHeldByExportOrImport,
-      {
-        deadline: Date.now() + inputs.timeouts.changeMs,
-        baseDelay: 500,
-        maxDelay: 10_000,
-        onRetry: (_e, delayMs) =>
-          logInfo(
-            `The site at ${inputs.adminUrl} is busy with an export or import; changing its log ` +
-              `settings again in ${Math.round(delayMs)} ms.`,
-          ),
-      },
+    await retryWhileHeld(
+      inputs.adminUrl,
+      inputs.timeouts.changeMs,
+      "changing its log settings",
       () =>
         editLogSettings(session, {
           logLevel: merged.logLevel as string | undefined,
@@ -165,15 +156,11 @@ async function apply(
  */
 async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = parseLogSettingsInputs(props);
-  let reported: ReportedLogSettings;
-  try {
-    reported = await readSettings(adminSessionFor(inputs));
-  } catch (error) {
-    throw new Error(
+  const reported = await explained(
+    () => readSettings(adminSessionFor(inputs)),
+    (error) =>
       `Cannot refresh the log settings of ${inputs.adminUrl}: ${messageOf(error)}. State is kept.`,
-      { cause: error },
-    );
-  }
+  );
   const drifted: Partial<Record<ManagedField, string | number | boolean>> = {};
   for (const field of differing(inputs, reported)) {
     const value = reported[field];
@@ -194,23 +181,15 @@ async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynam
  * update: writes the declared fields the server reports differently (none after a state-only
  * change: then the read only proves the new credentials work), keeping `previousSettings`.
  */
-async function update(
-  _id: string,
-  olds: LogSettingsOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, olds: LogSettingsOutputs, rawNews: unknown) {
   const inputs = parseLogSettingsInputs(rawNews);
   const session = adminSessionFor(inputs);
-  let current: ReportedLogSettings;
-  try {
-    current = await readSettings(session);
-  } catch (error) {
-    throw new Error(
+  const current = await explained(
+    () => readSettings(session),
+    (error) =>
       `${failureMessage("logs/settings", inputs.adminUrl, error)} Nothing was changed; state ` +
-        "keeps the previous values.",
-      { cause: error },
-    );
-  }
+      "keeps the previous values.",
+  );
   const serverLogSettings =
     differing(inputs, current).length === 0
       ? current

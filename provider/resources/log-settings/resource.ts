@@ -7,8 +7,8 @@ import type { ServerType } from "../../client";
 import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
 import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./inputs";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
-import { ServerResource } from "../common/server-resource";
+import { registration } from "../common/registration";
+import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { type TlsArgs } from "../common/tls";
 
 /**
@@ -16,6 +16,30 @@ import { type TlsArgs } from "../common/tls";
  * module path `dist/provider/resources/log-settings.js` when the engine calls it.
  */
 export const logSettingsProvider = lazyProvider("log-settings");
+
+/**
+ * The settings a LogSettings can manage; a field left out is the server's business.
+ *
+ * @internal
+ */
+export const MANAGED_LOG_FIELDS = [
+  "logLevel",
+  "logDir",
+  "maxErrorReportsCount",
+  "maxLogFileAge",
+  "usageMeteringEnabled",
+] as const;
+
+/**
+ * What a LogSettings registers with beyond what every server resource does: its own outputs
+ * (its input rules read them too).
+ *
+ * @internal
+ */
+export const LOG_SETTINGS = serverResourceFrame("LogSettings", logSettingsProvider, {
+  fromArguments: [...MANAGED_LOG_FIELDS, "restoreOnDestroy"],
+  outputOnly: ["previousSettings", "serverLogSettings"],
+});
 
 /** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
 export interface LogSettingsArgs extends ServerConnectionArgs {
@@ -80,37 +104,10 @@ export class LogSettings extends ServerResource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: LogSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolveServerConnection("LogSettings", name, args);
-    super(
-      logSettingsProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource even when its
-        // input is not given (Pulumi makes an output of each key).
-        serverType: args.serverType,
-        logLevel: args.logLevel,
-        logDir: args.logDir,
-        maxErrorReportsCount: args.maxErrorReportsCount,
-        maxLogFileAge: args.maxLogFileAge,
-        usageMeteringEnabled: args.usageMeteringEnabled,
-        restoreOnDestroy: args.restoreOnDestroy,
-        timeouts: args.timeouts,
-        ...own,
-        ...connection,
-        previousSettings: undefined,
-        serverLogSettings: undefined,
-      },
-      // Replaced by deleting first: with restoreOnDestroy, the old resource's delete writes the
-      // pre-stack values back, and a new resource created before it would see them undone.
-      resourceOptions(
-        "LogSettings",
-        name,
-        { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true },
-        ["password"],
-      ),
-      TYPE_MODULE,
-      "LogSettings",
-    );
+    // Replaced by deleting first: with restoreOnDestroy, the old resource's delete writes the
+    // pre-stack values back, and a new resource created before it would see them undone.
+    const options = { ...opts, deleteBeforeReplace: opts?.deleteBeforeReplace ?? true };
+    super(...registration(LOG_SETTINGS, name, args, connection, options));
   }
 }

@@ -4,13 +4,13 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { withoutProvider } from "../common/lazy-provider";
+import { nonEmpty } from "../common/input-schemas";
 import { type TlsSettings } from "../common/tls";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_EXPORT } from "./resource";
 
 /**
  * Default bound on an export, including the time spent waiting for a lock held by another.
@@ -83,22 +83,20 @@ export interface SiteExportOutputs extends SiteExportInputs {
  * @internal
  */
 export function siteExportInputsSchema() {
-  return z.strictObject({
-    ...adminTargetShape(),
-    location: nonEmpty().optional(),
-    downloadTo: nonEmpty().optional(),
-    triggers: z.array(z.unknown()).optional(),
-    allowMissingDownload: z.boolean().optional(),
-    maxDownloadBytes: z
-      .number()
-      .int()
-      .positive({ message: "must be a positive number of bytes" })
-      .default(DEFAULT_MAX_DOWNLOAD_BYTES),
-    tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ exportMs: timeoutMsSchema(DEFAULT_EXPORT_MS) })
-      .default({ exportMs: DEFAULT_EXPORT_MS }),
-  });
+  return adminInputsSchema(
+    {
+      location: nonEmpty().optional(),
+      downloadTo: nonEmpty().optional(),
+      triggers: z.array(z.unknown()).optional(),
+      allowMissingDownload: z.boolean().optional(),
+      maxDownloadBytes: z
+        .number()
+        .int()
+        .positive({ message: "must be a positive number of bytes" })
+        .default(DEFAULT_MAX_DOWNLOAD_BYTES),
+    },
+    { exportMs: DEFAULT_EXPORT_MS },
+  );
 }
 
 /**
@@ -130,6 +128,31 @@ export function siteExportCrossChecks(values: Record<string, unknown>): CheckFai
 }
 
 /**
+ * The SiteExport's input rules.
+ *
+ * @internal
+ */
+export const SITE_EXPORT_INPUTS: InputRules = {
+  frame: SITE_EXPORT,
+  // In outputs, `location` is the server's answer and the input is `requestedLocation`.
+  fromOutputs: (values) => {
+    if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
+    else if (values.fileName !== undefined) delete values.location;
+    delete values.requestedLocation;
+  },
+  schema: siteExportInputsSchema,
+  crossChecks: siteExportCrossChecks,
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given (inputs, or outputs read
+ * back as inputs).
+ *
+ * @internal
+ */
+export const parseSiteExportInputs = inputReader<SiteExportInputs>(SITE_EXPORT_INPUTS);
+
+/**
  * Inputs whose change means a new export (a replacement).
  *
  * @internal
@@ -142,38 +165,8 @@ export const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
   "serverType",
-  "username",
-  "password",
   "maxDownloadBytes",
   "allowMissingDownload",
-  "tls",
-  "timeouts",
 ] as const;
-
-/**
- * The SiteExport's input rules.
- *
- * @internal
- */
-export const SITE_EXPORT_INPUTS: InputRules = {
-  resource: "SiteExport",
-  schema: siteExportInputsSchema,
-  crossChecks: siteExportCrossChecks,
-  outputOnlyKeys: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
-};
-
-/**
- * Reads the inputs from what create, update, read and delete are given (inputs, or outputs read
- * back as inputs).
- *
- * @internal
- */
-export function parseSiteExportInputs(raw: unknown): SiteExportInputs {
-  const values = withoutProvider(raw);
-  // In outputs, `location` is the server's answer and the input is `requestedLocation`.
-  if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
-  else if (values.fileName !== undefined) delete values.location;
-  delete values.requestedLocation;
-  return parseInputsWith<SiteExportInputs>(SITE_EXPORT_INPUTS, values);
-}

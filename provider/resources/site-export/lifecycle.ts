@@ -22,9 +22,10 @@ import {
 } from "../../client";
 import { adminSessionFor, isHeldByExport } from "../common/admin-resource";
 import { withoutProvider } from "../common/lazy-provider";
-import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { failureMessage, messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { ProgressReporter } from "../common/progress";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { transportFor } from "../common/tls";
 import { implementationOf } from "../common/implementation";
 import {
@@ -234,13 +235,7 @@ async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynami
 }
 
 /** update: state only (an export is never repeated in place). */
-async function update(
-  _id: string,
-  olds: SiteExportOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return { outs: withStateOnlyChanges(olds, parseSiteExportInputs(rawNews), STATE_ONLY_INPUTS) };
-}
+const update = stateOnlyUpdate<SiteExportOutputs>(parseSiteExportInputs, STATE_ONLY_INPUTS);
 
 /** delete: the archive is kept (backups must outlive stacks). */
 async function remove(_id: string, props: SiteExportOutputs): Promise<void> {

@@ -4,8 +4,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
-import { ServerResource } from "../common/server-resource";
+import { registration } from "../common/registration";
+import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { type InputsOf, type TlsArgs } from "../common/tls";
 import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
@@ -16,6 +16,24 @@ import type { SiteExportTimeouts } from "./inputs";
  * module path `dist/provider/resources/site-export.js` when the engine calls it.
  */
 export const siteExportProvider = lazyProvider("site-export");
+
+/**
+ * What a SiteExport registers with beyond what every server resource does: its own outputs
+ * (its input rules read them too).
+ *
+ * @internal
+ */
+export const SITE_EXPORT = serverResourceFrame("SiteExport", siteExportProvider, {
+  fromArguments: [
+    "location",
+    "requestedLocation",
+    "downloadTo",
+    "triggers",
+    "allowMissingDownload",
+    "maxDownloadBytes",
+  ],
+  outputOnly: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
+});
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
 export interface SiteExportArgs extends ServerConnectionArgs {
@@ -94,33 +112,7 @@ export class SiteExport extends ServerResource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolveServerConnection("SiteExport", name, args);
-    super(
-      siteExportProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource.
-        serverType: args.serverType,
-        location: args.location,
-        requestedLocation: undefined,
-        downloadTo: args.downloadTo,
-        triggers: args.triggers,
-        allowMissingDownload: args.allowMissingDownload,
-        maxDownloadBytes: args.maxDownloadBytes,
-        timeouts: args.timeouts,
-        ...own,
-        ...connection,
-        fileName: undefined,
-        exportedAt: undefined,
-        localPath: undefined,
-        sizeBytes: undefined,
-        sha256: undefined,
-        serverVersion: undefined,
-      },
-      resourceOptions("SiteExport", name, opts, ["password"]),
-      TYPE_MODULE,
-      "SiteExport",
-    );
+    super(...registration(SITE_EXPORT, name, args, connection, opts));
   }
 }

@@ -5,11 +5,12 @@
 import * as fs from "node:fs";
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { nonEmpty } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_IMPORT } from "./resource";
 
 /**
  * Default bound on an import, including waiting while an export or import holds the site.
@@ -54,20 +55,18 @@ export interface SiteImportOutputs extends SiteImportInputs {
  * @internal
  */
 export function siteImportInputsSchema() {
-  return z.strictObject({
-    ...adminTargetShape(),
-    location: nonEmpty().optional(),
-    localArchive: nonEmpty().optional(),
-    archiveSha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
-      .optional(),
-    triggers: z.array(z.unknown()).optional(),
-    tls: tlsSchema(),
-    timeouts: z
-      .strictObject({ importMs: timeoutMsSchema(DEFAULT_IMPORT_MS) })
-      .default({ importMs: DEFAULT_IMPORT_MS }),
-  });
+  return adminInputsSchema(
+    {
+      location: nonEmpty().optional(),
+      localArchive: nonEmpty().optional(),
+      archiveSha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
+        .optional(),
+      triggers: z.array(z.unknown()).optional(),
+    },
+    { importMs: DEFAULT_IMPORT_MS },
+  );
 }
 
 /**
@@ -123,32 +122,14 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
 }
 
 /**
- * Inputs whose change only updates state (with the archive's, when it names the same content).
- *
- * @internal
- */
-export const STATE_ONLY_INPUTS = [
-  "adminUrl",
-  "serverType",
-  "username",
-  "password",
-  "tls",
-  "timeouts",
-  "location",
-  "localArchive",
-  "archiveSha256",
-] as const;
-
-/**
  * The SiteImport's input rules.
  *
  * @internal
  */
 export const SITE_IMPORT_INPUTS: InputRules = {
-  resource: "SiteImport",
+  frame: SITE_IMPORT,
   schema: siteImportInputsSchema,
   crossChecks: siteImportCrossChecks,
-  outputOnlyKeys: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
 };
 
 /**
@@ -156,6 +137,18 @@ export const SITE_IMPORT_INPUTS: InputRules = {
  *
  * @internal
  */
-export function parseSiteImportInputs(raw: unknown): SiteImportInputs {
-  return parseInputsWith<SiteImportInputs>(SITE_IMPORT_INPUTS, raw);
-}
+export const parseSiteImportInputs = inputReader<SiteImportInputs>(SITE_IMPORT_INPUTS);
+
+/**
+ * Inputs whose change only updates state (with the archive's, when it names the same content).
+ *
+ * @internal
+ */
+export const STATE_ONLY_INPUTS = [
+  ...ACCESS_INPUTS,
+  "adminUrl",
+  "serverType",
+  "location",
+  "localArchive",
+  "archiveSha256",
+] as const;

@@ -20,7 +20,8 @@ import {
 import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
 import { withoutProvider } from "../common/lazy-provider";
 import { implementationOf } from "../common/implementation";
-import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { explained, failureMessage, messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { ProgressReporter } from "../common/progress";
 import {
   parseSiteImportInputs,
@@ -29,7 +30,7 @@ import {
   type SiteImportOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 
@@ -41,11 +42,7 @@ import { transportFor } from "../common/tls";
  * for the same archive on the same site unless `triggers` ask for it. A replacement says in the
  * preview what it will do on the server.
  */
-async function diff(
-  _id: string,
-  olds: SiteImportOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.DiffResult> {
+async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
   const news = withoutProvider(rawNews);
   const replaces: string[] = [];
   if (!sameUrl(olds.adminUrl, news.adminUrl)) replaces.push("adminUrl");
@@ -112,16 +109,13 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   let location = inputs.location;
   let uploadedItemId: string | undefined;
   if (inputs.localArchive !== undefined) {
-    try {
-      uploadedItemId = await uploadOnce(inputs, session, fingerprint);
-    } catch (error) {
-      throw new Error(
+    uploadedItemId = await explained(
+      () => uploadOnce(inputs, session, fingerprint),
+      (error) =>
         `${failureMessage("uploads/upload", inputs.adminUrl, error)} Nothing was imported. ` +
-          "A server that refuses the .agssite extension for uploads needs it in its allowed " +
-          "upload extensions, or give location (a path the server can read) instead.",
-        { cause: error },
-      );
-    }
+        "A server that refuses the .agssite extension for uploads needs it in its allowed " +
+        "upload extensions, or give location (a path the server can read) instead.",
+    );
     location = uploadedItemId;
   }
 
@@ -210,14 +204,11 @@ async function sha256Of(file: string): Promise<string> {
  */
 async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
   if (inputs.localArchive !== undefined) {
-    let actual: string;
-    try {
-      actual = await sha256Of(inputs.localArchive);
-    } catch (error) {
-      throw new Error(`Cannot read localArchive ${inputs.localArchive}: ${messageOf(error)}`, {
-        cause: error,
-      });
-    }
+    const file = inputs.localArchive;
+    const actual = await explained(
+      () => sha256Of(file),
+      (error) => `Cannot read localArchive ${file}: ${messageOf(error)}`,
+    );
     if (inputs.archiveSha256 !== undefined && inputs.archiveSha256.toLowerCase() !== actual) {
       throw new Error(
         `localArchive ${inputs.localArchive} has SHA-256 ${actual}, not archiveSha256 ` +
@@ -252,15 +243,7 @@ async function read(id: string, props: SiteImportOutputs): Promise<pulumi.dynami
 }
 
 /** update: state only (an import is never repeated in place). */
-async function update(
-  _id: string,
-  olds: SiteImportOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
-  return {
-    outs: withStateOnlyChanges(olds, parseSiteImportInputs(rawNews), STATE_ONLY_INPUTS),
-  };
-}
+const update = stateOnlyUpdate<SiteImportOutputs>(parseSiteImportInputs, STATE_ONLY_INPUTS);
 
 /**
  * delete: nothing is sent (an import cannot be undone; restore another archive for that). The

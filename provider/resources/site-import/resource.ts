@@ -6,8 +6,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
-import { ServerResource } from "../common/server-resource";
+import { registration } from "../common/registration";
+import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 import { type TlsArgs } from "../common/tls";
 
@@ -16,6 +16,17 @@ import { type TlsArgs } from "../common/tls";
  * module path `dist/provider/resources/site-import.js` when the engine calls it.
  */
 export const siteImportProvider = lazyProvider("site-import");
+
+/**
+ * What a SiteImport registers with beyond what every server resource does: its own outputs
+ * (its input rules read them too).
+ *
+ * @internal
+ */
+export const SITE_IMPORT = serverResourceFrame("SiteImport", siteImportProvider, {
+  fromArguments: ["location", "localArchive", "archiveSha256", "triggers"],
+  outputOnly: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
+});
 
 /** What the restore leaves out (the spec's "Excluded from the export"). */
 export const NOT_RESTORED = [
@@ -102,31 +113,7 @@ export class SiteImport extends ServerResource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteImportArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolveServerConnection("SiteImport", name, args);
-    super(
-      siteImportProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource even when its
-        // input is not given (Pulumi makes an output of each key).
-        serverType: args.serverType,
-        location: args.location,
-        localArchive: args.localArchive,
-        archiveSha256: args.archiveSha256,
-        triggers: args.triggers,
-        timeouts: args.timeouts,
-        ...own,
-        ...connection,
-        fingerprint: undefined,
-        outcome: undefined,
-        importedAt: undefined,
-        uploadedItemId: undefined,
-        report: undefined,
-      },
-      resourceOptions("SiteImport", name, opts, ["password"]),
-      TYPE_MODULE,
-      "SiteImport",
-    );
+    super(...registration(SITE_IMPORT, name, args, connection, opts));
   }
 }

@@ -4,11 +4,12 @@
  */
 import { z } from "zod";
 import type { ServerType } from "../../client";
-import { adminTargetShape } from "../common/admin-resource";
+import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
-import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
-import { type InputRules, parseInputsWith } from "../common/implementation";
+import { adminRootSchema, nonEmpty } from "../common/input-schemas";
+import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_MACHINE } from "./resource";
 import { sameUrl } from "../common/urls";
 
 /**
@@ -64,19 +65,14 @@ export interface SiteMachineOutputs extends SiteMachineInputs {
  * @internal
  */
 export function siteMachineInputsSchema() {
-  return z.strictObject({
-    ...adminTargetShape(),
-    siteAdminUrl: adminRootSchema(),
-    machineName: nonEmpty().optional(),
-    unregisterAdoptedOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: z
-      .strictObject({
-        serverReadyMs: timeoutMsSchema(DEFAULT_SERVER_READY_MS),
-        joinMs: timeoutMsSchema(DEFAULT_JOIN_MS),
-      })
-      .default({ serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS }),
-  });
+  return adminInputsSchema(
+    {
+      siteAdminUrl: adminRootSchema(),
+      machineName: nonEmpty().optional(),
+      unregisterAdoptedOnDestroy: z.boolean().default(false),
+    },
+    { serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS },
+  );
 }
 
 /**
@@ -112,6 +108,24 @@ export function siteMachineCrossChecks(values: Record<string, unknown>): CheckFa
 }
 
 /**
+ * The SiteMachine's input rules.
+ *
+ * @internal
+ */
+export const SITE_MACHINE_INPUTS: InputRules = {
+  frame: SITE_MACHINE,
+  schema: siteMachineInputsSchema,
+  crossChecks: siteMachineCrossChecks,
+};
+
+/**
+ * Reads the inputs from what create, update, read and delete are given.
+ *
+ * @internal
+ */
+export const parseSiteMachineInputs = inputReader<SiteMachineInputs>(SITE_MACHINE_INPUTS);
+
+/**
  * Inputs whose change means another machine or another site: unregister, then join anew.
  *
  * @internal
@@ -123,31 +137,4 @@ export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "mach
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [
-  "username",
-  "password",
-  "tls",
-  "timeouts",
-  "unregisterAdoptedOnDestroy",
-] as const;
-
-/**
- * The SiteMachine's input rules.
- *
- * @internal
- */
-export const SITE_MACHINE_INPUTS: InputRules = {
-  resource: "SiteMachine",
-  schema: siteMachineInputsSchema,
-  crossChecks: siteMachineCrossChecks,
-  outputOnlyKeys: ["state", "registeredName", "machines", "joinedAt"],
-};
-
-/**
- * Reads the inputs from what create, update, read and delete are given.
- *
- * @internal
- */
-export function parseSiteMachineInputs(raw: unknown): SiteMachineInputs {
-  return parseInputsWith<SiteMachineInputs>(SITE_MACHINE_INPUTS, raw);
-}
+export const STATE_ONLY_INPUTS = [...ACCESS_INPUTS, "unregisterAdoptedOnDestroy"] as const;

@@ -29,7 +29,8 @@ import { adminSessionFor, waitUntilAnswering } from "../common/admin-resource";
 import { containsUnknown } from "../common/input-check";
 import { withoutProvider } from "../common/lazy-provider";
 import { implementationOf } from "../common/implementation";
-import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { explained, failureMessage, messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { ProgressReporter } from "../common/progress";
 import {
   parseSiteMachineInputs,
@@ -62,15 +63,12 @@ function siteSession(inputs: SiteMachineInputs): AdminSession {
 
 /** The site's machine names, or an error that says nothing was changed. */
 async function siteMachines(inputs: SiteMachineInputs, doing: string): Promise<string[]> {
-  try {
-    return await listMachines(siteSession(inputs));
-  } catch (error) {
-    throw new Error(
+  return explained(
+    () => listMachines(siteSession(inputs)),
+    (error) =>
       `Cannot ${doing}: the machine list of the site at ${inputs.siteAdminUrl} cannot be read ` +
-        `(${failureMessage("machines", inputs.siteAdminUrl, error)}). Nothing was changed.`,
-      { cause: error },
-    );
-  }
+      `(${failureMessage("machines", inputs.siteAdminUrl, error)}). Nothing was changed.`,
+  );
 }
 
 /**
@@ -268,11 +266,7 @@ async function read(id: string, props: SiteMachineOutputs): Promise<pulumi.dynam
 }
 
 /** update: state only, new credentials proven first. */
-async function update(
-  _id: string,
-  olds: SiteMachineOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, olds: SiteMachineOutputs, rawNews: unknown) {
   const news = parseSiteMachineInputs(rawNews);
   if (!sameValue(olds.username, news.username) || !sameValue(olds.password, news.password)) {
     await proveCredentials(news);
@@ -285,16 +279,13 @@ async function update(
  * proves that the site gives them an administrator token. Nothing is changed on the server.
  */
 async function proveCredentials(inputs: SiteMachineInputs): Promise<void> {
-  try {
-    await siteSession(inputs).token();
-  } catch (error) {
-    throw new Error(
+  await explained(
+    () => siteSession(inputs).token(),
+    (error) =>
       `The new credentials of ${inputs.username} were not recorded: the site at ` +
-        `${inputs.siteAdminUrl} does not give them a token (${messageOf(error)}). State still ` +
-        "holds the previous credentials; change the password on the server first.",
-      { cause: error },
-    );
-  }
+      `${inputs.siteAdminUrl} does not give them a token (${messageOf(error)}). State still ` +
+      "holds the previous credentials; change the password on the server first.",
+  );
 }
 
 /**
@@ -322,22 +313,20 @@ async function remove(_id: string, props: SiteMachineOutputs): Promise<void> {
   }
   const session = siteSession(inputs);
   const progress = new ProgressReporter(`unregister of '${listed}'`, inputs.timeouts.joinMs);
-  try {
-    await retryWhile(
-      (error) => hasServerCode(error, 409),
-      {
-        deadline: Date.now() + inputs.timeouts.joinMs,
-        baseDelay: 1_000,
-        maxDelay: 15_000,
-        onRetry: () => progress.tick("an export holds the site configuration"),
-      },
-      () => unregisterMachine(session, listed),
-    );
-  } catch (error) {
-    throw new Error(failureMessage("unregister machine", inputs.siteAdminUrl, error), {
-      cause: error,
-    });
-  }
+  await explained(
+    () =>
+      retryWhile(
+        (error) => hasServerCode(error, 409),
+        {
+          deadline: Date.now() + inputs.timeouts.joinMs,
+          baseDelay: 1_000,
+          maxDelay: 15_000,
+          onRetry: () => progress.tick("an export holds the site configuration"),
+        },
+        () => unregisterMachine(session, listed),
+      ),
+    (error) => failureMessage("unregister machine", inputs.siteAdminUrl, error),
+  );
   logInfo(
     `Unregistered the machine '${listed}' from the site at ${inputs.siteAdminUrl}. On the ` +
       `machine itself (${inputs.adminUrl}), ${serverProduct(inputs.serverType).label} still ` +

@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { resolveServerConnection, type ServerConnection } from "../common/connection";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
-import { ServerResource } from "../common/server-resource";
+import { registration } from "../common/registration";
+import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 import { type TlsArgs } from "../common/tls";
 
@@ -15,6 +15,17 @@ import { type TlsArgs } from "../common/tls";
  * module path `dist/provider/resources/site-machine.js` when the engine calls it.
  */
 export const siteMachineProvider = lazyProvider("site-machine");
+
+/**
+ * What a SiteMachine registers with beyond what every server resource does: its own outputs
+ * (its input rules read them too).
+ *
+ * @internal
+ */
+export const SITE_MACHINE = serverResourceFrame("SiteMachine", siteMachineProvider, {
+  fromArguments: ["machineName", "unregisterAdoptedOnDestroy"],
+  outputOnly: ["state", "registeredName", "machines", "joinedAt"],
+});
 
 /** Arguments of a {@link SiteMachine}. Every field accepts a `pulumi.Input`. */
 export interface SiteMachineArgs {
@@ -101,7 +112,7 @@ export class SiteMachine extends ServerResource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteMachineArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
+    // The connection describes the site: its adminUrl is the site's, never the joining machine's.
     const { adminUrl: siteAdminUrl, ...credentials } = resolveServerConnection(
       "SiteMachine",
       name,
@@ -114,27 +125,6 @@ export class SiteMachine extends ServerResource {
       },
       "siteAdminUrl",
     );
-    super(
-      siteMachineProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource even when its
-        // input is not given (Pulumi makes an output of each key).
-        serverType: args.serverType,
-        machineName: args.machineName,
-        unregisterAdoptedOnDestroy: args.unregisterAdoptedOnDestroy,
-        timeouts: args.timeouts,
-        ...own,
-        siteAdminUrl,
-        ...credentials,
-        state: undefined,
-        registeredName: undefined,
-        machines: undefined,
-        joinedAt: undefined,
-      },
-      resourceOptions("SiteMachine", name, opts, ["password"]),
-      TYPE_MODULE,
-      "SiteMachine",
-    );
+    super(...registration(SITE_MACHINE, name, args, { siteAdminUrl, ...credentials }, opts));
   }
 }

@@ -1,22 +1,17 @@
 /**
- * The inputs of a `Site`: their public shapes, the zod schema those shapes mirror, the rules
- * across fields, and the groups of inputs that the lifecycle treats alike.
- *
- * Longer than 300 lines: the public types are written out by hand (zod must not appear in the
- * public declarations) beside the schema they mirror, with a compile-time check that they agree.
+ * The inputs of a `Site`: their public shapes, the zod schema those shapes mirror, and the groups
+ * of inputs that the lifecycle treats alike. The rules across fields are in rules.ts. The public
+ * types are written out by hand (zod must not appear in the public declarations) beside the schema
+ * they mirror, with a compile-time check that they agree.
  */
 import { z } from "zod";
-import {
-  MISSION_WORKSPACE_VERSION,
-  SERVER_TYPES,
-  serverProduct,
-  type ServerType,
-  unsupportedFields,
-} from "../../client";
-import { type CheckFailure } from "../common/input-check";
-import { type InputRules, parseInputsWith } from "../common/implementation";
-import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "../common/input-schemas";
+import { type ServerType } from "../../client";
+import { adminInputsSchema } from "../common/admin-inputs";
+import { inputReader, type InputRules } from "../common/implementation";
+import { nonEmpty } from "../common/input-schemas";
 import type { TlsSettings } from "../common/tls";
+import { SITE } from "./resource";
+import { allCrossChecks } from "./rules";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [
@@ -169,138 +164,38 @@ export function siteInputsSchema() {
         });
       }
     });
-  return z.strictObject({
-    serverType: z
-      .enum(SERVER_TYPES, { message: `must be one of ${SERVER_TYPES.join(", ")}` })
-      .default("mission-server"),
-    adminUrl: adminRootSchema(),
-    username: nonEmpty(),
-    password: nonEmpty(),
-    configStoreConnection: z
-      .strictObject({
-        type: z.enum(CONFIG_STORE_TYPES, {
-          message: `must be one of ${CONFIG_STORE_TYPES.join(", ")}`,
-        }),
-        connectionString: nonEmpty(),
-        localRepositoryPath: nonEmpty().optional(),
-        username: nonEmpty().optional(),
-        connectionSecret: nonEmpty().optional(),
-      })
-      .optional(),
-    directories: z.array(directory).optional(),
-    logSettings: z
-      .strictObject({
-        logLevel: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
-        logDir: nonEmpty(),
-        maxErrorReportsCount: count,
-        maxLogFileAge: count,
-        usageMeteringEnabled: z.boolean().optional(),
-      })
-      .optional(),
-    runAsync: z.boolean().default(false),
-    adoptExisting: z.boolean().default(false),
-    deleteSiteOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-    timeouts: z
-      .strictObject({
-        serverReadyMs: timeoutMsSchema(DEFAULT_SERVER_READY_MS),
-        createMs: timeoutMsSchema(DEFAULT_CREATE_MS),
-      })
-      .default({ serverReadyMs: DEFAULT_SERVER_READY_MS, createMs: DEFAULT_CREATE_MS }),
-  });
-}
-
-/**
- * Rules across directories, checked on the raw inputs so that they are reported together with
- * the per-field problems (zod skips refinements of an array whose items are invalid).
- *
- * @internal
- */
-export function siteCrossChecks(values: Record<string, unknown>): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  const dirs = Array.isArray(values.directories) ? (values.directories as unknown[]) : [];
-  let systemSeen = false;
-  // Names that differ only in letter case count as one: the emulator refuses them (an assumption
-  // of ours, docs/site.md), and on Windows, where most sites run, they name the same folder.
-  const names = new Map<string, string>();
-  dirs.forEach((d, i) => {
-    if (d === null || typeof d !== "object") return;
-    const dir = d as Record<string, unknown>;
-    if (dir.directoryType === "SYSTEM") {
-      if (systemSeen) {
-        failures.push({
-          property: `directories[${i}].directoryType`,
-          reason: "a site has exactly one SYSTEM directory; this is a second one",
-        });
-      }
-      systemSeen = true;
-    }
-    if (typeof dir.name === "string" && dir.name !== "") {
-      const key = dir.name.toLowerCase();
-      const earlier = names.get(key);
-      if (earlier !== undefined) {
-        failures.push({
-          property: `directories[${i}].name`,
-          reason:
-            earlier === dir.name
-              ? `duplicate directory name "${dir.name}"`
-              : `duplicate directory name "${dir.name}": it differs from "${earlier}" only in ` +
-                "letter case, and the server does not tell them apart",
-        });
-      } else {
-        names.set(key, dir.name);
-      }
-    }
-  });
-  return failures;
-}
-
-/**
- * Rules of the chosen product (`serverType`): which directory types it takes, and which inputs
- * its createNewSite request has no place for (refused rather than dropped, naming the product).
- *
- * @internal
- */
-export function productChecks(values: Record<string, unknown>): CheckFailure[] {
-  const serverType = values.serverType ?? "mission-server";
-  if (!SERVER_TYPES.includes(serverType as ServerType)) return [];
-  const product = serverProduct(serverType as ServerType);
-  const failures: CheckFailure[] = [];
-  const dirs = Array.isArray(values.directories) ? (values.directories as unknown[]) : [];
-  dirs.forEach((d, i) => {
-    if (d === null || typeof d !== "object") return;
-    const type = (d as Record<string, unknown>).directoryType;
-    if (typeof type === "string" && type !== "" && !product.directoryTypes.includes(type)) {
-      const workspace =
-        serverType === "mission-server" ? ` (WORKSPACE only on ${MISSION_WORKSPACE_VERSION})` : "";
-      failures.push({
-        property: `directories[${i}].directoryType`,
-        reason: `must be one of ${product.directoryTypes.join(", ")} for ${product.label}${workspace}`,
-      });
-    }
-  });
-  const fields = unsupportedFields(serverType as ServerType, {
-    configStoreConnection: plainObject(values.configStoreConnection) as never,
-    directories: dirs.map((d) => plainObject(d) ?? {}) as never,
-    logSettings: plainObject(values.logSettings),
-  });
-  for (const field of fields) failures.push({ property: field.path, reason: field.reason });
-  return failures;
-}
-
-function plainObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-/**
- * Every rule across fields: the directory rules and the product's rules.
- *
- * @internal
- */
-export function allCrossChecks(values: Record<string, unknown>): CheckFailure[] {
-  return [...siteCrossChecks(values), ...productChecks(values)];
+  return adminInputsSchema(
+    {
+      configStoreConnection: z
+        .strictObject({
+          type: z.enum(CONFIG_STORE_TYPES, {
+            message: `must be one of ${CONFIG_STORE_TYPES.join(", ")}`,
+          }),
+          connectionString: nonEmpty(),
+          localRepositoryPath: nonEmpty().optional(),
+          username: nonEmpty().optional(),
+          connectionSecret: nonEmpty().optional(),
+        })
+        .optional(),
+      directories: z.array(directory).optional(),
+      logSettings: z
+        .strictObject({
+          logLevel: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }),
+          logDir: nonEmpty(),
+          maxErrorReportsCount: count,
+          maxLogFileAge: count,
+          usageMeteringEnabled: z.boolean().optional(),
+        })
+        .optional(),
+      runAsync: z.boolean().default(false),
+      adoptExisting: z.boolean().default(false),
+      deleteSiteOnDestroy: z.boolean().default(false),
+    },
+    {
+      serverReadyMs: DEFAULT_SERVER_READY_MS,
+      createMs: DEFAULT_CREATE_MS,
+    },
+  );
 }
 
 /**
@@ -347,40 +242,22 @@ export const STATE_ONLY_INPUTS = [
 ] as const;
 
 /**
- * Keys that exist only in outputs: left out when outputs are read back as inputs.
+ * What a Site's inputs are, for `check()` and for reading them back from state.
  *
  * @internal
  */
-export const OUTPUT_ONLY_KEYS = [
-  "state",
-  "createdAt",
-  "machines",
-  "serverVersion",
-  "serverLogSettings",
-  "serverDirectories",
-  "serverConfigStore",
-] as const;
+export const SITE_INPUTS: InputRules = {
+  frame: SITE,
+  schema: siteInputsSchema,
+  crossChecks: allCrossChecks,
+};
 
 /**
  * Reads inputs, or outputs read back as inputs, that must be valid; throws what is not.
  *
  * @internal
  */
-export function parseInputs(raw: unknown): SiteInputs {
-  return parseInputsWith<SiteInputs>(SITE_INPUTS, raw);
-}
-
-/**
- * What a Site's inputs are, for `check()` and for reading them back from state.
- *
- * @internal
- */
-export const SITE_INPUTS: InputRules = {
-  resource: "Site",
-  schema: siteInputsSchema,
-  crossChecks: allCrossChecks,
-  outputOnlyKeys: OUTPUT_ONLY_KEYS,
-};
+export const parseInputs = inputReader<SiteInputs>(SITE_INPUTS);
 
 type SiteSchemaOutput = z.output<ReturnType<typeof siteInputsSchema>>;
 type SameKeys<A, B> = [keyof A] extends [keyof B]

@@ -28,7 +28,8 @@ import {
 import { containsUnknown } from "../common/input-check";
 import { implementationOf } from "../common/implementation";
 import { type ResourceImplementation, withoutProvider } from "../common/lazy-provider";
-import { failureMessage, logInfo, logWarn, messageOf } from "../common/log";
+import { explained, failureMessage, messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { ProgressReporter } from "../common/progress";
 import {
   APPLIED_INPUTS,
@@ -58,7 +59,7 @@ import {
   type SiteServer,
   transportOf,
 } from "./server";
-import { isHeldByExportOrImport, waitUntilAnswering } from "../common/admin-resource";
+import { retryWhileHeld, waitUntilAnswering } from "../common/admin-resource";
 import { isInterruptedCreate, recoverInterruptedCreate } from "./recovery";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
@@ -225,11 +226,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
   return { id, props: await currentOutputs(server, props) };
 }
 
-async function update(
-  _id: string,
-  olds: SiteOutputs,
-  rawNews: unknown,
-): Promise<pulumi.dynamic.UpdateResult> {
+async function update(_id: string, olds: SiteOutputs, rawNews: unknown) {
   const news = parseInputs(rawNews);
   const server = siteServer(news);
   if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
@@ -243,29 +240,20 @@ async function update(
   if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
     const { session } = server;
     const wanted = news.logSettings;
-    try {
-      // An export or import holds the site: the server refuses without acting, so wait for it
-      // (as LogSettings does) rather than fail the update, within timeouts.createMs.
-      await retryWhile(
-        isHeldByExportOrImport,
-        {
-          deadline: Date.now() + news.timeouts.createMs,
-          baseDelay: 500,
-          maxDelay: 10_000,
-          onRetry: (_e, delayMs) =>
-            logInfo(
-              `The site at ${news.adminUrl} is busy with an export or import; applying its ` +
-                `logSettings again in ${Math.round(delayMs)} ms.`,
-            ),
-        },
-        () => editLogSettings(session, wanted),
-      );
-      outs.serverLogSettings = reportedLogSettings(await getLogSettings(session));
-    } catch (error) {
-      throw new Error(failureMessage("logs/settings/edit", news.adminUrl, error), {
-        cause: error,
-      });
-    }
+    outs.serverLogSettings = await explained(
+      async () => {
+        // An export or import holds the site: the server refuses without acting, so wait for it
+        // (as LogSettings does) rather than fail the update, within timeouts.createMs.
+        await retryWhileHeld(
+          news.adminUrl,
+          news.timeouts.createMs,
+          "applying its logSettings",
+          () => editLogSettings(session, wanted),
+        );
+        return reportedLogSettings(await getLogSettings(session));
+      },
+      (error) => failureMessage("logs/settings/edit", news.adminUrl, error),
+    );
     logInfo(`Applied logSettings to the site at ${news.adminUrl} (logs/settings/edit).`);
   }
   return { outs };
@@ -306,21 +294,21 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
     `deleteSite on ${inputs.adminUrl}`,
     inputs.timeouts.createMs,
   );
-  try {
-    // An export holds the site: wait for it rather than fail the destroy.
-    await retryWhile(
-      (error) => hasServerCode(error, 409),
-      {
-        deadline: Date.now() + inputs.timeouts.createMs,
-        baseDelay: timing.deleteRetryBaseMs,
-        maxDelay: timing.deleteRetryMaxMs,
-        onRetry: () => progress.tick("an export holds the site configuration"),
-      },
-      () => deleteSite(session),
-    );
-  } catch (error) {
-    throw new Error(failureMessage("deleteSite", inputs.adminUrl, error), { cause: error });
-  }
+  // An export holds the site: wait for it rather than fail the destroy.
+  await explained(
+    () =>
+      retryWhile(
+        (error) => hasServerCode(error, 409),
+        {
+          deadline: Date.now() + inputs.timeouts.createMs,
+          baseDelay: timing.deleteRetryBaseMs,
+          maxDelay: timing.deleteRetryMaxMs,
+          onRetry: () => progress.tick("an export holds the site configuration"),
+        },
+        () => deleteSite(session),
+      ),
+    (error) => failureMessage("deleteSite", inputs.adminUrl, error),
+  );
   logInfo(`Deleted the site at ${inputs.adminUrl}.`);
 }
 

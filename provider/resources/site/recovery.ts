@@ -4,7 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isAuthError } from "../../client";
-import { logInfo, logWarn, messageOf } from "../common/log";
+import { messageOf } from "../common/failures";
+import { logInfo, logWarn } from "../common/log";
 import { currentOutputs, isOurSite, type SiteOutputs } from "./report";
 import type { SiteServer } from "./server";
 

@@ -17,7 +17,8 @@ import {
   serverInfo,
   type ServerInfo,
 } from "../../client";
-import { logWarn, messageOf } from "../common/log";
+import { messageOf } from "../common/failures";
+import { logWarn } from "../common/log";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
 import type { SiteServer } from "./server";
 
@@ -269,48 +270,54 @@ export async function isOurSite(
   const { inputs, session } = server;
   const compared: string[] = [];
   const differences: string[] = [];
-  const unreadable = (what: string, e: unknown) => `${what} could not be read (${messageOf(e)})`;
-  if (inputs.configStoreConnection) {
+  /**
+   * Reads one part of the site and records how it differs from what was sent; `differ` answers
+   * undefined when the server reports nothing to compare it with.
+   */
+  const compare = async <T>(
+    part: string,
+    read: () => Promise<T>,
+    differ: (reported: T) => string[] | undefined,
+  ): Promise<void> => {
     try {
-      const store = await getConfigStore(session);
-      if (store.connectionString !== undefined) {
-        compared.push("config store");
-        if (store.connectionString !== inputs.configStoreConnection.connectionString) {
-          differences.push("its config store is elsewhere");
-        }
-      }
+      const found = differ(await read());
+      if (found === undefined) return;
+      compared.push(part);
+      differences.push(...found);
     } catch (e) {
-      differences.push(unreadable("its config store", e));
+      differences.push(`its ${part} could not be read (${messageOf(e)})`);
     }
+  };
+  /** One reported value against the one sent: none to compare, the same, or the difference. */
+  const against = (reported: string | undefined, sent: string, difference: string) =>
+    reported === undefined ? undefined : reported === sent ? [] : [difference];
+  const { configStoreConnection: store, directories, logSettings } = inputs;
+  if (store) {
+    await compare(
+      "config store",
+      () => getConfigStore(session),
+      (r) => against(r.connectionString, store.connectionString, "its config store is elsewhere"),
+    );
   }
-  if (inputs.directories) {
-    try {
-      const reported = await listDirectories(session);
-      if (reported.length > 0) {
-        compared.push("directories");
+  if (directories) {
+    await compare(
+      "directories",
+      () => listDirectories(session),
+      (reported) => {
+        if (reported.length === 0) return undefined;
         const byName = new Map(reported.map((d) => [d.name.toLowerCase(), d.path]));
-        for (const d of inputs.directories) {
-          if (byName.get(d.name.toLowerCase()) !== d.physicalPath) {
-            differences.push(`its directory ${d.name} is not at ${d.physicalPath}`);
-          }
-        }
-      }
-    } catch (e) {
-      differences.push(unreadable("its directories", e));
-    }
+        return directories
+          .filter((d) => byName.get(d.name.toLowerCase()) !== d.physicalPath)
+          .map((d) => `its directory ${d.name} is not at ${d.physicalPath}`);
+      },
+    );
   }
-  if (inputs.logSettings) {
-    try {
-      const reported = await getLogSettings(session);
-      if (reported.logDir !== undefined) {
-        compared.push("log settings");
-        if (reported.logDir !== inputs.logSettings.logDir) {
-          differences.push("its logs are in another directory");
-        }
-      }
-    } catch (e) {
-      differences.push(unreadable("its log settings", e));
-    }
+  if (logSettings) {
+    await compare(
+      "log settings",
+      () => getLogSettings(session),
+      (r) => against(r.logDir, logSettings.logDir, "its logs are in another directory"),
+    );
   }
   if (differences.length > 0) return differences.join("; ");
   if (compared.length === 0 && !options.credentialsSuffice) {

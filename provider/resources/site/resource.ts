@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { resolveServerConnection, type ServerConnection } from "../common/connection";
-import { resourceOptions, TYPE_MODULE } from "../common/resource-options";
-import { ServerResource } from "../common/server-resource";
+import { registration } from "../common/registration";
+import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 import type {
   SiteConfigStoreConnection,
@@ -22,6 +22,25 @@ import type { InputsOf, TlsArgs } from "../common/tls";
  * module path `dist/provider/resources/site.js` when the engine calls it.
  */
 export const siteProvider = lazyProvider("site");
+
+/**
+ * What a Site registers with beyond what every server resource does: its own outputs
+ * (its input rules read them too).
+ *
+ * @internal
+ */
+export const SITE = serverResourceFrame("Site", siteProvider, {
+  fromArguments: ["directories", "logSettings", "runAsync", "adoptExisting", "deleteSiteOnDestroy"],
+  outputOnly: [
+    "state",
+    "createdAt",
+    "machines",
+    "serverVersion",
+    "serverLogSettings",
+    "serverDirectories",
+    "serverConfigStore",
+  ],
+});
 
 /** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
 export interface SiteArgs {
@@ -127,42 +146,15 @@ export class Site extends ServerResource {
    * @param opts - the usual Pulumi resource options.
    */
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    const { connection: _connection, ...own } = args;
     const connection = resolveServerConnection("Site", name, args);
-    super(
-      siteProvider,
-      name,
-      {
-        // Every output is listed, so that each is a property of the resource even when its
-        // input is not given (Pulumi makes an output of each key).
-        serverType: args.serverType,
-        directories: args.directories,
-        logSettings: args.logSettings,
-        runAsync: args.runAsync,
-        adoptExisting: args.adoptExisting,
-        deleteSiteOnDestroy: args.deleteSiteOnDestroy,
-        timeouts: args.timeouts,
-        ...own,
-        ...connection,
-        // A cloud store's credentials make the whole connection a secret; a file share path
-        // alone stays readable in previews and outputs.
-        configStoreConnection:
-          args.configStoreConnection === undefined
-            ? undefined
-            : pulumi
-                .output(args.configStoreConnection)
-                .apply((c) => (c.connectionSecret === undefined ? c : pulumi.secret(c))),
-        state: undefined,
-        createdAt: undefined,
-        machines: undefined,
-        serverVersion: undefined,
-        serverLogSettings: undefined,
-        serverDirectories: undefined,
-        serverConfigStore: undefined,
-      },
-      resourceOptions("Site", name, opts, ["password"]),
-      TYPE_MODULE,
-      "Site",
-    );
+    // A cloud store's credentials make the whole connection a secret; a file share path alone
+    // stays readable in previews and outputs.
+    const configStoreConnection =
+      args.configStoreConnection === undefined
+        ? undefined
+        : pulumi
+            .output(args.configStoreConnection)
+            .apply((c) => (c.connectionSecret === undefined ? c : pulumi.secret(c)));
+    super(...registration(SITE, name, args, { ...connection, configStoreConnection }, opts));
   }
 }

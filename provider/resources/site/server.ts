@@ -20,7 +20,8 @@ import {
   type SiteStatus,
   type TransportOptions,
 } from "../../client";
-import { logWarn, messageOf } from "../common/log";
+import { messageOf } from "../common/failures";
+import { logWarn } from "../common/log";
 import type { SiteInputs } from "./inputs";
 import { transportFor } from "../common/tls";
 

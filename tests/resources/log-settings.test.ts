@@ -145,7 +145,7 @@ describe("LogSettings diff()", () => {
         ...news(),
         adminUrl: "https://other:20443/arcgis/admin",
       }),
-    ).toEqual({ changes: true, replaces: ["adminUrl"] });
+    ).toEqual({ changes: true, replaces: ["adminUrl"], deleteBeforeReplace: true });
   });
 });
 

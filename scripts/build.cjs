@@ -17,6 +17,7 @@
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const stamp = require("./build-stamp.cjs");
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 const DIST = path.join(REPO_ROOT, "dist");
@@ -60,6 +61,7 @@ function moduleOf(file) {
 }
 
 function build() {
+  stamp.removeStamp(REPO_ROOT);
   const missing = SOURCES.some((folder) =>
     sourceModules(folder).some((module) => !fs.existsSync(path.join(DIST, folder, `${module}.js`))),
   );
@@ -87,6 +89,7 @@ function build() {
     }
   }
   removeEmptyFolders(DIST);
+  stamp.writeStamp(REPO_ROOT);
   return 0;
 }
 

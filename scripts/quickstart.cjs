@@ -13,6 +13,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const { createRequire } = require("node:module");
 const path = require("node:path");
+const buildStamp = require("./build-stamp.cjs");
 const { parseArgs } = require("node:util");
 
 /** The repository root: the Pulumi project (Pulumi.yaml) and the package itself. */
@@ -778,6 +779,10 @@ function removeEmulatorData(dataDir) {
 
 /** Runs `npm run build` in the repository (npm's own CLI when run from npm). */
 function build() {
+  if (buildStamp.isFresh(REPO_ROOT)) {
+    defaultLog("dist/ is the build of the sources as they are; not building again.");
+    return;
+  }
   const npmCli = process.env.npm_execpath;
   const [command, args] =
     npmCli !== undefined && /\.[cm]?js$/.test(npmCli)

@@ -333,6 +333,29 @@ describe("Site against the emulator", () => {
     expect(emu.stats().sitesCreated).toBe(1);
   });
 
+  it("after a synchronous answer polls nothing: one token, then the outputs read side by side (8 requests)", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const inputs = await checked(siteInputs(emu));
+    const before = emu.requestLog().length;
+    await site.create(inputs);
+    const sent = emu
+      .requestLog()
+      .slice(before)
+      .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
+    expect(sent.slice(0, 4)).toEqual([
+      "GET /arcgis/admin/",
+      "GET /arcgis/rest/info",
+      "POST /arcgis/admin/createNewSite",
+      "POST /arcgis/admin/generateToken",
+    ]);
+    expect(sent.slice(4).sort()).toEqual([
+      "GET /arcgis/admin/logs/settings",
+      "GET /arcgis/admin/machines",
+      "GET /arcgis/admin/system/configstore",
+      "GET /arcgis/admin/system/directories",
+    ]);
+  });
+
   it("records a password rotated on the server once it obtains a token, and sends no deleteSite or createNewSite", async () => {
     emu = await startTestEmulator();
     const inputs = await checked(siteInputs(emu, { runAsync: false, deleteSiteOnDestroy: true }));

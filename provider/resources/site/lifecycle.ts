@@ -153,7 +153,9 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
         "createNewSite is not sent again.",
     );
   }
-  await siteReady(server, createDeadline, lost, timing);
+  // A synchronous answer comes once the site exists (Esri's Chef and Ansible flows read nothing
+  // more before going on): only an asynchronous start or a lost answer is watched until ready.
+  if (inputs.runAsync || lost !== undefined) await siteReady(server, createDeadline, lost, timing);
   if (lost !== undefined) {
     const ours = await isOurSite(server);
     if (ours !== true) {

@@ -71,18 +71,36 @@ export async function outputsOf(
   state: SiteOutputs["state"],
 ): Promise<SiteOutputs> {
   const { inputs, session, info } = server;
-  const machines = await listMachines(session);
+  // One token first (the reads below share it), then the reads side by side: one round trip.
+  await session.token();
+  const [machines, storage, version, serverLogSettings] = await Promise.all([
+    listMachines(session),
+    storageReport(inputs, session),
+    // Once a site exists, Video Server's rest/info wants a token (its documentation).
+    info !== undefined
+      ? Promise.resolve(versionText(info))
+      : session
+          .token()
+          .then((token) => serverInfo(inputs.adminUrl, { ...server.transport, token }))
+          .then(versionText, () => undefined),
+    logSettingsOf(server, state),
+  ]);
   const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
-  Object.assign(outs, await storageReport(inputs, session));
-  // Once a site exists, Video Server's rest/info wants a token (its documentation).
-  const version = versionText(
-    info ??
-      (await serverInfo(inputs.adminUrl, {
-        ...server.transport,
-        token: await session.token(),
-      }).catch(() => undefined)),
-  );
+  Object.assign(outs, storage);
   if (version !== undefined) outs.serverVersion = version;
+  if (serverLogSettings !== undefined) outs.serverLogSettings = serverLogSettings;
+  return outs;
+}
+
+/**
+ * The site's log settings as reported; at creation, the declared ones written first where the
+ * server reports others. Undefined (with a warning) when they cannot be read.
+ */
+async function logSettingsOf(
+  server: SiteServer,
+  state: SiteOutputs["state"],
+): Promise<SiteOutputs["serverLogSettings"]> {
+  const { inputs, session } = server;
   try {
     let reported = await getLogSettings(session);
     const wanted = inputs.logSettings;
@@ -90,15 +108,15 @@ export async function outputsOf(
       await editLogSettings(session, wanted);
       reported = await getLogSettings(session);
     }
-    outs.serverLogSettings = reportedLogSettings(reported);
+    return reportedLogSettings(reported);
   } catch (error) {
     if (!isArcGISRequestError(error)) throw error;
     logWarn(
       `Could not read or apply the log settings of the site at ${inputs.adminUrl}: ` +
         `${error.message}. Check them in the server's administrator directory.`,
     );
+    return undefined;
   }
-  return outs;
 }
 
 function logSettingsDiffer(
@@ -119,27 +137,37 @@ async function storageReport(
   session: AdminSession,
 ): Promise<Pick<SiteOutputs, "serverDirectories" | "serverConfigStore">> {
   const report: Pick<SiteOutputs, "serverDirectories" | "serverConfigStore"> = {};
-  try {
-    report.serverDirectories = (await listDirectories(session)).map((d) => ({
-      name: d.name,
-      path: d.path,
-    }));
-  } catch (error) {
-    if (!isArcGISRequestError(error)) throw error;
-    logWarn(`Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`);
-  }
-  try {
-    const store = await getConfigStore(session);
-    report.serverConfigStore = {
-      ...(store.type === undefined ? {} : { type: store.type }),
-      ...(store.connectionString === undefined ? {} : { connectionString: store.connectionString }),
-    };
-  } catch (error) {
-    if (!isArcGISRequestError(error)) throw error;
-    logWarn(
-      `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
-    );
-  }
+  await Promise.all([
+    (async () => {
+      try {
+        report.serverDirectories = (await listDirectories(session)).map((d) => ({
+          name: d.name,
+          path: d.path,
+        }));
+      } catch (error) {
+        if (!isArcGISRequestError(error)) throw error;
+        logWarn(
+          `Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`,
+        );
+      }
+    })(),
+    (async () => {
+      try {
+        const store = await getConfigStore(session);
+        report.serverConfigStore = {
+          ...(store.type === undefined ? {} : { type: store.type }),
+          ...(store.connectionString === undefined
+            ? {}
+            : { connectionString: store.connectionString }),
+        };
+      } catch (error) {
+        if (!isArcGISRequestError(error)) throw error;
+        logWarn(
+          `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
+        );
+      }
+    })(),
+  ]);
   return report;
 }
 

@@ -369,14 +369,15 @@ function classicLogSettings(params: ReadonlyMap<string, string>, product: Produc
  * arcgis-notebooks, arcgis-video; DSC `Invoke-CreateSite`): `configStoreConnection`
  * `{configPersistenceType, connectionString, className[, username, password]}`, `directories`
  * as a bare array of `{name, path, type}` (Chef adds an `id`), `logsSettings` (DSC adds
- * `usageMeteringEnabled`), `async` (DSC sends "false"; Chef sends none).
+ * `usageMeteringEnabled`), `async` (DSC sends "false"; Chef sends none). Mission Server's own
+ * createNewSite page lists `settings` and `runAsync` too (the spec's parameter table; the ArcGIS
+ * API for Python's `Server._create` sends them): each is taken as the other name of
+ * `logsSettings` and `async`; both names with different values is code 400.
  */
 function parseCarbon(
   params: ReadonlyMap<string, string>,
   { product, version }: ServerProfile,
 ): Omit<CreateSiteInput, "username" | "password"> {
-  refuseParam(params, "runAsync", "async", product, "ArcGIS Server");
-  refuseParam(params, "settings", "logsSettings", product, "ArcGIS Server");
   const storeText = present(params, "configStoreConnection");
   let configStore = defaultConfigStore(product);
   if (storeText !== undefined) {
@@ -418,15 +419,39 @@ function parseCarbon(
       description: "",
     }));
   }
-  const logsText = present(params, "logsSettings");
+  const logs = oneOf(params, "logsSettings", "settings", (name, text) =>
+    validated(CarbonLogSettingsParam, name, jsonObject(name, text)),
+  );
   const logSettings =
-    logsText === undefined
+    logs === undefined
       ? defaultLogSettings(product)
-      : withoutUndefined(
-          defaultLogSettings(product),
-          validated(CarbonLogSettingsParam, "logsSettings", jsonObject("logsSettings", logsText)),
-        );
-  return { configStore, directories, logSettings, runAsync: booleanParam(params, "async") };
+      : withoutUndefined(defaultLogSettings(product), logs);
+  const runAsync =
+    oneOf(params, "async", "runAsync", (name) => booleanParam(params, name)) ?? false;
+  return { configStore, directories, logSettings, runAsync };
+}
+
+/**
+ * A parameter the product takes under two names: the value under either, parsed; both with
+ * different values is code 400.
+ */
+function oneOf<T>(
+  params: ReadonlyMap<string, string>,
+  name: string,
+  other: string,
+  parse: (name: string, text: string) => T,
+): T | undefined {
+  const values = [name, other].flatMap((n) => {
+    const text = present(params, n);
+    return text === undefined ? [] : [parse(n, text)];
+  });
+  const [first, second] = values;
+  if (first !== undefined && second !== undefined && !isDeepStrictEqual(first, second)) {
+    throw new AdminError(400, [
+      `The parameters '${name}' and '${other}' were both sent, with different values. Send it once, as '${name}'.`,
+    ]);
+  }
+  return first;
 }
 
 /**

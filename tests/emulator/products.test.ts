@@ -64,8 +64,6 @@ describe("Mission, Notebook and Video Server refuse ArcGIS Server's form", () =>
   it.each([
     ["configStoreConnection", JSON.stringify(CLASSIC_FS), /"configPersistenceType"/],
     ["directories", classicDirs("SYSTEM"), /JSON array \[\{"name", "path", "type"\}/],
-    ["runAsync", "false", /takes 'async'/],
-    ["settings", JSON.stringify({ logLevel: "INFO" }), /takes 'logsSettings'/],
   ])(
     "%s in ArcGIS Server's form: code 400 in the error format, naming the form",
     async (name, value, says) => {
@@ -402,4 +400,23 @@ describe("cloud config stores", () => {
       expect(answer.json).toEqual({ status: "success" });
     });
   });
+});
+
+it("takes Mission Server's documented runAsync and settings as the other names of async and logsSettings", async () => {
+  const h = await Harness.start({ serverType: "mission-server", createDelayMs: 0 });
+  try {
+    const conflicting = carbonError(
+      await h.admin("createNewSite", { ...SITE_ADMIN, async: "false", runAsync: "true" }),
+    );
+    expect(conflicting.code).toBe(400);
+    expect(conflicting.message).toMatch(/'async' and 'runAsync'/);
+    await h.createSite({ runAsync: "false", settings: JSON.stringify({ logLevel: "INFO" }) });
+    const token = await h.adminToken();
+    const logs = await h.adminGet("/logs/settings?f=json", {
+      "X-Esri-Authorization": `Bearer ${token}`,
+    });
+    expect(logs.json).toMatchObject({ logLevel: "INFO" });
+  } finally {
+    await h.close();
+  }
 });

@@ -15,7 +15,9 @@
  * Server docs show `{"status":"success"}`; DSC `Join-Site` of ArcGIS_MissionServer,
  * ArcGIS_NotebookServer and ArcGIS_VideoServer reads `status` and sleeps `pollAfter` when present);
  * Chef `arcgis-enterprise` and Ansible add `pullLicense`. unregister: ArcGIS Server docs answer
- * `{"status":"success"}`, Mission and Notebook Server docs `"success": "true"`.
+ * `{"status":"success"}`, as does Video Server's 12.0 page
+ * (https://developers.arcgis.com/rest/enterprise-administration/video-server/unregistermachine);
+ * Mission and Notebook Server docs `"success": "true"`.
  */
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
@@ -168,5 +170,9 @@ export async function unregisterMachine(
     });
   }
   rt.log(`machine '${found}' unregistered from the site`);
-  return json(rt.product.dialect === "classic" ? { status: "success" } : { success: "true" });
+  const documented =
+    rt.product.dialect === "classic" || rt.product.type === "video-server"
+      ? { status: "success" }
+      : { success: "true" };
+  return json(documented);
 }

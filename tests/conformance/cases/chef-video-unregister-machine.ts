@@ -12,6 +12,11 @@ export const chefVideoUnregisterMachine: ConformanceCase = {
       symbol:
         "unregister_machine (POST machines/<machine_name>/unregister, token, f=json), #validate_response",
     },
+    {
+      url: "https://developers.arcgis.com/rest/enterprise-administration/video-server/unregistermachine",
+      states:
+        'POST <root>/machines/<machine>/unregister with f and token (introduced 12.0); JSON response example {"status": "success"}',
+    },
   ],
   given: "two-machine-site",
   request: {
@@ -20,10 +25,8 @@ export const chefVideoUnregisterMachine: ConformanceCase = {
     params: { f: "json" },
     token: true,
   },
-  // Chef parses the body as JSON and fails on an `error` member; no field of it is read.
-  answer: { httpStatus: 200, body: {} },
+  // Chef parses the body as JSON and fails on an `error` member; no field of it is read. The
+  // body is Video Server's 12.0 page's.
+  answer: { httpStatus: 200, body: { status: "success" } },
   client: { operation: "unregisterMachine", input: { machineName: "{joinedMachine}" } },
-  assumptions: [
-    "The success body: Chef reads only the error member, and no Video Server page shows it; the emulator answers as Mission and Notebook Server do.",
-  ],
 };

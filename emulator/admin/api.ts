@@ -126,6 +126,9 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (third === undefined) return read(logSettings);
       return third === "edit" ? write(editLogs) : null;
     case "system":
+      if (second === "directories" && third !== undefined) {
+        return read((rt, _req, site) => directory(rt, site, third));
+      }
       if (third !== undefined) return null;
       if (second === undefined)
         return read(() => json({ resources: ["directories", "configstore"] }));
@@ -222,6 +225,21 @@ function directories(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
       type: d.directoryType,
     })),
   });
+}
+
+/**
+ * system/directories/<name>: one directory as its own resource (ArcGIS Server's docs,
+ * https://developers.arcgis.com/rest/enterprise-administration/server/directory/), in the form of
+ * the list's entries; the name is matched in any letter case. Another name: code 404 (the text is
+ * this project's).
+ */
+function directory(rt: Runtime, site: SiteRecord, name: string): Reply {
+  const found = site.directories.find((d) => d.name.toLowerCase() === name.toLowerCase());
+  if (found === undefined) {
+    throw new AdminError(404, [`The server directory '${name}' does not exist.`]);
+  }
+  if (rt.product.dialect === "classic") return json(found);
+  return json({ name: found.name, path: found.physicalPath, type: found.directoryType });
 }
 
 /** system/configstore, in the form createNewSite took it; never a secret or password. */

@@ -420,3 +420,25 @@ it("takes Mission Server's documented runAsync and settings as the other names o
     await h.close();
   }
 });
+
+it.each(["arcgis-server", "mission-server"] as const)(
+  "%s answers system/directories/<name> with that directory, in the list's form; another name is 404",
+  async (serverType) => {
+    const h = await Harness.start({ serverType, createDelayMs: 0 });
+    try {
+      await h.createSite();
+      const auth = { "X-Esri-Authorization": `Bearer ${await h.adminToken()}` };
+      const list = await h.adminGet("/system/directories?f=json", auth);
+      const first = (list.json?.directories as Array<Record<string, unknown>>)[0]!;
+      const one = await h.adminGet(
+        `/system/directories/${String(first.name).toUpperCase()}?f=json`,
+        auth,
+      );
+      expect(one.json).toEqual(first);
+      const missing = await h.adminGet("/system/directories/nosuchdir?f=json", auth);
+      expect(JSON.stringify(missing.json)).toMatch(/404/);
+    } finally {
+      await h.close();
+    }
+  },
+);

@@ -41,6 +41,8 @@ const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
  * @property {Record<string, unknown>} [options]
  * @property {string} [abortOnText]
  * @property {unknown} [state]
+ * @property {boolean} [stackExists] whether the stack exists (else createOrSelect finds out)
+ * @property {string} [cliVersion] the CLI's version, read by the caller already
  */
 
 /**
@@ -302,6 +304,44 @@ function inOwnProcessGroup(pulumiCommand, cancellation) {
   return wrapped;
 }
 
+/**
+ * The CLI the automation API runs: with the version the caller read already (`cliVersion`),
+ * without running `pulumi version` again; otherwise as `PulumiCommand.get` finds it.
+ *
+ * @param {typeof import("@pulumi/pulumi/automation")} auto
+ * @param {DriverRequest} request
+ */
+async function pulumiCommandOf(auto, request) {
+  // The SDK's own semver: a SemVer of another copy is not one to it.
+  const semver = /** @type {typeof import("semver")} */ (
+    load(
+      require.resolve("semver", {
+        paths: [
+          path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd()] })),
+        ],
+      }),
+    )
+  );
+  const known = request.cliVersion === undefined ? null : semver.parse(request.cliVersion.trim());
+  if (known !== null) {
+    const command =
+      request.engineRoot === undefined
+        ? "pulumi"
+        : path.resolve(path.join(request.engineRoot, "bin/pulumi"));
+    // The constructor `PulumiCommand.get` ends with (private in the declarations).
+    const Command =
+      /** @type {new (command: string, version: unknown) => import("@pulumi/pulumi/automation").PulumiCommand} */ (
+        /** @type {unknown} */ (auto.PulumiCommand)
+      );
+    return new Command(command, known);
+  }
+  return auto.PulumiCommand.get(
+    request.engineRoot === undefined
+      ? { skipVersionCheck: true }
+      : { root: request.engineRoot, skipVersionCheck: true },
+  );
+}
+
 /** @returns {Promise<DriverResult>} */
 async function main() {
   const requestFile = process.argv[2];
@@ -311,14 +351,7 @@ async function main() {
   const auto = automation();
   const cancellation = new Cancellation();
   cancellation.listen();
-  const pulumiCommand = inOwnProcessGroup(
-    await auto.PulumiCommand.get(
-      request.engineRoot === undefined
-        ? { skipVersionCheck: true }
-        : { root: request.engineRoot, skipVersionCheck: true },
-    ),
-    cancellation,
-  );
+  const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation);
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));
   const workspace = await auto.LocalWorkspace.create({
@@ -326,7 +359,13 @@ async function main() {
     pulumiCommand,
     ...(program === undefined ? {} : { program }),
   });
-  const stack = await auto.Stack.createOrSelect(request.stack, workspace);
+  // A caller that knows whether the stack exists spares the `stack select` that fails first.
+  const stack =
+    request.stackExists === true
+      ? await auto.Stack.select(request.stack, workspace)
+      : request.stackExists === false
+        ? await auto.Stack.create(request.stack, workspace)
+        : await auto.Stack.createOrSelect(request.stack, workspace);
   const entries = Object.entries(request.config ?? {});
   const plain = entries.filter(([, v]) => v.secret !== true);
   if (plain.length > 0) {

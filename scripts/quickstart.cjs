@@ -287,10 +287,16 @@ function noCliMessage(what) {
  *   config?: Record<string, {value: string, secret?: boolean}>,
  *   log?: Log,
  *   state?: unknown,
+ *   stackExists?: boolean,
+ *   cliVersion?: string,
  * }} options
  * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>, state?: unknown}>}
  */
-function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog, state }) {
+function runStackOperation(
+  cli,
+  op,
+  { env, stack, config = {}, log = defaultLog, state, stackExists, cliVersion },
+) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
   const request = path.join(dir, "request.json");
   const resultFile = path.join(dir, "result.json");
@@ -303,6 +309,9 @@ function runStackOperation(cli, op, { env, stack, config = {}, log = defaultLog,
       program: PROGRAM,
       config,
       ...(state === undefined ? {} : { state }),
+      // Known already: the driver then runs no `pulumi version` and no `stack select` that fails.
+      ...(stackExists === undefined ? {} : { stackExists }),
+      ...(cliVersion === undefined ? {} : { cliVersion }),
       ...(cli.engineRoot !== undefined ? { engineRoot: cli.engineRoot } : { engineRoot: shim }),
     }),
     { mode: 0o600 },
@@ -585,6 +594,22 @@ function stackLocks(stateDir, stack) {
 }
 
 /**
+ * Whether the local state backend has the stack (its checkpoint file), read from the file so
+ * that the driver selects or creates it without a `stack select` that fails first.
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ */
+function stackFileExists(stateDir, stack) {
+  const root = path.join(stateDir, ".pulumi", "stacks");
+  if (!fs.existsSync(root)) return false;
+  return fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .some((f) => path.basename(f) === `${stack}.json`);
+}
+
+/**
  * Whether the stack's checkpoint in the local state backend records operations that never ended
  * (read from the file, so that a clean stack costs no CLI call).
  *
@@ -817,6 +842,7 @@ module.exports = {
   noCliMessage,
   runStackOperation,
   recoverInterruptedRun,
+  stackFileExists,
   pulumiEnv,
   runPulumi,
   mustRunPulumi,

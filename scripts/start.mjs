@@ -85,7 +85,14 @@ try {
   })) {
     log(`Recovered from an interrupted run: ${line}.`);
   }
-  const result = await qs.runStackOperation(cli, "up", { env, stack, config, log });
+  const result = await qs.runStackOperation(cli, "up", {
+    env,
+    stack,
+    config,
+    log,
+    stackExists: qs.stackFileExists(settings.stateDir, stack),
+    cliVersion: version.stdout.trim(),
+  });
   if (!result.ok) throw new Error("`pulumi up` failed (its output is above).");
 
   const outputs = result.outputs ?? {};

@@ -148,7 +148,7 @@ it("answers DSC's ArcGIS_Federation as it reads it", async () => {
     referer,
   );
   // DSC splits serverFunction on commas and compares the parts.
-  expect((await find())?.serverFunction.split(",")).toEqual(["MissionServer"]);
+  expect((await find())?.serverFunction?.split(",")).toEqual(["MissionServer"]);
   await send(
     "POST",
     `/portaladmin/federation/servers/${server!.id}/unfederate`,

@@ -26,6 +26,7 @@ interface Setup {
   flags: string[];
   env: NodeJS.ProcessEnv;
   emulator: import("../../emulator/index").DetachedEmulator;
+  stack: string;
 }
 
 const setups: Setup[] = [];
@@ -39,6 +40,7 @@ afterAll(async () => {
     }).catch(() => undefined);
     await daemon.stopDetached(s.emulator.dataDir).catch(() => undefined);
     fs.rmSync(s.tmp, { recursive: true, force: true });
+    fs.rmSync(path.join(REPO_ROOT, `Pulumi.${s.stack}.yaml`), { force: true });
   }
 });
 
@@ -50,8 +52,13 @@ async function setup(name: string, createDelayMs: number): Promise<Setup> {
     dataDir,
     args: ["--port", "0", "--seed", qs.SEED_FILE, "--create-delay", String(createDelayMs)],
   });
+  // A stack of its own: its config file (Pulumi.<stack>.yaml in the repository) is then not the
+  // one another suite's `npm start` writes at the same time.
+  const stack = `cancel-${name}`;
   const flags = [
     "--skip-build",
+    "--stack",
+    stack,
     "--port",
     "0",
     "--state-dir",
@@ -66,7 +73,7 @@ async function setup(name: string, createDelayMs: number): Promise<Setup> {
     PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
     PULUMI_HOME: path.join(tmp, "pulumi-home"),
   };
-  const s = { tmp, flags, env, emulator };
+  const s = { tmp, flags, env, emulator, stack };
   setups.push(s);
   return s;
 }
@@ -120,7 +127,7 @@ function pendingOperations(s: Setup): unknown[] {
   const files = fs
     .readdirSync(stacks, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith("quickstart.json"));
+    .filter((f) => path.basename(f) === `${s.stack}.json`);
   expect(files).toHaveLength(1);
   const state = JSON.parse(fs.readFileSync(path.join(stacks, files[0]!), "utf8")) as {
     checkpoint: { latest?: { pending_operations?: unknown[] } };

@@ -10,6 +10,7 @@ import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check"
 import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
+import { watchHostParent } from "./host-watch";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -106,6 +107,7 @@ export function implementationOf<O>(
  * (TypeError and the like) keeps its trace.
  */
 async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
+  watchHostParent();
   try {
     return await step();
   } catch (error) {

@@ -11,14 +11,12 @@ import * as path from "node:path";
 import {
   closeDispatchers,
   createAdminSession,
-  createNewSite,
   editLogSettings,
-  exportSite,
   getLogSettings,
   type ServerType,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
+import { archiveOf, RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -33,34 +31,6 @@ const PRODUCTS: ServerType[] = [
 ];
 
 afterAll(() => closeDispatchers());
-
-/** An archive made on another machine of the product, whose log level is INFO. */
-async function archiveOf(serverType: ServerType, folder: string): Promise<string> {
-  const source = await startTestEmulator({
-    serverType,
-    createDelayMs: 0,
-    exportDelayMs: 20,
-    exportRoots: [folder],
-  });
-  try {
-    const tls = { tls: { caCert: source.caCert! } };
-    await createNewSite(
-      source.adminUrl,
-      { serverType, username: "sourceadmin", password: "source-Pass-1", runAsync: false },
-      tls,
-    );
-    const session = createAdminSession({
-      adminUrl: source.adminUrl,
-      username: "sourceadmin",
-      password: "source-Pass-1",
-      ...tls,
-    });
-    await editLogSettings(session, { ...(await getLogSettings(session)), logLevel: "INFO" });
-    return (await exportSite(session, { location: folder })).location;
-  } finally {
-    await source.close();
-  }
-}
 
 describe.each(PRODUCTS)(
   "LogSettings and SiteImport on %s through the real engine",

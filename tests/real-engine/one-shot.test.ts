@@ -11,16 +11,9 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  closeDispatchers,
-  createAdminSession,
-  createNewSite,
-  editLogSettings,
-  exportSite,
-  getLogSettings,
-} from "../../provider/client";
+import { closeDispatchers, createAdminSession, getLogSettings } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
+import { archiveOf, RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);
@@ -34,29 +27,6 @@ let archive: string;
 let config: Record<string, ConfigValue>;
 
 afterAll(() => closeDispatchers());
-
-/** An archive made on another mission server whose log level is INFO. */
-async function archiveWithInfo(): Promise<string> {
-  const source = await startTestEmulator({ createDelayMs: 0, exportRoots: [folder] });
-  try {
-    const tls = { tls: { caCert: source.caCert! } };
-    await createNewSite(
-      source.adminUrl,
-      { username: "sourceadmin", password: "source-Pass-1", runAsync: false },
-      tls,
-    );
-    const session = createAdminSession({
-      adminUrl: source.adminUrl,
-      username: "sourceadmin",
-      password: "source-Pass-1",
-      ...tls,
-    });
-    await editLogSettings(session, { ...(await getLogSettings(session)), logLevel: "INFO" });
-    return (await exportSite(session, { location: folder })).location;
-  } finally {
-    await source.close();
-  }
-}
 
 const serverLevel = async (): Promise<unknown> =>
   (
@@ -84,7 +54,7 @@ async function stateOf(name: string): Promise<{ urn: string; outputs?: Record<st
 
 beforeAll(async () => {
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-one-shot-"));
-  archive = await archiveWithInfo();
+  archive = await archiveOf("mission-server", folder);
   emu = await startTestEmulator({ createDelayMs: 50, importDelayMs: 50 });
   stack = await RealStack.create("one-shot");
   fs.copyFileSync(path.join(__dirname, "restore-program.cjs"), stack.program);

@@ -14,6 +14,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  createAdminSession,
+  createNewSite,
+  editLogSettings,
+  exportSite,
+  getLogSettings,
+  type ServerType,
+} from "../../provider/client";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const engineScript = require("../../scripts/engine.cjs") as {
@@ -258,4 +266,32 @@ export function siteStacks() {
       for (const emu of emulators) await emu.close();
     },
   };
+}
+
+/** An archive made on another machine of the product, whose log level is INFO. */
+export async function archiveOf(serverType: ServerType, folder: string): Promise<string> {
+  const source = await startTestEmulator({
+    serverType,
+    createDelayMs: 0,
+    exportDelayMs: 20,
+    exportRoots: [folder],
+  });
+  try {
+    const tls = { tls: { caCert: source.caCert! } };
+    await createNewSite(
+      source.adminUrl,
+      { serverType, username: "sourceadmin", password: "source-Pass-1", runAsync: false },
+      tls,
+    );
+    const session = createAdminSession({
+      adminUrl: source.adminUrl,
+      username: "sourceadmin",
+      password: "source-Pass-1",
+      ...tls,
+    });
+    await editLogSettings(session, { ...(await getLogSettings(session)), logLevel: "INFO" });
+    return (await exportSite(session, { location: folder })).location;
+  } finally {
+    await source.close();
+  }
 }

@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 import "./node-version";
+import type * as Client from "./client";
 
 // Resources: the classes a Pulumi program declares, their argument and output types.
 export {
@@ -70,102 +71,223 @@ export {
   type ServerConnectionArgs,
 } from "./resources";
 
+// The client: its types are exported as they are; its values are declared here with the
+// client's types and defined at the end of this file as getters that load the client the first
+// time one of them is read. A program that imports the package for its resource classes then does
+// not load the client, and with it undici and zod (some 270 modules), in its own process; the
+// provider host loads it when the engine calls a resource's lifecycle.
+
 // Client: sessions and their options.
-export {
-  ArcGISSession,
-  AdminSession,
-  PortalSession,
-  createAdminSession,
-  createPortalSession,
-  type AdminSessionOptions,
-  type PortalSessionOptions,
-  type SessionCallOptions,
-  type TransportOptions,
-  type TlsOptions,
-  type RequestTimeouts,
-  type RetryPolicy,
-  TokenCache,
-  type TokenCacheOptions,
-  generateToken,
-  type GenerateTokenOptions,
-  type TokenInfo,
-  closeDispatchers,
-  SERVER_TYPES,
-  type ServerType,
+export type {
+  AdminSessionOptions,
+  PortalSessionOptions,
+  SessionCallOptions,
+  TransportOptions,
+  TlsOptions,
+  RequestTimeouts,
+  RetryPolicy,
+  TokenCacheOptions,
+  GenerateTokenOptions,
+  TokenInfo,
+  ServerType,
 } from "./client";
+export declare const ArcGISSession: typeof Client.ArcGISSession;
+export type ArcGISSession = Client.ArcGISSession;
+export declare const AdminSession: typeof Client.AdminSession;
+export type AdminSession = Client.AdminSession;
+export declare const PortalSession: typeof Client.PortalSession;
+export type PortalSession = Client.PortalSession;
+export declare const createAdminSession: typeof Client.createAdminSession;
+export declare const createPortalSession: typeof Client.createPortalSession;
+export declare const TokenCache: typeof Client.TokenCache;
+export type TokenCache = Client.TokenCache;
+export declare const generateToken: typeof Client.generateToken;
+export declare const closeDispatchers: typeof Client.closeDispatchers;
+export declare const SERVER_TYPES: typeof Client.SERVER_TYPES;
 
 // Client: operations of the administrative API of a server machine or site.
-export {
-  siteStatus,
-  type SiteStatus,
-  serverInfo,
-  type ServerInfo,
-  healthCheck,
-  type HealthCheckOptions,
-  type HealthCheckResult,
-  createNewSite,
-  type CreateNewSiteParams,
-  type ConfigStoreConnection,
-  type DirectorySpec,
-  deleteSite,
-  exportSite,
-  downloadExport,
-  type DownloadDestination,
-  type DownloadResult,
-  importSite,
-  uploadItem,
-  listUploadedItems,
-  type UploadedItemSummary,
-  joinSite,
-  type JoinSiteParams,
-  type JoinSiteAnswer,
-  listMachines,
-  unregisterMachine,
-  getLogSettings,
-  editLogSettings,
-  getConfigStore,
-  type ReportedConfigStore,
-  listDirectories,
-  type ReportedDirectory,
-  waitForServer,
-  waitForSite,
-  waitForImport,
-  waitForJoin,
-  type WaitOptions,
-  type WaitStatus,
-  type WaitForSiteTarget,
-  type WaitForJoinTarget,
+export type {
+  SiteStatus,
+  ServerInfo,
+  HealthCheckOptions,
+  HealthCheckResult,
+  CreateNewSiteParams,
+  ConfigStoreConnection,
+  DirectorySpec,
+  DownloadDestination,
+  DownloadResult,
+  UploadedItemSummary,
+  JoinSiteParams,
+  JoinSiteAnswer,
+  ReportedConfigStore,
+  ReportedDirectory,
+  WaitOptions,
+  WaitStatus,
+  WaitForSiteTarget,
+  WaitForJoinTarget,
 } from "./client";
+export declare const siteStatus: typeof Client.siteStatus;
+export declare const serverInfo: typeof Client.serverInfo;
+export declare const healthCheck: typeof Client.healthCheck;
+export declare const createNewSite: typeof Client.createNewSite;
+export declare const deleteSite: typeof Client.deleteSite;
+export declare const exportSite: typeof Client.exportSite;
+export declare const downloadExport: typeof Client.downloadExport;
+export declare const importSite: typeof Client.importSite;
+export declare const uploadItem: typeof Client.uploadItem;
+export declare const listUploadedItems: typeof Client.listUploadedItems;
+export declare const joinSite: typeof Client.joinSite;
+export declare const listMachines: typeof Client.listMachines;
+export declare const unregisterMachine: typeof Client.unregisterMachine;
+export declare const getLogSettings: typeof Client.getLogSettings;
+export declare const editLogSettings: typeof Client.editLogSettings;
+export declare const getConfigStore: typeof Client.getConfigStore;
+export declare const listDirectories: typeof Client.listDirectories;
+export declare const waitForServer: typeof Client.waitForServer;
+export declare const waitForSite: typeof Client.waitForSite;
+export declare const waitForImport: typeof Client.waitForImport;
+export declare const waitForJoin: typeof Client.waitForJoin;
 
 // Client: operations of a portal's sharing API.
-export {
-  portalSelf,
-  type PortalSelf,
-  federatedServers,
-  type FederatedServer,
-  federateServer,
-  type FederateServerParams,
-  updateFederatedServer,
-  unfederateServer,
-  communitySelf,
-  type CommunitySelf,
-  getCollaboration,
-  type CollaborationInfo,
-  deleteCollaboration,
-  removeParticipation,
+export type {
+  PortalSelf,
+  FederatedServer,
+  FederateServerParams,
+  CommunitySelf,
+  CollaborationInfo,
 } from "./client";
+export declare const portalSelf: typeof Client.portalSelf;
+export declare const federatedServers: typeof Client.federatedServers;
+export declare const federateServer: typeof Client.federateServer;
+export declare const updateFederatedServer: typeof Client.updateFederatedServer;
+export declare const unfederateServer: typeof Client.unfederateServer;
+export declare const communitySelf: typeof Client.communitySelf;
+export declare const getCollaboration: typeof Client.getCollaboration;
+export declare const deleteCollaboration: typeof Client.deleteCollaboration;
+export declare const removeParticipation: typeof Client.removeParticipation;
 
 // Client: the error family and its guards.
-export {
-  ArcGISRequestError,
-  type ArcGISErrorCode,
-  type ArcGISRequestErrorInit,
-  type ErrorFormat,
-  isArcGISRequestError,
-  isAuthError,
-  isTransientError,
-  isTlsError,
-  isNotFoundError,
-  isTokenRejectedError,
-  hasServerCode,
-} from "./client";
+export type { ArcGISErrorCode, ArcGISRequestErrorInit, ErrorFormat } from "./client";
+export declare const ArcGISRequestError: typeof Client.ArcGISRequestError;
+export type ArcGISRequestError = Client.ArcGISRequestError;
+export declare const isArcGISRequestError: typeof Client.isArcGISRequestError;
+export declare const isAuthError: typeof Client.isAuthError;
+export declare const isTransientError: typeof Client.isTransientError;
+export declare const isTlsError: typeof Client.isTlsError;
+export declare const isNotFoundError: typeof Client.isNotFoundError;
+export declare const isTokenRejectedError: typeof Client.isTokenRejectedError;
+export declare const hasServerCode: typeof Client.hasServerCode;
+
+/** The client's values that this entry exports, each read from the client on first use. */
+const CLIENT_VALUES = [
+  "ArcGISSession",
+  "AdminSession",
+  "PortalSession",
+  "createAdminSession",
+  "createPortalSession",
+  "TokenCache",
+  "generateToken",
+  "closeDispatchers",
+  "SERVER_TYPES",
+  "siteStatus",
+  "serverInfo",
+  "healthCheck",
+  "createNewSite",
+  "deleteSite",
+  "exportSite",
+  "downloadExport",
+  "importSite",
+  "uploadItem",
+  "listUploadedItems",
+  "joinSite",
+  "listMachines",
+  "unregisterMachine",
+  "getLogSettings",
+  "editLogSettings",
+  "getConfigStore",
+  "listDirectories",
+  "waitForServer",
+  "waitForSite",
+  "waitForImport",
+  "waitForJoin",
+  "portalSelf",
+  "federatedServers",
+  "federateServer",
+  "updateFederatedServer",
+  "unfederateServer",
+  "communitySelf",
+  "getCollaboration",
+  "deleteCollaboration",
+  "removeParticipation",
+  "ArcGISRequestError",
+  "isArcGISRequestError",
+  "isAuthError",
+  "isTransientError",
+  "isTlsError",
+  "isNotFoundError",
+  "isTokenRejectedError",
+  "hasServerCode",
+] as const satisfies readonly (keyof typeof Client)[];
+
+let client: typeof Client | undefined;
+for (const name of CLIENT_VALUES) {
+  Object.defineProperty(exports, name, {
+    enumerable: true,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+    get: () => (client ??= require("./client") as typeof Client)[name],
+  });
+}
+
+// The same names for Node's ES module loader, which finds the exports of a CommonJS module by
+// reading its text (cjs-module-lexer detects `exports.<name> =`): never evaluated.
+/* eslint-disable no-constant-binary-expression, @typescript-eslint/no-unused-expressions, @typescript-eslint/no-unsafe-member-access -- read by the loader, not run */
+0 &&
+  (exports.ArcGISSession =
+    exports.AdminSession =
+    exports.PortalSession =
+    exports.createAdminSession =
+    exports.createPortalSession =
+    exports.TokenCache =
+    exports.generateToken =
+    exports.closeDispatchers =
+    exports.SERVER_TYPES =
+    exports.siteStatus =
+    exports.serverInfo =
+    exports.healthCheck =
+    exports.createNewSite =
+    exports.deleteSite =
+    exports.exportSite =
+    exports.downloadExport =
+    exports.importSite =
+    exports.uploadItem =
+    exports.listUploadedItems =
+    exports.joinSite =
+    exports.listMachines =
+    exports.unregisterMachine =
+    exports.getLogSettings =
+    exports.editLogSettings =
+    exports.getConfigStore =
+    exports.listDirectories =
+    exports.waitForServer =
+    exports.waitForSite =
+    exports.waitForImport =
+    exports.waitForJoin =
+    exports.portalSelf =
+    exports.federatedServers =
+    exports.federateServer =
+    exports.updateFederatedServer =
+    exports.unfederateServer =
+    exports.communitySelf =
+    exports.getCollaboration =
+    exports.deleteCollaboration =
+    exports.removeParticipation =
+    exports.ArcGISRequestError =
+    exports.isArcGISRequestError =
+    exports.isAuthError =
+    exports.isTransientError =
+    exports.isTlsError =
+    exports.isNotFoundError =
+    exports.isTokenRejectedError =
+    exports.hasServerCode =
+      undefined);
+/* eslint-enable no-constant-binary-expression, @typescript-eslint/no-unused-expressions, @typescript-eslint/no-unsafe-member-access */

@@ -24,8 +24,16 @@
  * given, else on stdout as one line RESULT_MARK + JSON
  * { ok, error?, changeSummary?, outputs?, state? } (state: `pulumi stack export`, for op
  * "export"). Exits 0 when the operation succeeded, 1 otherwise.
+ *
+ * Each CLI process costs the CLI's start-up (0.1 to 0.3 s), so the driver runs as few as the
+ * caller's knowledge allows: no `pulumi version` with `cliVersion`; no `stack select` with
+ * `stackFile`, and `stack init` alone with `stackExists: false`; no config commands when
+ * `configRecord` shows the config set already; and after `up`, with `stackFile`, the outputs from
+ * the checkpoint and the change summary from the engine's summary event instead of `stack output`
+ * (twice) and `stack history`. Without these fields it runs the automation API's own calls.
  */
 const { spawn } = require("node:child_process");
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -43,6 +51,12 @@ const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
  * @property {unknown} [state]
  * @property {boolean} [stackExists] whether the stack exists (else createOrSelect finds out)
  * @property {string} [cliVersion] the CLI's version, read by the caller already
+ * @property {string} [stackFile] where a local (file://) state backend keeps the stack's
+ *   checkpoint: when it is there, the stack is not selected by a CLI call (every command names it
+ *   with --stack); after `up`, the outputs are read from it instead of `stack output`
+ * @property {string} [configRecord] a file in which the driver records (an HMAC keyed with the
+ *   stack's passphrase) the config it last set and the stack's config file it left; when both are
+ *   the same at the next run, no config command runs
  */
 
 /**
@@ -342,6 +356,128 @@ async function pulumiCommandOf(auto, request) {
   );
 }
 
+/**
+ * The stack to run on. With `stackFile` (the caller saw the stack's checkpoint), no CLI call: the
+ * automation API's `stack select` is skipped, since every command it runs names the stack with
+ * `--stack`. With `stackExists: false`, `stack init` alone; else the automation API's
+ * createOrSelect (a `stack select` that may fail before `stack init`).
+ *
+ * @param {typeof import("@pulumi/pulumi/automation")} auto
+ * @param {import("@pulumi/pulumi/automation").LocalWorkspace} workspace
+ * @param {DriverRequest} request
+ * @param {boolean} existed whether the stack's checkpoint (`stackFile`) is there
+ */
+async function stackOf(auto, workspace, request, existed) {
+  if (existed) {
+    const selectStack = workspace.selectStack.bind(workspace);
+    workspace.selectStack = () => Promise.resolve();
+    try {
+      return await auto.Stack.select(request.stack, workspace);
+    } finally {
+      workspace.selectStack = selectStack;
+    }
+  }
+  if (request.stackExists === true) return auto.Stack.select(request.stack, workspace);
+  if (request.stackExists === false || request.stackFile !== undefined) {
+    return auto.Stack.create(request.stack, workspace);
+  }
+  return auto.Stack.createOrSelect(request.stack, workspace);
+}
+
+/**
+ * The record of the config last set on a stack: an HMAC keyed with the stack's passphrase (so it
+ * tells no more about the secrets than their ciphertext in the config file does) of the requested
+ * config and of the stack's config file (`Pulumi.<stack>.yaml` in the project) as the CLI left
+ * it. Undefined without a passphrase in the environment (then the config is always set).
+ *
+ * @param {string} file
+ * @param {string} stack
+ * @param {Record<string, {value: string, secret?: boolean}>} config
+ */
+function configRecord(file, stack, config) {
+  const passphrase = process.env.PULUMI_CONFIG_PASSPHRASE;
+  if (passphrase === undefined || passphrase === "") return undefined;
+  const stackConfigFile = path.join(process.cwd(), `Pulumi.${stack}.yaml`);
+  const requested = JSON.stringify(
+    Object.entries(config)
+      .map(([key, v]) => [key, v.value, v.secret === true])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+  const digest = () =>
+    crypto
+      .createHmac("sha256", passphrase)
+      .update(requested)
+      .update("\0")
+      .update(fs.existsSync(stackConfigFile) ? fs.readFileSync(stackConfigFile) : "")
+      .digest("hex");
+  return {
+    matches: () => fs.existsSync(file) && fs.readFileSync(file, "utf8") === digest(),
+    write: () => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, digest(), { mode: 0o600 });
+    },
+  };
+}
+
+/** The key Pulumi marks a secret value with in a checkpoint. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/**
+ * The stack's outputs as the checkpoint records them (the root stack resource's outputs), secrets
+ * (which stay encrypted there) as `{value: "[secret]", secret: true}`; undefined when the file is
+ * not there or not the plain JSON checkpoint this reads.
+ *
+ * @param {string} file
+ * @returns {Record<string, {value: unknown, secret: boolean}> | undefined}
+ */
+function checkpointOutputs(file) {
+  if (!file.endsWith(".json") || !fs.existsSync(file)) return undefined;
+  const state =
+    /** @type {{checkpoint?: {latest?: {resources?: {type: string, outputs?: Record<string, unknown>}[]}}}} */ (
+      parseJson(fs.readFileSync(file, "utf8"))
+    );
+  const root = state.checkpoint?.latest?.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+  if (root === undefined) return undefined;
+  return Object.fromEntries(
+    Object.entries(root.outputs ?? {}).map(([key, value]) => {
+      const secret = typeof value === "object" && value !== null && SECRET_SIG in value;
+      return [key, secret ? { value: "[secret]", secret: true } : { value, secret: false }];
+    }),
+  );
+}
+
+/**
+ * Makes the coming `up` take its outputs from the checkpoint and its change summary from the
+ * engine's summary event: the automation API's `up` ends with `stack output` (twice) and
+ * `stack history`, three CLI processes, whose answers the engine has already written down. When
+ * either is not to be had that way, the automation API's own call runs.
+ *
+ * @param {import("@pulumi/pulumi/automation").Stack} stack
+ * @param {string} stackFile
+ * @param {import("@pulumi/pulumi/automation").UpOptions} options
+ */
+function outputsFromCheckpoint(stack, stackFile, options) {
+  /** @type {Record<string, number> | undefined} */
+  let resourceChanges;
+  const onEvent = options.onEvent;
+  options.onEvent = (event) => {
+    if (event.summaryEvent !== undefined) resourceChanges = event.summaryEvent.resourceChanges;
+    onEvent?.(event);
+  };
+  const own =
+    /** @type {{outputs: () => Promise<unknown>, info: (s?: boolean) => Promise<unknown>}} */ (
+      /** @type {unknown} */ (stack)
+    );
+  const outputs = own.outputs.bind(stack);
+  const info = own.info.bind(stack);
+  own.outputs = () => {
+    const read = checkpointOutputs(stackFile);
+    return read === undefined ? outputs() : Promise.resolve(read);
+  };
+  own.info = (showSecrets) =>
+    resourceChanges === undefined ? info(showSecrets) : Promise.resolve({ resourceChanges });
+}
+
 /** @returns {Promise<DriverResult>} */
 async function main() {
   const requestFile = process.argv[2];
@@ -359,22 +495,29 @@ async function main() {
     pulumiCommand,
     ...(program === undefined ? {} : { program }),
   });
-  // A caller that knows whether the stack exists spares the `stack select` that fails first.
-  const stack =
-    request.stackExists === true
-      ? await auto.Stack.select(request.stack, workspace)
-      : request.stackExists === false
-        ? await auto.Stack.create(request.stack, workspace)
-        : await auto.Stack.createOrSelect(request.stack, workspace);
+  const existed = request.stackFile !== undefined && fs.existsSync(request.stackFile);
+  const stack = await stackOf(auto, workspace, request, existed);
   const entries = Object.entries(request.config ?? {});
-  const plain = entries.filter(([, v]) => v.secret !== true);
-  if (plain.length > 0) {
-    await stack.setAllConfig(Object.fromEntries(plain.map(([k, v]) => [k, { value: v.value }])));
+  // Only for a stack that was there: a new one has no config yet, whatever a record says.
+  const record =
+    request.configRecord === undefined || !existed
+      ? undefined
+      : configRecord(request.configRecord, request.stack, request.config ?? {});
+  if (entries.length > 0 && (record === undefined || !record.matches())) {
+    const plain = entries.filter(([, v]) => v.secret !== true);
+    if (plain.length > 0) {
+      await stack.setAllConfig(Object.fromEntries(plain.map(([k, v]) => [k, { value: v.value }])));
+    }
+    // Not the automation API's setConfig/setAllConfig for secrets: they put the value on the
+    // CLI's command line, where every local user can read it (ps). stdin instead.
+    for (const [key, v] of entries.filter(([, v]) => v.secret === true)) {
+      await setSecretConfig(pulumiCommand.command, request.stack, key, v.value);
+    }
   }
-  // Not the automation API's setConfig/setAllConfig for secrets: they put the value on the
-  // CLI's command line, where every local user can read it (ps). stdin instead.
-  for (const [key, v] of entries.filter(([, v]) => v.secret === true)) {
-    await setSecretConfig(pulumiCommand.command, request.stack, key, v.value);
+  // Written after each run that had config, once the CLI has written the stack's config file.
+  if (entries.length > 0 && request.configRecord !== undefined) {
+    const next = configRecord(request.configRecord, request.stack, request.config ?? {});
+    if (next !== undefined) next.write();
   }
 
   const { controller } = cancellation;
@@ -404,6 +547,7 @@ async function main() {
       result.changeSummary = (await stack.preview(common)).changeSummary;
       break;
     case "up": {
+      if (request.stackFile !== undefined) outputsFromCheckpoint(stack, request.stackFile, common);
       const up = await stack.up(common);
       result.changeSummary = up.summary.resourceChanges;
       result.outputs = Object.fromEntries(

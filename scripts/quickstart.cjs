@@ -289,13 +289,25 @@ function noCliMessage(what) {
  *   state?: unknown,
  *   stackExists?: boolean,
  *   cliVersion?: string,
+ *   stackFile?: string,
+ *   configRecord?: string,
  * }} options
  * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>, state?: unknown}>}
  */
 function runStackOperation(
   cli,
   op,
-  { env, stack, config = {}, log = defaultLog, state, stackExists, cliVersion },
+  {
+    env,
+    stack,
+    config = {},
+    log = defaultLog,
+    state,
+    stackExists,
+    cliVersion,
+    stackFile,
+    configRecord,
+  },
 ) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
   const request = path.join(dir, "request.json");
@@ -312,6 +324,9 @@ function runStackOperation(
       // Known already: the driver then runs no `pulumi version` and no `stack select` that fails.
       ...(stackExists === undefined ? {} : { stackExists }),
       ...(cliVersion === undefined ? {} : { cliVersion }),
+      // Read by the driver instead of `stack select`, `config set`, `stack output`, `stack history`.
+      ...(stackFile === undefined ? {} : { stackFile }),
+      ...(configRecord === undefined ? {} : { configRecord }),
       ...(cli.engineRoot !== undefined ? { engineRoot: cli.engineRoot } : { engineRoot: shim }),
     }),
     { mode: 0o600 },
@@ -594,19 +609,47 @@ function stackLocks(stateDir, stack) {
 }
 
 /**
- * Whether the local state backend has the stack (its checkpoint file), read from the file so
- * that the driver selects or creates it without a `stack select` that fails first.
+ * Where the local state backend keeps the stack's checkpoint: the file there is (found by name,
+ * in whichever layout the CLI used), else where the CLI will write it for this project. The
+ * driver reads it instead of asking the CLI (see scripts/pulumi-driver.cjs, `stackFile`).
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ */
+function stackFileOf(stateDir, stack) {
+  const root = path.join(stateDir, ".pulumi", "stacks");
+  const found = fs.existsSync(root)
+    ? fs
+        .readdirSync(root, { recursive: true })
+        .map(String)
+        .find((f) => [`${stack}.json`, `${stack}.json.gz`].includes(path.basename(f)))
+    : undefined;
+  if (found !== undefined) return path.join(root, found);
+  const project = /^name:\s*(\S+)\s*$/m.exec(
+    fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8"),
+  );
+  return path.join(root, project?.[1] ?? "", `${stack}.json`);
+}
+
+/**
+ * Whether the local state backend has the stack (its checkpoint file).
  *
  * @param {string} stateDir
  * @param {string} stack
  */
 function stackFileExists(stateDir, stack) {
-  const root = path.join(stateDir, ".pulumi", "stacks");
-  if (!fs.existsSync(root)) return false;
-  return fs
-    .readdirSync(root, { recursive: true })
-    .map(String)
-    .some((f) => path.basename(f) === `${stack}.json`);
+  return fs.existsSync(stackFileOf(stateDir, stack));
+}
+
+/**
+ * Where the driver records the config it last set on the stack (see scripts/pulumi-driver.cjs,
+ * `configRecord`): beside the stack's state, so that a new state dir starts without one.
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ */
+function configRecordOf(stateDir, stack) {
+  return path.join(stateDir, ".pulumi", "arcgis-admin-quickstart", `${stack}.config-hmac`);
 }
 
 /**
@@ -843,6 +886,8 @@ module.exports = {
   runStackOperation,
   recoverInterruptedRun,
   stackFileExists,
+  stackFileOf,
+  configRecordOf,
   pulumiEnv,
   runPulumi,
   mustRunPulumi,

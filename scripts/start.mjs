@@ -90,7 +90,8 @@ try {
     stack,
     config,
     log,
-    stackExists: qs.stackFileExists(settings.stateDir, stack),
+    stackFile: qs.stackFileOf(settings.stateDir, stack),
+    configRecord: qs.configRecordOf(settings.stateDir, stack),
     cliVersion: version.stdout.trim(),
   });
   if (!result.ok) throw new Error("`pulumi up` failed (its output is above).");

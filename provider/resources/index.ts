@@ -23,13 +23,13 @@ export { siteExportProvider } from "./site-export/resource";
 export { Collaboration, type CollaborationArgs } from "./collaboration/resource";
 export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration/inputs";
 export { collaborationProvider } from "./collaboration/resource";
-export { Federation, type FederationArgs } from "./federation/resource";
 export {
-  type FederationInputs,
-  type FederationOutputs,
+  Federation,
+  type FederationArgs,
   type ServerRole,
   SERVER_ROLES,
-} from "./federation/inputs";
+} from "./federation/resource";
+export { type FederationInputs, type FederationOutputs } from "./federation/inputs";
 export { federationProvider } from "./federation/resource";
 export { LogSettings, type LogSettingsArgs } from "./log-settings/resource";
 export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings/inputs";

@@ -98,13 +98,61 @@ it("npm start deploys the quick start with a real `pulumi up` and prints its out
   expect(result.stdout + result.stderr).not.toContain(qs.SITE_ADMIN.password);
 }, 200_000);
 
-it("npm start again reuses the emulator and finds nothing to change", async () => {
-  const result = await runScript(START, flags);
+/**
+ * A `pulumi` on PATH that writes each command line it runs into a log, then runs the engine the
+ * first start used. Returns the environment that finds it and a reader of the commands.
+ */
+async function countingCli(): Promise<{ env: NodeJS.ProcessEnv; commands: () => string[] }> {
+  const cli = (await qs.resolvePulumiCli({ env, log: () => undefined })) as { command: string };
+  const bin = path.join(tmp, "counting-cli");
+  const log = path.join(tmp, "cli-calls.log");
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(
+    path.join(bin, "pulumi"),
+    `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${cli.command}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    env: { ...env, PATH: [bin, env.PATH].join(path.delimiter) },
+    commands: () => {
+      const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : [];
+      fs.rmSync(log, { force: true });
+      return lines.map((line) => line.trim());
+    },
+  };
+}
+
+it("npm start again reuses the emulator, finds nothing to change, and runs the CLI twice", async () => {
+  const counting = await countingCli();
+  const result = await run(process.execPath, [START, ...flags], {
+    cwd: REPO_ROOT,
+    env: counting.env,
+    timeoutMs: 150_000,
+  });
   expect(result.code).toBe(0);
   expect(result.stderr).toContain(`Reusing the emulator (process ${emulatorPid})`);
   expect(result.stdout).toMatch(/4 unchanged/);
   expect(result.stdout).not.toMatch(/[+~-] \d+ (created|updated|deleted|replaced)/);
-}, 200_000);
+  // The outputs come from the stack's checkpoint, not from `stack output`.
+  expect(result.stdout).toContain("collaborationName: Quick start partners");
+  // `pulumi version` and `pulumi up`: no stack select, no config commands (the config is the one
+  // the driver recorded), no `stack output` or `stack history` after `up`.
+  expect(counting.commands()).toEqual(["version", "up --yes"]);
+
+  // The stack's config file changed by hand: the driver sets the config again.
+  const stackConfig = path.join(REPO_ROOT, "Pulumi.quickstart.yaml");
+  fs.appendFileSync(stackConfig, "# edited by hand\n");
+  const again = await run(process.execPath, [START, ...flags], {
+    cwd: REPO_ROOT,
+    env: counting.env,
+    timeoutMs: 150_000,
+  });
+  expect(again.code).toBe(0);
+  expect(again.stdout).toMatch(/4 unchanged/);
+  const commands = counting.commands();
+  expect(commands).toContain("config set-all");
+  expect(commands.at(-1)).toBe("up --yes");
+}, 300_000);
 
 it("npm run destroy destroys everything and stops the emulator; a second destroy has nothing to do", async () => {
   const destroyed = await runScript(DESTROY, flags.slice(1));

@@ -17,17 +17,7 @@ import { type TlsSettings } from "../common/tls";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { collaborationCrossChecks } from "../collaboration/inputs";
-import { FEDERATION } from "./resource";
-
-/** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
-export const SERVER_ROLES = [
-  "FEDERATED_SERVER",
-  "FEDERATED_SERVER_WITH_RESTRICTED_PUBLISHING",
-  "HOSTING_SERVER",
-] as const;
-
-/** One of {@link SERVER_ROLES}. */
-export type ServerRole = (typeof SERVER_ROLES)[number];
+import { FEDERATION, SERVER_ROLES, type ServerRole } from "./resource";
 
 /**
  * The server function each product is given by default: Chef's `federation.rb` of

@@ -8,7 +8,16 @@ import { lazyProvider } from "../common/lazy-provider";
 import { registration, type ResourceFrame } from "../common/registration";
 import { type TlsArgs, type TlsSettings } from "../common/tls";
 import { type PortalConnection, resolvePortalConnection } from "../common/connection";
-import { type ServerRole } from "./inputs";
+
+/** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
+export const SERVER_ROLES = [
+  "FEDERATED_SERVER",
+  "FEDERATED_SERVER_WITH_RESTRICTED_PUBLISHING",
+  "HOSTING_SERVER",
+] as const;
+
+/** One of {@link SERVER_ROLES}. */
+export type ServerRole = (typeof SERVER_ROLES)[number];
 
 /**
  * The serialized provider of `Federation`: about 3 KB that load `implementation` from the

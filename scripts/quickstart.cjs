@@ -18,6 +18,14 @@ const { parseArgs } = require("node:util");
 
 /** The repository root: the Pulumi project (Pulumi.yaml) and the package itself. */
 const REPO_ROOT = path.resolve(__dirname, "..");
+/** Where Node keeps the compiled code of the processes npm start runs (NODE_COMPILE_CACHE). */
+const COMPILE_CACHE = path.join(
+  REPO_ROOT,
+  "node_modules",
+  ".cache",
+  "pulumi-arcgis-admin",
+  "node-compile-cache",
+);
 /** The package name the serialized providers require at run time. */
 const PACKAGE_NAME = "pulumi-arcgis-admin";
 /** The stack `npm start` creates. */
@@ -421,6 +429,9 @@ function pulumiEnv(settings, env = process.env) {
     PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}`,
     PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // Node's own compile cache for the driver and the provider host, each of which loads
+    // @pulumi/pulumi (some 700 modules): about half a second less per process after the first run.
+    NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE ?? COMPILE_CACHE,
   };
 }
 

@@ -11,8 +11,8 @@
  *   --completion-runs N    runs of the 3 s completion figure (default 12, at least 10)
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
- *   --engine-runs N        measured `pulumi up` runs of figure 6 (default 3)
- *   --only 1,2,3,4,5,6,7   run only these figures (RESULTS.md says so)
+ *   --engine-runs N        measured runs of figures 6 and 8 (default 3)
+ *   --only 1,2,3,4,5,6,7,8 run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -26,6 +26,7 @@ import { engineFigure } from "./figures/engine";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
 import { sideBySide } from "./figures/side-by-side";
+import { startFigure } from "./figures/start";
 import { providerSizes } from "./figures/size";
 import { cpuSnapshot, loadAverage, machineFacts, otherCoresBusy } from "./lib/machine";
 import { prepareProvider, startConfiguredHost, type ProviderSetup } from "./lib/provider";
@@ -35,7 +36,7 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7] [--pack-ref REF]
+       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7,8] [--pack-ref REF]
        [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
@@ -157,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
   const exportMiB = quick ? [1] : numberList(values["export-mib"], "export-mib");
   const engineRuns = quick ? 1 : positive(values["engine-runs"], "engine-runs");
   const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
-  const ALL = [1, 2, 3, 4, 5, 6, 7];
+  const ALL = [1, 2, 3, 4, 5, 6, 7, 8];
   const only = values.only === undefined ? ALL : numberList(values.only, "only");
   // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run uses short ones).
   const sideDelays = quick
@@ -245,6 +246,9 @@ export async function main(argv: string[]): Promise<number> {
           sideBySide(setup, sideDelays),
         ),
       );
+    }
+    if (only.includes(8)) {
+      figures.push(await timed(8, "npm start", () => startFigure(engineRuns, quick ? 0 : 1)));
     }
   } finally {
     await setup.consumer.cleanup();

@@ -582,6 +582,7 @@ function ensureSelfLink(root = REPO_ROOT) {
 
 /** The type token of a Site (resource-options.ts: `pulumi-nodejs:dynamic/arcgis-admin:Site`). */
 const SITE_TYPE = "pulumi-nodejs:dynamic/arcgis-admin:Site";
+const FEDERATION_TYPE = "pulumi-nodejs:dynamic/arcgis-admin:Federation";
 
 /**
  * @param {number} pid
@@ -695,6 +696,9 @@ function hasPendingOperations(stateDir, stack) {
  *   a site that accepts the stack's credentials and whose declared configuration matches is the
  *   stack's own; anything else is dropped from state and left alone (`pulumi up` then asks for
  *   adoptExisting), and no site there drops it too, so that `pulumi up` creates it;
+ * - a Federation whose create was interrupted is recorded likewise, and its refresh looks for the
+ *   server in the portal's list: listed, it is the stack's (the create had found it absent before
+ *   it sent federate); not listed, it is dropped, so that `pulumi up` federates it;
  * - any other interrupted create is forgotten: `pulumi up` sends it again (exportSite writes
  *   another archive; a Collaboration is confirmed again; a SiteMachine already in the site is
  *   adopted, not joined twice).
@@ -739,6 +743,15 @@ async function recoverInterruptedRun(cli, { env, stack, stateDir, log = defaultL
         outputs: { ...resource.inputs, state: "interrupted" },
       });
       done.push(`recorded the interrupted create of ${resource.urn} to be checked on the server`);
+    } else if (op.type === "creating" && resource.type === FEDERATION_TYPE) {
+      resources.push({
+        ...resource,
+        // A placeholder: the portal's server id was never read. Federation's refresh looks for
+        // the server in the portal's list and records it under the portal's id, or drops it.
+        id: "interrupted",
+        outputs: { ...resource.inputs, state: "interrupted" },
+      });
+      done.push(`recorded the interrupted federate of ${resource.urn} to be checked on the portal`);
     } else {
       done.push(`forgot the interrupted ${op.type} of ${resource.urn}; pulumi up sends it again`);
     }

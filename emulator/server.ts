@@ -100,6 +100,11 @@ function targetOf(pathname: string): Target | null {
   return null;
 }
 
+/** `sharing/rest/oauth2/token`, which answers JSON without `f`. */
+function isOAuthTokenEndpoint(target: Target): boolean {
+  return target.api === "sharing" && target.segments.join("/") === "oauth2/token";
+}
+
 /** The error format of an API: the sharing API's, the product's, or (control) ArcGIS Server's. */
 function dialectOf(api: Api, product: Product): Dialect {
   return api === "admin" || api === "rest" ? product.dialect : "classic";
@@ -230,6 +235,10 @@ export class RequestHandler {
         throw portalApi(target.api)
           ? new SharingError(400, "Invalid format. Use f=json, f=pjson or f=html.")
           : new AdminError(400, ["Invalid format. Use f=json, f=pjson or f=html."]);
+      } else if (requested === "html" && isOAuthTokenEndpoint(target)) {
+        // An OAuth2 token endpoint answers JSON (RFC 6749, 5.1): the ArcGIS API for Python
+        // 2.4.4's code exchange (requests-oauthlib) sends no `f` and parses the body as JSON.
+        format = "json";
       } else format = requested;
       const apiRequest: ApiRequest = {
         method: (req.method ?? "GET").toUpperCase(),

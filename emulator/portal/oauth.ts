@@ -23,7 +23,8 @@
  *   script (a one-line JSON object), POSTs `oauth_state`, `username`, `password`, `expiration` to
  *   `{portal}/sharing/oauth2/signin` and takes the token from the `Location` fragment. Its fallback,
  *   the code grant with the oob redirect URI, reads the code from `<title>SUCCESS code=...</title>`
- *   and a failed sign-in's `messages` from `oAuthInfo` ("Invalid username or password").
+ *   and, on that page too, an object `var <name> = {...}` whose `messages` tell a failed sign-in
+ *   ("Invalid username or password").
  * Assumptions (docs/emulator.md, "OAuth2 sign-in"): the page's exact HTML, the redirect URIs
  * `pythonapi` accepts, the lifetimes of codes and tokens, and the texts of the refusals.
  */
@@ -279,7 +280,9 @@ export async function signIn(rt: Runtime, req: ApiRequest): Promise<Reply> {
       kind: "page",
       html:
         `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>SUCCESS code=${escapeHtml(code)}</title></head>\n` +
-        `<body><p>Copy this code into the application: ${escapeHtml(code)}</p></body></html>\n`,
+        // The Python API reads this page's `var ... = {...}` too (a failed sign-in's messages).
+        `<body>\n<script>\nvar oAuthInfo = ${scriptJson({ client_id: info.clientId, code })};\n</script>\n` +
+        `<p>Copy this code into the application: ${escapeHtml(code)}</p></body></html>\n`,
     };
   }
   const query = new URLSearchParams({ code, ...stateParam });

@@ -29,6 +29,7 @@ import { atLeast, type Dialect, type Product } from "./core/products";
 import type { RequestLogEntry, Runtime } from "./core/runtime";
 import { handleSharing, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
+import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
 
 /** Prefix of the REST services directory (rest/info, the health checks). */
 export const REST_PREFIX = "/arcgis/rest";
@@ -46,11 +47,11 @@ export const REQUEST_LOG_FILE = "requests.log";
 export const MAX_REQUEST_LOG_ENTRIES = 100_000;
 
 /** Which API a path belongs to; decides the error format. */
-type Api = "admin" | "sharing" | "portaladmin" | "rest" | "control";
+type Api = "admin" | "sharing" | "oauth" | "portaladmin" | "rest" | "control";
 
 /** The portal's two APIs answer errors in the sharing API's form. */
 function portalApi(api: Api): boolean {
-  return api === "sharing" || api === "portaladmin";
+  return api === "sharing" || api === "oauth" || api === "portaladmin";
 }
 
 interface Target {
@@ -78,6 +79,7 @@ function targetOf(pathname: string): Target | null {
   const candidates: Array<[string, Api, string]> = [
     [ADMIN_PREFIX, "admin", "ArcGIS Administrator Directory"],
     [SHARING_PREFIX, "sharing", "ArcGIS Portal Directory"],
+    [OAUTH_PAGES_PREFIX, "oauth", "ArcGIS Sign In"],
     [PORTALADMIN_PREFIX, "portaladmin", "Portal Administrator Directory"],
     [REST_PREFIX, "rest", "ArcGIS REST Services Directory"],
     [CONTROL_PREFIX, "control", "arcgis-admin-emulator control"],
@@ -96,6 +98,11 @@ function targetOf(pathname: string): Target | null {
     return { api: "admin", segments: ["generateToken"], title: "ArcGIS Token Service" };
   }
   return null;
+}
+
+/** `sharing/rest/oauth2/token`, which answers JSON without `f`. */
+function isOAuthTokenEndpoint(target: Target): boolean {
+  return target.api === "sharing" && target.segments.join("/") === "oauth2/token";
 }
 
 /** The error format of an API: the sharing API's, the product's, or (control) ArcGIS Server's. */
@@ -228,6 +235,10 @@ export class RequestHandler {
         throw portalApi(target.api)
           ? new SharingError(400, "Invalid format. Use f=json, f=pjson or f=html.")
           : new AdminError(400, ["Invalid format. Use f=json, f=pjson or f=html."]);
+      } else if (requested === "html" && isOAuthTokenEndpoint(target)) {
+        // An OAuth2 token endpoint answers JSON (RFC 6749, 5.1): the ArcGIS API for Python
+        // 2.4.4's code exchange (requests-oauthlib) sends no `f` and parses the body as JSON.
+        format = "json";
       } else format = requested;
       const apiRequest: ApiRequest = {
         method: (req.method ?? "GET").toUpperCase(),
@@ -287,6 +298,8 @@ export class RequestHandler {
         return handleAdmin(this.rt, req);
       case "sharing":
         return handleSharing(this.rt, req);
+      case "oauth":
+        return handleSignInPages(this.rt, req);
       case "portaladmin":
         return handlePortalAdmin(this.rt, req);
       case "rest":
@@ -383,6 +396,19 @@ export class RequestHandler {
   ): Promise<void> {
     if (reply.kind === "json") {
       sendDocument(res, reply.body, format, title, reply.status);
+      return;
+    }
+    if (reply.kind === "page") {
+      send(res, 200, "text/html; charset=utf-8", reply.html);
+      return;
+    }
+    if (reply.kind === "redirect") {
+      res.writeHead(302, {
+        location: reply.location,
+        "content-length": 0,
+        "cache-control": "no-store",
+      });
+      res.end();
       return;
     }
     res.writeHead(200, {

@@ -34,10 +34,15 @@ export interface UploadedFile {
   readonly data: Buffer;
 }
 
-/** What a handler answers: a JSON document, or a file to stream as a download. */
+/**
+ * What a handler answers: a JSON document, a file to stream as a download, an HTML page (the
+ * portal's OAuth2 sign-in pages, whatever `f` says) or a redirect (302 with `Location`).
+ */
 export type Reply =
   | { readonly kind: "json"; readonly body: unknown; readonly status?: number }
-  | { readonly kind: "file"; readonly file: string; readonly name: string; readonly size: number };
+  | { readonly kind: "file"; readonly file: string; readonly name: string; readonly size: number }
+  | { readonly kind: "page"; readonly html: string }
+  | { readonly kind: "redirect"; readonly location: string };
 
 /** Shorthand for a JSON reply. */
 export function json(body: unknown): Reply {
@@ -180,7 +185,8 @@ export function formatOf(params: ReadonlyMap<string, string>): Format | null {
   return null;
 }
 
-function escapeHtml(text: string): string {
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

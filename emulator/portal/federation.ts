@@ -165,22 +165,39 @@ async function unfederate(rt: Runtime, id: string): Promise<Reply> {
   return json({ status: "success" });
 }
 
-/** `GET portaladmin/federation/servers/<id>/validate`. */
-function validate(rt: Runtime, id: string): Reply {
-  const server = rt.store.current.portal.servers.find((s) => s.id === id);
-  if (server === undefined) throw notFederated(id);
+/** The validation of one federated server (validate-server's answer). */
+function validation(server: FederatedServer): Record<string, unknown> {
   const site = serverAt(server.adminUrl)?.store.current.site ?? null;
   const reachable = site !== null && site.status === "ready";
-  return json({
+  return {
     status: reachable ? "success" : "failure",
-    serverId: id,
+    serverId: server.id,
     messages: [
       reachable
         ? `ArcGIS Server administration URL '${server.adminUrl}' is accessible.`
         : `ArcGIS Server administration URL '${server.adminUrl}' is not accessible.`,
     ],
     adminUrl: server.adminUrl,
-  });
+  };
+}
+
+/** `GET portaladmin/federation/servers/<id>/validate`. */
+function validate(rt: Runtime, id: string): Reply {
+  const server = rt.store.current.portal.servers.find((s) => s.id === id);
+  if (server === undefined) throw notFederated(id);
+  return json(validation(server));
+}
+
+/**
+ * `GET portaladmin/federation/servers/validate`: every server's validation in `serversStatus`
+ * (https://developers.arcgis.com/rest/enterprise-administration/portal/validate-servers; the
+ * ArcGIS API for Python 2.4.4 calls it as `Federation.validate_all`). The overall `status` is
+ * "success" when every server's is, else "failure" (assumption: the docs show only a success).
+ */
+function validateAll(rt: Runtime): Reply {
+  const serversStatus = rt.store.current.portal.servers.map(validation);
+  const ok = serversStatus.every((s) => s.status === "success");
+  return json({ status: ok ? "success" : "failure", serversStatus });
 }
 
 /**
@@ -206,6 +223,7 @@ export async function handleFederation(
     requirePost(req, "federate");
     return federate(rt, req);
   }
+  if (idOrOp === "validate" && op === undefined) return validateAll(rt);
   if (op === undefined) {
     const server = rt.store.current.portal.servers.find((s) => s.id === idOrOp);
     if (server === undefined) throw notFederated(idOrOp);

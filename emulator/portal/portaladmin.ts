@@ -3,7 +3,8 @@
  * federation resource (portal/federation.ts). Errors are in the sharing API's form, which Chef's
  * `validate_response` reads (`error.message`), for both APIs of the portal.
  */
-import { SharingError, type ApiRequest, type Reply } from "../core/http";
+import { json, SharingError, type ApiRequest, type Reply } from "../core/http";
+import { PORTAL_VERSION } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import { handleFederation } from "./federation";
 import { requireAdmin } from "./sharing-api";
@@ -14,6 +15,12 @@ export const PORTALADMIN_PREFIX = "/portal/portaladmin";
 /** Handles one request under {@link PORTALADMIN_PREFIX}. */
 export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<Reply> {
   const [first, ...rest] = req.segments;
+  if (first === undefined) {
+    // https://developers.arcgis.com/rest/enterprise-administration/portal/portal-administration-root
+    // (`resources`, `version`); only the resources the emulator serves are listed (assumption).
+    requireAdmin(rt, req);
+    return json({ resources: ["federation"], version: `${PORTAL_VERSION}.0` });
+  }
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);

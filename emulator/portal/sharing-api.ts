@@ -8,6 +8,7 @@ import { PORTAL_VERSION } from "../core/products";
 import { json, requirePost, SharingError, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
 import { listServers } from "./federation";
+import { authorize, exchangeToken } from "./oauth";
 import type { CollaborationRecord, EmulatorState, PortalUser } from "../core/state";
 import {
   checkToken,
@@ -17,8 +18,10 @@ import {
   verifyPassword,
 } from "../core/tokens";
 
+/** The portal's root path (its web adaptor name, `portal`). */
+export const PORTAL_ROOT_PATH = "/portal";
 /** Prefix of the sharing API. */
-export const SHARING_PREFIX = "/portal/sharing/rest";
+export const SHARING_PREFIX = `${PORTAL_ROOT_PATH}/sharing/rest`;
 
 /** `messageCode` of the sharing errors the emulator defines (its documented assumption). */
 export const MESSAGE_CODES = {
@@ -104,8 +107,19 @@ export async function handleSharing(rt: Runtime, req: ApiRequest): Promise<Reply
     requirePost(req, first);
     return generateToken(rt, req);
   }
+  if (first === "info" && portalId === undefined) return info(rt);
+  if (first === "oauth2" && portalId === "authorize" && third === undefined) {
+    return authorize(rt, req);
+  }
+  if (first === "oauth2" && portalId === "token" && third === undefined) {
+    return exchangeToken(rt, req);
+  }
   if (first === "community" && portalId === "self" && third === undefined) {
     return communitySelf(requireUser(rt, req), rt.store.current);
+  }
+  if (first === "community" && portalId === "users" && third !== undefined) {
+    if (collaborationId !== undefined) throw unknown();
+    return communityUser(rt, requireUser(rt, req), third);
   }
   if (first !== "portals" || portalId === undefined) throw unknown();
   if (third === undefined) return portalSelf(rt, req, portalId);
@@ -175,6 +189,22 @@ async function generateToken(rt: Runtime, req: ApiRequest): Promise<Reply> {
   return json({ token, expires, ssl: rt.tlsEnabled });
 }
 
+/**
+ * `sharing/rest/info`: where to get a token. Fields as in Esri/arcgis-rest-js at
+ * 7e3424af2fe57024af3bfa97c0f36bafecf91520, `packages/arcgis-rest-request/test/mocks/sharing-rest-info.ts`
+ * (`owningSystemUrl`, `authInfo.tokenServicesUrl`, `authInfo.isTokenBasedSecurity`); the ArcGIS API
+ * for Python 2.4.4 reads `authInfo` (`arcgis/gis/_impl/_con/_connection.py`, `_check_product`).
+ */
+function info(rt: Runtime): Reply {
+  return json({
+    owningSystemUrl: `${rt.publicOrigin}${PORTAL_ROOT_PATH}`,
+    authInfo: {
+      tokenServicesUrl: `${rt.publicOrigin}${SHARING_PREFIX}/generateToken`,
+      isTokenBasedSecurity: true,
+    },
+  });
+}
+
 function userView(user: PortalUser, state: EmulatorState): Record<string, unknown> {
   return {
     username: user.username,
@@ -189,7 +219,29 @@ function communitySelf(user: PortalUser, state: EmulatorState): Reply {
   return json(userView(user, state));
 }
 
-/** portals/self (or portals/<id>): anonymous callers see the portal without a user. */
+/**
+ * `community/users/<name>`: a user of this portal, for any signed-in user (the ArcGIS API for
+ * Python 2.4.4 reads the signed-in user's own here: `arcgis/gis/__init__.py`, `GIS.users.me`).
+ * An unknown name: code 400 (assumption).
+ */
+function communityUser(rt: Runtime, _caller: PortalUser, username: string): Reply {
+  const state = rt.store.current;
+  const user = state.portal.users.find((u) => u.username === username);
+  if (user === undefined) {
+    throw new SharingError(400, `User '${username}' does not exist or is inaccessible.`);
+  }
+  return json(userView(user, state));
+}
+
+/**
+ * portals/self (or portals/<id>): anonymous callers see the portal without a user. Field names as
+ * in Esri/arcgis-rest-js at 7e3424af2fe57024af3bfa97c0f36bafecf91520,
+ * `packages/arcgis-rest-portal/test/mocks/portal/response.ts` (ArcGIS Online's: `isPortal` false,
+ * `portalMode` "multitenant", `portalName` "ArcGIS Online", `portalHostname`). The ArcGIS API for
+ * Python 2.4.4 needs `portalName` and `portalMode` (`arcgis/gis/__init__.py`, `_is_arcgisonline`:
+ * ArcGIS Online is `portalName` "ArcGIS Online" in `portalMode` "multitenant"); this portal's
+ * values, "Portal for ArcGIS" and "singletenant", are assumptions (docs/emulator.md).
+ */
 function portalSelf(rt: Runtime, req: ApiRequest, portalId: string): Reply {
   checkPortal(rt, portalId);
   const state = rt.store.current;
@@ -198,6 +250,9 @@ function portalSelf(rt: Runtime, req: ApiRequest, portalId: string): Reply {
     id: state.portal.id,
     name: state.portal.name,
     isPortal: true,
+    portalName: "Portal for ArcGIS",
+    portalMode: "singletenant",
+    portalHostname: `${new URL(rt.publicOrigin).host}${PORTAL_ROOT_PATH}`,
     currentVersion: PORTAL_VERSION,
     ...(user === null ? {} : { user: userView(user, state) }),
   });

@@ -1,0 +1,59 @@
+/**
+ * Esri's ArcGIS API for Python 2.4.4 manages the emulated portal's distributed collaborations
+ * (`gis.admin.collaborations`): list (paged `collaborations`), get (a collaboration's resource),
+ * delete as the host, delete as a guest (refused), removeParticipation as a guest.
+ */
+import { portalSeed, type TestEmulator } from "../helpers/emulator";
+import {
+  failure,
+  INSTALL_TIMEOUT_MS,
+  ok,
+  PORTAL_ADMIN,
+  pythonApi,
+  runScript,
+  SCRIPT_TIMEOUT_MS,
+  startPortal,
+} from "./support";
+
+describe("ArcGIS API for Python: collaborations of the emulated portal", () => {
+  let emu: TestEmulator;
+
+  beforeAll(async () => {
+    await pythonApi();
+    emu = await startPortal(portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], "PYAPIPORTAL1"));
+  }, INSTALL_TIMEOUT_MS);
+  afterAll(() => emu?.close());
+
+  test(
+    "lists, reads, deletes and leaves collaborations",
+    async () => {
+      const run = await runScript(emu, "collaborations");
+      expect(ok(run, "list")).toEqual([
+        ["hosted1", "Regional partners"],
+        ["hosted2", "Second"],
+        ["joined1", "State data hub"],
+      ]);
+      expect(ok(run, "get")).toEqual({
+        id: "hosted1",
+        name: "Regional partners",
+        host: "PYAPIPORTAL1",
+      });
+      expect(failure(run, "getUnknown")).toMatch(
+        /Collaboration with id 'no-such-collaboration' does not exist/,
+      );
+      expect(ok(run, "deleteHosted")).toBe(true);
+      expect(failure(run, "deleteAsGuest")).toMatch(/removeParticipation/);
+      expect(ok(run, "removeParticipation")).toEqual({ success: true });
+      expect(ok(run, "listAfter")).toEqual(["hosted1"]);
+      expect(run.paths).toEqual(
+        expect.arrayContaining([
+          "GET /portal/sharing/rest/portals/PYAPIPORTAL1/collaborations",
+          "POST /portal/sharing/rest/portals/PYAPIPORTAL1/collaborations/hosted1",
+          "POST /portal/sharing/rest/portals/PYAPIPORTAL1/collaborations/hosted2/delete",
+          "POST /portal/sharing/rest/portals/PYAPIPORTAL1/collaborations/joined1/removeParticipation",
+        ]),
+      );
+    },
+    SCRIPT_TIMEOUT_MS,
+  );
+});

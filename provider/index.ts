@@ -58,6 +58,7 @@ export {
   federationProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
+  PortalResource,
   type InputsOf,
   type TlsArgs,
   type TlsSettings,
@@ -66,6 +67,7 @@ export {
   CONFIG_NAMESPACE,
   CONNECTION_DEFAULTS,
   type PortalConnection,
+  type PortalConnectionArgs,
   type ServerConnection,
   type ServerConnectionArgs,
 } from "./resources";

@@ -42,6 +42,7 @@ export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/
 export { siteMachineProvider } from "./site-machine/resource";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/tls";
 export { ServerResource } from "./common/server-resource";
+export { type PortalConnectionArgs, PortalResource } from "./common/portal-resource";
 export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common/resource-options";
 export {
   CONFIG_NAMESPACE,

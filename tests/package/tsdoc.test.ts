@@ -23,6 +23,8 @@ const PUBLIC_TYPES = [
   "TlsSettings",
   "ServerConnection",
   "PortalConnection",
+  "PortalConnectionArgs",
+  "PortalResource",
 ];
 
 /** Members every Pulumi resource has (documented by @pulumi/pulumi). */

@@ -58,6 +58,7 @@ export {
   federationProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
+  type ServerResourceArgs,
   PortalResource,
   type InputsOf,
   type TlsArgs,

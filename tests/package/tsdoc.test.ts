@@ -25,6 +25,9 @@ const PUBLIC_TYPES = [
   "PortalConnection",
   "PortalConnectionArgs",
   "PortalResource",
+  "ServerConnectionArgs",
+  "ServerResource",
+  "ServerResourceArgs",
 ];
 
 /** Members every Pulumi resource has (documented by @pulumi/pulumi). */

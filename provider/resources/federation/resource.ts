@@ -6,11 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { lazyProvider } from "../common/lazy-provider";
 import { registration } from "../common/registration";
-import {
-  type PortalConnectionArgs,
-  PortalResource,
-  portalResourceFrame,
-} from "../common/portal-resource";
+import { PortalResource, portalResourceFrame } from "../common/portal-resource";
+import type { PortalConnectionArgs } from "../common/portal-resource";
 import { resolvePortalConnection } from "../common/connection";
 import { type ServerRole } from "./inputs";
 

@@ -59,6 +59,8 @@ export {
   federationProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
+  type ServerResourceArgs,
+  PortalResource,
   type InputsOf,
   type TlsArgs,
   type TlsSettings,
@@ -67,6 +69,7 @@ export {
   CONFIG_NAMESPACE,
   CONNECTION_DEFAULTS,
   type PortalConnection,
+  type PortalConnectionArgs,
   type ServerConnection,
   type ServerConnectionArgs,
 } from "./resources";

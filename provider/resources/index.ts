@@ -41,7 +41,8 @@ export { SiteMachine, type SiteMachineArgs } from "./site-machine/resource";
 export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/inputs";
 export { siteMachineProvider } from "./site-machine/resource";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/tls";
-export { ServerResource } from "./common/server-resource";
+export { ServerResource, type ServerResourceArgs } from "./common/server-resource";
+export { type PortalConnectionArgs, PortalResource } from "./common/portal-resource";
 export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common/resource-options";
 export {
   CONFIG_NAMESPACE,

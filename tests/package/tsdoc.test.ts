@@ -23,6 +23,11 @@ const PUBLIC_TYPES = [
   "TlsSettings",
   "ServerConnection",
   "PortalConnection",
+  "PortalConnectionArgs",
+  "PortalResource",
+  "ServerConnectionArgs",
+  "ServerResource",
+  "ServerResourceArgs",
 ];
 
 /** Members every Pulumi resource has (documented by @pulumi/pulumi). */

@@ -1,4 +1,5 @@
 import type { PortalSession } from "../session";
+import { federatedServerAction } from "./federatedServerAction";
 
 /**
  * Unfederates a server from the portal (Chef's `unfederate_server`, with `forceUnfederate`).
@@ -20,9 +21,11 @@ export async function unfederateServer(
   serverId: string,
   force: boolean,
 ): Promise<void> {
-  await session.adminCall(
-    `federation/servers/${encodeURIComponent(serverId)}/unfederate`,
+  await federatedServerAction(
+    session,
+    serverId,
+    "unfederate",
     { forceUnfederate: force },
-    { method: "POST", operation: "unfederate" },
+    { operation: "unfederate" },
   );
 }

@@ -1,4 +1,5 @@
 import type { PortalSession } from "../session";
+import { federatedServerAction } from "./federatedServerAction";
 
 /**
  * Sets a federated server's role and function (Chef's `update_server`, sent by its
@@ -22,9 +23,11 @@ export async function updateFederatedServer(
   role: string,
   serverFunction: string,
 ): Promise<void> {
-  await session.adminCall(
-    `federation/servers/${encodeURIComponent(serverId)}/update`,
+  await federatedServerAction(
+    session,
+    serverId,
+    "update",
     { serverRole: role, serverFunction },
-    { method: "POST", operation: "update (federated server)", idempotent: true },
+    { operation: "update (federated server)", idempotent: true },
   );
 }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { type CheckFailure } from "../common/input-check";
 import { httpUrlSchema, nonEmpty, tlsSchema } from "../common/input-schemas";
+import { PORTAL_ACCESS_INPUTS } from "../common/portal-session";
 import { type TlsSettings } from "../common/tls";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
@@ -144,4 +145,4 @@ export const REPLACING_INPUTS = ["sharingUrl", "collaborationId", "portalId"] as
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = ["username", "password", "token", "leaveAsGuest", "tls"] as const;
+export const STATE_ONLY_INPUTS = [...PORTAL_ACCESS_INPUTS, "leaveAsGuest"] as const;

@@ -4,9 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../common/lazy-provider";
-import { registration, type ResourceFrame } from "../common/registration";
-import { type TlsArgs, type TlsSettings } from "../common/tls";
-import { type PortalConnection, resolvePortalConnection } from "../common/connection";
+import { registration } from "../common/registration";
+import { PortalResource, portalResourceFrame } from "../common/portal-resource";
+import type { PortalConnectionArgs } from "../common/portal-resource";
+import { resolvePortalConnection } from "../common/connection";
 
 /**
  * The serialized provider of `Collaboration`: about 3 KB that load `implementation` from the released
@@ -15,48 +16,27 @@ import { type PortalConnection, resolvePortalConnection } from "../common/connec
 export const collaborationProvider = lazyProvider("collaboration");
 
 /**
- * What a Collaboration registers with: its provider, secrets and outputs. Its input rules read
- * them too.
+ * What a Collaboration registers with beyond what every portal resource does: its own outputs
+ * (its input rules read them too).
  *
  * @internal
  */
-export const COLLABORATION: ResourceFrame = {
-  type: "Collaboration",
-  provider: collaborationProvider,
-  secretOutputs: ["password", "token"],
+export const COLLABORATION = portalResourceFrame("Collaboration", collaborationProvider, {
   fromArguments: ["leaveAsGuest", "portalId"],
   outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
-};
+});
 
-/** Arguments of a {@link Collaboration}. Every field accepts a `pulumi.Input`. */
-export interface CollaborationArgs {
-  /**
-   * The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`.
-   * Default: `connection.sharingUrl`, stack config `arcgis-admin:sharingUrl`,
-   * `ARCGIS_ADMIN_SHARING_URL`.
-   */
-  sharingUrl?: pulumi.Input<string>;
-  /**
-   * A portal connection declared once (see {@link PortalConnection}). Credentials come as a
-   * whole from the nearest place that gives any: these arguments, the connection, else
-   * `arcgis-admin:portalUsername` / `portalPassword` / `portalToken` (or
-   * `ARCGIS_ADMIN_PORTAL_USERNAME` / `_PASSWORD` / `_TOKEN`).
-   */
-  connection?: PortalConnection;
+/**
+ * Arguments of a {@link Collaboration}: the portal's connection ({@link PortalConnectionArgs})
+ * and the collaboration. Every field accepts a `pulumi.Input`.
+ */
+export interface CollaborationArgs extends PortalConnectionArgs {
   /** The collaboration's id. */
   collaborationId: pulumi.Input<string>;
   /** This portal's id; omitted, it is read from portals/self. */
   portalId?: pulumi.Input<string>;
-  /** A portal administrator (with password), unless a token is given. */
-  username?: pulumi.Input<string>;
-  /** The administrator's password. Stored only as a secret. */
-  password?: pulumi.Input<string>;
-  /** A portal token instead of username and password. Stored only as a secret. */
-  token?: pulumi.Input<string>;
   /** On a guest portal: make destroy remove this portal's participation (default false). */
   leaveAsGuest?: pulumi.Input<boolean>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: TlsArgs;
 }
 
 /**
@@ -74,23 +54,13 @@ export interface CollaborationArgs {
  * });
  * ```
  */
-export class Collaboration extends pulumi.dynamic.Resource {
-  /** The portal's sharing API root. */
-  declare public readonly sharingUrl: pulumi.Output<string>;
+export class Collaboration extends PortalResource {
   /** The collaboration's id. */
   declare public readonly collaborationId: pulumi.Output<string>;
   /** Whether portalId was given (false: it was read from portals/self). */
   declare public readonly portalIdGiven: pulumi.Output<boolean>;
-  /** The administrator's name, when one was given. */
-  declare public readonly username: pulumi.Output<string | undefined>;
-  /** The administrator's password (secret), when one was given. */
-  declare public readonly password: pulumi.Output<string | undefined>;
-  /** The token (secret), when one was given. */
-  declare public readonly token: pulumi.Output<string | undefined>;
   /** Whether destroy on a guest portal removes this portal's participation. */
   declare public readonly leaveAsGuest: pulumi.Output<boolean>;
-  /** The TLS settings used to reach the portal. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The portal id used. */
   declare public readonly portalId: pulumi.Output<string>;
   /** The collaboration's name. */

@@ -48,13 +48,15 @@ export interface ServerConnection {
 }
 
 /**
- * The connection arguments of a server resource (SiteExport, LogSettings, SiteImport): each may
- * be left out, and is then taken from `connection`, stack config or the environment.
+ * The connection arguments of a server resource (Site, SiteExport, LogSettings, SiteImport; a
+ * SiteMachine's but `adminUrl`): each may be left out, and is then taken from `connection`, stack
+ * config or the environment.
  */
 export interface ServerConnectionArgs {
   /**
-   * Administrative root of the server (typically a Site's `adminUrl`). Default:
-   * `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
+   * Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`
+   * (typically a Site's `adminUrl`). Default: `connection.adminUrl`, stack config
+   * `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
    */
   adminUrl?: pulumi.Input<string>;
   /**
@@ -67,6 +69,12 @@ export interface ServerConnectionArgs {
    * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
    */
   password?: pulumi.Input<string>;
+  /**
+   * TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. Default:
+   * `connection.tls`, `arcgis-admin:caCert` / `arcgis-admin:insecureSkipVerify`,
+   * `ARCGIS_ADMIN_CA_CERT` / `ARCGIS_ADMIN_INSECURE_SKIP_VERIFY`.
+   */
+  tls?: TlsArgs;
   /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
   connection?: ServerConnection;
 }

@@ -13,6 +13,7 @@ import {
   timeoutMsSchema,
   tlsSchema,
 } from "../common/input-schemas";
+import { PORTAL_ACCESS_INPUTS } from "../common/portal-session";
 import { type TlsSettings } from "../common/tls";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
@@ -191,15 +192,12 @@ export const REPLACING_INPUTS = ["sharingUrl", "adminUrl", "serverUrl"] as const
  * @internal
  */
 export const STATE_ONLY_INPUTS = [
-  "username",
-  "password",
-  "token",
+  ...PORTAL_ACCESS_INPUTS,
   "serverUsername",
   "serverPassword",
   "adoptExisting",
   "unfederateAdoptedOnDestroy",
   "forceUnfederate",
-  "tls",
   "timeouts",
 ] as const;
 

@@ -5,9 +5,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import { lazyProvider } from "../common/lazy-provider";
-import { registration, type ResourceFrame } from "../common/registration";
-import { type TlsArgs, type TlsSettings } from "../common/tls";
-import { type PortalConnection, resolvePortalConnection } from "../common/connection";
+import { registration } from "../common/registration";
+import { PortalResource, portalResourceFrame } from "../common/portal-resource";
+import type { PortalConnectionArgs } from "../common/portal-resource";
+import { resolvePortalConnection } from "../common/connection";
 
 /** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
 export const SERVER_ROLES = [
@@ -26,15 +27,13 @@ export type ServerRole = (typeof SERVER_ROLES)[number];
 export const federationProvider = lazyProvider("federation");
 
 /**
- * What a Federation registers with: its provider, secrets and outputs. Its input rules read them
- * too.
+ * What a Federation registers with beyond what every portal resource does: its own outputs and
+ * secrets (its input rules read them too).
  *
  * @internal
  */
-export const FEDERATION: ResourceFrame = {
-  type: "Federation",
-  provider: federationProvider,
-  secretOutputs: ["password", "token", "serverPassword"],
+export const FEDERATION = portalResourceFrame("Federation", federationProvider, {
+  secretOutputs: ["serverPassword"],
   fromArguments: [
     "serverType",
     "serverUrl",
@@ -46,27 +45,19 @@ export const FEDERATION: ResourceFrame = {
     "timeouts",
   ],
   outputOnly: ["serverId", "state", "serverName", "portalServerType"],
-};
+});
 
-/** Arguments of a {@link Federation}. Every field accepts a `pulumi.Input`. */
-export interface FederationArgs {
+/**
+ * Arguments of a {@link Federation}: the portal's connection ({@link PortalConnectionArgs}), the
+ * server and its role. Every field accepts a `pulumi.Input`.
+ */
+export interface FederationArgs extends PortalConnectionArgs {
   /**
    * The portal's sharing API root, e.g. `https://portal.example.com/portal/sharing/rest`; its
    * administrative root (`…/portaladmin`) is found beside it. Default: `connection.sharingUrl`,
    * stack config `arcgis-admin:sharingUrl`, `ARCGIS_ADMIN_SHARING_URL`.
    */
   sharingUrl?: pulumi.Input<string>;
-  /**
-   * A portal connection declared once (see {@link PortalConnection}); the portal's credentials
-   * come from it as for a `Collaboration`.
-   */
-  connection?: PortalConnection;
-  /** A portal administrator (with password), unless a token is given. */
-  username?: pulumi.Input<string>;
-  /** The portal administrator's password. Stored only as a secret. */
-  password?: pulumi.Input<string>;
-  /** A portal token instead of username and password. Stored only as a secret. */
-  token?: pulumi.Input<string>;
   /** The server's product (typically a Site's `serverType`); default `mission-server`. */
   serverType?: pulumi.Input<ServerType>;
   /**
@@ -94,8 +85,6 @@ export interface FederationArgs {
   unfederateAdoptedOnDestroy?: pulumi.Input<boolean>;
   /** Unfederate even when the portal cannot reach the server (default true, as Chef does). */
   forceUnfederate?: pulumi.Input<boolean>;
-  /** TLS to reach the portal: a CA certificate (PEM) to trust, or (discouraged) no verification. */
-  tls?: TlsArgs;
   /** Bound on federate, including finding a lost answer's outcome (default 10 minutes). */
   timeouts?: pulumi.Input<{ federateMs?: pulumi.Input<number> }>;
 }
@@ -118,15 +107,7 @@ export interface FederationArgs {
  * });
  * ```
  */
-export class Federation extends pulumi.dynamic.Resource {
-  /** The portal's sharing API root. */
-  declare public readonly sharingUrl: pulumi.Output<string>;
-  /** The portal administrator's name, when one was given. */
-  declare public readonly username: pulumi.Output<string | undefined>;
-  /** The portal administrator's password (secret), when one was given. */
-  declare public readonly password: pulumi.Output<string | undefined>;
-  /** The portal token (secret), when one was given. */
-  declare public readonly token: pulumi.Output<string | undefined>;
+export class Federation extends PortalResource {
   /** The server's product. */
   declare public readonly serverType: pulumi.Output<ServerType>;
   /** The server's administrative root. */
@@ -147,8 +128,6 @@ export class Federation extends pulumi.dynamic.Resource {
   declare public readonly unfederateAdoptedOnDestroy: pulumi.Output<boolean>;
   /** Whether unfederate is forced. */
   declare public readonly forceUnfederate: pulumi.Output<boolean>;
-  /** The TLS settings used to reach the portal. */
-  declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The bound in effect, default filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<{ federateMs: number }>;
   /** The portal's id of the server. */

@@ -3,13 +3,12 @@
  * lifecycle is in `log-settings.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../../client";
-import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import { resolveServerConnection } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
 import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./inputs";
 import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { type TlsArgs } from "../common/tls";
+import type { ServerResourceArgs } from "../common/server-resource";
 
 /**
  * The serialized provider of `LogSettings`: about 3 KB that load `implementation` from the released
@@ -42,9 +41,7 @@ export const LOG_SETTINGS = serverResourceFrame("LogSettings", logSettingsProvid
 });
 
 /** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
-export interface LogSettingsArgs extends ServerConnectionArgs {
-  /** The product (typically a Site's `serverType`); default `mission-server`. */
-  serverType?: pulumi.Input<ServerType>;
+export interface LogSettingsArgs extends ServerResourceArgs {
   /** Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. */
   logLevel?: pulumi.Input<(typeof LOG_SETTINGS_LEVELS)[number]>;
   /** Directory of the logs, as the server sees it. */
@@ -57,8 +54,6 @@ export interface LogSettingsArgs extends ServerConnectionArgs {
   usageMeteringEnabled?: pulumi.Input<boolean>;
   /** On destroy, write back the settings the server had before this stack changed them. */
   restoreOnDestroy?: pulumi.Input<boolean>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: TlsArgs;
   /** How long a change may take, including waiting while an export or import holds the site. */
   timeouts?: pulumi.Input<{ changeMs?: pulumi.Input<number> }>;
 }
@@ -78,7 +73,7 @@ export interface LogSettingsArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class LogSettings extends ServerResource {
+export class LogSettings extends ServerResource<{ changeMs: number }> {
   /** The server's settings before this stack first changed them. */
   declare public readonly previousSettings: pulumi.Output<ReportedLogSettings>;
   /** The server's settings as last read. */
@@ -95,8 +90,6 @@ export class LogSettings extends ServerResource {
   declare public readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
   /** Whether destroy writes back `previousSettings`. */
   declare public readonly restoreOnDestroy: pulumi.Output<boolean>;
-  /** The bound in effect, default filled in (milliseconds). */
-  declare public readonly timeouts: pulumi.Output<{ changeMs: number }>;
 
   /**
    * @param name - the resource's name in the stack.

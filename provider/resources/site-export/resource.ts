@@ -3,11 +3,11 @@
  * lifecycle is in `site-export.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../../client";
 import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { type InputsOf, type TlsArgs } from "../common/tls";
-import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import type { ServerResourceArgs } from "../common/server-resource";
+import { type InputsOf } from "../common/tls";
+import { resolveServerConnection } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
 import type { SiteExportTimeouts } from "./inputs";
 
@@ -36,9 +36,7 @@ export const SITE_EXPORT = serverResourceFrame("SiteExport", siteExportProvider,
 });
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
-export interface SiteExportArgs extends ServerConnectionArgs {
-  /** The product (typically a Site's `serverType`); default `mission-server`. */
-  serverType?: pulumi.Input<ServerType>;
+export interface SiteExportArgs extends ServerResourceArgs {
   /** A folder on the server to write the archive to; omitted, the server answers a download URL. */
   location?: pulumi.Input<string>;
   /**
@@ -58,8 +56,6 @@ export interface SiteExportArgs extends ServerConnectionArgs {
   maxDownloadBytes?: pulumi.Input<number>;
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: TlsArgs;
   /** How long an export may take, including waiting for another export to finish. */
   timeouts?: pulumi.Input<InputsOf<Partial<SiteExportTimeouts>>>;
 }
@@ -78,7 +74,7 @@ export interface SiteExportArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class SiteExport extends ServerResource {
+export class SiteExport extends ServerResource<SiteExportTimeouts> {
   /** The `location` argument (a server folder), when one was given. */
   declare public readonly requestedLocation: pulumi.Output<string | undefined>;
   /** The local folder of the download, when one was given. */
@@ -89,8 +85,6 @@ export class SiteExport extends ServerResource {
   declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
   /** The largest archive a download accepts, in bytes. */
   declare public readonly maxDownloadBytes: pulumi.Output<number | undefined>;
-  /** The time limits, defaults filled in (milliseconds). */
-  declare public readonly timeouts: pulumi.Output<SiteExportTimeouts>;
   /** The archive's path on the server, or the URL it was downloaded from. */
   declare public readonly location: pulumi.Output<string>;
   /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */

@@ -4,12 +4,11 @@
  * `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../../client";
-import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
+import { resolveServerConnection } from "../common/connection";
 import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
+import type { ServerResourceArgs } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
-import { type TlsArgs } from "../common/tls";
 
 /**
  * The serialized provider of `SiteImport`: about 3 KB that load `implementation` from the released
@@ -43,9 +42,7 @@ export const NOT_RESTORED = [
  * Arguments of a {@link SiteImport}. Every field accepts a `pulumi.Input`. The administrator
  * (`username`, `password`) stays the administrator after the restore.
  */
-export interface SiteImportArgs extends ServerConnectionArgs {
-  /** The product (typically a Site's `serverType`); default `mission-server`. */
-  serverType?: pulumi.Input<ServerType>;
+export interface SiteImportArgs extends ServerResourceArgs {
   /**
    * Administrative root of a machine of the site, direct (importSite is not available through a
    * web adaptor, Esri's docs say). Default: `connection.adminUrl`, stack config
@@ -60,8 +57,6 @@ export interface SiteImportArgs extends ServerConnectionArgs {
   archiveSha256?: pulumi.Input<string>;
   /** Any values: a change imports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
-  /** TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. */
-  tls?: TlsArgs;
   /** How long the import may take, including waiting while an export holds the site. */
   timeouts?: pulumi.Input<{ importMs?: pulumi.Input<number> }>;
 }
@@ -85,7 +80,7 @@ export interface SiteImportArgs extends ServerConnectionArgs {
  * });
  * ```
  */
-export class SiteImport extends ServerResource {
+export class SiteImport extends ServerResource<{ importMs: number }> {
   /** The archive as the server read it, when given. */
   declare public readonly location: pulumi.Output<string | undefined>;
   /** The local archive uploaded, when given. */
@@ -94,8 +89,6 @@ export class SiteImport extends ServerResource {
   declare public readonly archiveSha256: pulumi.Output<string | undefined>;
   /** The values whose change imports again. */
   declare public readonly triggers: pulumi.Output<unknown[] | undefined>;
-  /** The bound in effect, default filled in (milliseconds). */
-  declare public readonly timeouts: pulumi.Output<{ importMs: number }>;
   /** What identifies the imported archive (`sha256:<hex>` or `location:<...>`). */
   declare public readonly fingerprint: pulumi.Output<string>;
   /** `imported`, or `answer-lost` when importSite was sent once and its answer lost. */

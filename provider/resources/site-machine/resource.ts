@@ -4,7 +4,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
-import { resolveServerConnection, type ServerConnection } from "../common/connection";
+import {
+  resolveServerConnection,
+  type ServerConnection,
+  type ServerConnectionArgs,
+} from "../common/connection";
 import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
@@ -27,8 +31,12 @@ export const SITE_MACHINE = serverResourceFrame("SiteMachine", siteMachineProvid
   outputOnly: ["state", "registeredName", "machines", "joinedAt"],
 });
 
-/** Arguments of a {@link SiteMachine}. Every field accepts a `pulumi.Input`. */
-export interface SiteMachineArgs {
+/**
+ * Arguments of a {@link SiteMachine}: the joining machine, and the site's connection
+ * ({@link ServerConnectionArgs}, whose `adminUrl` is `siteAdminUrl` here). Every field accepts a
+ * `pulumi.Input`.
+ */
+export interface SiteMachineArgs extends Omit<ServerConnectionArgs, "adminUrl"> {
   /** The product of the site and the machine: `mission-server` (default) or another. */
   serverType?: pulumi.Input<ServerType>;
   /** Administrative root of the joining machine, e.g. `https://gis2.example.com:20443/arcgis/admin`. */
@@ -47,16 +55,6 @@ export interface SiteMachineArgs {
    * found. A machine this resource joined is always unregistered on destroy.
    */
   unregisterAdoptedOnDestroy?: pulumi.Input<boolean>;
-  /**
-   * An administrator of the site. Default: `connection.username`, `arcgis-admin:username`,
-   * `ARCGIS_ADMIN_USERNAME`.
-   */
-  username?: pulumi.Input<string>;
-  /**
-   * Its password. Stored only as a secret. Default: `connection.password`,
-   * `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
-   */
-  password?: pulumi.Input<string>;
   /**
    * TLS: a CA certificate (PEM) to trust (for both machines), or (discouraged) no verification.
    * Default: `connection.tls`, then stack config and the environment, as for the others.
@@ -88,7 +86,7 @@ export interface SiteMachineArgs {
  * });
  * ```
  */
-export class SiteMachine extends ServerResource {
+export class SiteMachine extends ServerResource<{ serverReadyMs: number; joinMs: number }> {
   /** The site's machine it joined through. */
   declare public readonly siteAdminUrl: pulumi.Output<string>;
   /** "joined" or "adopted". */
@@ -103,8 +101,6 @@ export class SiteMachine extends ServerResource {
   declare public readonly machineName: pulumi.Output<string | undefined>;
   /** Whether destroy unregisters an adopted machine, default filled in. */
   declare public readonly unregisterAdoptedOnDestroy: pulumi.Output<boolean>;
-  /** The bounds in effect, defaults filled in (milliseconds). */
-  declare public readonly timeouts: pulumi.Output<{ serverReadyMs: number; joinMs: number }>;
 
   /**
    * @param name - the resource's name in the stack.

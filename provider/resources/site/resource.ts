@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
-import { resolveServerConnection, type ServerConnection } from "../common/connection";
+import { resolveServerConnection, type ServerConnectionArgs } from "../common/connection";
 import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
@@ -15,7 +15,7 @@ import type {
   SiteTimeouts,
 } from "./inputs";
 import type { SiteReportedConfigStore, SiteReportedDirectory } from "./report";
-import type { InputsOf, TlsArgs } from "../common/tls";
+import type { InputsOf } from "../common/tls";
 
 /**
  * The serialized provider of `Site`: about 3 KB that load `implementation` from the released
@@ -42,19 +42,17 @@ export const SITE = serverResourceFrame("Site", siteProvider, {
   ],
 });
 
-/** Arguments of a {@link Site}. Every field accepts a `pulumi.Input`. */
-export interface SiteArgs {
+/**
+ * Arguments of a {@link Site}: the server's connection ({@link ServerConnectionArgs}), whose
+ * administrator createNewSite sets up, and the site. Every field accepts a `pulumi.Input`.
+ */
+export interface SiteArgs extends ServerConnectionArgs {
   /**
    * The product: `mission-server` (default), `arcgis-server`, `notebook-server` or
    * `video-server`. It decides the form of createNewSite, the directory types and the health
    * check; a server whose answers show another product is refused before createNewSite.
    */
   serverType?: pulumi.Input<ServerType>;
-  /**
-   * Administrative root of the server, e.g. `https://gis.example.com:20443/arcgis/admin`.
-   * Default: `connection.adminUrl`, stack config `arcgis-admin:adminUrl`, `ARCGIS_ADMIN_URL`.
-   */
-  adminUrl?: pulumi.Input<string>;
   /**
    * Name of the site's primary administrator, set by createNewSite. Default:
    * `connection.username`, `arcgis-admin:username`, `ARCGIS_ADMIN_USERNAME`.
@@ -65,8 +63,6 @@ export interface SiteArgs {
    * `connection.password`, `arcgis-admin:password` (secret), `ARCGIS_ADMIN_PASSWORD`.
    */
   password?: pulumi.Input<string>;
-  /** A server connection declared once (see {@link ServerConnection}); the arguments above win. */
-  connection?: ServerConnection;
   /** Configuration store; omitted, the server keeps it in its installation directory. */
   configStoreConnection?: pulumi.Input<InputsOf<SiteConfigStoreConnection>>;
   /** Server directories; omitted, the server creates them locally. */
@@ -82,12 +78,6 @@ export interface SiteArgs {
   adoptExisting?: pulumi.Input<boolean>;
   /** Delete the site (deleteSite) when the resource is destroyed (default false: leave it). */
   deleteSiteOnDestroy?: pulumi.Input<boolean>;
-  /**
-   * TLS: a CA certificate (PEM) to trust, or (discouraged) no verification at all. Default:
-   * `connection.tls`, `arcgis-admin:caCert` / `arcgis-admin:insecureSkipVerify`,
-   * `ARCGIS_ADMIN_CA_CERT` / `ARCGIS_ADMIN_INSECURE_SKIP_VERIFY`.
-   */
-  tls?: TlsArgs;
   /** How long to wait for the server to answer, and for creation to complete (milliseconds). */
   timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
 }
@@ -106,7 +96,7 @@ export interface SiteArgs {
  * });
  * ```
  */
-export class Site extends ServerResource {
+export class Site extends ServerResource<SiteTimeouts> {
   /** The configuration store as declared (a secret when it has a connectionSecret). */
   declare public readonly configStoreConnection: pulumi.Output<
     SiteConfigStoreConnection | undefined
@@ -121,8 +111,6 @@ export class Site extends ServerResource {
   declare public readonly adoptExisting: pulumi.Output<boolean>;
   /** Whether destroy deletes the site. */
   declare public readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
-  /** The time limits, defaults filled in (milliseconds). */
-  declare public readonly timeouts: pulumi.Output<SiteTimeouts>;
   /** "created" when this resource created the site, "adopted" when it adopted an existing one. */
   declare public readonly state: pulumi.Output<"created" | "adopted">;
   /** When the site was created or adopted (ISO 8601). */

@@ -10,9 +10,10 @@
  *
  * Used by `npm start` / `npm run destroy` (scripts/quickstart.cjs) and by tests/real-engine/.
  *
- * Usage: node scripts/pulumi-driver.cjs <request.json> [<result.json>], with the Pulumi project as cwd and the
- * CLI's environment (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, PULUMI_HOME, ...) set. The
- * request:
+ * Usage: node scripts/pulumi-driver.cjs <request.json | -> [<result.json>], with the Pulumi project as
+ * cwd and the CLI's environment (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, PULUMI_HOME, ...)
+ * set. With `-` the request comes on stdin (a JSON document, until stdin ends; nothing at all:
+ * the driver exits without running anything). The request:
  *   { op: "preview" | "up" | "refresh" | "destroy" | "export" | "import" | "outputs",
  *     stack, engineRoot (the folder whose bin/ holds pulumi; omitted: `pulumi` on PATH),
  *     program (a file; module.exports or its default export is the program, or the file's own
@@ -478,15 +479,26 @@ function outputsFromCheckpoint(stack, stackFile, options) {
     resourceChanges === undefined ? info(showSecrets) : Promise.resolve({ resourceChanges });
 }
 
-/** @returns {Promise<DriverResult>} */
+/** All of stdin, once it ends. */
+async function readStdin() {
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
+/** @returns {Promise<DriverResult | undefined>} */
 async function main() {
   const requestFile = process.argv[2];
   if (requestFile === undefined)
-    throw new Error("usage: pulumi-driver.cjs <request.json> [<result.json>]");
-  const request = /** @type {DriverRequest} */ (parseJson(fs.readFileSync(requestFile, "utf8")));
-  const auto = automation();
+    throw new Error("usage: pulumi-driver.cjs <request.json | -> [<result.json>]");
   const cancellation = new Cancellation();
   cancellation.listen();
+  // Loaded before the request is read: a caller that passes it on stdin starts this process
+  // early and sends the request once it knows it, so the loading (about 0.5 s) overlaps its own.
+  const auto = automation();
+  const text = requestFile === "-" ? await readStdin() : fs.readFileSync(requestFile, "utf8");
+  if (text.trim() === "") return undefined; // the caller closed stdin without a request
+  const request = /** @type {DriverRequest} */ (parseJson(text));
   const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation);
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));
@@ -592,7 +604,9 @@ function report(result) {
 }
 
 main().then(
-  (result) => report({ ok: true, ...result }),
+  (result) => {
+    if (result !== undefined) report({ ok: true, ...result });
+  },
   (error) => {
     // The automation API's CommandError message holds the CLI's stdout and stderr.
     report({ ok: false, error: error instanceof Error ? error.message : String(error) });

@@ -289,7 +289,23 @@ function noCliMessage(what) {
  *
  * @param {PulumiCli} cli
  * @param {string} op
- * @param {{
+ * @param {StackOperationOptions} options
+ * @returns {Promise<DriverResult>}
+ */
+function runStackOperation(cli, op, options) {
+  return startDriver(cli, options.env).run(op, options);
+}
+
+/**
+ * @typedef {object} Driver A scripts/pulumi-driver.cjs process, started before its request is
+ *   known: it loads the automation API (about 0.5 s) while the caller does other work.
+ * @property {(op: string, options: StackOperationOptions) => Promise<DriverResult>} run Sends the
+ *   request (on stdin: nothing with a secret is written to disk) and resolves with the result.
+ * @property {() => void} close Ends the process without running anything.
+ */
+
+/**
+ * @typedef {{
  *   env: NodeJS.ProcessEnv,
  *   stack: string,
  *   config?: Record<string, {value: string, secret?: boolean}>,
@@ -299,82 +315,83 @@ function noCliMessage(what) {
  *   cliVersion?: string,
  *   stackFile?: string,
  *   configRecord?: string,
- * }} options
- * @returns {Promise<{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>, state?: unknown}>}
+ * }} StackOperationOptions
+ * @typedef {{ok: boolean, error?: string, changeSummary?: unknown, outputs?: Record<string, unknown>, state?: unknown}} DriverResult
  */
-function runStackOperation(
-  cli,
-  op,
-  {
-    env,
-    stack,
-    config = {},
-    log = defaultLog,
-    state,
-    stackExists,
-    cliVersion,
-    stackFile,
-    configRecord,
-  },
-) {
+
+/**
+ * Starts the driver for one operation of the quick start's stack; {@link runStackOperation} when
+ * the request is known at once.
+ *
+ * @param {PulumiCli} cli
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Driver}
+ */
+function startDriver(cli, env) {
   const dir = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "arcgis-quickstart-"));
-  const request = path.join(dir, "request.json");
   const resultFile = path.join(dir, "result.json");
   const shim = cliShim(cli, dir);
-  fs.writeFileSync(
-    request,
-    JSON.stringify({
-      op,
-      stack,
-      program: PROGRAM,
-      config,
-      ...(state === undefined ? {} : { state }),
-      // Known already: the driver then runs no `pulumi version` and no `stack select` that fails.
-      ...(stackExists === undefined ? {} : { stackExists }),
-      ...(cliVersion === undefined ? {} : { cliVersion }),
-      // Read by the driver instead of `stack select`, `config set`, `stack output`, `stack history`.
-      ...(stackFile === undefined ? {} : { stackFile }),
-      ...(configRecord === undefined ? {} : { configRecord }),
-      ...(cli.engineRoot !== undefined ? { engineRoot: cli.engineRoot } : { engineRoot: shim }),
-    }),
-    { mode: 0o600 },
-  );
-  log(
-    `$ pulumi ${op === "export" || op === "import" ? `stack ${op}` : op} --stack ${stack}` +
-      (op === "up" || op === "destroy" ? " --yes" : ""),
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DRIVER, request, resultFile], {
-      cwd: REPO_ROOT,
-      env: { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    // Ctrl-C (SIGINT to the whole group) or a pipeline's SIGTERM: this process stays to report,
-    // and the driver, which counts copies of one signal as one, turns it into Pulumi's cancel.
-    /** @param {NodeJS.Signals} name */
-    const forward = (name) => {
-      if (child.exitCode === null) child.kill(name);
-    };
-    const onInt = () => forward("SIGINT");
-    const onTerm = () => forward("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      try {
-        const result = fs.existsSync(resultFile)
-          ? /** @type {{ok: boolean}} */ (parseJson(fs.readFileSync(resultFile, "utf8")))
-          : { ok: false, error: `the Pulumi driver exited ${code} without a result` };
-        resolve(result);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
+  const child = spawn(process.execPath, [DRIVER, "-", resultFile], {
+    cwd: REPO_ROOT,
+    env: { ...env, PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" },
+    stdio: ["pipe", "inherit", "inherit"],
   });
+  /** @type {Promise<number | null>} */
+  const closed = new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code));
+  });
+  // Not left behind when the caller fails before sending a request (its stdin then ends).
+  child.stdin.on("error", () => {});
+  const cleanUp = () => fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    close() {
+      child.stdin.end();
+      cleanUp();
+    },
+    async run(op, { stack, config = {}, log = defaultLog, ...known }) {
+      log(
+        `$ pulumi ${op === "export" || op === "import" ? `stack ${op}` : op} --stack ${stack}` +
+          (op === "up" || op === "destroy" ? " --yes" : ""),
+      );
+      // Ctrl-C (SIGINT to the whole group) or a pipeline's SIGTERM: this process stays to report,
+      // and the driver, which counts copies of one signal as one, turns it into Pulumi's cancel.
+      /** @param {NodeJS.Signals} name */
+      const forward = (name) => {
+        if (child.exitCode === null) child.kill(name);
+      };
+      const onInt = () => forward("SIGINT");
+      const onTerm = () => forward("SIGTERM");
+      process.on("SIGINT", onInt);
+      process.on("SIGTERM", onTerm);
+      child.stdin.end(
+        JSON.stringify({
+          op,
+          stack,
+          program: PROGRAM,
+          config,
+          ...(known.state === undefined ? {} : { state: known.state }),
+          // Known already: the driver then runs no `pulumi version` and no `stack select` that fails.
+          ...(known.stackExists === undefined ? {} : { stackExists: known.stackExists }),
+          ...(known.cliVersion === undefined ? {} : { cliVersion: known.cliVersion }),
+          // Read by the driver instead of `stack select`, `config set`, `stack output`, `stack history`.
+          ...(known.stackFile === undefined ? {} : { stackFile: known.stackFile }),
+          ...(known.configRecord === undefined ? {} : { configRecord: known.configRecord }),
+          engineRoot: cli.engineRoot ?? shim,
+        }),
+      );
+      try {
+        const code = await closed;
+        return fs.existsSync(resultFile)
+          ? /** @type {DriverResult} */ (parseJson(fs.readFileSync(resultFile, "utf8")))
+          : { ok: false, error: `the Pulumi driver exited ${code} without a result` };
+      } finally {
+        process.off("SIGINT", onInt);
+        process.off("SIGTERM", onTerm);
+        cleanUp();
+      }
+    },
+  };
 }
 
 /**
@@ -400,6 +417,69 @@ function shimDir(cli, dir) {
   const quoted = [cli.command, ...cli.prefix].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
   fs.writeFileSync(path.join(bin, "pulumi"), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
   return path.dirname(bin);
+}
+
+/** Where {@link cliVersion} remembers the versions of the CLIs it ran. */
+const CLI_VERSIONS = path.join(
+  REPO_ROOT,
+  "node_modules",
+  ".cache",
+  "pulumi-arcgis-admin",
+  "cli-versions.json",
+);
+
+/**
+ * The CLI's version, from `pulumi version` (which also shows that it runs). Remembered per
+ * executable: its path and its files' size and change time, so a CLI that is replaced (an
+ * upgrade, a new engine build) is asked again; each `pulumi` process costs 0.2 s or more.
+ *
+ * @param {PulumiCli} cli
+ * @param {{env: NodeJS.ProcessEnv, log?: Log}} options
+ * @returns {Promise<string>}
+ */
+async function cliVersion(cli, { env, log = defaultLog }) {
+  /** @type {string | undefined} */
+  let key;
+  try {
+    key = JSON.stringify(
+      [cli.command, ...cli.prefix].map((file) => {
+        const stat = fs.statSync(file, { throwIfNoEntry: false });
+        return stat?.isFile()
+          ? [fs.realpathSync(file), stat.size, stat.mtimeMs, stat.ctimeMs]
+          : file;
+      }),
+    );
+  } catch {
+    key = undefined;
+  }
+  /** @type {Record<string, string | undefined>} */
+  let known;
+  try {
+    known = /** @type {Record<string, string>} */ (
+      parseJson(fs.readFileSync(CLI_VERSIONS, "utf8"))
+    );
+  } catch {
+    known = {};
+  }
+  const remembered = key === undefined ? undefined : known[key];
+  if (typeof remembered === "string") return remembered;
+  const version = await runPulumi(cli, ["version"], { env, capture: true, log });
+  if (version.code !== 0) {
+    throw new Error(
+      `The Pulumi CLI at ${cli.source} does not run (\`pulumi version\` exited ${version.code}).\n` +
+        INSTALL_HELP,
+    );
+  }
+  const answer = version.stdout.trim();
+  if (key !== undefined) {
+    try {
+      fs.mkdirSync(path.dirname(CLI_VERSIONS), { recursive: true });
+      fs.writeFileSync(CLI_VERSIONS, JSON.stringify({ ...known, [key]: answer }));
+    } catch {
+      // Only a cache: the next run asks the CLI again.
+    }
+  }
+  return answer;
 }
 
 /**
@@ -769,16 +849,17 @@ async function recoverInterruptedRun(cli, { env, stack, stateDir, log = defaultL
 // ---------------------------------------------------------------------------
 
 /**
- * The emulator's daemon module (emulator/process/daemon.ts, through the emulator's public face) from the build: it starts the emulator
- * detached, finds it again by its data dir and stops it. Loaded when first needed, since
- * `npm start` builds dist/ after this file is loaded.
+ * The emulator's daemon module (emulator/process/daemon.ts) from the build: it starts the
+ * emulator detached, finds it again by its data dir and stops it. Loaded when first needed, since
+ * `npm start` builds dist/ after this file is loaded; the module alone, not the emulator's index,
+ * which loads the whole server (0.3 s) into a process that only looks for it.
  *
- * @returns {typeof import("../emulator/index")}
+ * @returns {typeof import("../emulator/process/daemon")}
  */
 function daemon() {
-  const file = path.join(REPO_ROOT, "dist", "emulator", "index.js");
+  const file = path.join(REPO_ROOT, "dist", "emulator", "process", "daemon.js");
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-  return /** @type {typeof import("../emulator/index")} */ (load(file));
+  return /** @type {typeof import("../emulator/process/daemon")} */ (load(file));
 }
 
 /**
@@ -908,6 +989,8 @@ module.exports = {
   resolvePulumiCli,
   noCliMessage,
   runStackOperation,
+  cliVersion,
+  startDriver,
   recoverInterruptedRun,
   stackFileExists,
   stackFileOf,

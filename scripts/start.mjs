@@ -30,6 +30,8 @@ const settings = qs.readCommandLine("npm start", [
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
+/** @type {ReturnType<typeof qs.startDriver> | undefined} */
+let driver;
 try {
   // 1. The CLI first: without one, nothing else may happen (no build, no emulator, no state).
   const cli = await qs.resolvePulumiCli({ log });
@@ -39,14 +41,10 @@ try {
   }
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
-  const version = await qs.runPulumi(cli, ["version"], { env, capture: true, log });
-  if (version.code !== 0) {
-    throw new Error(
-      `The Pulumi CLI at ${cli.source} does not run (\`pulumi version\` exited ${version.code}).\n` +
-        qs.INSTALL_HELP,
-    );
-  }
-  log(`Pulumi CLI version ${version.stdout.trim()}`);
+  // Started now: it loads the automation API while the build, the emulator and the CLI check run.
+  driver = qs.startDriver(cli, env);
+  const version = await qs.cliVersion(cli, { env, log });
+  log(`Pulumi CLI version ${version}`);
 
   // 2. Build: the providers and the emulator run from dist/.
   if (!settings.skipBuild) qs.build();
@@ -85,14 +83,14 @@ try {
   })) {
     log(`Recovered from an interrupted run: ${line}.`);
   }
-  const result = await qs.runStackOperation(cli, "up", {
+  const result = await driver.run("up", {
     env,
     stack,
     config,
     log,
     stackFile: qs.stackFileOf(settings.stateDir, stack),
     configRecord: qs.configRecordOf(settings.stateDir, stack),
-    cliVersion: version.stdout.trim(),
+    cliVersion: version,
   });
   if (!result.ok) throw new Error("`pulumi up` failed (its output is above).");
 
@@ -107,6 +105,7 @@ try {
       `${settings.downloadDir}.`,
   );
 } catch (error) {
+  driver?.close();
   process.stderr.write(
     `\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`,
   );

@@ -21,6 +21,8 @@ const settings = qs.readCommandLine("npm run destroy", [
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
+/** @type {ReturnType<typeof qs.startDriver> | undefined} */
+let driver;
 try {
   const cli = await qs.resolvePulumiCli({ log });
   if (cli === undefined) {
@@ -30,9 +32,12 @@ try {
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
   const stack = settings.stack;
-  // Destroy only a stack that holds resources: an absent or empty one needs no emulator.
-  let resources = 0;
-  if (fs.existsSync(settings.stateDir)) {
+  // Destroy only a stack that holds resources: an absent or empty one needs no emulator. The
+  // count comes from the stack's checkpoint; `pulumi stack ls` only when it cannot be read.
+  let resources = fs.existsSync(settings.stateDir)
+    ? qs.stackResourceCount(settings.stateDir, stack)
+    : 0;
+  if (resources === undefined) {
     const listing = await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], {
       env,
       log,
@@ -42,15 +47,24 @@ try {
     const parsed = JSON.parse(listing.stdout);
     const stacks = /** @type {{name: string, resourceCount?: number}[]} */ (parsed);
     const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
-    if (found !== undefined) resources = found.resourceCount ?? Infinity;
+    resources = found === undefined ? 0 : (found.resourceCount ?? Infinity);
   }
   if (resources > 0) {
+    // Started now: it loads the automation API while the CLI check and the emulator run.
+    driver = qs.startDriver(cli, env);
+    const version = await qs.cliVersion(cli, { env, log });
     qs.ensureSelfLink();
     if ((await qs.runningEmulator(settings.dataDir)) === undefined) {
       const emulator = await qs.startEmulatorInBackground(settings);
       log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
     }
-    const result = await qs.runStackOperation(cli, "destroy", { env, stack, log });
+    const result = await driver.run("destroy", {
+      env,
+      stack,
+      log,
+      cliVersion: version,
+      stackFile: qs.stackFileOf(settings.stateDir, stack),
+    });
     if (!result.ok) throw new Error("`pulumi destroy` failed (its output is above).");
   } else {
     log(`No resources in stack ${stack} (${env.PULUMI_BACKEND_URL}): nothing to destroy.`);
@@ -72,6 +86,7 @@ try {
     `\nQuick start destroyed. Downloaded backups, if any, are still in ${settings.downloadDir}.`,
   );
 } catch (error) {
+  driver?.close();
   process.stderr.write(
     `\nnpm run destroy failed: ${error instanceof Error ? error.message : String(error)}\n`,
   );

@@ -31,7 +31,8 @@
  * `stackFile`, and `stack init` alone with `stackExists: false`; no config commands when
  * `configRecord` shows the config set already; and after `up`, with `stackFile`, the outputs from
  * the checkpoint and the change summary from the engine's summary event instead of `stack output`
- * (twice) and `stack history`. Without these fields it runs the automation API's own calls.
+ * (twice) and `stack history` (after `destroy`, the summary the same way). Without these fields it
+ * runs the automation API's own calls.
  */
 const { spawn } = require("node:child_process");
 const crypto = require("node:crypto");
@@ -448,16 +449,31 @@ function checkpointOutputs(file) {
 }
 
 /**
- * Makes the coming `up` take its outputs from the checkpoint and its change summary from the
- * engine's summary event: the automation API's `up` ends with `stack output` (twice) and
- * `stack history`, three CLI processes, whose answers the engine has already written down. When
- * either is not to be had that way, the automation API's own call runs.
+ * Makes the coming `up` take its outputs from the checkpoint: the automation API's `up` ends with
+ * `stack output` (twice), CLI processes whose answers the engine has already written down. When
+ * the checkpoint cannot be read, the automation API's own call runs.
  *
  * @param {import("@pulumi/pulumi/automation").Stack} stack
  * @param {string} stackFile
+ */
+function outputsFromCheckpoint(stack, stackFile) {
+  const own = /** @type {{outputs: () => Promise<unknown>}} */ (/** @type {unknown} */ (stack));
+  const outputs = own.outputs.bind(stack);
+  own.outputs = () => {
+    const read = checkpointOutputs(stackFile);
+    return read === undefined ? outputs() : Promise.resolve(read);
+  };
+}
+
+/**
+ * Makes the coming `up` or `destroy` take its change summary from the engine's summary event
+ * instead of `stack history` (a CLI process) after it; without the event, the automation API's
+ * own call runs.
+ *
+ * @param {import("@pulumi/pulumi/automation").Stack} stack
  * @param {import("@pulumi/pulumi/automation").UpOptions} options
  */
-function outputsFromCheckpoint(stack, stackFile, options) {
+function summaryFromEvents(stack, options) {
   /** @type {Record<string, number> | undefined} */
   let resourceChanges;
   const onEvent = options.onEvent;
@@ -465,16 +481,10 @@ function outputsFromCheckpoint(stack, stackFile, options) {
     if (event.summaryEvent !== undefined) resourceChanges = event.summaryEvent.resourceChanges;
     onEvent?.(event);
   };
-  const own =
-    /** @type {{outputs: () => Promise<unknown>, info: (s?: boolean) => Promise<unknown>}} */ (
-      /** @type {unknown} */ (stack)
-    );
-  const outputs = own.outputs.bind(stack);
+  const own = /** @type {{info: (s?: boolean) => Promise<unknown>}} */ (
+    /** @type {unknown} */ (stack)
+  );
   const info = own.info.bind(stack);
-  own.outputs = () => {
-    const read = checkpointOutputs(stackFile);
-    return read === undefined ? outputs() : Promise.resolve(read);
-  };
   own.info = (showSecrets) =>
     resourceChanges === undefined ? info(showSecrets) : Promise.resolve({ resourceChanges });
 }
@@ -559,7 +569,10 @@ async function main() {
       result.changeSummary = (await stack.preview(common)).changeSummary;
       break;
     case "up": {
-      if (request.stackFile !== undefined) outputsFromCheckpoint(stack, request.stackFile, common);
+      if (request.stackFile !== undefined) {
+        outputsFromCheckpoint(stack, request.stackFile);
+        summaryFromEvents(stack, common);
+      }
       const up = await stack.up(common);
       result.changeSummary = up.summary.resourceChanges;
       result.outputs = Object.fromEntries(
@@ -571,6 +584,7 @@ async function main() {
       result.changeSummary = (await stack.refresh(common)).summary.resourceChanges;
       break;
     case "destroy":
+      if (request.stackFile !== undefined) summaryFromEvents(stack, common);
       result.changeSummary = (await stack.destroy(common)).summary.resourceChanges;
       break;
     case "export":

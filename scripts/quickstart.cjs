@@ -767,6 +767,30 @@ function hasPendingOperations(stateDir, stack) {
 }
 
 /**
+ * How many resources the stack's checkpoint in the local state backend holds (what `pulumi stack
+ * ls` reports as its resource count), read from the file: 0 without a checkpoint, undefined when
+ * the file cannot be read here (compressed, or not a checkpoint): then ask the CLI.
+ *
+ * @param {string} stateDir
+ * @param {string} stack
+ * @returns {number | undefined}
+ */
+function stackResourceCount(stateDir, stack) {
+  const file = stackFileOf(stateDir, stack);
+  if (!fs.existsSync(file)) return 0;
+  if (!file.endsWith(".json")) return undefined;
+  try {
+    const state = /** @type {{checkpoint?: {latest?: {resources?: unknown[]}}}} */ (
+      parseJson(fs.readFileSync(file, "utf8"))
+    );
+    const resources = state.checkpoint?.latest?.resources;
+    return state.checkpoint === undefined ? undefined : (resources ?? []).length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Finishes what a killed `pulumi up` (SIGKILL, a lost runner) left in the stack, so that the next
  * run completes without hand edits and without a second createNewSite:
  * - a lock whose process is gone on this machine is removed (one held by a live process, or by
@@ -993,6 +1017,7 @@ module.exports = {
   startDriver,
   recoverInterruptedRun,
   stackFileExists,
+  stackResourceCount,
   stackFileOf,
   configRecordOf,
   pulumiEnv,

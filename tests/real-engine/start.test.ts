@@ -107,11 +107,14 @@ async function countingCli(): Promise<{ env: NodeJS.ProcessEnv; commands: () => 
   const bin = path.join(tmp, "counting-cli");
   const log = path.join(tmp, "cli-calls.log");
   fs.mkdirSync(bin, { recursive: true });
-  fs.writeFileSync(
-    path.join(bin, "pulumi"),
-    `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${cli.command}' "$@"\n`,
-    { mode: 0o755 },
-  );
+  // Written once: the same file for every test (a rewritten one is a new CLI to npm start).
+  if (!fs.existsSync(path.join(bin, "pulumi"))) {
+    fs.writeFileSync(
+      path.join(bin, "pulumi"),
+      `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${cli.command}' "$@"\n`,
+      { mode: 0o755 },
+    );
+  }
   return {
     env: { ...env, PATH: [bin, env.PATH].join(path.delimiter) },
     commands: () => {
@@ -158,10 +161,18 @@ it("npm start again reuses the emulator, finds nothing to change, and runs `pulu
 }, 300_000);
 
 it("npm run destroy destroys everything and stops the emulator; a second destroy has nothing to do", async () => {
-  const destroyed = await runScript(DESTROY, flags.slice(1));
+  const counting = await countingCli();
+  const destroyed = await run(process.execPath, [DESTROY, ...flags.slice(1)], {
+    cwd: REPO_ROOT,
+    env: counting.env,
+    timeoutMs: 150_000,
+  });
   expect(destroyed.stderr).not.toMatch(/destroy failed/);
   expect(destroyed.code).toBe(0);
   expect(destroyed.stdout).toMatch(/- 4 deleted/);
+  // One CLI process: the resources counted from the checkpoint (no `stack ls`), the CLI's version
+  // known, no `stack select`, and the summary from the engine's event (no `stack history`).
+  expect(counting.commands()).toEqual(["destroy --yes"]);
   expect(destroyed.stdout).toContain("Quick start destroyed");
   expect(processAlive(emulatorPid!)).toBe(false);
   expect(fs.existsSync(path.join(tmp, "emulator"))).toBe(false);

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { REPO_ROOT } from "../../tests/engine/harness";
+import { countingCli } from "../../tests/helpers/counting-cli";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
 
@@ -70,24 +71,13 @@ export async function startFigure(
     const cli = await qs.resolvePulumiCli({ env: { ...process.env, ...home }, log: () => {} });
     if (cli === undefined) throw new Error("no Pulumi CLI and no engine build to measure with");
     // A `pulumi` on PATH that logs each command, then runs the engine.
-    const log = path.join(tmp, "cli.log");
-    const bin = path.join(tmp, "bin");
-    fs.mkdirSync(bin);
-    fs.writeFileSync(
-      path.join(bin, "pulumi"),
-      `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${cli.command}' "$@"\n`,
-      { mode: 0o755 },
-    );
+    const counting = countingCli(tmp, cli.command);
     const env = {
       ...process.env,
       ...home,
-      PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      PATH: [counting.bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
     };
-    const calls = (): string[] => {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : [];
-      fs.rmSync(log, { force: true });
-      return lines.map((line) => line.trim());
-    };
+    const calls = counting.commands;
     const paths = [
       "--state-dir",
       path.join(tmp, "state"),

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, run } from "../engine/harness";
+import { countingCli as countingPulumi } from "../helpers/counting-cli";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -98,31 +99,11 @@ it("npm start deploys the quick start with a real `pulumi up` and prints its out
   expect(result.stdout + result.stderr).not.toContain(qs.SITE_ADMIN.password);
 }, 200_000);
 
-/**
- * A `pulumi` on PATH that writes each command line it runs into a log, then runs the engine the
- * first start used. Returns the environment that finds it and a reader of the commands.
- */
+/** The counting `pulumi` (tests/helpers/counting-cli.ts) in front of the engine the first start used. */
 async function countingCli(): Promise<{ env: NodeJS.ProcessEnv; commands: () => string[] }> {
   const cli = (await qs.resolvePulumiCli({ env, log: () => undefined })) as { command: string };
-  const bin = path.join(tmp, "counting-cli");
-  const log = path.join(tmp, "cli-calls.log");
-  fs.mkdirSync(bin, { recursive: true });
-  // Written once: the same file for every test (a rewritten one is a new CLI to npm start).
-  if (!fs.existsSync(path.join(bin, "pulumi"))) {
-    fs.writeFileSync(
-      path.join(bin, "pulumi"),
-      `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${cli.command}' "$@"\n`,
-      { mode: 0o755 },
-    );
-  }
-  return {
-    env: { ...env, PATH: [bin, env.PATH].join(path.delimiter) },
-    commands: () => {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : [];
-      fs.rmSync(log, { force: true });
-      return lines.map((line) => line.trim());
-    },
-  };
+  const counting = countingPulumi(tmp, cli.command);
+  return { env: { ...env, PATH: [counting.bin, env.PATH].join(path.delimiter) }, ...counting };
 }
 
 it("npm start again reuses the emulator, finds nothing to change, and runs `pulumi up` alone once the CLI is known", async () => {

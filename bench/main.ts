@@ -243,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
     if (only.includes(7)) {
       figures.push(
         await timed(7, "side by side with Esri's Ansible create_site", () =>
-          sideBySide(setup, sideDelays),
+          sideBySide(setup, sideDelays, engineRuns, quick ? 0 : 1),
         ),
       );
     }

@@ -3,10 +3,12 @@
  * build (ArcGIS Server), at several creation delays, runs interleaved: time, requests, and how
  * long after the server finished each one returned.
  */
+import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import { ansibleArcgisServerCreateSite } from "../../tests/conformance/cases/ansible-arcgis-server-create-site";
 import { ansibleArcgisServerCreateSiteFlow } from "../../tests/conformance/flows/ansible-arcgis-server-create-site";
 import type { Host } from "../../tests/engine/harness";
+import { RealStack } from "../../tests/real-engine/support";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import {
   createThroughHost,
@@ -21,6 +23,8 @@ import { median, ms, num, range } from "../lib/stats";
 
 const TARGET_RATIO = 1.5;
 const TARGET_REQUESTS = 6;
+/** Through the real engine, a new stack may take this much longer than Ansible's flow. */
+const TARGET_ENGINE_EXTRA_MS = 1500;
 
 /** The account and site configuration both sides create (the Ansible case's own values). */
 const SITE = ansibleArcgisServerCreateSite.client;
@@ -33,6 +37,8 @@ interface Run {
   afterMs: number;
   /** The requests as the emulator received them: `GET admin/`. */
   timeline: string;
+  /** Ansible only: each request before createNewSite, send to answer read, on its own connection. */
+  oneRequestMs: number[];
 }
 
 interface DelayResult {
@@ -68,6 +74,8 @@ async function ansibleRun(raw: RawClient, delayMs: number): Promise<Run> {
       requests: bench.emu.requestLog().length,
       afterMs: r.returnedEpochMs - finishedEpoch(bench),
       timeline: timeline(bench),
+      // Every request but the last (createNewSite, whose time is the server's work).
+      oneRequestMs: r.requestMs.slice(0, -1),
     };
   } finally {
     await bench.close();
@@ -95,8 +103,44 @@ async function ourRun(
       requests: bench.emu.requestLog().length,
       afterMs: t.createdAt - at,
       timeline: timeline(bench),
+      oneRequestMs: [],
     };
   } finally {
+    await bench.close();
+  }
+}
+
+/**
+ * One `pulumi up` of a new stack whose program is the same Site alone (tests/real-engine/
+ * program.cjs with siteOnly), through the real engine and the automation API, at zero delay.
+ */
+async function engineRun(
+  setup: ProviderSetup,
+  name: string,
+): Promise<{ upMs: number; requests: number; version: string }> {
+  const bench = await startBenchEmulator({ createDelayMs: 0, serverType: "arcgis-server" });
+  const stack = await RealStack.create(name, setup.consumer);
+  try {
+    if (SITE.operation !== "createNewSite") throw new Error("the Ansible case is not a creation");
+    const { username, password, ...extra } = SITE.input as Record<string, unknown>;
+    const up = await stack.mustRun("up", {
+      config: {
+        adminUrl: { value: bench.emu.adminUrl },
+        caCert: { value: bench.caCert! },
+        siteUsername: { value: String(username) },
+        sitePassword: { value: String(password), secret: true },
+        siteOnly: { value: "true" },
+        siteExtra: { value: JSON.stringify({ serverType: "arcgis-server", ...extra }) },
+      },
+    });
+    return {
+      upMs: up.ms,
+      requests: bench.emu.requestLog().length,
+      version: stack.engineInfo.version,
+    };
+  } finally {
+    // The consumer belongs to the whole benchmark: remove only this stack's own folder.
+    fs.rmSync(stack.tmp, { recursive: true, force: true });
     await bench.close();
   }
 }
@@ -105,10 +149,14 @@ async function ourRun(
  * Runs figure 7.
  *
  * @param delays - creation delays with the runs of each side at that delay.
+ * @param engineRuns - measured `pulumi up` runs of the Site through the real engine (after one
+ *   warm-up unless `engineWarmUps` is 0).
  */
 export async function sideBySide(
   setup: ProviderSetup,
   delays: ReadonlyArray<{ delayMs: number; runs: number }>,
+  engineRuns = 1,
+  engineWarmUps = 1,
 ): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const host = await startConfiguredHost(setup);
   const raw = startRawClient();
@@ -135,15 +183,24 @@ export async function sideBySide(
     await raw.close();
     await host.close();
   }
+  // The Site alone through the real engine: a new stack each run, as a user's first `pulumi up`.
+  const engine: Array<{ upMs: number; requests: number; version: string }> = [];
+  for (let i = 0; i < engineRuns + engineWarmUps; i++) {
+    const run = await engineRun(setup, `side-by-side-${i}`);
+    if (i >= engineWarmUps) engine.push(run);
+  }
 
   const summary: SummaryRow[] = [];
+  const misses: string[] = [];
   const rows: string[][] = [];
+  let ansibleAtZeroMs: number | undefined;
   for (const r of results) {
     const label = `${r.delayMs / 1000} s`;
     const wall = {
       ansible: median(r.ansible.map((x) => x.wallMs)),
       ours: median(r.ours.map((x) => x.wallMs)),
     };
+    if (r.delayMs === 0) ansibleAtZeroMs = wall.ansible;
     const ratio = wall.ours / wall.ansible;
     const requests = {
       ansible: median(r.ansible.map((x) => x.requests)),
@@ -153,18 +210,44 @@ export async function sideBySide(
       ansible: median(r.ansible.map((x) => x.afterMs)),
       ours: median(r.ours.map((x) => x.afterMs)),
     };
-    summary.push({
+    // One round trip, measured in this run: the median time of one request of Ansible's flow on
+    // its own new connection (connect, TLS handshake, request, answer read).
+    const roundTrip = median(r.ansible.flatMap((x) => x.oneRequestMs));
+    const oursLast = r.ours.at(-1)?.timeline ?? "";
+    const facts =
+      `ours sent ${num(requests.ours, 0)} requests (${oursLast}), Ansible ${num(requests.ansible, 0)}; ` +
+      `ours returned ${ms(after.ours)} after the emulator finished, Ansible ${ms(after.ansible)}; ` +
+      `one round trip (an Ansible request on its own new connection) took ${ms(roundTrip)}`;
+    const wallRow: SummaryRow = {
       figure: `7. Delay ${label}: Site through the provider vs Ansible's create_site, median wall time`,
       measured: `${ms(wall.ours)} vs ${ms(wall.ansible)} (${num(ratio)}x)`,
       target: r.delayMs === 0 ? `≤ ${TARGET_RATIO}x` : "",
       met: r.delayMs === 0 ? ratio <= TARGET_RATIO : null,
-    });
-    summary.push({
-      figure: `7. Delay ${label}: requests (ours vs Ansible) / returned after the server finished`,
-      measured: `${num(requests.ours, 0)} vs ${num(requests.ansible, 0)} / ${ms(after.ours)} vs ${ms(after.ansible)}`,
-      target: `≤ ${TARGET_REQUESTS} requests`,
+    };
+    const requestRow: SummaryRow = {
+      figure: `7. Delay ${label}: requests, ours vs Ansible`,
+      measured: `${num(requests.ours, 0)} vs ${num(requests.ansible, 0)}`,
+      target: `≤ ${TARGET_REQUESTS}`,
       met: requests.ours <= TARGET_REQUESTS,
-    });
+    };
+    const afterRow: SummaryRow = {
+      figure: `7. Delay ${label}: returned after the server finished, ours vs Ansible (one round trip: ${ms(roundTrip)})`,
+      measured: `${ms(after.ours)} vs ${ms(after.ansible)} (${ms(after.ours - after.ansible)} later)`,
+      target: "≤ Ansible + 1 round trip",
+      met: after.ours <= after.ansible + roundTrip,
+    };
+    summary.push(wallRow, requestRow, afterRow);
+    if (wallRow.met === false) {
+      misses.push(
+        `- ${wallRow.figure}: ${wallRow.measured}, ${ms(wall.ours - wall.ansible)} more. Facts of this run: ${facts}. Ansible's flow reads nothing after createNewSite; ours then obtains a token and reads the outputs.`,
+      );
+    }
+    if (requestRow.met === false) misses.push(`- ${requestRow.figure}: ${facts}.`);
+    if (afterRow.met === false) {
+      misses.push(
+        `- ${afterRow.figure}: ${afterRow.measured}, ${num((after.ours - after.ansible) / roundTrip)} round trips. Facts of this run: ${facts}. After createNewSite's answer ours sends two requests one after the other (generateToken, which needs the site, then the output reads side by side).`,
+      );
+    }
     for (const [side, runs] of [
       ["Ansible create_site (replayed)", r.ansible],
       ["Site through the provider", r.ours],
@@ -180,18 +263,28 @@ export async function sideBySide(
       ]);
     }
   }
-  const last = results.at(-1)!;
-  const misses: string[] = [];
-  for (const row of summary.filter((s) => s.met === false)) {
-    misses.push(
-      `- ${row.figure}: ${row.measured}. The provider's requests are listed above: after createNewSite's answer it proves readiness (token, health check) and reads its outputs one request after the other, with a second token. What would close it: at most 6 requests (one token, readiness and the output reads in parallel), returning within one round trip of the server's answer.`,
-    );
+  const engineUp = median(engine.map((e) => e.upMs));
+  if (ansibleAtZeroMs !== undefined && engine.length > 0) {
+    const limit = ansibleAtZeroMs + TARGET_ENGINE_EXTRA_MS;
+    const row: SummaryRow = {
+      figure: `7. Delay 0 s: one Site through the real engine (v${engine[0]!.version}, new stack, \`pulumi up\`) vs Ansible's create_site`,
+      measured: `${ms(engineUp)} vs ${ms(ansibleAtZeroMs)} (${ms(engineUp - ansibleAtZeroMs)} more)`,
+      target: `≤ Ansible + ${ms(TARGET_ENGINE_EXTRA_MS)}`,
+      met: engineUp <= limit,
+    };
+    summary.push(row);
+    if (row.met === false) {
+      misses.push(
+        `- ${row.figure}: ${row.measured}; the provider's own part at this delay is ${ms(median(results[0]!.ours.map((x) => x.wallMs)))} (row above), so ${ms(engineUp - median(results[0]!.ours.map((x) => x.wallMs)))} is the engine's: Node.js and CLI start-up, the program, the plan, the dynamic-provider host's start and the state write (see figures 6 and 8; the emulator received ${num(median(engine.map((e) => e.requests)), 0)} requests).`,
+      );
+    }
   }
+  const last = results.at(-1)!;
   return {
     title: "Side by side: Esri's Ansible create_site flow and our Site",
     summary,
     details: [
-      `Method: both sides create the same ArcGIS Server site (the account, config store, four directories and log settings of the conformance case ${ansibleArcgisServerCreateSite.name}) on a fresh emulator each run (serverType arcgis-server, TLS with its own CA, the creation delay of the row), runs of the two sides interleaved with the first side alternating, after one warm-up of each. *Ansible*: the request sequence of Esri's \`arcgis.server.create_site\` module (${ansibleArcgisServerCreateSiteFlow.sources.map((s) => ("path" in s ? `${s.repository} ${s.path} at ${s.commit.slice(0, 7)}` : s.url)).join("; ")}), recorded as the conformance flow ${ansibleArcgisServerCreateSiteFlow.name} and replayed with plain undici in a separate Node process, one new connection per request as Python's urllib opens them; it ends with createNewSite's synchronous answer (runAsync False) and sends nothing after it. Python's own start-up and Ansible's module packaging are not counted: this is the flow's HTTP cost only. *Ours*: Check and Create of a Site (runAsync false, the default) through the warm dynamic-provider host, the packed package (bench/lib/provider.ts). Wall time: first request to last answer, as each side measures it. Requests: the emulator's request log of the run. *Returned after the server finished*: the side's return minus the moment the emulator made the site ready (both on the same clock: performance.timeOrigin + performance.now()).`,
+      `Method: both sides create the same ArcGIS Server site (the account, config store, four directories and log settings of the conformance case ${ansibleArcgisServerCreateSite.name}) on a fresh emulator each run (serverType arcgis-server, TLS with its own CA, the creation delay of the row), runs of the two sides interleaved with the first side alternating, after one warm-up of each. *Ansible*: the request sequence of Esri's \`arcgis.server.create_site\` module (${ansibleArcgisServerCreateSiteFlow.sources.map((s) => ("path" in s ? `${s.repository} ${s.path} at ${s.commit.slice(0, 7)}` : s.url)).join("; ")}), recorded as the conformance flow ${ansibleArcgisServerCreateSiteFlow.name} and replayed with plain undici in a separate Node process, one new connection per request as Python's urllib opens them; it ends with createNewSite's synchronous answer (runAsync False) and sends nothing after it. Python's own start-up and Ansible's module packaging are not counted: this is the flow's HTTP cost only. *Ours*: Check and Create of a Site (runAsync false, the default) through the warm dynamic-provider host, the packed package (bench/lib/provider.ts). Wall time: first request to last answer, as each side measures it. Requests: the emulator's request log of the run. *Returned after the server finished*: the side's return minus the moment the emulator made the site ready (both on the same clock: performance.timeOrigin + performance.now()); Ansible's is the transit of createNewSite's answer, so the target "returned within one round trip of the server's answer" reads: ours ≤ Ansible's + one round trip. *One round trip*: the median time, in the same run at the same delay, of one request of Ansible's flow before createNewSite (the GETs), each on its own new connection (connect, TLS handshake, request, answer read), as Python's urllib sends every request of Esri's module: the cost of one more request of Esri's own flow. A request on a warm kept-alive connection is cheaper (no handshake) and would be a stricter measure; ours sends its requests after createNewSite on warm connections. *Real engine*: ${engine.length} measured \`pulumi up\` run${engine.length === 1 ? "" : "s"} (after ${engineWarmUps === 0 ? "no" : engineWarmUps} warm-up${engineWarmUps === 1 ? "" : "s"}) of a new stack whose program is the same Site alone (tests/real-engine/program.cjs, siteOnly), through the automation API (scripts/pulumi-driver.cjs) on a fresh emulator at zero delay; wall time from starting the program's process to its exit (median ${ms(engineUp)}), against Ansible's median wall time at zero delay.`,
       "",
       ...table(
         [

@@ -41,7 +41,13 @@ async function ansibleCreateSite(message: RawFlowRequest): Promise<RawFlowResult
     if (replay.endedAt !== undefined) {
       return { ok: false, error: `the flow ended at step ${replay.endedAt} without creating` };
     }
-    return { ok: true, sent: replay.sent, startedEpochMs, returnedEpochMs: replay.returnedEpochMs };
+    return {
+      ok: true,
+      sent: replay.sent,
+      startedEpochMs,
+      returnedEpochMs: replay.returnedEpochMs,
+      requestMs: replay.requestMs,
+    };
   } catch (error) {
     return { ok: false, error: String(error) };
   }

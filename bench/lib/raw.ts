@@ -109,7 +109,14 @@ export type RawCreateResult =
 
 /** The raw child's answer to a flow: what it sent and when (epoch ms, sub-millisecond). */
 export type RawFlowResult =
-  | { ok: true; sent: string[]; startedEpochMs: number; returnedEpochMs: number }
+  | {
+      ok: true;
+      sent: string[];
+      startedEpochMs: number;
+      returnedEpochMs: number;
+      /** Each request's time from sending it to its answer read (ms). */
+      requestMs: number[];
+    }
   | { ok: false; error: string };
 
 /** A long-lived child process that performs raw creations (see bench/raw-child.cjs). */
@@ -119,7 +126,12 @@ export interface RawClient {
   ansibleCreateSite(
     bench: BenchEmulator,
     account: { username: string; password: string },
-  ): Promise<{ sent: string[]; startedEpochMs: number; returnedEpochMs: number }>;
+  ): Promise<{
+    sent: string[];
+    startedEpochMs: number;
+    returnedEpochMs: number;
+    requestMs: number[];
+  }>;
   close(): Promise<void>;
 }
 

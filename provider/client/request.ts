@@ -149,6 +149,11 @@ export async function sendRequest(
   ctx: AnswerContext,
 ): Promise<Dispatcher.ResponseData> {
   refuseUnsendable(req.url, transport, ctx);
+  // undici hands a kept-alive connection back to its pool one event-loop turn after its answer
+  // ended (setImmediate in its HTTP/1.1 client, so that a server closing it is noticed first); a
+  // request sent sooner opens a new TLS connection. Waiting that one turn lets the next request
+  // of a sequence (pre-check, createNewSite, token, reads) reuse the warm connection.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   try {
     return await request(req.url, {
       method: req.method,

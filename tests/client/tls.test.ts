@@ -15,6 +15,8 @@ let server: Server;
 let origin: string;
 let caCert: string;
 let otherCaCert: string;
+/** TLS handshakes the server completed: one per connection a client opened. */
+let handshakes = 0;
 
 async function selfSigned(): Promise<{ cert: string; key: string }> {
   const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
@@ -36,6 +38,7 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(TokenRequiredAnswer));
   });
+  server.on("secureConnection", () => handshakes++);
   ({ origin } = await listen(server, "https"));
 });
 
@@ -111,6 +114,18 @@ describe("dispatcherFor()", () => {
     expect(dispatcherFor({ tls: { caCert }, timeouts: { connectMs: 5 } })).not.toBe(a);
     expect(dispatcherFor({})).toBe(dispatcherFor());
     expect(dispatcherFor({ tls: { insecureSkipVerify: true } })).not.toBe(dispatcherFor({}));
+  });
+
+  it("sends requests made one after the other over one kept-alive TLS connection", async () => {
+    // A fresh Agent (closed first), then a sequence like Site's create: the next request is sent
+    // as soon as the previous answer is read, with another headers timeout (createNewSite's).
+    await closeDispatchers();
+    const before = handshakes;
+    const tls = { caCert };
+    for (const headersMs of [30_000, 300_000, 3_600_000, 300_000]) {
+      await siteStatus(adminUrl(), { tls, timeouts: { headersMs } });
+    }
+    expect(handshakes - before).toBe(1);
   });
 
   it("returns an injected dispatcher as is", async () => {

@@ -52,6 +52,8 @@ export interface FlowReplay {
   endedAt?: number;
   /** `performance.timeOrigin + performance.now()` when the last answer was read (epoch ms). */
   returnedEpochMs: number;
+  /** Each request's time from sending it to its answer read, in order (ms, sub-millisecond). */
+  requestMs: number[];
 }
 
 function encode(step: FlowStep): { query: string; body: string | undefined } {
@@ -86,6 +88,7 @@ export async function replayFlow(
 ): Promise<FlowReplay> {
   const agent = new Agent({ connect: caCert === undefined ? {} : { ca: caCert } });
   const sent: string[] = [];
+  const requestMs: number[] = [];
   try {
     for (const [index, original] of flow.steps.entries()) {
       const step: FlowStep = {
@@ -103,6 +106,7 @@ export async function replayFlow(
       let text = "";
       for (let attempt = 1; ; attempt++) {
         sent.push(`${step.request.method} ${step.request.path}`);
+        const started = performance.now();
         try {
           const answer = await request(`${serverUrl}${step.request.path}${query}`, {
             method: step.request.method,
@@ -118,6 +122,7 @@ export async function replayFlow(
           });
           status = answer.statusCode;
           text = await answer.body.text();
+          requestMs.push(performance.now() - started);
         } catch (error) {
           if (step.repeat === undefined) throw error;
           status = 0;
@@ -150,10 +155,11 @@ export async function replayFlow(
           sent,
           endedAt: index + 1,
           returnedEpochMs: performance.timeOrigin + performance.now(),
+          requestMs,
         };
       }
     }
-    return { sent, returnedEpochMs: performance.timeOrigin + performance.now() };
+    return { sent, returnedEpochMs: performance.timeOrigin + performance.now(), requestMs };
   } finally {
     await agent.close();
   }

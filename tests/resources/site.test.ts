@@ -333,27 +333,35 @@ describe("Site against the emulator", () => {
     expect(emu.stats().sitesCreated).toBe(1);
   });
 
-  it("after a synchronous answer polls nothing: one token, then the outputs read side by side (8 requests)", async () => {
+  it("creates with 6 requests: status and version side by side, createNewSite, one token, then machines and log settings side by side", async () => {
     emu = await startTestEmulator({ createDelayMs: 0 });
-    const inputs = await checked(siteInputs(emu));
+    const inputs = await checked(
+      siteInputs(emu, {
+        directories: [{ name: "system", physicalPath: "/data/system", directoryType: "SYSTEM" }],
+        configStoreConnection: { type: "FILESYSTEM", connectionString: "/data/config-store" },
+      }),
+    );
     const before = emu.requestLog().length;
-    await site.create(inputs);
+    const { outs } = await site.create(inputs);
     const sent = emu
       .requestLog()
       .slice(before)
       .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
-    expect(sent.slice(0, 4)).toEqual([
-      "GET /arcgis/admin/",
-      "GET /arcgis/rest/info",
+    // The exact sequence; the pairs travel side by side, so their order within a pair may vary.
+    expect(sent).toHaveLength(6);
+    expect(sent.slice(0, 2).sort()).toEqual(["GET /arcgis/admin/", "GET /arcgis/rest/info"]);
+    expect(sent.slice(2, 4)).toEqual([
       "POST /arcgis/admin/createNewSite",
       "POST /arcgis/admin/generateToken",
     ]);
     expect(sent.slice(4).sort()).toEqual([
       "GET /arcgis/admin/logs/settings",
       "GET /arcgis/admin/machines",
-      "GET /arcgis/admin/system/configstore",
-      "GET /arcgis/admin/system/directories",
     ]);
+    // Not read back after the synchronous answer: unset (not copied from the inputs) until a refresh.
+    expect(outs).not.toHaveProperty("serverDirectories");
+    expect(outs).not.toHaveProperty("serverConfigStore");
+    expect(outs.serverVersion).toBe(emu.serverVersion);
   });
 
   it("records a password rotated on the server once it obtains a token, and sends no deleteSite or createNewSite", async () => {

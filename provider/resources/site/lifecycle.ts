@@ -53,6 +53,7 @@ import {
   isAlreadyInSite,
   noSiteIsConclusive,
   proveCredentials,
+  readVersionEarly,
   requireDeclaredProduct,
   requireVersion,
   siteServer,
@@ -93,12 +94,18 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
 
 async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(raw);
-  const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
-  requireDeclaredProduct(inputs, status);
   // The server, its session, version and credentials: worked out here once, handed on below.
   const server = siteServer(inputs);
-  if (status.state === "in-site") return adopt(server);
-  await requireVersion(server, "createNewSite");
+  // The version (rest/info, no token) is read beside the status check: one round trip, not two.
+  const version = readVersionEarly(server);
+  const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
+  requireDeclaredProduct(inputs, status);
+  if (status.state === "in-site") {
+    const early = await version;
+    if ("info" in early) server.info = early.info;
+    return adopt(server);
+  }
+  await requireVersion(server, "createNewSite", version);
 
   const createDeadline = Date.now() + inputs.timeouts.createMs;
   let lost: string | undefined;
@@ -171,7 +178,13 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
       return adopt(server);
     }
   }
-  return { id: inputs.adminUrl, outs: await outputsOf(server, "created") };
+  // After createNewSite's own success answer the server holds the directories and config store
+  // it was sent: they are not read back (see outputsOf); after a watch they are.
+  const answered = !inputs.runAsync && lost === undefined;
+  return {
+    id: inputs.adminUrl,
+    outs: await outputsOf(server, "created", { readStorage: !answered }),
+  };
 }
 
 async function adopt(server: SiteServer): Promise<pulumi.dynamic.CreateResult> {

@@ -34,9 +34,15 @@ export interface SiteOutputs extends SiteInputs {
   serverVersion?: string;
   /** The log settings as the server reports them (after applying ours; refreshed). */
   serverLogSettings?: Record<string, string | number | boolean>;
-  /** The server directories as the server reports them (refreshed by `pulumi refresh`). */
+  /**
+   * The server directories as the server reports them: read by `pulumi refresh` and at adoption;
+   * not read back right after a synchronous createNewSite (unset until the next refresh).
+   */
   serverDirectories?: SiteReportedDirectory[];
-  /** Where the server reports its configuration store (refreshed by `pulumi refresh`). */
+  /**
+   * Where the server reports its configuration store: read as `serverDirectories` is (unset
+   * right after a synchronous createNewSite, until the next refresh).
+   */
   serverConfigStore?: SiteReportedConfigStore;
 }
 
@@ -65,17 +71,24 @@ function versionText(info: ServerInfo | undefined): string | undefined {
  * The outputs: the inputs, the machines, the version, and the log settings as the server reports
  * them. Declared log settings the server does not report are written with logs/settings/edit
  * (as DSC does after creating a site); only a created site is changed.
+ *
+ * With `readStorage: false` (right after createNewSite's own success answer, which it gives once
+ * the site exists with the config store and directories it was sent) the directories and config
+ * store are not read back: `serverDirectories` and `serverConfigStore` stay unset until the next
+ * refresh reads them, rather than being filled from the inputs. Esri's Chef and Ansible flows
+ * read nothing after that answer; DSC reads only the log settings.
  */
 export async function outputsOf(
   server: SiteServer,
   state: SiteOutputs["state"],
+  options: { readStorage?: boolean } = {},
 ): Promise<SiteOutputs> {
   const { inputs, session, info } = server;
   // One token first (the reads below share it), then the reads side by side: one round trip.
   await session.token();
   const [machines, storage, version, serverLogSettings] = await Promise.all([
     listMachines(session),
-    storageReport(inputs, session),
+    options.readStorage === false ? Promise.resolve({}) : storageReport(inputs, session),
     // Once a site exists, Video Server's rest/info wants a token (its documentation).
     info !== undefined
       ? Promise.resolve(versionText(info))

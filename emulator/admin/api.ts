@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./params";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
+import { portalAdminClaims, securityConfig } from "./federated";
 import { joinSite, unregisterMachine } from "./machines";
 import type { Runtime } from "../core/runtime";
 import {
@@ -84,7 +85,8 @@ function requirePost(req: ApiRequest, op: string): void {
 /** Checks the request's admin token: 499 without one, 498 for any token not valid here. */
 export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): TokenClaims {
   const state = rt.store.current;
-  const check = checkToken(presentedToken(req.headers, req.params), {
+  const token = presentedToken(req.headers, req.params);
+  const check = checkToken(token, {
     secret: state.tokenSecret,
     audience: "admin",
     scope: site.id,
@@ -94,6 +96,9 @@ export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): To
     remoteAddress: req.remoteAddress,
   });
   if (check.ok && check.claims.sub === site.admin.username) return check.claims;
+  // A federated server also takes its portal's administrators' tokens (admin/federated.ts).
+  const portalClaims = check.ok ? null : portalAdminClaims(rt, req, token);
+  if (portalClaims !== null) return portalClaims;
   if (!check.ok && check.problem === "missing") {
     throw new AdminError(499, [
       "Unauthorized access. Token not found. You can generate a token using the 'generateToken' operation.",
@@ -112,6 +117,10 @@ function resolveRoute(segments: readonly string[]): Route | null {
       return read((rt) => root(rt));
     case "info":
       return second === undefined ? read((rt) => json(versionInfo(rt))) : null;
+    case "security":
+      return second === "config" && third === undefined
+        ? read((rt) => json(securityConfig(rt)))
+        : null;
     case "machines":
       if (third === "unregister" && second !== undefined) {
         return write((rt, _req, site) => unregisterMachine(rt, site, second));

@@ -48,3 +48,27 @@ def gis(**kwargs):
     from arcgis.gis import GIS
 
     return GIS(PORTAL_URL, PORTAL_USER, PORTAL_PASSWORD, verify_cert=False, **kwargs)
+
+
+def create_site():
+    """createNewSite through arcgis.gis.server.Server._create, synchronously."""
+    from arcgis.gis.server import Server
+
+    # SiteManager.create drops its url (arcgis 2.4.4 calls Server._create without it), so the
+    # static method it wraps is called directly, as SiteManager.create means to.
+    return Server._create(
+        url=ADMIN_URL,
+        username=SITE_USER,
+        password=SITE_PASSWORD,
+        config_store_connection=json.dumps(
+            {
+                "configPersistenceType": "FILESYSTEM",
+                "connectionString": "/arcgis/config-store",
+                "className": "com.esri.arcgis.carbon.persistence.impl.filesystem.FSConfigPersistence",
+            }
+        ),
+        directories=json.dumps([{"name": "arcgisoutput", "path": "/arcgis/output", "type": "OUTPUT"}]),
+        run_async=False,
+        baseurl=ADMIN_URL,
+        verify_cert=False,
+    )

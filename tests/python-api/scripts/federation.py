@@ -1,30 +1,6 @@
 """Create a site with arcgis.gis.server.Server._create, export it with Server, and federate it
 with gis.admin.federation: federate, servers, update, validate, validate_all, unfederate."""
-import json
-from common import ADMIN_URL, SITE_URL, SITE_USER, SITE_PASSWORD, gis, step, done
-
-
-def create_site():
-    from arcgis.gis.server import Server
-
-    # SiteManager.create drops its url (arcgis 2.4.4 calls Server._create without it), so the
-    # static method it wraps is called directly, as SiteManager.create means to.
-    return Server._create(
-        url=ADMIN_URL,
-        username=SITE_USER,
-        password=SITE_PASSWORD,
-        config_store_connection=json.dumps(
-            {
-                "configPersistenceType": "FILESYSTEM",
-                "connectionString": "/arcgis/config-store",
-                "className": "com.esri.arcgis.carbon.persistence.impl.filesystem.FSConfigPersistence",
-            }
-        ),
-        directories=json.dumps([{"name": "arcgisoutput", "path": "/arcgis/output", "type": "OUTPUT"}]),
-        run_async=False,
-        baseurl=ADMIN_URL,
-        verify_cert=False,
-    )
+from common import ADMIN_URL, SITE_URL, SITE_USER, SITE_PASSWORD, create_site, gis, step, done
 
 
 step("createSite", create_site)

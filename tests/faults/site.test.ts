@@ -475,9 +475,11 @@ describe("Site: answers that waiting does not change", () => {
       );
       // Said at once, not after serverReadyMs (60 s) of "not answering yet".
       expect(outcome.ms).toBeLessThan(10_000);
-      // One status request, no token request, nothing reached the server or the target.
-      expect(proxy.seen).toEqual([
+      // The status request and, beside it, rest/info (which carries no credentials); no token
+      // request; nothing reached the server or the target.
+      expect([...proxy.seen].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
         { method: "GET", path: "/arcgis/admin/?f=json", fault: "answer" },
+        { method: "GET", path: "/arcgis/rest/info?f=json", fault: "answer" },
       ]);
       expect(emu.requestLog().length).toBe(logBefore);
       figures.record(

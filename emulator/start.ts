@@ -44,6 +44,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       ],
       collaborations: [],
       servers: [],
+      certificates: [],
     };
   }
   const now = Date.now();
@@ -65,6 +66,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       modified: now + i,
     })),
     servers: [],
+    certificates: [],
   };
 }
 

@@ -155,6 +155,7 @@ export declare const waitForJoin: typeof Client.waitForJoin;
 export type {
   PortalSelf,
   FederatedServer,
+  PortalCertificate,
   FederateServerParams,
   CommunitySelf,
   CollaborationInfo,
@@ -164,6 +165,8 @@ export declare const federatedServers: typeof Client.federatedServers;
 export declare const federateServer: typeof Client.federateServer;
 export declare const updateFederatedServer: typeof Client.updateFederatedServer;
 export declare const unfederateServer: typeof Client.unfederateServer;
+export declare const portalCertificate: typeof Client.portalCertificate;
+export declare const importRootCertificate: typeof Client.importRootCertificate;
 export declare const communitySelf: typeof Client.communitySelf;
 export declare const getCollaboration: typeof Client.getCollaboration;
 export declare const deleteCollaboration: typeof Client.deleteCollaboration;
@@ -218,6 +221,8 @@ const CLIENT_VALUES = [
   "federateServer",
   "updateFederatedServer",
   "unfederateServer",
+  "portalCertificate",
+  "importRootCertificate",
   "communitySelf",
   "getCollaboration",
   "deleteCollaboration",
@@ -280,6 +285,8 @@ for (const name of CLIENT_VALUES) {
     exports.federateServer =
     exports.updateFederatedServer =
     exports.unfederateServer =
+    exports.portalCertificate =
+    exports.importRootCertificate =
     exports.communitySelf =
     exports.getCollaboration =
     exports.deleteCollaboration =

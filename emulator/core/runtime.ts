@@ -28,6 +28,8 @@ export interface EmulatorStats {
   importsCompleted: number;
   /** Servers federated with the portal (federate answered success). */
   serversFederated: number;
+  /** importRootOrIntermediate requests that imported a certificate. */
+  certificatesImported: number;
   /** Servers unfederated from the portal. */
   serversUnfederated: number;
   /** Archives received by uploads/upload. */
@@ -57,6 +59,7 @@ export class Runtime {
     importsStarted: 0,
     importsCompleted: 0,
     serversFederated: 0,
+    certificatesImported: 0,
     serversUnfederated: 0,
     itemsUploaded: 0,
     tokensIssued: 0,

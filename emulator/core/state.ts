@@ -123,6 +123,10 @@ const FederatedServer = z.object({
   serverFunction: z.string(),
   serverType: z.string(),
 });
+const PortalCertificate = z.object({ alias: z.string(), pem: z.string() });
+/** A root or intermediate certificate imported into the portal's keystore. */
+export type PortalCertificate = z.infer<typeof PortalCertificate>;
+
 /** An ArcGIS server federated with this portal (portal/federation.ts). */
 export type FederatedServer = z.infer<typeof FederatedServer>;
 
@@ -143,6 +147,8 @@ const EmulatorState = z.object({
     collaborations: z.array(CollaborationRecord),
     /** Federated servers; absent in data dirs of versions before federation. */
     servers: z.array(FederatedServer).default([]),
+    /** Root and intermediate certificates imported into the keystore (portal/certificates.ts). */
+    certificates: z.array(PortalCertificate).default([]),
   }),
   /** Temporary archive files being written; removed at start-up after a crash. */
   pendingArchives: z.array(z.string()),

@@ -1,11 +1,13 @@
 /**
  * The portal's administrative API under {@link PORTALADMIN_PREFIX} (`{portal}/portaladmin`): its
- * federation resource (portal/federation.ts). Errors are in the sharing API's form, which Chef's
+ * federation resource (portal/federation.ts) and its keystore's root certificates
+ * (portal/certificates.ts). Errors are in the sharing API's form, which Chef's
  * `validate_response` reads (`error.message`), for both APIs of the portal.
  */
 import { json, SharingError, type ApiRequest, type Reply } from "../core/http";
 import { PORTAL_VERSION } from "../core/products";
 import type { Runtime } from "../core/runtime";
+import { handleCertificates } from "./certificates";
 import { handleFederation } from "./federation";
 import { requireAdmin } from "./sharing-api";
 
@@ -24,6 +26,10 @@ export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<R
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);
+  }
+  if (first === "security" && rest[0] === "sslCertificates") {
+    requireAdmin(rt, req);
+    return handleCertificates(rt, req, rest.slice(1));
   }
   throw new SharingError(
     404,

@@ -3,7 +3,8 @@
  * emulated portal, in every federable product: check, create (federate once, then role and
  * function), diff, read (drift, out-of-band unfederate), update in place, delete, delete again;
  * ownership (adoption, destroy of an adopted server); a lost federate answer resolved from the
- * portal's list without a second federate.
+ * portal's list without a second federate; the server's certificate imported into the portal
+ * once, before federating.
  */
 import {
   closeDispatchers,
@@ -19,6 +20,7 @@ import { implementation as federation } from "../../provider/resources/federatio
 import type { FederationOutputs } from "../../provider/resources/federation/inputs";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { generate } from "selfsigned";
 
 const SITE = { username: "siteadmin", password: "fed-Res-Pass-5" };
 const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
@@ -244,5 +246,100 @@ describe("Federation and a lost federate answer", () => {
       federation.create(await checked({ timeouts: { federateMs: 1_500 } }, sharingUrl)),
     ).rejects.toThrow(/federate was not sent again/);
     expect(proxy.seen.filter((s) => s.path.endsWith("/federate"))).toHaveLength(1);
+  });
+});
+
+/** A CA certificate (PEM) as a server's signer would be. */
+async function caPem(name: string): Promise<string> {
+  const pems = await generate([{ name: "commonName", value: name }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    extensions: [{ name: "basicConstraints", cA: true }],
+  });
+  return pems.cert;
+}
+
+describe("Federation and the server's certificate", () => {
+  const imports = () =>
+    emu.requestLog().filter((r) => r.url.includes("/sslCertificates/importRootOrIntermediate"));
+
+  it("imports it once, before federating; a portal that has it under the alias gets no second import", async () => {
+    await start();
+    const pem = await caPem("Server CA");
+    const serverCertificate = { alias: "serverca", pem, restartWaitMs: 0 };
+    const inputs = await checked({ serverCertificate });
+    const { id, outs } = await federation.create(inputs);
+    expect(imports()).toHaveLength(1);
+    const log = emu.requestLog().map((r) => r.url);
+    const imported = log.findIndex((u) => u.includes("importRootOrIntermediate"));
+    const federated = log.findIndex((u) => u.endsWith("/federation/servers/federate"));
+    expect(imported).toBeGreaterThan(-1);
+    expect(imported).toBeLessThan(federated);
+    // Another federation (after an out-of-band unfederate) with the same alias and certificate.
+    await unfederateServer(portal(), id, true);
+    await federation.create(inputs);
+    expect(imports()).toHaveLength(1);
+    expect(federateRequests()).toHaveLength(2);
+    // The same certificate written with other line breaks is no change.
+    const olds = outs as FederationOutputs;
+    expect(
+      await federation.diff(id, olds, {
+        ...inputs,
+        serverCertificate: { ...serverCertificate, pem: pem.replace(/\n/g, "\r\n") },
+      }),
+    ).toEqual({ changes: false });
+  });
+
+  it("never overwrites another certificate under the alias, and federates nothing then", async () => {
+    await start();
+    const first = await federation.create(
+      await checked({
+        serverCertificate: { alias: "serverca", pem: await caPem("Old CA"), restartWaitMs: 0 },
+      }),
+    );
+    await federation.delete(first.id, first.outs as FederationOutputs);
+    const inputs = await checked({
+      serverCertificate: { alias: "serverca", pem: await caPem("New CA"), restartWaitMs: 0 },
+    });
+    await expect(federation.create(inputs)).rejects.toThrow(
+      /keeps another certificate under the alias serverca .* It is not replaced/,
+    );
+    expect(imports()).toHaveLength(1);
+    expect(federateRequests()).toHaveLength(1);
+  });
+
+  it("a renewed CA under a new alias is imported by an update in place, without federating again", async () => {
+    await start();
+    const inputs = await checked({
+      serverCertificate: { alias: "ca2025", pem: await caPem("CA 2025"), restartWaitMs: 0 },
+    });
+    const { id, outs } = await federation.create(inputs);
+    const news = await checked({
+      serverCertificate: { alias: "ca2026", pem: await caPem("CA 2026"), restartWaitMs: 0 },
+    });
+    expect(await federation.diff(id, outs as FederationOutputs, news)).toEqual({ changes: true });
+    const updated = await federation.update(id, outs as FederationOutputs, news);
+    expect(updated.outs).toMatchObject({ serverCertificate: { alias: "ca2026" } });
+    expect(imports()).toHaveLength(2);
+    expect(federateRequests()).toHaveLength(1);
+  });
+
+  it("names a bad certificate field", async () => {
+    await start();
+    const result = await federation.check(
+      {},
+      {
+        sharingUrl: emu.sharingUrl,
+        ...PORTAL,
+        serverType: emu.serverType,
+        adminUrl: emu.adminUrl,
+        serverUsername: SITE.username,
+        serverPassword: SITE.password,
+        serverCertificate: { alias: "bad alias", pem: "not a certificate" },
+      },
+    );
+    expect(result.failures?.map((f) => f.property)).toEqual(
+      expect.arrayContaining(["serverCertificate.alias", "serverCertificate.pem"]),
+    );
   });
 });

@@ -9,4 +9,5 @@ export * from "./federatedServers";
 export * from "./federateServer";
 export * from "./updateFederatedServer";
 export * from "./unfederateServer";
+export * from "./rootCertificates";
 export { isNotFoundError } from "../errors";

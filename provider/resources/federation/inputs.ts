@@ -67,9 +67,29 @@ export interface FederationInputs {
   forceUnfederate: boolean;
   /** How the portal's certificate is checked. */
   tls?: TlsSettings;
+  /**
+   * The root or intermediate certificate (PEM) that signed the server's certificate, when the
+   * portal does not trust it yet: imported into the portal's keystore under `alias` before
+   * federating (once: an alias the portal has is not imported again), then the portal restarts
+   * and is waited for (`restartWaitMs` first, Chef's 60 s by default).
+   */
+  serverCertificate?: ServerCertificate;
   /** Bounds in milliseconds. */
   timeouts: { federateMs: number };
 }
+
+/** A certificate for the portal to trust (see {@link FederationInputs.serverCertificate}). */
+export interface ServerCertificate {
+  /** The alias it is stored under in the portal's keystore. */
+  alias: string;
+  /** The certificate, PEM (`-----BEGIN CERTIFICATE-----`). */
+  pem: string;
+  /** How long to wait for the portal's restart after an import before checking it answers. */
+  restartWaitMs: number;
+}
+
+/** Default wait after an import: Chef's `:import_root_cert` sleeps 60 s for the restart. */
+export const DEFAULT_RESTART_WAIT_MS = 60_000;
 
 /** Outputs of a `Federation` as stored in state. */
 export interface FederationOutputs extends FederationInputs {
@@ -113,6 +133,23 @@ export function federationInputsSchema() {
     unfederateAdoptedOnDestroy: z.boolean().default(false),
     forceUnfederate: z.boolean().default(true),
     tls: tlsSchema(),
+    serverCertificate: z
+      .strictObject({
+        alias: nonEmpty().regex(/^[A-Za-z0-9._-]+$/, {
+          message: "must be letters, digits, '.', '_' or '-' (it names the keystore entry)",
+        }),
+        pem: z
+          .string()
+          .refine(
+            (v) => /^\s*-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(v),
+            {
+              message:
+                "must be one PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
+            },
+          ),
+        restartWaitMs: z.number().int().min(0).default(DEFAULT_RESTART_WAIT_MS),
+      })
+      .optional(),
     timeouts: z
       .strictObject({ federateMs: timeoutMsSchema(DEFAULT_FEDERATE_MS) })
       .default({ federateMs: DEFAULT_FEDERATE_MS }),

@@ -34,6 +34,7 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { portalSessionFor } from "../common/portal-session";
+import { trustServerCertificate } from "./certificate";
 
 /** How often the portal's list is read while a lost federate answer is resolved. */
 const LIST_POLL_MS = 1_000;
@@ -78,7 +79,19 @@ function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dy
     (news.serverRole ?? "FEDERATED_SERVER") !== olds.serverRole ||
     serverFunctionOf(merged) !== serverFunctionOf(olds);
   const stateOnly = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
-  return { changes: inPlace || stateOnly || !sameValue(olds.serverType, news.serverType) };
+  // Another certificate to trust is imported in place (once per alias); the PEM's line breaks
+  // are no change; a wait only updates state.
+  const certificate =
+    !sameValue(certificateOf(olds.serverCertificate), certificateOf(news.serverCertificate)) ||
+    olds.serverCertificate?.restartWaitMs !== news.serverCertificate?.restartWaitMs;
+  return {
+    changes: inPlace || stateOnly || certificate || !sameValue(olds.serverType, news.serverType),
+  };
+}
+
+/** The certificate to trust as compared: its alias and its PEM without whitespace. */
+function certificateOf(c: Partial<FederationInputs>["serverCertificate"]) {
+  return c === undefined ? undefined : { alias: c.alias, pem: c.pem.replace(/\s+/g, "") };
 }
 
 /**
@@ -107,6 +120,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     state = "adopted";
     server = existing;
   } else {
+    await trustServerCertificate(inputs, session);
     server = await federateOnce(inputs, session);
   }
   const outs = await applyRoleAndFunction(inputs, session, server, state);
@@ -300,7 +314,13 @@ async function update(
     serverType: news.serverType,
     serverRole: news.serverRole,
     serverFunction: news.serverFunction,
+    serverCertificate: news.serverCertificate,
   } as FederationOutputs;
+  if (!sameValue(certificateOf(olds.serverCertificate), certificateOf(news.serverCertificate))) {
+    // A renewed or new CA for a federated server: imported unless the portal has it.
+    await trustServerCertificate(news, portalSessionFor(news));
+  }
+  if (outs.serverCertificate === undefined) delete outs.serverCertificate;
   if (news.serverRole !== olds.serverRole || serverFunctionOf(news) !== serverFunctionOf(olds)) {
     try {
       await updateFederatedServer(

@@ -85,6 +85,18 @@ export interface FederationArgs extends PortalConnectionArgs {
   unfederateAdoptedOnDestroy?: pulumi.Input<boolean>;
   /** Unfederate even when the portal cannot reach the server (default true, as Chef does). */
   forceUnfederate?: pulumi.Input<boolean>;
+  /**
+   * The root or intermediate certificate (PEM) that signed the server's certificate, for a portal
+   * that does not trust it yet: imported into the portal's keystore under `alias` before
+   * federating, once (an alias the portal keeps with the same certificate is not imported again;
+   * one holding another certificate is an error, never overwritten), then the portal restarts
+   * and is waited for (`restartWaitMs`, default 60000, as Chef waits). Never removed on destroy.
+   */
+  serverCertificate?: pulumi.Input<{
+    alias: pulumi.Input<string>;
+    pem: pulumi.Input<string>;
+    restartWaitMs?: pulumi.Input<number>;
+  }>;
   /** Bound on federate, including finding a lost answer's outcome (default 10 minutes). */
   timeouts?: pulumi.Input<{ federateMs?: pulumi.Input<number> }>;
 }

@@ -18,9 +18,18 @@
  *   `adminUrl`, case-insensitively), `Invoke-FederateServer` (f, url, adminUrl, username,
  *   password, token; fails on `error`), `Update-FederatedServer` (f, token, serverRole,
  *   serverFunction), `Invoke-UnFederateServer` (f, token); `Get-PortalToken` in
- *   `Modules/ArcGIS/Modules/ArcGIS.Common/ArcGIS.Common.psm1` (username, password, referer, f).
+ *   `Modules/ArcGIS/Modules/ArcGIS.Common/ArcGIS.Common.psm1` (username, password, referer, f);
+ *   after unfederating, `Get-SecurityConfig` (POST admin/security/config/ with f and the primary
+ *   site administrator's token; reads `authenticationTier`, resets it when `ARCGIS_PORTAL`).
+ * - Chef's `:import_root_cert` (`providers/portal.rb`; `ssl_certificate_exist?` and
+ *   `add_root_cert` in portal_admin_client.rb): GET `<sslCertificates>/<alias>` (present when
+ *   `entryType` is `PrivateKeyEntry` or `trustedCertEntry`; any failure: absent), then a multipart
+ *   POST of `file`, `alias`, `norestart=false`, token, f to `<sslCertificates>/importRootOrIntermediate`
+ *   (an `error` member is a failure). `<sslCertificates>` is `portaladmin/security/sslCertificates`
+ *   when the per-machine resource does not answer (`ssl_certificates_url`'s rescue).
  */
-import { Agent, request } from "undici";
+import { Agent, FormData, request } from "undici";
+import { generate } from "selfsigned";
 import { closeDispatchers, createNewSite } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
@@ -156,4 +165,71 @@ it("answers DSC's ArcGIS_Federation as it reads it", async () => {
     referer,
   );
   expect(await find()).toBeUndefined();
+  // Get-ServerToken with the primary site administrator, then Get-SecurityConfig.
+  const serverToken = await adminPost("generateToken", { ...SITE, referer, f: "json" }, referer);
+  const config = await adminPost(
+    "security/config/",
+    { f: "json", token: serverToken.token as string },
+    referer,
+  );
+  expect(config.authenticationTier).toBe("GIS_SERVER");
+});
+
+/** A POST to the server's admin API, as DSC's Invoke-ArcGISWebRequest sends it. */
+async function adminPost(
+  op: string,
+  form: Record<string, string>,
+  referer: string,
+): Promise<Record<string, unknown>> {
+  const answer = await request(`${emu.adminUrl}/${op}`, {
+    method: "POST",
+    dispatcher: agent,
+    headers: { referer, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form).toString(),
+  });
+  const parsed = (await answer.body.json()) as Record<string, unknown>;
+  expect(parsed).not.toHaveProperty("error");
+  return parsed;
+}
+
+it("answers Chef's :import_root_cert as ssl_certificate_exist? and add_root_cert read it", async () => {
+  const referer = "referer";
+  const { token } = (await send(
+    "POST",
+    "/sharing/rest/generateToken",
+    { ...PORTAL, client: "referer", referer, expiration: "600", f: "json" },
+    referer,
+  )) as { token: string };
+  const keystore = `${portalRoot()}/portaladmin/security/sslCertificates`;
+  const exists = async (alias: string) => {
+    const url = new URL(`${keystore}/${alias}`);
+    url.searchParams.set("token", token);
+    url.searchParams.set("f", "json");
+    const answer = await request(url, { dispatcher: agent, headers: { referer } });
+    const parsed = (await answer.body.json()) as Record<string, unknown>;
+    return ["PrivateKeyEntry", "trustedCertEntry"].includes(String(parsed.entryType));
+  };
+  expect(await exists("serverca")).toBe(false);
+  const { cert } = await generate([{ name: "commonName", value: "Conformance CA" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    extensions: [{ name: "basicConstraints", cA: true }],
+  });
+  const form = new FormData();
+  form.set("file", new Blob([cert], { type: "application/x-x509-ca-cert" }), "serverca.cer");
+  form.set("alias", "serverca");
+  form.set("norestart", "false");
+  form.set("token", token);
+  form.set("f", "json");
+  const imported = await request(`${keystore}/importRootOrIntermediate`, {
+    method: "POST",
+    dispatcher: agent,
+    headers: { referer },
+    body: form,
+  });
+  expect(imported.statusCode).toBe(200);
+  const answer = (await imported.body.json()) as Record<string, unknown>;
+  expect(answer).not.toHaveProperty("error");
+  expect(answer).toEqual({ status: "success" });
+  expect(await exists("serverca")).toBe(true);
 });

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./params";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
+import { portalAdministrator, securityConfig } from "./federated";
 import { joinSite, unregisterMachine } from "./machines";
 import type { Runtime } from "../core/runtime";
 import {
@@ -81,7 +82,10 @@ function requirePost(req: ApiRequest, op: string): void {
   }
 }
 
-/** Checks the request's admin token: 499 without one, 498 for any token not valid here. */
+/**
+ * Checks the request's admin token: 499 without one, 498 for any token not valid here. A server
+ * federated with a portal also takes that portal's administrators' tokens (admin/federated.ts).
+ */
 export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): TokenClaims {
   const state = rt.store.current;
   const check = checkToken(presentedToken(req.headers, req.params), {
@@ -99,6 +103,8 @@ export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): To
       "Unauthorized access. Token not found. You can generate a token using the 'generateToken' operation.",
     ]);
   }
+  const portalClaims = portalAdministrator(req, site);
+  if (portalClaims !== null) return portalClaims;
   throw new AdminError(498, ["Invalid token."]);
 }
 
@@ -135,6 +141,10 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (second === "directories") return read(directories);
       if (second === "configstore") return read(configStore);
       return null;
+    case "security":
+      if (third !== undefined) return null;
+      if (second === undefined) return read(() => json({ resources: ["config"] }));
+      return second === "config" ? read((rt, _req, site) => json(securityConfig(rt, site))) : null;
     case "services":
       if (third !== undefined) return null;
       return read((_rt, _req, site) => services(site, second));

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./params";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
-import { portalAdminClaims, securityConfig } from "./federated";
+import { portalAdministrator, securityConfig } from "./federated";
 import { joinSite, unregisterMachine } from "./machines";
 import type { Runtime } from "../core/runtime";
 import {
@@ -82,11 +82,13 @@ function requirePost(req: ApiRequest, op: string): void {
   }
 }
 
-/** Checks the request's admin token: 499 without one, 498 for any token not valid here. */
+/**
+ * Checks the request's admin token: 499 without one, 498 for any token not valid here. A server
+ * federated with a portal also takes that portal's administrators' tokens (admin/federated.ts).
+ */
 export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): TokenClaims {
   const state = rt.store.current;
-  const token = presentedToken(req.headers, req.params);
-  const check = checkToken(token, {
+  const check = checkToken(presentedToken(req.headers, req.params), {
     secret: state.tokenSecret,
     audience: "admin",
     scope: site.id,
@@ -96,14 +98,13 @@ export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): To
     remoteAddress: req.remoteAddress,
   });
   if (check.ok && check.claims.sub === site.admin.username) return check.claims;
-  // A federated server also takes its portal's administrators' tokens (admin/federated.ts).
-  const portalClaims = check.ok ? null : portalAdminClaims(rt, req, token);
-  if (portalClaims !== null) return portalClaims;
   if (!check.ok && check.problem === "missing") {
     throw new AdminError(499, [
       "Unauthorized access. Token not found. You can generate a token using the 'generateToken' operation.",
     ]);
   }
+  const portalClaims = portalAdministrator(req, site);
+  if (portalClaims !== null) return portalClaims;
   throw new AdminError(498, ["Invalid token."]);
 }
 
@@ -117,10 +118,6 @@ function resolveRoute(segments: readonly string[]): Route | null {
       return read((rt) => root(rt));
     case "info":
       return second === undefined ? read((rt) => json(versionInfo(rt))) : null;
-    case "security":
-      return second === "config" && third === undefined
-        ? read((rt) => json(securityConfig(rt)))
-        : null;
     case "machines":
       if (third === "unregister" && second !== undefined) {
         return write((rt, _req, site) => unregisterMachine(rt, site, second));
@@ -144,6 +141,10 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (second === "directories") return read(directories);
       if (second === "configstore") return read(configStore);
       return null;
+    case "security":
+      if (third !== undefined) return null;
+      if (second === undefined) return read(() => json({ resources: ["config"] }));
+      return second === "config" ? read((rt, _req, site) => json(securityConfig(rt, site))) : null;
     case "services":
       if (third !== undefined) return null;
       return read((_rt, _req, site) => services(site, second));

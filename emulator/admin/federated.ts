@@ -1,55 +1,72 @@
 /**
- * What a server shows of its federation with a portal: it accepts that portal's tokens on its
- * administrative API, and its security configuration names the portal.
+ * What changes on a server once a portal has federated it (emulator/portal/federation.ts): its
+ * administrative API accepts the portal's tokens, and its security configuration names the portal.
+ * The federation is read from the portal's list of federated servers (one source of truth), so an
+ * unfederate at the portal ends both at once.
  *
  * Evidence:
- * - The portal's tokens on a federated server: the ArcGIS Server Administrator API's pages
- *   (https://developers.arcgis.com/rest/enterprise-administration/server/securityconfig/,
- *   "Tokens": outside the HTML interface an administrator "will need to acquire a session token
- *   from the generate operation in the Portal Directory API"). Esri's ArcGIS API for Python 2.4.4
- *   relies on it: `arcgis.gis.mission.MissionServer(url, gis)` sends every request to the server
- *   with the portal connection's `X-Esri-Authorization: Bearer <portal token>` (arcgis/auth/_auth/
- *   _token.py, `EsriBuiltInAuth.__call__` and the gen-token auth's `__call__`).
- * - The security configuration: `authenticationTier` is `ARCGIS_PORTAL` on a federated server:
- *   Esri/arcgis-powershell-dsc `Modules/ArcGIS/DSCResources/ArcGIS_Federation/ArcGIS_Federation.psm1`
- *   at df1baa2fb78f56780160dbf048435b8a8ca800cb reads `admin/security/config` after unfederating
- *   and sets `GIS_SERVER` back when it still reads `ARCGIS_PORTAL`; the fields are those of
- *   https://developers.arcgis.com/rest/enterprise-administration/server/securityconfig/
- *   (`authenticationTier`, `allowDirectAccess`, `allowedAdminAccessIPs`, `portalProperties`).
- * Assumptions (docs/emulator.md): the server is federated while a portal of this process lists it
- * (no state of its own); only the portal's administrators (org_admin) are the server's
- * administrators; unfederating ends both at once (DSC's reset suggests a real server may keep
- * `ARCGIS_PORTAL` until told otherwise); `portalProperties` holds the portal's URL and id only.
+ * - A federated server accepts the portal's token on its administrative API: Esri/arcgis-cookbook
+ *   `cookbooks/arcgis-enterprise/libraries/server_admin_client.rb` at
+ *   6b807249eec03146b913a2ad8661425472d53780 (`federate`: after writing the security configuration
+ *   it POSTs `admin/services/federate` with `token` = the portal's token); Esri's ArcGIS API for
+ *   Python 2.4.4, `arcgis/gis/mission/_ms.py` (`MissionServer(url, gis)` sends every admin request
+ *   through the portal's connection `gis._con`) and `arcgis/auth/_auth/_token.py`
+ *   (`EsriBuiltInAuth.__call__` and `EsriGenTokenAuth.__call__` put the portal's own token in
+ *   `X-Esri-Authorization: Bearer`; no server token is asked for when signed in with a password).
+ * - A valid portal token of a user without administrative privileges: "Token is valid but access
+ *   is denied." (the text `EsriBuiltInAuth.handle_401` of that file recognises), code 403.
+ * - The security configuration's fields after federation: the same Chef file's `federate`
+ *   (`authenticationMode` ARCGIS_PORTAL_TOKEN, `authenticationTier` ARCGIS_PORTAL,
+ *   `userStoreConfig.type` PORTAL, `portalProperties` with portalUrl, privatePortalUrl,
+ *   portalMode ARCGIS_PORTAL_FEDERATION, serverId, serverUrl) and `security_configuration` (reads
+ *   `GET admin/security/config`); Esri/arcgis-powershell-dsc
+ *   `Modules/ArcGIS/DSCResources/ArcGIS_Federation/ArcGIS_Federation.psm1` at
+ *   df1baa2fb78f56780160dbf048435b8a8ca800cb (`Get-SecurityConfig`; a federated server's
+ *   `authenticationTier` is `ARCGIS_PORTAL`, an unfederated one's `GIS_SERVER`);
+ *   https://developers.arcgis.com/rest/enterprise-administration/mission-server/security-security-config
+ *   and the ArcGIS API for Python 2.4.4 `arcgis/gis/mission/_security.py`
+ *   (`SecurityManager.configuration`: the field list).
+ * Assumptions (docs/emulator.md): the portal is an emulator of this process; a server unfederated at
+ * the portal shows GIS_SERVER again at once; `portalSecretKey` and `token` are never shown; the
+ * values of the unfederated configuration (ARCGIS_TOKEN, BUILTIN stores) and of `httpEnabled`.
  */
-import { machineAt, machinesOfProcess, type Machine } from "../core/registry";
+import { AdminError, type ApiRequest } from "../core/http";
+import { machineAt, machinesOfProcess } from "../core/registry";
 import type { Runtime } from "../core/runtime";
-import { checkToken, type TokenClaims } from "../core/tokens";
-import type { ApiRequest } from "../core/http";
+import type { FederatedServer, SiteRecord } from "../core/state";
+import { checkToken, presentedToken, type TokenClaims } from "../core/tokens";
 
-/** The machine of this process whose portal lists this server as federated, if any. */
-export function federatingPortal(rt: Runtime): Machine | null {
+/** The portal's root path on an emulator (emulator/portal/sharing-api.ts, PORTAL_ROOT_PATH). */
+const PORTAL_PATH = "/portal";
+
+/** A site's federation: the portal that federated it, and the portal's record of it. */
+export interface Federation {
+  readonly portal: Runtime;
+  readonly server: FederatedServer;
+}
+
+/** The portal of this process that has federated `site`, if any. */
+export function federationOf(site: SiteRecord): Federation | null {
   for (const machine of machinesOfProcess()) {
-    const listed = machine.rt.store.current.portal.servers.some(
-      (server) => machineAt(server.adminUrl)?.rt === rt,
-    );
-    if (listed) return machine;
+    for (const server of machine.rt.store.current.portal.servers) {
+      if (machineAt(server.adminUrl)?.rt.store.current.site?.id === site.id) {
+        return { portal: machine.rt, server };
+      }
+    }
   }
   return null;
 }
 
 /**
- * The claims of `token` when it is a token of the portal this server is federated with, issued
- * to one of its administrators; null otherwise.
+ * The claims of the request's token when it is a valid token of the portal that federated `site`,
+ * issued to a portal administrator; null when it is not such a token (the caller answers 498). A
+ * valid token of a portal user who is not an administrator: 403.
  */
-export function portalAdminClaims(
-  rt: Runtime,
-  req: ApiRequest,
-  token: string | null,
-): TokenClaims | null {
-  if (token === null) return null;
-  const state = federatingPortal(rt)?.rt.store.current;
-  if (state === undefined) return null;
-  const check = checkToken(token, {
+export function portalAdministrator(req: ApiRequest, site: SiteRecord): TokenClaims | null {
+  const federation = federationOf(site);
+  if (federation === null) return null;
+  const state = federation.portal.store.current;
+  const check = checkToken(presentedToken(req.headers, req.params), {
     secret: state.tokenSecret,
     audience: "portal",
     scope: state.portal.id,
@@ -60,21 +77,45 @@ export function portalAdminClaims(
   });
   if (!check.ok) return null;
   const user = state.portal.users.find((u) => u.username === check.claims.sub);
-  return user?.role === "org_admin" ? check.claims : null;
+  if (user === undefined) return null;
+  if (user.role !== "org_admin")
+    throw new AdminError(403, ["Token is valid but access is denied."]);
+  return check.claims;
 }
 
-/** `GET security/config`: the security configuration, naming the portal when federated. */
-export function securityConfig(rt: Runtime): Record<string, unknown> {
-  const portal = federatingPortal(rt);
-  const base = { allowedAdminAccessIPs: "", allowDirectAccess: true, sslEnabled: rt.tlsEnabled };
-  if (portal === null) return { ...base, authenticationTier: "GIS_SERVER" };
-  const scheme = portal.rt.tlsEnabled ? "https" : "http";
+/** `GET security/config`: the site's security configuration, naming its portal once federated. */
+export function securityConfig(rt: Runtime, site: SiteRecord): Record<string, unknown> {
+  const common = {
+    securityEnabled: true,
+    sslEnabled: rt.tlsEnabled,
+    httpEnabled: !rt.tlsEnabled,
+    virtualDirsSecurityEnabled: false,
+    allowDirectAccess: true,
+    allowedAdminAccessIPs: "",
+  };
+  const federation = federationOf(site);
+  if (federation === null) {
+    return {
+      ...common,
+      authenticationMode: "ARCGIS_TOKEN",
+      authenticationTier: "GIS_SERVER",
+      userStoreConfig: { type: "BUILTIN", properties: {} },
+      roleStoreConfig: { type: "BUILTIN", properties: {} },
+    };
+  }
+  const portalUrl = `${federation.portal.publicOrigin}${PORTAL_PATH}`;
   return {
-    ...base,
+    ...common,
+    authenticationMode: "ARCGIS_PORTAL_TOKEN",
     authenticationTier: "ARCGIS_PORTAL",
+    userStoreConfig: { type: "PORTAL", properties: {} },
+    roleStoreConfig: { type: "PORTAL", properties: {} },
     portalProperties: {
-      portalUrl: `${scheme}://${portal.rt.options.host}:${portal.port}/portal`,
-      portalId: portal.rt.store.current.portal.id,
+      portalUrl,
+      privatePortalUrl: portalUrl,
+      portalMode: "ARCGIS_PORTAL_FEDERATION",
+      serverId: federation.server.id,
+      serverUrl: federation.server.url,
     },
   };
 }

@@ -12,6 +12,11 @@
  *   …/<id>/update: token, serverRole, serverFunction, f; reads `serverId`), `unfederate_server`
  *   (POST …/<id>/unfederate: token, forceUnfederate, f); `validate_response` fails on an `error`
  *   member of a 200 answer.
+ * - Chef's server side, `cookbooks/arcgis-enterprise/libraries/server_admin_client.rb` at the same
+ *   commit: `generate_token` (POST admin/generateToken: username, password, client=referer,
+ *   referer=referer, expiration=600, f=json) and `security_configuration` (POST
+ *   admin/security/config: token, f; reads authenticationMode, authenticationTier,
+ *   portalProperties); its `federate` writes the values a federated server shows.
  * - DSC, Esri/arcgis-powershell-dsc at df1baa2fb78f56780160dbf048435b8a8ca800cb,
  *   `Modules/ArcGIS/DSCResources/ArcGIS_Federation/ArcGIS_Federation.psm1`: `Get-FederatedServers`
  *   (GET portaladmin/federation/servers/ with f and token; finds the server by `url` and
@@ -19,8 +24,10 @@
  *   password, token; fails on `error`), `Update-FederatedServer` (f, token, serverRole,
  *   serverFunction), `Invoke-UnFederateServer` (f, token); `Get-PortalToken` in
  *   `Modules/ArcGIS/Modules/ArcGIS.Common/ArcGIS.Common.psm1` (username, password, referer, f);
- *   after unfederating, `Get-SecurityConfig` (POST admin/security/config/ with f and the primary
- *   site administrator's token; reads `authenticationTier`, resets it when `ARCGIS_PORTAL`).
+ *   after unfederating, `Get-ServerToken` (same file: POST admin/generateToken with username,
+ *   password, client=referer, referer, expiration=1000, f) and `Get-SecurityConfig` (POST
+ *   admin/security/config/ with f and token; reads `authenticationTier`, resetting it to
+ *   GIS_SERVER when it still says ARCGIS_PORTAL).
  * - Chef's `:import_root_cert` (`providers/portal.rb`; `ssl_certificate_exist?` and
  *   `add_root_cert` in portal_admin_client.rb): GET `<sslCertificates>/<alias>` (present when
  *   `entryType` is `PrivateKeyEntry` or `trustedCertEntry`; any failure: absent), then a multipart
@@ -59,8 +66,9 @@ async function send(
   path: string,
   form: Record<string, string>,
   referer: string,
+  root: string = portalRoot(),
 ): Promise<Record<string, unknown>> {
-  const url = new URL(`${portalRoot()}${path}`);
+  const url = new URL(`${root}${path}`);
   let body: string | undefined;
   if (method === "GET") for (const [k, v] of Object.entries(form)) url.searchParams.set(k, v);
   else body = new URLSearchParams(form).toString();
@@ -115,6 +123,31 @@ it("answers Chef's federation as arcgis_enterprise_portal reads it", async () =>
     referer,
   );
   expect(updated.serverId).toBe(id);
+  // The server's side: server_admin_client.rb `generate_token`, then `security_configuration`.
+  const server = await send(
+    "POST",
+    "/admin/generateToken",
+    { ...SITE, client: "referer", referer, expiration: "600", f: "json" },
+    referer,
+    siteRoot(),
+  );
+  const config = await send(
+    "POST",
+    "/admin/security/config",
+    { token: server.token as string, f: "json" },
+    referer,
+    siteRoot(),
+  );
+  expect(config).toMatchObject({
+    authenticationMode: "ARCGIS_PORTAL_TOKEN",
+    authenticationTier: "ARCGIS_PORTAL",
+    portalProperties: {
+      portalUrl: portalRoot(),
+      portalMode: "ARCGIS_PORTAL_FEDERATION",
+      serverId: id,
+      serverUrl: siteRoot(),
+    },
+  });
   await send(
     "POST",
     `/portaladmin/federation/servers/${id}/unfederate`,
@@ -165,32 +198,23 @@ it("answers DSC's ArcGIS_Federation as it reads it", async () => {
     referer,
   );
   expect(await find()).toBeUndefined();
-  // Get-ServerToken with the primary site administrator, then Get-SecurityConfig.
-  const serverToken = await adminPost("generateToken", { ...SITE, referer, f: "json" }, referer);
-  const config = await adminPost(
-    "security/config/",
+  // Get-ServerToken, then Get-SecurityConfig: the server no longer says ARCGIS_PORTAL.
+  const serverToken = await send(
+    "POST",
+    "/admin/generateToken",
+    { ...SITE, client: "referer", referer, expiration: "1000", f: "json" },
+    referer,
+    siteRoot(),
+  );
+  const config = await send(
+    "POST",
+    "/admin/security/config/",
     { f: "json", token: serverToken.token as string },
     referer,
+    siteRoot(),
   );
   expect(config.authenticationTier).toBe("GIS_SERVER");
 });
-
-/** A POST to the server's admin API, as DSC's Invoke-ArcGISWebRequest sends it. */
-async function adminPost(
-  op: string,
-  form: Record<string, string>,
-  referer: string,
-): Promise<Record<string, unknown>> {
-  const answer = await request(`${emu.adminUrl}/${op}`, {
-    method: "POST",
-    dispatcher: agent,
-    headers: { referer, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form).toString(),
-  });
-  const parsed = (await answer.body.json()) as Record<string, unknown>;
-  expect(parsed).not.toHaveProperty("error");
-  return parsed;
-}
 
 it("answers Chef's :import_root_cert as ssl_certificate_exist? and add_root_cert read it", async () => {
   const referer = "referer";

@@ -300,6 +300,12 @@ async function startObjectStore({ bin, buckets = [], env = process.env } = {}) {
     `-s3.port=${ports.s3}`,
     `-s3.port.grpc=${ports["s3.grpc"]}`,
     `-s3.config=${s3Config}`,
+    // Off: the Iceberg and Lance catalogs listen on fixed ports by default.
+    "-s3.port.iceberg=0",
+    "-s3.port.lance=0",
+    // In the data folder rather than /tmp/seaweedfs-*-<port>.sock.
+    `-filer.localSocket=${path.join(dataDir, "filer.sock")}`,
+    `-s3.localSocket=${path.join(dataDir, "s3.sock")}`,
     "-volume.max=0",
     "-master.volumeSizeLimitMB=256",
   ];

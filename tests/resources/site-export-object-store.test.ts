@@ -171,7 +171,9 @@ describe("SiteExport to object storage", () => {
 
   it("exports again when uploadTo or the store changes, and only updates state for deleteBackupOnDestroy and credentials", async () => {
     const { id, outs } = await exportTo("diff/");
-    const news = exportInputs({ uploadTo: `s3://${BUCKET}/diff/` });
+    // As the engine does: diff gets the inputs check() returned.
+    const news = (await siteExport.check({}, exportInputs({ uploadTo: `s3://${BUCKET}/diff/` })))
+      .inputs;
     expect(await siteExport.diff(id, outs, news)).toEqual({ changes: false });
     expect(await siteExport.diff(id, outs, { ...news, uploadTo: "s3://backups/other/" })).toEqual({
       changes: true,

@@ -2,9 +2,10 @@
 /**
  * The Pulumi program of tests/real-engine/object-store.test.ts, copied over the consumer
  * project's program: a SiteExport streamed to an S3-compatible store, driven by stack config:
- * adminUrl, caCert, siteUsername, sitePassword (secret), uploadTo, s3Endpoint; s3AccessKeyId and
- * s3SecretAccessKey (secret) for objectStoreCredentials (else the AWS environment's); and
- * deleteBackupOnDestroy (boolean).
+ * adminUrl, caCert, siteUsername, sitePassword (secret), uploadTo, s3Endpoint; s3AccessKeyId for
+ * objectStoreCredentials, whose secret key is then the environment's TEST_S3_SECRET_ACCESS_KEY, a
+ * plain value (no Pulumi secret: the resource must keep it secret itself), else the AWS
+ * environment's credentials; and deleteBackupOnDestroy (boolean).
  */
 const pulumi = require("@pulumi/pulumi");
 const { SiteExport } = require("pulumi-arcgis-admin");
@@ -24,7 +25,7 @@ module.exports = () => {
       : {
           objectStoreCredentials: {
             accessKeyId,
-            secretAccessKey: config.requireSecret("s3SecretAccessKey"),
+            secretAccessKey: process.env.TEST_S3_SECRET_ACCESS_KEY,
           },
         }),
     deleteBackupOnDestroy: config.getBoolean("deleteBackupOnDestroy") ?? false,

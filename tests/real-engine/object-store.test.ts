@@ -61,8 +61,10 @@ it("writes the archive to the store with its sha256, keeps the secret key encryp
   const settings = config({
     uploadTo: { value: `s3://${BUCKET}/real-engine/` },
     s3AccessKeyId: { value: store.accessKeyId },
-    s3SecretAccessKey: { value: store.secretAccessKey, secret: true },
   });
+  // A plain value in the program (not a Pulumi secret, not in the stack's config): only the
+  // resource can keep it out of the state in plain text.
+  process.env.TEST_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
   const up = await stack.mustRun("up", { config: settings });
   const { objectUrl, sha256, sizeBytes } = up.outputs as Record<string, unknown>;
   expect(objectUrl).toMatch(/^s3:\/\/backups\/real-engine\/\d{8}-\d{6}-UTC.*\.agssite$/);
@@ -93,6 +95,7 @@ it("writes the archive to the store with its sha256, keeps the secret key encryp
   const second = keyOf((again.outputs as Record<string, unknown>).objectUrl);
   await stack.mustRun("destroy");
   expect(await store.exists(BUCKET, second)).toBe(true);
+  delete process.env.TEST_S3_SECRET_ACCESS_KEY;
 });
 
 it("takes credentials from the AWS environment, and deletes the object on destroy only when opted in", async () => {

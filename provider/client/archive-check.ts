@@ -102,12 +102,19 @@ export function streamedZipCheck(): {
   verify(ctx: AnswerContext): void;
 } {
   let head = Buffer.alloc(0);
-  let tail = Buffer.alloc(0);
+  // The last chunks, at least ZIP_TAIL_BYTES of them: kept by reference, joined only at the end
+  // (a copy per chunk would make garbage as large as the archive).
+  const last: Buffer[] = [];
+  let lastBytes = 0;
   return {
     observe(chunk) {
       if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
-      tail = Buffer.concat([tail, chunk]);
-      if (tail.length > ZIP_TAIL_BYTES) tail = tail.subarray(tail.length - ZIP_TAIL_BYTES);
+      last.push(chunk);
+      lastBytes += chunk.length;
+      while (last.length > 1 && lastBytes - last[0]!.length >= ZIP_TAIL_BYTES) {
+        lastBytes -= last[0]!.length;
+        last.shift();
+      }
     },
     verify(ctx) {
       const fail = (why: string) =>
@@ -118,6 +125,8 @@ export function streamedZipCheck(): {
         }
         throw fail("it does not start with a zip entry");
       }
+      const joined = Buffer.concat(last);
+      const tail = joined.subarray(Math.max(0, joined.length - ZIP_TAIL_BYTES));
       for (let at = tail.length - 22; at >= 0; at--) {
         if (tail.readUInt32LE(at) !== 0x06054b50) continue;
         const entries = tail.readUInt16LE(at + 10);

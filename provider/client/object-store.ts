@@ -222,7 +222,7 @@ function storeError(what: string, url: string, e: unknown): Error {
 
 /**
  * Streams a body to an object with multipart uploads ({@link PART_BYTES} parts, {@link QUEUE_SIZE}
- * at a time: memory stays flat whatever the size), under a temporary key beside the final one;
+ * at a time: the body is never held whole), under a temporary key beside the final one;
  * once the body has been read whole, `finish` gives the SHA-256 and the archive's check, and the
  * object is copied to a free final key (`name`, else `name-1`, ... : a backup never replaces
  * another) with the SHA-256 as metadata; the temporary object is then removed. A failure leaves

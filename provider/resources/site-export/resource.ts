@@ -68,8 +68,8 @@ export interface SiteExportArgs extends ServerResourceArgs {
   allowMissingDownload?: pulumi.Input<boolean>;
   /**
    * An S3-compatible destination, `s3://bucket/prefix` (only without `location` and
-   * `downloadTo`): the archive is streamed from the server to the store (multipart, memory stays
-   * flat) under `<prefix><fileName>` (`-1`, `-2`, ... appended when that key is taken), with its
+   * `downloadTo`): the archive is streamed from the server to the store (multipart, never held
+   * whole) under `<prefix><fileName>` (`-1`, `-2`, ... appended when that key is taken), with its
    * SHA-256 as the object's `sha256` metadata. A change exports again.
    */
   uploadTo?: pulumi.Input<string>;

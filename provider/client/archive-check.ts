@@ -77,3 +77,65 @@ export async function verifyArchive(path: string): Promise<DownloadResult> {
   await verifyZipFile(path, { operation: "verifyArchive", url: path });
   return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
 }
+
+/** Bytes at the end of a zip that can hold its end-of-central-directory record (22 + comment). */
+const ZIP_TAIL_BYTES = 22 + 0xffff;
+
+/**
+ * A check of a zip archive that goes by as a stream (uploaded without touching the disk): its
+ * first bytes are a zip's, and its end holds an end-of-central-directory record that counts at
+ * least one entry. Less than {@link verifyZipFile}'s walk of the whole directory, but it tells an
+ * archive from a proxy's page, a truncated body or an empty zip; it keeps at most 64 KiB.
+ *
+ * @example
+ * ```ts
+ * const check = streamedZipCheck();
+ * for await (const chunk of body) check.observe(chunk);
+ * check.verify({ operation: "downloadExport", url });
+ * ```
+ * Sends no request.
+ *
+ * @internal
+ */
+export function streamedZipCheck(): {
+  observe(chunk: Buffer): void;
+  verify(ctx: AnswerContext): void;
+} {
+  let head = Buffer.alloc(0);
+  // The last chunks, at least ZIP_TAIL_BYTES of them: kept by reference, joined only at the end
+  // (a copy per chunk would make garbage as large as the archive).
+  const last: Buffer[] = [];
+  let lastBytes = 0;
+  return {
+    observe(chunk) {
+      if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
+      last.push(chunk);
+      lastBytes += chunk.length;
+      while (last.length > 1 && lastBytes - last[0]!.length >= ZIP_TAIL_BYTES) {
+        lastBytes -= last[0]!.length;
+        last.shift();
+      }
+    },
+    verify(ctx) {
+      const fail = (why: string) =>
+        requestError(ctx, "BAD_RESPONSE", `the downloaded file is not a zip archive (${why}).`);
+      if (head.length < 4 || head.readUInt32LE(0) !== 0x04034b50) {
+        if (head.length >= 4 && head.readUInt32LE(0) === 0x06054b50) {
+          throw requestError(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
+        }
+        throw fail("it does not start with a zip entry");
+      }
+      const joined = Buffer.concat(last);
+      const tail = joined.subarray(Math.max(0, joined.length - ZIP_TAIL_BYTES));
+      for (let at = tail.length - 22; at >= 0; at--) {
+        if (tail.readUInt32LE(at) !== 0x06054b50) continue;
+        const entries = tail.readUInt16LE(at + 10);
+        if (entries === 0) {
+          throw requestError(ctx, "BAD_RESPONSE", "the downloaded zip archive is empty.");
+        }
+        return;
+      }
+      throw fail("no end-of-central-directory record: truncated?");
+    },
+  };
+}

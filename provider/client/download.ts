@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { link, mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
 import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "./dispatcher";
@@ -82,6 +83,31 @@ export interface DownloadResult {
  * @internal
  */
 export async function downloadToFile(opts: DownloadOptions): Promise<DownloadResult> {
+  const { res, ctx, maxBytes } = await openFileAnswer(opts);
+  const target = targetPath(opts, res);
+  await mkdir(dirname(target), { recursive: true });
+  await removeStalePartials(dirname(target));
+  const temp = join(dirname(target), `.${basename(target)}.${partialTag()}.part`);
+  try {
+    const { sizeBytes, sha256 } = await streamToFile(res, temp, maxBytes, opts, ctx);
+    await opts.verify?.(temp, ctx);
+    const isFolder = !(typeof opts.dest === "object" && "file" in opts.dest);
+    const final = isFolder ? await publishBesideOthers(temp, target) : target;
+    if (!isFolder) await rename(temp, target);
+    return { path: final, fileName: basename(final), sizeBytes, sha256 };
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Sends the GET and sets aside every answer that is not the file (an ArcGIS error, a proxy's
+ * page, an item description whose file is then fetched, an announced size above the limit).
+ */
+async function openFileAnswer(
+  opts: Omit<DownloadOptions, "dest">,
+): Promise<{ res: Dispatcher.ResponseData; ctx: AnswerContext; maxBytes: number }> {
   const secrets = [...(opts.secrets ?? []), ...(opts.token ? [opts.token] : [])];
   const ctx: AnswerContext = { operation: opts.operation, url: opts.url, secrets };
   const headers: Record<string, string> = { ...baseHeaders(opts.referer), accept: "*/*" };
@@ -103,20 +129,86 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     await rejectNonFileAnswer(res, opts, ctx, false);
   }
   await rejectAnnouncedOversize(res, maxBytes, ctx);
+  return { res, ctx, maxBytes };
+}
 
-  const target = targetPath(opts, res);
-  await mkdir(dirname(target), { recursive: true });
-  await removeStalePartials(dirname(target));
-  const temp = join(dirname(target), `.${basename(target)}.${partialTag()}.part`);
+/**
+ * Options of {@link downloadToSink}: those of {@link downloadToFile} without a destination.
+ *
+ * @internal
+ */
+export type SinkDownloadOptions = Omit<DownloadOptions, "dest" | "verify">;
+
+/**
+ * What {@link downloadToSink} hands its sink: the body as it arrives (counted against the limit
+ * and hashed on the way), the file name the server gives, and the size and SHA-256 once the body
+ * has been read to its end.
+ *
+ * @internal
+ */
+export interface DownloadStream {
+  /** The file's bytes; reading it fails when the body grows past maxDownloadBytes. */
+  body: Readable;
+  /** The file name from Content-Disposition, else the URL's last segment. */
+  fileName: string;
+  /** Size and SHA-256 of what was read; throws when the body was not read to its end. */
+  digest: () => { sizeBytes: number; sha256: string };
+}
+
+/**
+ * Streams a GET answer to a sink (e.g. an object store's upload) while counting and hashing it:
+ * the answers that are not the file are refused as by {@link downloadToFile}, and the content is
+ * never held in memory whole.
+ *
+ * @param opts - URL, token and transport, as for {@link downloadToFile}.
+ * @param sink - reads `body` to its end and resolves with its own result.
+ * @returns the sink's result with the file's name, size and SHA-256.
+ * @example
+ * ```ts
+ * await downloadToSink({ url, operation: "downloadExport", token }, ({ body }) => upload(body));
+ * ```
+ * Maps to: `GET <download URL>`, e.g. the URL exportSite answers.
+ *
+ * @internal
+ */
+export async function downloadToSink<T>(
+  opts: SinkDownloadOptions,
+  sink: (download: DownloadStream) => Promise<T>,
+): Promise<{ result: T; fileName: string; sizeBytes: number; sha256: string }> {
+  const { res, ctx, maxBytes } = await openFileAnswer(opts);
+  const fileName = basename(targetPath({ ...opts, dest: "." }, res));
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  let ended = false;
+  const source = res.body;
+  async function* counted(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        sizeBytes += chunk.length;
+        // An endless body must not fill the store: stop at the limit, not at the end.
+        if (sizeBytes > maxBytes) throw tooLarge(ctx, maxBytes, "the file grew past the limit");
+        hash.update(chunk);
+        yield chunk;
+      }
+    } catch (e) {
+      // A failure reading the server's answer is the server's (a failure of the sink is its own).
+      throw transportError(e, opts, ctx);
+    }
+    ended = true;
+  }
+  const body = Readable.from(counted(), { objectMode: false });
+  let sha256: string | undefined;
+  const digest = () => {
+    if (!ended) throw new Error(`${opts.operation}: the body was not read to its end.`);
+    sha256 ??= hash.digest("hex");
+    return { sizeBytes, sha256 };
+  };
   try {
-    const { sizeBytes, sha256 } = await streamToFile(res, temp, maxBytes, opts, ctx);
-    await opts.verify?.(temp, ctx);
-    const isFolder = !(typeof opts.dest === "object" && "file" in opts.dest);
-    const final = isFolder ? await publishBesideOthers(temp, target) : target;
-    if (!isFolder) await rename(temp, target);
-    return { path: final, fileName: basename(final), sizeBytes, sha256 };
+    const result = await sink({ body, fileName, digest });
+    return { result, fileName, ...digest() };
   } catch (e) {
-    await rm(temp, { force: true });
+    body.destroy();
+    source.destroy();
     throw e;
   }
 }
@@ -149,7 +241,7 @@ async function publishBesideOthers(temp: string, target: string): Promise<string
  */
 async function itemDescription(
   res: Dispatcher.ResponseData,
-  opts: DownloadOptions,
+  opts: Omit<DownloadOptions, "dest">,
   ctx: AnswerContext,
   headers: Record<string, string>,
 ): Promise<Record<string, unknown> | undefined> {
@@ -321,7 +413,7 @@ export function fileNameFromDisposition(header: string | undefined): string | un
   return safeName((plain?.[1] ?? plain?.[2])?.replace(/\\(.)/g, "$1").trim());
 }
 
-function fileNameFromUrl(opts: DownloadOptions): string {
+function fileNameFromUrl(opts: Pick<DownloadOptions, "url" | "defaultExtension">): string {
   const segment = new URL(opts.url).pathname.split("/").filter(Boolean).pop() ?? "";
   let name: string | undefined;
   try {

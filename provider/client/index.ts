@@ -19,3 +19,4 @@ export * from "./auth";
 export * from "./session";
 export * from "./admin";
 export * from "./portal";
+export * from "./object-store";

@@ -1,8 +1,8 @@
 /**
  * The package entry loads the REST client (and with it undici and zod) only when one of the
- * client's exports is first read: a Pulumi program that imports the package for its resource
- * classes does not pay for it. Checked on the built entry in fresh Node processes, as a program
- * loads it, from CommonJS and from an ES module.
+ * client's exports is first read, and the AWS SDK only when object storage is used: a Pulumi
+ * program that imports the package for its resource classes does not pay for them. Checked on the
+ * built entry in fresh Node processes, as a program loads it, from CommonJS and from an ES module.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -33,6 +33,7 @@ const loaded = () => {
     undici: files.filter((f) => f.includes("/node_modules/undici/")).length,
     zod: files.filter((f) => f.includes("/node_modules/zod/")).length,
     client: files.filter((f) => f.includes("/dist/provider/client/")).length,
+    aws: files.filter((f) => f.includes("/@aws-sdk/") || f.includes("/@smithy/")).length,
   };
 };`;
 
@@ -59,9 +60,11 @@ console.log(JSON.stringify({
     same: boolean;
   };
   expect(result.classes).toBe(true);
-  expect(result.before).toEqual({ undici: 0, zod: 0, client: 0 });
+  expect(result.before).toEqual({ undici: 0, zod: 0, client: 0, aws: 0 });
   expect(result.after.undici).toBeGreaterThan(0);
   expect(result.after.zod).toBeGreaterThan(0);
+  // The AWS SDK waits for a SiteExport with uploadTo: the REST client does not load it either.
+  expect(result.after.aws).toBe(0);
   // The export is the client's own value (a class stays the class: instanceof works).
   expect(result.same).toBe(true);
 });

@@ -1,7 +1,14 @@
 import type { AdminSession } from "../session";
 import type { TransportOptions } from "../dispatcher";
-import { verifyZipFile } from "../archive-check";
-import { downloadToFile, type DownloadDestination, type DownloadResult } from "../download";
+import { Readable } from "node:stream";
+import { streamedZipCheck, verifyZipFile } from "../archive-check";
+import {
+  downloadToFile,
+  downloadToSink,
+  type DownloadDestination,
+  type DownloadResult,
+} from "../download";
+import { uploadArchive, type ObjectStoreSettings } from "../object-store";
 import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import { withRetry } from "../retry";
 
@@ -58,6 +65,104 @@ export async function downloadExport(
           }),
         isHtmlInsteadOfFile,
       ),
+    session.retry,
+    merged.signal,
+  );
+}
+
+/** Where {@link uploadExport} put an archive. */
+export interface UploadedExport {
+  /** `s3://bucket/key`. */
+  url: string;
+  bucket: string;
+  key: string;
+  fileName: string;
+  sizeBytes: number;
+  /** Hex SHA-256 of the content, also the object's `sha256` metadata. */
+  sha256: string;
+}
+
+/**
+ * Streams a site archive that {@link exportSite} left on the server to S3-compatible object
+ * storage, without writing it to disk: the same GET as {@link downloadExport} (token only to the
+ * admin URL's origin, the same answers refused, the size limit), piped into a multipart upload
+ * under a temporary key while it is hashed and checked as a zip; only a complete, checked archive
+ * gets its final key `<prefix><file name>` (`-1`, `-2`, ... when taken) with its SHA-256 as the
+ * object's `sha256` metadata. Transient failures of the download are retried (a GET; the upload
+ * starts again).
+ *
+ * @param session - the admin session that exported the site.
+ * @param url - the download URL exportSite answered.
+ * @param destination - `s3://bucket/prefix`.
+ * @param store - how to reach the store (endpoint, region, path style, credentials).
+ * @param transport - overrides of the session's transport (e.g. a longer bodyMs, a signal).
+ * @returns the object, its size and SHA-256.
+ * @example
+ * ```ts
+ * const { location } = await exportSite(session);
+ * const object = await uploadExport(session, location, "s3://backups/site-a", { region: "eu-west-1" });
+ * ```
+ * Maps to: `GET <download URL from exportSite>`, then S3 multipart upload, CopyObject and
+ * DeleteObject (see uploadArchive).
+ *
+ * REST Documentation: as {@link downloadExport}.
+ */
+export async function uploadExport(
+  session: AdminSession,
+  url: string,
+  destination: string,
+  store: ObjectStoreSettings,
+  transport: TransportOptions = {},
+): Promise<UploadedExport> {
+  const merged = { ...session.transport, ...definedFields(transport) };
+  const fileUrl = exportDownloadUrl(session.adminUrl, url);
+  return withRetry(
+    () =>
+      session.withToken(async (token) => {
+        const done = await downloadToSink(
+          {
+            ...merged,
+            url: fileUrl,
+            operation: "downloadExport",
+            token,
+            referer: session.referer,
+            secrets: session.secrets(),
+            defaultExtension: ".agssite",
+            fileOfItem: (itemUrl) => `${itemUrl.replace(/\/+$/, "")}/download`,
+          },
+          ({ body, fileName, digest }) => {
+            const zip = streamedZipCheck();
+            const checked = Readable.from(
+              (async function* () {
+                for await (const chunk of body as AsyncIterable<Buffer>) {
+                  zip.observe(chunk);
+                  yield chunk;
+                }
+              })(),
+            );
+            return uploadArchive(
+              store,
+              destination,
+              fileName,
+              checked,
+              () => {
+                zip.verify({ operation: "downloadExport", url: fileUrl });
+                return Promise.resolve(digest().sha256);
+              },
+              merged.signal,
+            );
+          },
+        );
+        const { url: objectUrl, bucket, key } = done.result;
+        return {
+          url: objectUrl,
+          bucket,
+          key,
+          fileName: done.fileName,
+          sizeBytes: done.sizeBytes,
+          sha256: done.sha256,
+        };
+      }, isHtmlInsteadOfFile),
     session.retry,
     merged.signal,
   );

@@ -46,7 +46,7 @@ export abstract class ServerResource<Timeouts extends object = object>
  * The frame of a server resource: the outputs {@link ServerResource} declares come with it
  * (`serverType` from the arguments; `adminUrl`, `username`, `password` and `tls` from the resolved
  * connection), so does `timeouts` (every server resource has its own time limits), and the
- * password is always a secret.
+ * password is always a secret (with the resource's own secret outputs).
  *
  * @param type - the class name.
  * @param provider - its serialized provider.
@@ -57,12 +57,13 @@ export abstract class ServerResource<Timeouts extends object = object>
 export function serverResourceFrame(
   type: string,
   provider: pulumi.dynamic.ResourceProvider,
-  own: Pick<ResourceFrame, "fromArguments" | "outputOnly">,
+  own: Pick<ResourceFrame, "fromArguments" | "outputOnly"> &
+    Partial<Pick<ResourceFrame, "secretOutputs">>,
 ): ResourceFrame {
   return {
     type,
     provider,
-    secretOutputs: ["password"],
+    secretOutputs: ["password", ...(own.secretOutputs ?? [])],
     fromArguments: ["serverType", ...own.fromArguments, "timeouts"],
     outputOnly: own.outputOnly,
   };

@@ -7,6 +7,13 @@ import { DEFAULT_MAX_DOWNLOAD_BYTES, type ServerType } from "../../client";
 import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
 import { nonEmpty } from "../common/input-schemas";
+import {
+  objectStoreCredentialsSchema,
+  objectStoreSchema,
+  objectUrlSchema,
+  type ObjectStoreCredentials,
+  type ObjectStoreOptions,
+} from "../common/object-store-inputs";
 import { type TlsSettings } from "../common/tls";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
@@ -33,6 +40,14 @@ export interface SiteExportInputs {
   location?: string;
   /** A local folder the archive is downloaded to. */
   downloadTo?: string;
+  /** An S3-compatible destination, `s3://bucket/prefix`, the archive is streamed to. */
+  uploadTo?: string;
+  /** With uploadTo: how to reach the store. */
+  objectStore?: ObjectStoreOptions;
+  /** With uploadTo: static credentials of the store (a secret); default the AWS SDK's chain. */
+  objectStoreCredentials?: ObjectStoreCredentials;
+  /** With uploadTo: whether destroy deletes the uploaded object (default false: kept). */
+  deleteBackupOnDestroy?: boolean;
   /** Any values: a change exports again. */
   triggers?: unknown[];
   /** With downloadTo: whether a missing local copy is accepted on refresh (ephemeral runners). */
@@ -69,9 +84,11 @@ export interface SiteExportOutputs extends SiteExportInputs {
   exportedAt: string;
   /** With downloadTo: the downloaded archive's local path. */
   localPath?: string;
-  /** With downloadTo: the archive's size in bytes. */
+  /** With uploadTo: the uploaded object, `s3://bucket/key`. */
+  objectUrl?: string;
+  /** With downloadTo or uploadTo: the archive's size in bytes. */
   sizeBytes?: number;
-  /** With downloadTo: the archive's SHA-256 (hex). */
+  /** With downloadTo or uploadTo: the archive's SHA-256 (hex). */
   sha256?: string;
   /** The server's version as `rest/info` reports it, when it could be read. */
   serverVersion?: string;
@@ -87,6 +104,10 @@ export function siteExportInputsSchema() {
     {
       location: nonEmpty().optional(),
       downloadTo: nonEmpty().optional(),
+      uploadTo: objectUrlSchema().optional(),
+      objectStore: objectStoreSchema(),
+      objectStoreCredentials: objectStoreCredentialsSchema(),
+      deleteBackupOnDestroy: z.boolean().optional(),
       triggers: z.array(z.unknown()).optional(),
       allowMissingDownload: z.boolean().optional(),
       maxDownloadBytes: z
@@ -114,17 +135,31 @@ export type SiteExportInputsMatch = Assert<
  * @internal
  */
 export function siteExportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
-  if (values.location !== undefined && values.downloadTo !== undefined) {
-    return [
-      {
-        property: "downloadTo",
+  const failures: CheckFailure[] = [];
+  for (const key of ["downloadTo", "uploadTo"] as const) {
+    if (values.location !== undefined && values[key] !== undefined) {
+      failures.push({
+        property: key,
         reason:
           "cannot be combined with location: the server answers a download URL only when " +
           "location is omitted",
-      },
-    ];
+      });
+    }
   }
-  return [];
+  if (values.downloadTo !== undefined && values.uploadTo !== undefined) {
+    failures.push({
+      property: "uploadTo",
+      reason: "cannot be combined with downloadTo: give one destination for the archive",
+    });
+  }
+  if (values.uploadTo === undefined) {
+    for (const key of ["objectStore", "objectStoreCredentials", "deleteBackupOnDestroy"]) {
+      if (values[key] !== undefined) {
+        failures.push({ property: key, reason: "applies only with uploadTo" });
+      }
+    }
+  }
+  return failures;
 }
 
 /**
@@ -157,7 +192,14 @@ export const parseSiteExportInputs = inputReader<SiteExportInputs>(SITE_EXPORT_I
  *
  * @internal
  */
-export const REPLACING_INPUTS = ["adminUrl", "location", "downloadTo", "triggers"] as const;
+export const REPLACING_INPUTS = [
+  "adminUrl",
+  "location",
+  "downloadTo",
+  "uploadTo",
+  "objectStore",
+  "triggers",
+] as const;
 
 /**
  * Inputs whose change only updates state.
@@ -169,4 +211,6 @@ export const STATE_ONLY_INPUTS = [
   "serverType",
   "maxDownloadBytes",
   "allowMissingDownload",
+  "objectStoreCredentials",
+  "deleteBackupOnDestroy",
 ] as const;

@@ -1,7 +1,7 @@
 /**
  * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
  * resource. Reads top-down as its lifecycle: check (the input rules), diff, create (version,
- * export, download), read, update, delete; then the implementation the host loads from this
+ * export, download or upload to object storage), read, update, delete; then the implementation the host loads from this
  * module's path, and the provider that loads it. Inputs: `inputs.ts`; the Resource
  * class: `resource.ts`.
  */
@@ -12,7 +12,11 @@ import {
   type AdminSession,
   cleanUrl,
   DEFAULT_MAX_DOWNLOAD_BYTES,
+  deleteObject,
   downloadExport,
+  headObject,
+  objectLocation,
+  uploadExport,
   exportSite,
   isArcGISRequestError,
   retryWhile,
@@ -28,6 +32,7 @@ import { ProgressReporter } from "../common/progress";
 import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { transportFor } from "../common/tls";
 import { implementationOf } from "../common/implementation";
+import { objectStoreSettings } from "../common/object-store-inputs";
 import {
   parseSiteExportInputs,
   REPLACING_INPUTS,
@@ -54,7 +59,7 @@ function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dy
 /**
  * create: checks the server's version, sends exportSite (retried while another export or
  * administrative change holds the site, until timeouts.exportMs), and downloads the archive to
- * downloadTo when asked.
+ * downloadTo, or streams it to the object store of uploadTo, when asked.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSiteExportInputs(raw);
@@ -101,13 +106,29 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   // `location` in state is the server's answer; what the user asked for is kept for diff.
   if (requested !== undefined) outs.requestedLocation = requested;
 
+  const destination = inputs.downloadTo !== undefined ? "downloadTo" : "uploadTo";
+  if ((inputs.downloadTo !== undefined || inputs.uploadTo !== undefined) && !isUrl) {
+    throw new Error(
+      `exportSite on ${inputs.adminUrl} wrote ${answer.location} on the server instead of ` +
+        `answering a download URL, so there is nothing to download to ${destination}.`,
+    );
+  }
+  if (inputs.uploadTo !== undefined) {
+    const object = await upload(
+      inputs,
+      inputs.uploadTo,
+      session,
+      answer.location,
+      progress.elapsed(),
+    );
+    Object.assign(outs, {
+      fileName: object.fileName,
+      objectUrl: object.url,
+      sizeBytes: object.sizeBytes,
+      sha256: object.sha256,
+    });
+  }
   if (inputs.downloadTo !== undefined) {
-    if (!isUrl) {
-      throw new Error(
-        `exportSite on ${inputs.adminUrl} wrote ${answer.location} on the server instead of ` +
-          "answering a download URL, so there is nothing to download to downloadTo.",
-      );
-    }
     const local = await download(
       inputs,
       // Relative to the project folder (the provider's working directory), so that the input
@@ -204,10 +225,81 @@ async function download(
 }
 
 /**
+ * Streams the archive to the object store of uploadTo, within what is left of timeouts.exportMs
+ * and maxDownloadBytes, as {@link download} does; a failure leaves no object under its final key.
+ */
+async function upload(
+  inputs: SiteExportInputs,
+  uploadTo: string,
+  session: AdminSession,
+  url: string,
+  elapsedMs: number,
+) {
+  const remainingMs = Math.max(1, inputs.timeouts.exportMs - elapsedMs);
+  const deadline = AbortSignal.timeout(remainingMs);
+  try {
+    return await uploadExport(
+      session,
+      url,
+      uploadTo,
+      objectStoreSettings(inputs),
+      transportFor(inputs.adminUrl, inputs.tls, {
+        timeouts: { connectMs: 10_000, headersMs: 120_000, bodyMs: 300_000 },
+        signal: deadline,
+        maxDownloadBytes: inputs.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+      }),
+    );
+  } catch (error) {
+    if (deadline.aborted) {
+      throw new Error(
+        `Streaming the export ${cleanUrl(url)} to ${uploadTo} did not complete within ` +
+          `timeouts.exportMs (${inputs.timeouts.exportMs} ms), which bounds the whole export, ` +
+          "upload included. Nothing was left under the archive's name. Raise timeouts.exportMs " +
+          "if the server or the store is just slow.",
+        { cause: error },
+      );
+    }
+    throw new Error(
+      `Streaming the export ${cleanUrl(url)} to uploadTo (${uploadTo}) failed: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * read (refresh) with uploadTo: the object must still be there with the SHA-256 recorded (else
+ * the resource is gone and the next `pulumi up` exports again). A store that cannot be asked is
+ * an error, not a gone backup.
+ */
+async function readObject(
+  id: string,
+  props: SiteExportOutputs & { objectUrl: string },
+): Promise<pulumi.dynamic.ReadResult> {
+  const info = await headObject(objectStoreSettings(props), objectLocation(props.objectUrl));
+  if (info === undefined) {
+    logWarn(
+      `The uploaded export ${props.objectUrl} is gone from the object store; the next ` +
+        "`pulumi up` exports again.",
+    );
+    return {};
+  }
+  if (props.sha256 !== undefined && info.sha256 !== props.sha256) {
+    logWarn(
+      `The uploaded export ${props.objectUrl} is not the one uploaded (its sha256 metadata is ` +
+        `${info.sha256 ?? "missing"}); the next \`pulumi up\` exports again.`,
+    );
+    return {};
+  }
+  return { id, props };
+}
+
+/**
  * read (refresh): with downloadTo, the local copy must still be there with the same SHA-256
  * (else the resource is gone and the next `pulumi up` exports again).
  */
 async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynamic.ReadResult> {
+  if (props.objectUrl !== undefined)
+    return readObject(id, { ...props, objectUrl: props.objectUrl });
   if (props.localPath === undefined || props.sha256 === undefined) return { id, props };
   if (props.allowMissingDownload === true && !fs.existsSync(props.localPath)) {
     // On an ephemeral runner the download folder is gone with the runner; the export on the
@@ -237,12 +329,38 @@ async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynami
 /** update: state only (an export is never repeated in place). */
 const update = stateOnlyUpdate<SiteExportOutputs>(parseSiteExportInputs, STATE_ONLY_INPUTS);
 
-/** delete: the archive is kept (backups must outlive stacks). */
+/**
+ * delete: the archive is kept (backups must outlive stacks), unless deleteBackupOnDestroy opted
+ * in for an uploaded one. One-shot register (ARCHITECTURE.md): only the object recorded in state
+ * is deleted, and only while its sha256 metadata is the recorded one (another object that took
+ * its key is not ours to delete).
+ */
 async function remove(_id: string, props: SiteExportOutputs): Promise<void> {
-  const where = props.localPath ?? props.location;
+  if (props.objectUrl !== undefined && props.deleteBackupOnDestroy === true) {
+    const settings = objectStoreSettings(props);
+    const location = objectLocation(props.objectUrl);
+    const info = await headObject(settings, location);
+    if (info === undefined) {
+      logInfo(`The uploaded export ${props.objectUrl} is already gone.`);
+      return;
+    }
+    if (info.sha256 === undefined || info.sha256 !== props.sha256) {
+      logWarn(
+        `Kept ${props.objectUrl} although deleteBackupOnDestroy is set: it is not the archive ` +
+          `this export uploaded (its sha256 metadata is ${info.sha256 ?? "missing"}, not ` +
+          `${props.sha256 ?? "recorded"}).`,
+      );
+      return;
+    }
+    await deleteObject(settings, location);
+    logInfo(`Deleted the uploaded export ${props.objectUrl} (deleteBackupOnDestroy).`);
+    return;
+  }
+  const where = props.objectUrl ?? props.localPath ?? props.location;
   logInfo(
     `Kept the site export ${where}: backups must outlive stacks. Delete it yourself when it is ` +
-      "no longer needed.",
+      "no longer needed" +
+      (props.objectUrl !== undefined ? ", or set deleteBackupOnDestroy." : "."),
   );
 }
 

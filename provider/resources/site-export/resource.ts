@@ -10,6 +10,7 @@ import { type InputsOf } from "../common/tls";
 import { resolveServerConnection } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
 import type { SiteExportTimeouts } from "./inputs";
+import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/object-store-inputs";
 
 /**
  * The serialized provider of `SiteExport`: about 3 KB that load `implementation` from the released
@@ -28,11 +29,24 @@ export const SITE_EXPORT = serverResourceFrame("SiteExport", siteExportProvider,
     "location",
     "requestedLocation",
     "downloadTo",
+    "uploadTo",
+    "objectStore",
+    "objectStoreCredentials",
+    "deleteBackupOnDestroy",
     "triggers",
     "allowMissingDownload",
     "maxDownloadBytes",
   ],
-  outputOnly: ["fileName", "exportedAt", "localPath", "sizeBytes", "sha256", "serverVersion"],
+  outputOnly: [
+    "fileName",
+    "exportedAt",
+    "localPath",
+    "objectUrl",
+    "sizeBytes",
+    "sha256",
+    "serverVersion",
+  ],
+  secretOutputs: ["objectStoreCredentials"],
 });
 
 /** Arguments of a {@link SiteExport}. Every field accepts a `pulumi.Input`. */
@@ -52,6 +66,26 @@ export interface SiteExportArgs extends ServerResourceArgs {
    * gone.
    */
   allowMissingDownload?: pulumi.Input<boolean>;
+  /**
+   * An S3-compatible destination, `s3://bucket/prefix` (only without `location` and
+   * `downloadTo`): the archive is streamed from the server to the store (multipart, never held
+   * whole) under `<prefix><fileName>` (`-1`, `-2`, ... appended when that key is taken), with its
+   * SHA-256 as the object's `sha256` metadata. A change exports again.
+   */
+  uploadTo?: pulumi.Input<string>;
+  /** With uploadTo: the store's endpoint, region and path style (default: AWS S3). */
+  objectStore?: pulumi.Input<InputsOf<ObjectStoreOptions>>;
+  /**
+   * With uploadTo: static credentials of the store, always stored as a secret. Default: the AWS
+   * SDK's chain, as the AWS CLI (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE and
+   * ~/.aws/config, SSO, an instance role).
+   */
+  objectStoreCredentials?: pulumi.Input<InputsOf<ObjectStoreCredentials>>;
+  /**
+   * With uploadTo: whether `pulumi destroy` (or a replacement) deletes the uploaded object
+   * (default false: backups outlive stacks, and the object is kept).
+   */
+  deleteBackupOnDestroy?: pulumi.Input<boolean>;
   /** Largest archive downloadTo accepts, in bytes (default 4 GiB); a larger one fails. */
   maxDownloadBytes?: pulumi.Input<number>;
   /** Any values: a change exports again (as `triggers` in pulumi-command). */
@@ -93,9 +127,19 @@ export class SiteExport extends ServerResource<SiteExportTimeouts> {
   declare public readonly exportedAt: pulumi.Output<string>;
   /** With downloadTo: where the archive was written locally. */
   declare public readonly localPath: pulumi.Output<string | undefined>;
-  /** With downloadTo: the archive's size in bytes. */
+  /** The S3-compatible destination as given. */
+  declare public readonly uploadTo: pulumi.Output<string | undefined>;
+  /** The store's endpoint, region and path style as given. */
+  declare public readonly objectStore: pulumi.Output<ObjectStoreOptions | undefined>;
+  /** The store's static credentials as given (a secret). */
+  declare public readonly objectStoreCredentials: pulumi.Output<ObjectStoreCredentials | undefined>;
+  /** Whether destroy deletes the uploaded object. */
+  declare public readonly deleteBackupOnDestroy: pulumi.Output<boolean | undefined>;
+  /** With uploadTo: the uploaded object, `s3://bucket/key`. */
+  declare public readonly objectUrl: pulumi.Output<string | undefined>;
+  /** With downloadTo or uploadTo: the archive's size in bytes. */
   declare public readonly sizeBytes: pulumi.Output<number | undefined>;
-  /** With downloadTo: the archive's SHA-256 (hex). */
+  /** With downloadTo or uploadTo: the archive's SHA-256 (hex). */
   declare public readonly sha256: pulumi.Output<string | undefined>;
   /** The server's version as rest/info reports it. */
   declare public readonly serverVersion: pulumi.Output<string | undefined>;
@@ -107,6 +151,11 @@ export class SiteExport extends ServerResource<SiteExportTimeouts> {
    */
   constructor(name: string, args: SiteExportArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = resolveServerConnection("SiteExport", name, args);
-    super(...registration(SITE_EXPORT, name, args, connection, opts));
+    // The store's credentials are a secret in the inputs Pulumi stores, as in the outputs.
+    const credentials =
+      args.objectStoreCredentials === undefined
+        ? {}
+        : { objectStoreCredentials: pulumi.secret(args.objectStoreCredentials) };
+    super(...registration(SITE_EXPORT, name, args, { ...connection, ...credentials }, opts));
   }
 }

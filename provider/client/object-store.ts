@@ -1,0 +1,411 @@
+/**
+ * S3-compatible object storage for site archives: the destination URL (`s3://bucket/prefix`),
+ * the client (the AWS SDK for JavaScript v3, loaded on first use so that nothing else pays for
+ * it), the streamed multipart upload published under its final key with the archive's SHA-256 as
+ * metadata, and the reads and the delete a refresh, a restore and an opted-in destroy make.
+ */
+import type { Readable } from "node:stream";
+import { isArcGISRequestError } from "./errors";
+import type * as ClientS3 from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type * as LibStorage from "@aws-sdk/lib-storage";
+
+/** The object metadata key that holds an archive's SHA-256 (hex): `x-amz-meta-sha256`. */
+export const SHA256_METADATA_KEY = "sha256";
+
+/** Size of each uploaded part (S3's minimum is 5 MiB): memory is about parts × queue. */
+const PART_BYTES = 8 * 1024 * 1024;
+/** Parts uploaded at once. */
+const QUEUE_SIZE = 2;
+
+/** How to reach an S3-compatible store; credentials and region default as the AWS CLI's do. */
+export interface ObjectStoreSettings {
+  /** The store's URL, e.g. `http://127.0.0.1:8333` (default: AWS S3 of the region). */
+  endpoint?: string | undefined;
+  /** The region (default: AWS_REGION, the AWS config's, else `us-east-1`). */
+  region?: string | undefined;
+  /** Address buckets in the path (`endpoint/bucket/key`) rather than the host name. */
+  forcePathStyle?: boolean | undefined;
+  /** Static credentials (default: the AWS SDK's chain: environment, config and credential files, SSO, instance roles). */
+  credentials?:
+    { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | undefined;
+}
+
+/** An object in a bucket. */
+export interface ObjectLocation {
+  bucket: string;
+  key: string;
+}
+
+/** What {@link headObject} learns of an object. */
+export interface ObjectInfo {
+  sizeBytes: number;
+  /** The SHA-256 recorded as metadata, when there is one. */
+  sha256?: string | undefined;
+}
+
+/** An object store's failure, worded for people; `code` is S3's error name when it gave one. */
+export class ObjectStoreError extends Error {
+  override name = "ObjectStoreError";
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * What is wrong with an object-store destination URL, or undefined when it is one:
+ * `s3://<bucket>` or `s3://<bucket>/<prefix>`, the bucket named as S3 requires (3 to 63 lower-case
+ * letters, digits, dots and hyphens), without credentials, query or fragment.
+ *
+ * @param url - the text to check.
+ * @example
+ * ```ts
+ * objectUrlProblem("s3://backups/site-a/"); // undefined
+ * objectUrlProblem("https://backups/x"); // "must start with s3:// ..."
+ * ```
+ * Sends no request.
+ *
+ * @internal
+ */
+export function objectUrlProblem(url: string): string | undefined {
+  const match = /^s3:\/\/([^/?#]*)(\/[^?#]*)?$/.exec(url);
+  if (match === null) {
+    return /^s3:\/\//i.test(url)
+      ? "must not have a query (?) or fragment (#): give the endpoint, region and path style as their own inputs"
+      : `must start with s3:// and name a bucket, as s3://<bucket>/<prefix> (got ${JSON.stringify(url.slice(0, 80))})`;
+  }
+  const bucket = match[1] ?? "";
+  if (bucket.includes("@") || bucket.includes(":")) {
+    return "must not hold credentials or a port: give them as their own inputs";
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes("..")) {
+    return `names the bucket ${JSON.stringify(bucket)}, which is not an S3 bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`;
+  }
+  const prefix = (match[2] ?? "").slice(1);
+  if (prefix.split("/").some((part) => part === "." || part === "..")) {
+    return "must not have . or .. segments in its prefix";
+  }
+  return undefined;
+}
+
+/**
+ * The bucket and key prefix of a destination URL ({@link objectUrlProblem} must accept it). The
+ * prefix is empty or ends with `/`.
+ *
+ * @param url - `s3://bucket/prefix`.
+ * @example `parseObjectUrl("s3://b/x/y") // { bucket: "b", prefix: "x/y/" }`
+ * Sends no request.
+ *
+ * @internal
+ */
+export function parseObjectUrl(url: string): { bucket: string; prefix: string } {
+  const problem = objectUrlProblem(url);
+  if (problem !== undefined) throw new ObjectStoreError(`The object URL ${problem}.`, undefined);
+  const rest = url.slice("s3://".length);
+  const slash = rest.indexOf("/");
+  const bucket = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? "" : rest.slice(slash + 1).replace(/\/+/g, "/");
+  const prefix = path === "" || path.endsWith("/") ? path : `${path}/`;
+  return { bucket, prefix };
+}
+
+/**
+ * The `s3://` URL of an object.
+ *
+ * @internal
+ */
+export function objectUrl(location: ObjectLocation): string {
+  return `s3://${location.bucket}/${location.key}`;
+}
+
+/**
+ * The bucket and key of an object's `s3://bucket/key` URL.
+ *
+ * @internal
+ */
+export function objectLocation(url: string): ObjectLocation {
+  const { bucket, prefix } = parseObjectUrl(url);
+  const key = prefix.replace(/\/$/, "");
+  if (key === "") throw new ObjectStoreError(`The object URL ${url} names no object.`, undefined);
+  return { bucket, key };
+}
+
+/** The SDK, loaded on first use (the package entry and the REST calls never load it). */
+function sdk(): typeof ClientS3 {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  return require("@aws-sdk/client-s3") as typeof ClientS3;
+}
+
+/** A client for the settings; the caller destroys it. */
+function clientFor(settings: ObjectStoreSettings): S3Client {
+  const { S3Client } = sdk();
+  return new S3Client({
+    ...(settings.endpoint !== undefined && { endpoint: settings.endpoint }),
+    region:
+      settings.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
+    ...(settings.forcePathStyle !== undefined && { forcePathStyle: settings.forcePathStyle }),
+    ...(settings.credentials !== undefined && {
+      credentials: {
+        accessKeyId: settings.credentials.accessKeyId,
+        secretAccessKey: settings.credentials.secretAccessKey,
+        ...(settings.credentials.sessionToken !== undefined && {
+          sessionToken: settings.credentials.sessionToken,
+        }),
+      },
+    }),
+  });
+}
+
+async function withClient<T>(
+  settings: ObjectStoreSettings,
+  use: (client: S3Client, s3: typeof ClientS3) => Promise<T>,
+): Promise<T> {
+  const s3 = sdk();
+  const client = clientFor(settings);
+  try {
+    return await use(client, s3);
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The S3 error name of a failure (`NoSuchKey`, `AccessDenied`, ...). */
+function codeOf(e: unknown): string | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const { name, Code } = e as { name?: unknown; Code?: unknown };
+  if (typeof Code === "string") return Code;
+  return typeof name === "string" && name !== "Error" ? name : undefined;
+}
+
+/** Whether a failure says the object (or its bucket) is not there. */
+function isNotFound(e: unknown): boolean {
+  const status = (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
+    ?.httpStatusCode;
+  return status === 404 || ["NotFound", "NoSuchKey"].includes(codeOf(e) ?? "");
+}
+
+/**
+ * A failure of the store worded for people: what was asked of which object, S3's error, and
+ * what to check. Credentials never appear (the SDK's messages do not hold them).
+ */
+function storeError(what: string, url: string, e: unknown): Error {
+  // A failure of the body (the server's download, the archive's check) is reported as itself.
+  if (e instanceof ObjectStoreError || isArcGISRequestError(e)) return e;
+  const code = codeOf(e);
+  const message = e instanceof Error ? e.message : String(e);
+  let hint = "";
+  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(message)) {
+    hint =
+      " No credentials were found: set objectStoreCredentials, or the AWS environment " +
+      "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/config).";
+  } else if (
+    code === "InvalidAccessKeyId" ||
+    code === "SignatureDoesNotMatch" ||
+    code === "AccessDenied"
+  ) {
+    hint = " Check the credentials and that they may write to this bucket.";
+  } else if (code === "NoSuchBucket") {
+    hint = " Create the bucket first, or check objectStore.endpoint and the bucket's name.";
+  } else if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket hang up/.test(message)) {
+    hint = " Check objectStore.endpoint (and that the store is running).";
+  }
+  return new ObjectStoreError(
+    `${what} ${url} failed: ${code !== undefined && !message.includes(code) ? `${code}: ` : ""}${message}.${hint}`,
+    code,
+    { cause: e },
+  );
+}
+
+/**
+ * Streams a body to an object with multipart uploads ({@link PART_BYTES} parts, {@link QUEUE_SIZE}
+ * at a time: the body is never held whole), under a temporary key beside the final one;
+ * once the body has been read whole, `finish` gives the SHA-256 and the archive's check, and the
+ * object is copied to a free final key (`name`, else `name-1`, ... : a backup never replaces
+ * another) with the SHA-256 as metadata; the temporary object is then removed. A failure leaves
+ * no final object.
+ *
+ * @param settings - how to reach the store.
+ * @param destination - `s3://bucket/prefix`.
+ * @param name - the file name (e.g. `20250101-120000-UTC.agssite`).
+ * @param body - the content.
+ * @param finish - called once the body is uploaded: its SHA-256 (hex); throws to refuse it.
+ * @returns the final object, its URL and size.
+ * @example
+ * ```ts
+ * await uploadArchive({ endpoint }, "s3://backups/site-a", "x.agssite", stream, async () => hash);
+ * ```
+ * Maps to: S3 CreateMultipartUpload, UploadPart, CompleteMultipartUpload (or PutObject for a
+ * small body), HeadObject, CopyObject, DeleteObject (of the temporary object).
+ *
+ * @internal
+ */
+export async function uploadArchive(
+  settings: ObjectStoreSettings,
+  destination: string,
+  name: string,
+  body: Readable,
+  finish: () => Promise<string>,
+  signal?: AbortSignal,
+): Promise<ObjectLocation & { url: string; sha256: string }> {
+  const { bucket, prefix } = parseObjectUrl(destination);
+  const safe = name.replace(/[^\w.-]+/g, "_");
+  const temp: ObjectLocation = {
+    bucket,
+    key: `${prefix}.${safe}.${process.pid}-${Date.now().toString(36)}.part`,
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, as sdk()
+  const { Upload } = require("@aws-sdk/lib-storage") as typeof LibStorage;
+  return withClient(settings, async (client, s3) => {
+    const upload = new Upload({
+      client,
+      params: { Bucket: temp.bucket, Key: temp.key, Body: body },
+      partSize: PART_BYTES,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: false,
+    });
+    const abort = () => void upload.abort().catch(() => undefined);
+    signal?.addEventListener("abort", abort, { once: true });
+    let uploaded = false;
+    try {
+      await upload.done();
+      uploaded = true;
+      const sha256 = await finish();
+      const key = await freeKey(client, s3, bucket, prefix, safe);
+      await client.send(
+        new s3.CopyObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          CopySource: `${bucket}/${temp.key.split("/").map(encodeURIComponent).join("/")}`,
+          MetadataDirective: "REPLACE",
+          ContentType: "application/zip",
+          Metadata: { [SHA256_METADATA_KEY]: sha256 },
+        }),
+      );
+      return { bucket, key, url: objectUrl({ bucket, key }), sha256 };
+    } catch (e) {
+      throw storeError("Uploading the archive to", objectUrl(temp), e);
+    } finally {
+      signal?.removeEventListener("abort", abort);
+      if (uploaded) {
+        await client
+          .send(new s3.DeleteObjectCommand({ Bucket: temp.bucket, Key: temp.key }))
+          .catch(() => undefined);
+      }
+    }
+  });
+}
+
+/** The first of `name`, `name-1`, ... that no object under the prefix has. */
+async function freeKey(
+  client: S3Client,
+  s3: typeof ClientS3,
+  bucket: string,
+  prefix: string,
+  name: string,
+): Promise<string> {
+  const dot = name.lastIndexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : "";
+  for (let n = 0; ; n++) {
+    const key = `${prefix}${n === 0 ? name : `${stem}-${n}${ext}`}`;
+    try {
+      await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key }));
+    } catch (e) {
+      if (isNotFound(e)) return key;
+      throw e;
+    }
+  }
+}
+
+/**
+ * An object's size and recorded SHA-256, or undefined when it is not there (nor its bucket).
+ *
+ * @param settings - how to reach the store.
+ * @param location - the object.
+ * @example `const info = await headObject(settings, objectLocation(state.objectUrl));`
+ * Maps to: S3 HeadObject.
+ *
+ * @internal
+ */
+export async function headObject(
+  settings: ObjectStoreSettings,
+  location: ObjectLocation,
+): Promise<ObjectInfo | undefined> {
+  return withClient(settings, async (client, s3) => {
+    try {
+      const head = await client.send(
+        new s3.HeadObjectCommand({ Bucket: location.bucket, Key: location.key }),
+      );
+      return { sizeBytes: head.ContentLength ?? 0, sha256: head.Metadata?.[SHA256_METADATA_KEY] };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw storeError("Reading", objectUrl(location), e);
+    }
+  });
+}
+
+/**
+ * Deletes an object. Destroys a backup: callers go through the one-shot register's guard
+ * (ARCHITECTURE.md).
+ *
+ * @param settings - how to reach the store.
+ * @param location - the object.
+ * @example `await deleteObject(settings, { bucket: "backups", key: "site-a/x.agssite" });`
+ * Maps to: S3 DeleteObject.
+ *
+ * @internal
+ */
+export async function deleteObject(
+  settings: ObjectStoreSettings,
+  location: ObjectLocation,
+): Promise<void> {
+  await withClient(settings, async (client, s3) => {
+    try {
+      await client.send(new s3.DeleteObjectCommand({ Bucket: location.bucket, Key: location.key }));
+    } catch (e) {
+      throw storeError("Deleting", objectUrl(location), e);
+    }
+  });
+}
+
+/**
+ * Opens an object for reading, as a stream (its content is never held in memory whole).
+ *
+ * @param settings - how to reach the store.
+ * @param location - the object.
+ * @returns its body and what {@link headObject} tells.
+ * @example `const { body } = await openObject(settings, objectLocation(url));`
+ * Maps to: S3 GetObject.
+ *
+ * @internal
+ */
+export async function openObject(
+  settings: ObjectStoreSettings,
+  location: ObjectLocation,
+): Promise<ObjectInfo & { body: Readable; close(): void }> {
+  const s3 = sdk();
+  const client = clientFor(settings);
+  try {
+    const got = await client.send(
+      new s3.GetObjectCommand({ Bucket: location.bucket, Key: location.key }),
+    );
+    return {
+      body: got.Body as Readable,
+      sizeBytes: got.ContentLength ?? 0,
+      sha256: got.Metadata?.[SHA256_METADATA_KEY],
+      close: () => client.destroy(),
+    };
+  } catch (e) {
+    client.destroy();
+    if (isNotFound(e)) {
+      throw new ObjectStoreError(`The object ${objectUrl(location)} is not there.`, "NoSuchKey", {
+        cause: e,
+      });
+    }
+    throw storeError("Reading", objectUrl(location), e);
+  }
+}

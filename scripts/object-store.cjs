@@ -1,0 +1,424 @@
+#!/usr/bin/env node
+// @ts-check
+"use strict";
+/**
+ * Builds SeaweedFS (an S3-compatible object store, Apache-2.0) from source with Go, into a cache
+ * outside the repository, and starts it for the tests: SiteExport's and SiteImport's object
+ * storage is tested against it, never against a mock of S3.
+ *
+ * Usage: node scripts/object-store.cjs [--print-bin] [--quiet]
+ *   builds (or finds) `weed`; with --print-bin prints its path on stdout.
+ *
+ * What it builds: `weed`, from the Go module github.com/seaweedfs/seaweedfs at
+ * {@link SEAWEEDFS_VERSION} (cmd `weed`), through a small build module that repeats the module's
+ * one `replace` (github.com/tyler-smith/go-bip39 => github.com/cosmos/go-bip39 v1.0.0): a
+ * dependency's `replace`s are ignored, so `go install seaweedfs/weed@version` refuses it. About
+ * 3 minutes on a first build, a binary of about 230 MB.
+ *
+ * Cache: ARCGIS_ADMIN_OBJECT_STORE_CACHE, else
+ * `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/object-store`, one folder per version. A build
+ * goes to a temporary folder that is renamed into place only once `weed version` answers, so an
+ * interrupted build leaves nothing that looks finished. Concurrent callers wait for each other (a
+ * lock folder holding the builder's pid).
+ *
+ * {@link startObjectStore} runs `weed server -s3` on free 127.0.0.1 ports with a temporary data
+ * folder and one S3 identity (static credentials it makes up), waits until S3 answers a signed
+ * request, and returns its endpoint, credentials and `stop()`, which ends it and removes the
+ * folder.
+ */
+const { spawn, spawnSync } = require("node:child_process");
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const net = require("node:net");
+const os = require("node:os");
+const path = require("node:path");
+const {
+  findGo,
+  goAtLeast,
+  goVersion,
+  isExecutable,
+  isPackageLine,
+  projectCache,
+  run,
+  sleep,
+  takeLock,
+} = require("./go-build.cjs");
+
+/** The Go module SeaweedFS is built from, and the version (a pseudo-version of its master). */
+const SEAWEEDFS_MODULE = "github.com/seaweedfs/seaweedfs";
+const SEAWEEDFS_VERSION = "v0.0.0-20261109003541-7506e5f91cd6";
+/** The module's own `replace`, which a build module must repeat. */
+const FORK_REPLACES = [["github.com/tyler-smith/go-bip39", "github.com/cosmos/go-bip39", "v1.0.0"]];
+/** @type {[number, number]} */
+const MINIMUM_GO = [1, 26];
+/** How long `weed server` may take to answer S3 once started. */
+const START_TIMEOUT_MS = 60_000;
+
+class ObjectStoreError extends Error {}
+
+function cacheRoot(env = process.env) {
+  if (env.ARCGIS_ADMIN_OBJECT_STORE_CACHE) return path.resolve(env.ARCGIS_ADMIN_OBJECT_STORE_CACHE);
+  return projectCache("object-store", env);
+}
+
+/** The cached `weed` of {@link SEAWEEDFS_VERSION}, or undefined. */
+function cachedWeed(env = process.env) {
+  const bin = path.join(cacheRoot(env), SEAWEEDFS_VERSION, "bin", "weed");
+  return isExecutable(bin) ? bin : undefined;
+}
+
+/**
+ * Builds `weed` into `<cache>/<version>/bin/weed`.
+ *
+ * @param {string} go
+ * @param {{env: NodeJS.ProcessEnv, log: (line: string) => void}} options
+ */
+async function build(go, { env, log }) {
+  const cache = cacheRoot(env);
+  fs.mkdirSync(cache, { recursive: true });
+  const work = fs.mkdtempSync(path.join(cache, `.build-${SEAWEEDFS_VERSION}-`));
+  const goEnv = {
+    ...env,
+    GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" "),
+  };
+  try {
+    fs.writeFileSync(
+      path.join(work, "go.mod"),
+      `module pulumi-arcgis-admin.local/object-store\n\ngo 1.26\n\n` +
+        `require ${SEAWEEDFS_MODULE} ${SEAWEEDFS_VERSION}\n\n` +
+        FORK_REPLACES.map(([from, to, at]) => `replace ${from} => ${to} ${at}\n`).join(""),
+    );
+    log(
+      `[1/3] Downloading ${SEAWEEDFS_MODULE}@${SEAWEEDFS_VERSION} and its dependencies (Go module proxy)...`,
+    );
+    let downloads = 0;
+    const got = await run(go, ["get", `${SEAWEEDFS_MODULE}/weed@${SEAWEEDFS_VERSION}`], {
+      cwd: work,
+      env: goEnv,
+      log,
+      what: () => `downloaded ${downloads} modules`,
+      onLine: (line) => {
+        if (line.startsWith("go: downloading")) downloads += 1;
+      },
+    });
+    if (got.code !== 0) {
+      throw new ObjectStoreError(
+        `Downloading SeaweedFS's source (${SEAWEEDFS_VERSION}) failed:\n${got.output.split("\n").slice(-8).join("\n")}`,
+      );
+    }
+    log(`      ${downloads} modules downloaded.`);
+    log("[2/3] Compiling weed (about 3 minutes on a first build; Go caches the rest)...");
+    const bin = path.join(work, "bin");
+    fs.mkdirSync(bin);
+    let compiled = 0;
+    const started = Date.now();
+    const built = await run(
+      go,
+      [
+        "build",
+        "-v",
+        "-trimpath",
+        "-ldflags",
+        "-s -w",
+        "-o",
+        path.join(bin, "weed"),
+        `${SEAWEEDFS_MODULE}/weed`,
+      ],
+      {
+        cwd: work,
+        env: goEnv,
+        log,
+        what: () => `${compiled} packages compiled`,
+        onLine: (line) => {
+          if (isPackageLine(line)) compiled += 1;
+        },
+      },
+    );
+    if (built.code !== 0) {
+      throw new ObjectStoreError(
+        `Compiling weed failed:\n${built.output.split("\n").slice(-15).join("\n")}`,
+      );
+    }
+    log(`      done in ${Math.round((Date.now() - started) / 1000)} s.`);
+    log("[3/3] Checking `weed version`...");
+    const check = spawnSync(path.join(bin, "weed"), ["version"], { encoding: "utf8" });
+    if (check.status !== 0 || !/version/i.test(check.stdout)) {
+      throw new ObjectStoreError(
+        `The built weed does not answer \`weed version\`: ${check.stdout}${check.stderr}`,
+      );
+    }
+    const target = path.join(cache, SEAWEEDFS_VERSION);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.mkdirSync(target, { recursive: true });
+    fs.renameSync(bin, path.join(target, "bin"));
+    fs.writeFileSync(
+      path.join(target, "build.json"),
+      `${JSON.stringify({ module: SEAWEEDFS_MODULE, version: SEAWEEDFS_VERSION, go: spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" }).stdout.trim(), builtAt: new Date().toISOString() })}\n`,
+    );
+    const weed = cachedWeed(env);
+    if (weed === undefined) throw new ObjectStoreError(`The weed built into ${target} is missing.`);
+    return weed;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The `weed` to run: the cached one, or a fresh build. Throws an ObjectStoreError with a message
+ * for people when Go is missing or too old, or the build fails.
+ *
+ * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
+ * @returns {Promise<{bin: string, version: string, built: boolean, seconds: number}>}
+ */
+async function ensureObjectStore({
+  env = process.env,
+  log = (l) => process.stderr.write(`${l}\n`),
+} = {}) {
+  const started = Date.now();
+  const done = (/** @type {string} */ bin, /** @type {boolean} */ built) => ({
+    bin,
+    version: SEAWEEDFS_VERSION,
+    built,
+    seconds: (Date.now() - started) / 1000,
+  });
+  const found = cachedWeed(env);
+  if (found) return done(found, false);
+  const go = findGo(env);
+  if (go === undefined) {
+    throw new ObjectStoreError(
+      "Building SeaweedFS (the S3-compatible object store the tests use) needs Go, and there is no " +
+        "`go` on PATH (nor in $GOROOT/bin).\n" +
+        `Install Go ${MINIMUM_GO.join(".")} or later (https://go.dev/doc/install) and run this again.`,
+    );
+  }
+  const goVer = goVersion(go);
+  if (!goAtLeast(goVer, MINIMUM_GO)) {
+    throw new ObjectStoreError(
+      `Building SeaweedFS needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
+    );
+  }
+  const cache = cacheRoot(env);
+  const release = await takeLock(path.join(cache, ".lock"), log, "building SeaweedFS");
+  try {
+    const built = cachedWeed(env); // built by whoever held the lock
+    if (built) return done(built, false);
+    log(
+      `Building SeaweedFS ${SEAWEEDFS_VERSION} with ${go} into ${cache} (once; the first build takes a few minutes).`,
+    );
+    const bin = await build(go, { env, log });
+    log(`SeaweedFS ready: ${bin}`);
+    return done(bin, true);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * A free TCP port on 127.0.0.1 (free when asked: `weed` binds it soon after).
+ *
+ * @returns {Promise<number>}
+ */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @typedef {{
+ *   endpoint: string,
+ *   region: string,
+ *   accessKeyId: string,
+ *   secretAccessKey: string,
+ *   dataDir: string,
+ *   pid: number,
+ *   output: () => string,
+ *   stop: () => Promise<void>,
+ * }} RunningObjectStore
+ */
+
+/**
+ * Starts `weed server -s3` on free loopback ports with a temporary data folder and one identity,
+ * creates `buckets`, and resolves once S3 answers signed requests.
+ *
+ * @param {{bin?: string, buckets?: string[], env?: NodeJS.ProcessEnv}} [options]
+ * @returns {Promise<RunningObjectStore>}
+ */
+async function startObjectStore({ bin, buckets = [], env = process.env } = {}) {
+  const weed = bin ?? (await ensureObjectStore({ env, log: () => {} })).bin;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "object-store-"));
+  const accessKeyId = `test${crypto.randomBytes(8).toString("hex")}`;
+  const secretAccessKey = crypto.randomBytes(24).toString("base64url");
+  const s3Config = path.join(dataDir, "s3.json");
+  fs.writeFileSync(
+    s3Config,
+    JSON.stringify({
+      identities: [
+        {
+          name: "tests",
+          credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }],
+          actions: ["Admin", "Read", "List", "Tagging", "Write"],
+        },
+      ],
+    }),
+    { mode: 0o600 },
+  );
+  const names = [
+    "master",
+    "master.grpc",
+    "volume",
+    "volume.grpc",
+    "filer",
+    "filer.grpc",
+    "s3",
+    "s3.grpc",
+  ];
+  /** @type {Record<string, number>} */
+  const ports = {};
+  for (const name of names) ports[name] = await freePort();
+  const data = path.join(dataDir, "data");
+  fs.mkdirSync(data);
+  const args = [
+    "server",
+    "-s3",
+    "-filer",
+    "-ip=127.0.0.1",
+    "-ip.bind=127.0.0.1",
+    `-dir=${data}`,
+    `-master.port=${ports.master}`,
+    `-master.port.grpc=${ports["master.grpc"]}`,
+    `-volume.port=${ports.volume}`,
+    `-volume.port.grpc=${ports["volume.grpc"]}`,
+    `-filer.port=${ports.filer}`,
+    `-filer.port.grpc=${ports["filer.grpc"]}`,
+    `-s3.port=${ports.s3}`,
+    `-s3.port.grpc=${ports["s3.grpc"]}`,
+    `-s3.config=${s3Config}`,
+    // Off: the Iceberg and Lance catalogs listen on fixed ports by default.
+    "-s3.port.iceberg=0",
+    "-s3.port.lance=0",
+    // In the data folder rather than /tmp/seaweedfs-*-<port>.sock.
+    `-filer.localSocket=${path.join(dataDir, "filer.sock")}`,
+    `-s3.localSocket=${path.join(dataDir, "s3.sock")}`,
+    "-volume.max=0",
+    "-master.volumeSizeLimitMB=256",
+  ];
+  const child = spawn(weed, args, { cwd: dataDir, env, stdio: ["ignore", "pipe", "pipe"] });
+  /** @type {string[]} */
+  const tail = [];
+  const keep = (/** @type {Buffer} */ chunk) => {
+    tail.push(chunk.toString("utf8"));
+    if (tail.length > 200) tail.shift();
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  /** @type {number | null | undefined} */
+  let exited;
+  const exit = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      exited = code ?? (signal ? -1 : null);
+      resolve(undefined);
+    }),
+  );
+  const stop = async () => {
+    if (exited === undefined) {
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exit;
+      clearTimeout(killer);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const endpoint = `http://127.0.0.1:${ports.s3}`;
+  const region = "us-east-1";
+  try {
+    // A dependency of the package, loaded only when a store starts.
+    const s3 = require("@aws-sdk/client-s3");
+    const client = new s3.S3Client({
+      endpoint,
+      region,
+      forcePathStyle: true,
+      credentials: { accessKeyId, secretAccessKey },
+      maxAttempts: 1,
+    });
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    const pending = [...buckets];
+    for (;;) {
+      if (exited !== undefined)
+        throw new ObjectStoreError(`weed server exited (${exited}) before S3 answered.`);
+      try {
+        await client.send(new s3.ListBucketsCommand({}));
+        while (pending.length > 0) {
+          await client.send(new s3.CreateBucketCommand({ Bucket: pending[0] }));
+          pending.shift();
+        }
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) {
+          throw new ObjectStoreError(
+            `weed server did not answer S3 on ${endpoint} within ${START_TIMEOUT_MS / 1000} s ` +
+              `(${error instanceof Error ? error.message : String(error)}).`,
+          );
+        }
+        await sleep(250);
+      }
+    }
+    client.destroy();
+  } catch (error) {
+    await stop();
+    const output = tail.join("").split("\n").slice(-20).join("\n");
+    if (error instanceof Error) error.message += `\nweed's last output:\n${output}`;
+    throw error;
+  }
+  return {
+    endpoint,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    dataDir,
+    pid: /** @type {number} */ (child.pid),
+    output: () => tail.join(""),
+    stop,
+  };
+}
+
+module.exports = {
+  SEAWEEDFS_MODULE,
+  SEAWEEDFS_VERSION,
+  ObjectStoreError,
+  cacheRoot,
+  cachedWeed,
+  ensureObjectStore,
+  startObjectStore,
+};
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const quiet = args.includes("--quiet");
+  ensureObjectStore(quiet ? { log: () => {} } : {}).then(
+    (store) => {
+      if (args.includes("--print-bin")) process.stdout.write(`${store.bin}\n`);
+      else if (!quiet)
+        process.stderr.write(
+          `SeaweedFS ${store.version}: ${store.bin}${store.built ? ` (built in ${Math.round(store.seconds)} s)` : " (cached)"}\n`,
+        );
+    },
+    /** @param {unknown} error */
+    (error) => {
+      const shown =
+        error instanceof ObjectStoreError
+          ? error.message
+          : error instanceof Error
+            ? error.stack
+            : error;
+      process.stderr.write(`\n${String(shown)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * SiteExport to S3-compatible object storage through the real Pulumi engine, from the packed
+ * package installed in a consumer project, against the emulator and a real store (SeaweedFS,
+ * tests/helpers/object-store.ts): `up` writes the archive to the store with its SHA-256 as the
+ * output and the object's metadata, the store's secret key stays encrypted in state, `refresh`
+ * after the object is deleted drops the export, and `destroy` keeps the object unless the stack
+ * opted in.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { RealStack, stateResources, type ConfigValue } from "./support";
+
+// Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
+jest.setTimeout(300_000);
+
+const SITE_PASSWORD = "site-Object-Store-Pw-1";
+const BUCKET = "backups";
+let emu: TestEmulator;
+let store: TestObjectStore;
+const stacks: RealStack[] = [];
+
+beforeAll(async () => {
+  store = await startTestObjectStore([BUCKET]);
+  emu = await startTestEmulator({ createDelayMs: 0, exportDelayMs: 0 });
+  await site.create(
+    (await site.check({}, siteInputs(emu, { password: SITE_PASSWORD, runAsync: false }))).inputs,
+  );
+}, 900_000);
+
+afterAll(async () => {
+  for (const stack of stacks) await stack.cleanup();
+  await emu?.close();
+  await store?.stop();
+});
+
+async function stackWith(name: string): Promise<RealStack> {
+  const stack = await RealStack.create(name);
+  stacks.push(stack);
+  fs.copyFileSync(path.join(__dirname, "object-store-program.cjs"), stack.program);
+  return stack;
+}
+
+function config(extra: Record<string, ConfigValue>): Record<string, ConfigValue> {
+  return {
+    adminUrl: { value: emu.adminUrl },
+    caCert: { value: emu.caCert! },
+    siteUsername: { value: "siteadmin" },
+    sitePassword: { value: SITE_PASSWORD, secret: true },
+    s3Endpoint: { value: store.endpoint },
+    ...extra,
+  };
+}
+
+const keyOf = (objectUrl: unknown) => String(objectUrl).slice(`s3://${BUCKET}/`.length);
+
+it("writes the archive to the store with its sha256, keeps the secret key encrypted, notices a deleted object on refresh, and keeps the object on destroy", async () => {
+  const stack = await stackWith("upload");
+  const settings = config({
+    uploadTo: { value: `s3://${BUCKET}/real-engine/` },
+    s3AccessKeyId: { value: store.accessKeyId },
+  });
+  // A plain value in the program (not a Pulumi secret, not in the stack's config): only the
+  // resource can keep it out of the state in plain text.
+  process.env.TEST_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
+  const up = await stack.mustRun("up", { config: settings });
+  const { objectUrl, sha256, sizeBytes } = up.outputs as Record<string, unknown>;
+  expect(objectUrl).toMatch(/^s3:\/\/backups\/real-engine\/\d{8}-\d{6}-UTC.*\.agssite$/);
+  const object = await store.digest(BUCKET, keyOf(objectUrl));
+  expect(object.sha256).toBe(sha256);
+  expect(object.metadata.sha256).toBe(sha256);
+  expect(object.sizeBytes).toBe(sizeBytes);
+
+  // The store's secret key: encrypted in state, nowhere in plain text in the backend's files.
+  const exported = await stack.mustRun("export");
+  const backup = stateResources(exported.state).find((r) => r.urn.endsWith("::backup"))!;
+  expect(backup.outputs?.objectStoreCredentials).toMatchObject({ ciphertext: expect.any(String) });
+  for (const { file, text } of stack.backendFiles()) {
+    if (text.includes(store.secretAccessKey)) throw new Error(`${file} holds the secret key`);
+  }
+  expect(up.output).not.toContain(store.secretAccessKey);
+
+  // Unchanged: a refresh changes nothing. Deleted behind the stack's back: dropped from state.
+  expect((await stack.mustRun("refresh")).changeSummary).toEqual({ same: 2 });
+  await store.deleteObject(BUCKET, keyOf(objectUrl));
+  const refreshed = await stack.mustRun("refresh");
+  expect(refreshed.output).toMatch(/is gone from the object store/);
+  const after = await stack.mustRun("export");
+  expect(stateResources(after.state).some((r) => r.urn.endsWith("::backup"))).toBe(false);
+
+  // The next up exports again; destroy keeps that archive.
+  const again = await stack.mustRun("up", { config: settings });
+  const second = keyOf((again.outputs as Record<string, unknown>).objectUrl);
+  await stack.mustRun("destroy");
+  expect(await store.exists(BUCKET, second)).toBe(true);
+  delete process.env.TEST_S3_SECRET_ACCESS_KEY;
+});
+
+it("takes credentials from the AWS environment, and deletes the object on destroy only when opted in", async () => {
+  const stack = await stackWith("opted-in");
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, key: process.env.AWS_SECRET_ACCESS_KEY };
+  // The CLI and the provider host inherit the environment the stack runs with.
+  process.env.AWS_ACCESS_KEY_ID = store.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = store.secretAccessKey;
+  try {
+    const settings = config({
+      uploadTo: { value: `s3://${BUCKET}/opted-in` },
+      deleteBackupOnDestroy: { value: "true" },
+    });
+    const up = await stack.mustRun("up", { config: settings });
+    const key = keyOf((up.outputs as Record<string, unknown>).objectUrl);
+    expect(key).toMatch(/^opted-in\//);
+    expect(await store.exists(BUCKET, key)).toBe(true);
+    await stack.mustRun("destroy");
+    expect(await store.exists(BUCKET, key)).toBe(false);
+  } finally {
+    if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+    else process.env.AWS_ACCESS_KEY_ID = saved.id;
+    if (saved.key === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+    else process.env.AWS_SECRET_ACCESS_KEY = saved.key;
+  }
+});

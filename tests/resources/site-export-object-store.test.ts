@@ -1,0 +1,207 @@
+/**
+ * SiteExport with uploadTo: the archive streamed from the emulator to a real S3-compatible store
+ * (SeaweedFS, tests/helpers/object-store.ts), its SHA-256 as an output and as the object's
+ * metadata, refresh noticing a deleted object, and destroy keeping the object unless opted in.
+ */
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { uploadArchive } from "../../provider/client";
+import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
+import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
+import { SITE_EXPORT } from "../../provider/resources/site-export/resource";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+
+const BUCKET = "backups";
+let store: TestObjectStore;
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  // A first run builds weed (minutes); `npm test` builds it before Jest starts.
+  store = await startTestObjectStore([BUCKET]);
+  emu = await startTestEmulator({ exportDelayMs: 0 });
+  await site.create((await site.check({}, siteInputs(emu))).inputs);
+}, 900_000);
+afterAll(async () => {
+  await emu?.close();
+  await store?.stop();
+});
+
+function exportInputs(extra: Record<string, unknown> = {}) {
+  return {
+    adminUrl: emu.adminUrl,
+    username: "siteadmin",
+    password: "site-Password-1",
+    tls: { caCert: emu.caCert },
+    ...store.inputs(),
+    ...extra,
+  };
+}
+
+async function exportTo(prefix: string, extra: Record<string, unknown> = {}) {
+  const checked = await siteExport.check(
+    {},
+    exportInputs({ uploadTo: `s3://${BUCKET}/${prefix}`, ...extra }),
+  );
+  expect(checked.failures ?? []).toEqual([]);
+  const { id, outs } = await siteExport.create(checked.inputs);
+  return { id, outs: outs as SiteExportOutputs };
+}
+
+function keyOf(outs: SiteExportOutputs): string {
+  return outs.objectUrl!.slice(`s3://${BUCKET}/`.length);
+}
+
+describe("SiteExport check() of uploadTo", () => {
+  it.each([
+    ["https://backups.example.com/x", /uploadTo.*must start with s3:\/\//],
+    ["s3://Bad_Bucket/x", /uploadTo.*not an S3 bucket name/],
+    ["s3://backups/x?endpoint=127.0.0.1:9000", /uploadTo.*must not have a query/],
+    ["s3://key:secret@backups/x", /uploadTo.*must not hold credentials/],
+  ])("refuses %s, naming uploadTo", async (uploadTo, message) => {
+    const result = await siteExport.check({}, exportInputs({ uploadTo }));
+    const failures = (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+    expect(failures).toEqual([expect.stringMatching(message)]);
+    // A credential in the URL is not repeated in the message.
+    expect(failures.join("\n")).not.toContain("secret@");
+  });
+
+  it("refuses uploadTo with downloadTo or location, and store settings without uploadTo", async () => {
+    const both = await siteExport.check(
+      {},
+      exportInputs({ uploadTo: "s3://backups/a", downloadTo: "./b", location: "/srv" }),
+    );
+    expect((both.failures ?? []).map((f) => f.property).sort()).toEqual(
+      ["downloadTo", "uploadTo", "uploadTo"].sort(),
+    );
+    const alone = await siteExport.check({}, exportInputs({ deleteBackupOnDestroy: true }));
+    expect((alone.failures ?? []).map((f) => f.property).sort()).toEqual(
+      ["deleteBackupOnDestroy", "objectStore", "objectStoreCredentials"].sort(),
+    );
+  });
+
+  it("keeps the store's credentials secret in state", () => {
+    expect(SITE_EXPORT.secretOutputs).toEqual(
+      expect.arrayContaining(["password", "objectStoreCredentials"]),
+    );
+  });
+});
+
+describe("SiteExport to object storage", () => {
+  it("streams the archive to <prefix><fileName> with its SHA-256 as output and metadata, leaving nothing else", async () => {
+    const { outs } = await exportTo("site-a/");
+    expect(outs.objectUrl).toBe(`s3://${BUCKET}/site-a/${outs.fileName}`);
+    expect(outs.fileName).toMatch(/\.agssite$/);
+    const object = await store.digest(BUCKET, keyOf(outs));
+    expect(object.sha256).toBe(outs.sha256);
+    expect(object.metadata.sha256).toBe(outs.sha256);
+    expect(object.sizeBytes).toBe(outs.sizeBytes);
+    expect(object.sizeBytes).toBeGreaterThan(0);
+    // The temporary object of the upload is gone.
+    expect(await store.keys(BUCKET, "site-a/")).toEqual([keyOf(outs)]);
+    // Nothing written to disk stands in for it.
+    expect(outs.localPath).toBeUndefined();
+  });
+
+  it("never replaces an archive already under the same key (a name taken gets -1, -2, ...)", async () => {
+    const settings = { ...storeClientConfig() };
+    const put = (text: string) =>
+      uploadArchive(settings, `s3://${BUCKET}/same`, "x.agssite", Readable.from([text]), () =>
+        Promise.resolve(createHash("sha256").update(text).digest("hex")),
+      );
+    const first = await put("first");
+    const second = await put("second");
+    expect([first.key, second.key]).toEqual(["same/x.agssite", "same/x-1.agssite"]);
+    expect((await store.digest(BUCKET, first.key)).sha256).toBe(first.sha256);
+    expect(await store.keys(BUCKET, "same/")).toEqual(["same/x-1.agssite", "same/x.agssite"]);
+  });
+
+  it("refresh keeps an export whose object is there, and reports it gone once deleted", async () => {
+    const { id, outs } = await exportTo("refresh/");
+    expect(await siteExport.read(id, outs)).toEqual({ id, props: outs });
+    await store.deleteObject(BUCKET, keyOf(outs));
+    expect(await siteExport.read(id, outs)).toEqual({});
+  });
+
+  it("refresh reports an object replaced by other content as gone", async () => {
+    const { id, outs } = await exportTo("replaced/");
+    await putObject(keyOf(outs), "not the archive", { sha256: "0".repeat(64) });
+    expect(await siteExport.read(id, outs)).toEqual({});
+  });
+
+  it("destroy keeps the object unless deleteBackupOnDestroy opted in", async () => {
+    const kept = await exportTo("kept/");
+    await siteExport.delete(kept.id, kept.outs);
+    expect(await store.exists(BUCKET, keyOf(kept.outs))).toBe(true);
+
+    const optedIn = await exportTo("opted-in/", { deleteBackupOnDestroy: true });
+    await siteExport.delete(optedIn.id, optedIn.outs);
+    expect(await store.exists(BUCKET, keyOf(optedIn.outs))).toBe(false);
+  });
+
+  it("destroy with deleteBackupOnDestroy leaves alone another object that took the key", async () => {
+    const { id, outs } = await exportTo("taken/", { deleteBackupOnDestroy: true });
+    const other = "someone else's backup";
+    const otherSha = createHash("sha256").update(other).digest("hex");
+    await putObject(keyOf(outs), other, { sha256: otherSha });
+    await siteExport.delete(id, outs);
+    expect(await store.digest(BUCKET, keyOf(outs))).toMatchObject({ sha256: otherSha });
+  });
+
+  it("reports wrong credentials clearly, without the secret, and leaves no object", async () => {
+    const secret = "wrong-Secret-Key-123";
+    const inputs = (
+      await siteExport.check(
+        {},
+        exportInputs({
+          uploadTo: `s3://${BUCKET}/denied/`,
+          objectStoreCredentials: { accessKeyId: "nobody", secretAccessKey: secret },
+        }),
+      )
+    ).inputs;
+    const failure = siteExport.create(inputs);
+    await expect(failure).rejects.toThrow(
+      /to uploadTo \(s3:\/\/backups\/denied\/\) failed: .*(InvalidAccessKeyId|AccessDenied|SignatureDoesNotMatch).*Check the credentials/s,
+    );
+    await failure.catch((e: Error) => expect(e.message).not.toContain(secret));
+    expect(await store.keys(BUCKET, "denied/")).toEqual([]);
+  });
+
+  it("exports again when uploadTo or the store changes, and only updates state for deleteBackupOnDestroy and credentials", async () => {
+    const { id, outs } = await exportTo("diff/");
+    // As the engine does: diff gets the inputs check() returned.
+    const news = (await siteExport.check({}, exportInputs({ uploadTo: `s3://${BUCKET}/diff/` })))
+      .inputs;
+    expect(await siteExport.diff(id, outs, news)).toEqual({ changes: false });
+    expect(await siteExport.diff(id, outs, { ...news, uploadTo: "s3://backups/other/" })).toEqual({
+      changes: true,
+      replaces: ["uploadTo"],
+    });
+    const optIn = { ...news, deleteBackupOnDestroy: true };
+    expect(await siteExport.diff(id, outs, optIn)).toEqual({ changes: true });
+    const updated = await siteExport.update(id, outs, optIn);
+    expect(updated.outs).toMatchObject({ deleteBackupOnDestroy: true, sha256: outs.sha256 });
+  });
+});
+
+function storeClientConfig() {
+  return {
+    endpoint: store.endpoint,
+    region: store.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey },
+  };
+}
+
+async function putObject(key: string, body: string, metadata: Record<string, string>) {
+  const client = new S3Client(storeClientConfig());
+  try {
+    await client.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, Metadata: metadata }),
+    );
+  } finally {
+    client.destroy();
+  }
+}

@@ -79,6 +79,8 @@ export class RealStack {
   readonly backendDir: string;
   readonly home: string;
   private runs = 0;
+  /** Another state backend than the local folder (e.g. `s3://…`), and what it needs in the environment. */
+  private backend: { url: string; env: NodeJS.ProcessEnv } | undefined;
 
   private constructor(
     readonly consumer: Consumer,
@@ -116,12 +118,19 @@ export class RealStack {
     return new RealStack(consumer, engineInfo, stack, program, tmp);
   }
 
+  /** Keeps the stack's state on `url` (a shared backend) instead of the local folder. */
+  useBackend(url: string, env: NodeJS.ProcessEnv = {}): this {
+    this.backend = { url, env };
+    return this;
+  }
+
   /** The environment of the CLI: the local backend, no network, this Node first on PATH. */
   env(): NodeJS.ProcessEnv {
     return {
       ...process.env,
+      ...this.backend?.env,
       PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_BACKEND_URL: this.backend?.url ?? `file://${this.backendDir}`,
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
       PULUMI_HOME: this.home,
       PULUMI_SKIP_UPDATE_CHECK: "true",

@@ -12,7 +12,7 @@
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
  *   --engine-runs N        measured runs of figures 6 and 8 (default 3)
- *   --only 1,2,3,4,5,6,7,8 run only these figures (RESULTS.md says so)
+ *   --only 1,2,3,4,5,6,7,8,9 run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -22,6 +22,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { completionFigure, measureCompletion, warmUp } from "./figures/completion";
 import { exportDownload } from "./figures/download";
+import { exportUpload } from "./figures/upload";
 import { engineFigure } from "./figures/engine";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
@@ -36,7 +37,7 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7,8] [--pack-ref REF]
+       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7,8,9] [--pack-ref REF]
        [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
@@ -158,7 +159,7 @@ export async function main(argv: string[]): Promise<number> {
   const exportMiB = quick ? [1] : numberList(values["export-mib"], "export-mib");
   const engineRuns = quick ? 1 : positive(values["engine-runs"], "engine-runs");
   const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
-  const ALL = [1, 2, 3, 4, 5, 6, 7, 8];
+  const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   const only = values.only === undefined ? ALL : numberList(values.only, "only");
   // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run uses short ones).
   const sideDelays = quick
@@ -250,6 +251,8 @@ export async function main(argv: string[]): Promise<number> {
     if (only.includes(8)) {
       figures.push(await timed(8, "npm start", () => startFigure(engineRuns, quick ? 0 : 1)));
     }
+    if (only.includes(9))
+      figures.push(await timed(9, "export upload", () => exportUpload(setup, exportMiB)));
   } finally {
     await setup.consumer.cleanup();
   }

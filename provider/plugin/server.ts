@@ -67,7 +67,7 @@ export function connectionDefault(
 /**
  * A resource's inputs with what they leave out of the connection taken from the defaults, as
  * the program does for TypeScript users (provider/resources/common/connection.ts): the URL, then
- * the credentials and TLS only when the resource's URL is the default one (a password meant for
+ * the credentials and TLS only when the resource's URL is the default one or there is no default URL (a password meant for
  * one server is never sent to another).
  *
  * @internal
@@ -87,7 +87,8 @@ export function withConnectionDefaults(
         : "sharingUrl";
   const defaultUrl = connectionDefault(config, portal ? "sharingUrl" : "adminUrl");
   if (out[urlKey] === undefined && defaultUrl !== undefined) out[urlKey] = defaultUrl;
-  if (defaultUrl === undefined || !sameUrl(out[urlKey], defaultUrl)) return out;
+  // Without a default URL, the credential defaults serve any URL (as in the program).
+  if (defaultUrl !== undefined && !sameUrl(out[urlKey], defaultUrl)) return out;
   const credentials: Array<[string, keyof typeof CONNECTION_DEFAULTS]> = portal
     ? [
         ["username", "portalUsername"],

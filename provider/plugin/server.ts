@@ -254,7 +254,12 @@ export class PluginServer {
         const config: ProviderConfig = {};
         const args = (req.getArgs() as Struct | undefined)?.toJavaScript() ?? {};
         for (const name of Object.keys(CONNECTION_DEFAULTS) as Array<keyof ProviderConfig>) {
-          const fromArgs = args[name];
+          // A secret in the arguments comes in its envelope, whatever the answer to acceptSecrets.
+          const given = args[name];
+          const fromArgs =
+            given !== null && typeof given === "object" && SECRET_SIG_KEY in given
+              ? (given as { value?: unknown }).value
+              : given;
           const fromVars =
             req.getVariablesMap().get(`arcgis-admin:config:${name}`) ??
             req.getVariablesMap().get(`arcgis-admin:${name}`);

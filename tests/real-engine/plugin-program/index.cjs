@@ -14,6 +14,8 @@ module.exports = async () => {
     adminUrl: config.require("adminUrl"),
     tls: { caCert: config.require("caCert") },
     configStoreConnection: { type: "FILESYSTEM", connectionString: config.require("configStore") },
+    // A site whose defining inputs change is replaced only when it may be deleted.
+    deleteSiteOnDestroy: true,
     state: undefined,
     createdAt: undefined,
   });

@@ -478,11 +478,13 @@ async function copyFiles(
     const stat = await fsp.lstat(from).catch(() => undefined);
     if (stat === undefined || !stat.isFile()) continue;
     const content = await fsp.readFile(from);
-    hash.update(file).update("\0").update(content).update("\0");
+    // The mode too: an executable (bin/pulumi-resource-arcgis-admin) must stay one when packed.
+    const mode = stat.mode & 0o777;
+    hash.update(file).update("\0").update(content).update("\0").update(String(mode));
     if (destination !== undefined) {
       const to = path.join(destination, file);
       await fsp.mkdir(path.dirname(to), { recursive: true });
-      await fsp.writeFile(to, content);
+      await fsp.writeFile(to, content, { mode });
     }
   }
   return hash.digest("hex").slice(0, 24);

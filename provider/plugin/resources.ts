@@ -1,0 +1,127 @@
+/**
+ * The resources the provider plugin serves: for each, its type token's last part, its input rules
+ * (the zod schema the dynamic resource checks with), its frame (secret and output-only keys) and
+ * the implementation the dynamic-provider host loads from the released module path. The plugin
+ * serves exactly these objects, so the two paths can never behave differently.
+ */
+import type { InputRules } from "../resources/common/implementation";
+import type { ResourceImplementation } from "../resources/common/lazy-provider";
+import type { ResourceFrame } from "../resources/common/registration";
+import { COLLABORATION_INPUTS } from "../resources/collaboration/inputs";
+import { COLLABORATION } from "../resources/collaboration/resource";
+import { implementation as collaboration } from "../resources/collaboration";
+import { FEDERATION_INPUTS } from "../resources/federation/inputs";
+import { FEDERATION } from "../resources/federation/resource";
+import { implementation as federation } from "../resources/federation";
+import { LOG_SETTINGS_INPUTS } from "../resources/log-settings/inputs";
+import { LOG_SETTINGS } from "../resources/log-settings/resource";
+import { implementation as logSettings } from "../resources/log-settings";
+import { SITE_EXPORT_INPUTS } from "../resources/site-export/inputs";
+import { SITE_EXPORT } from "../resources/site-export/resource";
+import { implementation as siteExport } from "../resources/site-export";
+import { SITE_IMPORT_INPUTS } from "../resources/site-import/inputs";
+import { SITE_IMPORT } from "../resources/site-import/resource";
+import { implementation as siteImport } from "../resources/site-import";
+import { SITE_MACHINE_INPUTS } from "../resources/site-machine/inputs";
+import { SITE_MACHINE } from "../resources/site-machine/resource";
+import { implementation as siteMachine } from "../resources/site-machine";
+import { SITE_INPUTS } from "../resources/site/inputs";
+import { SITE } from "../resources/site/resource";
+import { implementation as site } from "../resources/site";
+
+/**
+ * Where a resource's connection comes from when its inputs leave it out (the plugin's
+ * configuration, then the environment): which input each default fills, by the default's name
+ * in `CONNECTION_DEFAULTS` (provider/resources/common/connection.ts).
+ */
+export type ConnectionKind = "server" | "machine" | "portal";
+
+/** One resource the plugin serves. */
+export interface PluginResource {
+  /** The class name: the type token is `arcgis-admin:index:<type>`. */
+  type: string;
+  /** What the resource is, for the schema. */
+  description: string;
+  rules: InputRules;
+  frame: ResourceFrame;
+  implementation: ResourceImplementation;
+  connection: ConnectionKind;
+}
+
+/**
+ * Every resource the plugin serves, in the order of the docs.
+ *
+ * @internal
+ */
+export const PLUGIN_RESOURCES: readonly PluginResource[] = [
+  {
+    type: "Site",
+    description:
+      "A site of a Mission, ArcGIS, Notebook or Video Server, created with createNewSite on a " +
+      "machine that is in no site yet.",
+    rules: SITE_INPUTS,
+    frame: SITE,
+    implementation: site,
+    connection: "server",
+  },
+  {
+    type: "SiteExport",
+    description: "An export of a site's configuration (exportSite), optionally downloaded.",
+    rules: SITE_EXPORT_INPUTS,
+    frame: SITE_EXPORT,
+    implementation: siteExport,
+    connection: "server",
+  },
+  {
+    type: "SiteImport",
+    description: "An import of an exported site configuration (importSite): a one-shot.",
+    rules: SITE_IMPORT_INPUTS,
+    frame: SITE_IMPORT,
+    implementation: siteImport,
+    connection: "server",
+  },
+  {
+    type: "SiteMachine",
+    description: "A machine joined to an existing site (joinSite).",
+    rules: SITE_MACHINE_INPUTS,
+    frame: SITE_MACHINE,
+    implementation: siteMachine,
+    connection: "machine",
+  },
+  {
+    type: "LogSettings",
+    description: "A server's log settings, restored on destroy when asked.",
+    rules: LOG_SETTINGS_INPUTS,
+    frame: LOG_SETTINGS,
+    implementation: logSettings,
+    connection: "server",
+  },
+  {
+    type: "Collaboration",
+    description: "A portal's membership in a distributed collaboration.",
+    rules: COLLABORATION_INPUTS,
+    frame: COLLABORATION,
+    implementation: collaboration,
+    connection: "portal",
+  },
+  {
+    type: "Federation",
+    description: "A server federated with a portal.",
+    rules: FEDERATION_INPUTS,
+    frame: FEDERATION,
+    implementation: federation,
+    connection: "portal",
+  },
+];
+
+/**
+ * The resource of a type token (`arcgis-admin:index:Site`), or undefined.
+ *
+ * @internal
+ */
+export function pluginResource(token: string): PluginResource | undefined {
+  return PLUGIN_RESOURCES.find((r) => `${PACKAGE}:index:${r.type}` === token);
+}
+
+/** The plugin's package name: the type tokens' first part and the config namespace. */
+export const PACKAGE = "arcgis-admin";

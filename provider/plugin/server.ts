@@ -1,0 +1,394 @@
+/**
+ * The provider plugin's gRPC server: Pulumi's ResourceProvider service (the generated stubs that
+ * ship in `@pulumi/pulumi/proto`) serving the same resource implementations as the dynamic
+ * resources. Unlike the stock server behind `provider.main()`, `diff` reports the changed keys
+ * (so `replaceOnChanges` works) and `configure` keeps the provider configuration (the connection
+ * defaults of YAML and Python programs) and does not accept secrets: the implementations see the
+ * same plain inputs as in the dynamic-provider host, and the credentials the plugin returns are
+ * sent back marked secret, so state holds only their ciphertext.
+ */
+import { createRequire } from "node:module";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
+import { CONNECTION_DEFAULTS } from "../resources/common/connection";
+import { sameValue } from "../resources/common/state-diff";
+import { sameUrl } from "../resources/common/urls";
+import { pluginResource, type PluginResource } from "./resources";
+import { packageSchema, packageVersion, type PackageSchema, type PropertySpec } from "./schema";
+
+/** `require` from @pulumi/pulumi's own folder: gRPC and protobuf are its dependencies. */
+const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
+const provproto = pulumiRequire("./proto/provider_pb") as typeof provTypes;
+const provrpc = pulumiRequire("./proto/provider_grpc_pb") as {
+  ResourceProviderService: grpcTypes.ServiceDefinition;
+};
+const plugproto = pulumiRequire("./proto/plugin_pb") as {
+  PluginInfo: new () => { setVersion(v: string): void };
+};
+const emptyproto = pulumiRequire("google-protobuf/google/protobuf/empty_pb.js") as {
+  Empty: new () => unknown;
+};
+const structproto = pulumiRequire("google-protobuf/google/protobuf/struct_pb.js") as {
+  Struct: { fromJavaScript(value: Record<string, unknown>): unknown };
+};
+
+/** A protobuf Struct as the stubs give it. */
+interface Struct {
+  toJavaScript(): Record<string, unknown>;
+}
+
+/** Pulumi's marker of a secret value in a Struct (sig.Secret). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+type Values = Record<string, unknown>;
+type Call<Req> = { request: Req };
+type Callback = grpcTypes.sendUnaryData<unknown>;
+
+/** The connection defaults the plugin's configuration holds, by CONNECTION_DEFAULTS name. */
+export type ProviderConfig = Partial<Record<keyof typeof CONNECTION_DEFAULTS, string>>;
+
+/**
+ * The default of one connection value: the plugin's configuration, else the environment.
+ *
+ * @internal
+ */
+export function connectionDefault(
+  config: ProviderConfig,
+  name: keyof typeof CONNECTION_DEFAULTS,
+): string | undefined {
+  const configured = config[name];
+  if (configured !== undefined && configured !== "") return configured;
+  const env = process.env[CONNECTION_DEFAULTS[name].env];
+  return env === undefined || env === "" ? undefined : env;
+}
+
+/**
+ * A resource's inputs with what they leave out of the connection taken from the defaults, as
+ * the program does for TypeScript users (provider/resources/common/connection.ts): the URL, then
+ * the credentials and TLS only when the resource's URL is the default one or there is no default URL (a password meant for
+ * one server is never sent to another).
+ *
+ * @internal
+ */
+export function withConnectionDefaults(
+  resource: PluginResource,
+  news: Values,
+  config: ProviderConfig,
+): Values {
+  const out = { ...news };
+  const portal = resource.connection === "portal";
+  const urlKey =
+    resource.connection === "server"
+      ? "adminUrl"
+      : resource.connection === "machine"
+        ? "siteAdminUrl"
+        : "sharingUrl";
+  const defaultUrl = connectionDefault(config, portal ? "sharingUrl" : "adminUrl");
+  if (out[urlKey] === undefined && defaultUrl !== undefined) out[urlKey] = defaultUrl;
+  // Without a default URL, the credential defaults serve any URL (as in the program).
+  if (defaultUrl !== undefined && !sameUrl(out[urlKey], defaultUrl)) return out;
+  const credentials: Array<[string, keyof typeof CONNECTION_DEFAULTS]> = portal
+    ? [
+        ["username", "portalUsername"],
+        ["password", "portalPassword"],
+        ["token", "portalToken"],
+      ]
+    : [
+        ["username", "username"],
+        ["password", "password"],
+      ];
+  // A resource that gives any credential of its own takes none of the defaults.
+  if (credentials.every(([key]) => out[key] === undefined)) {
+    for (const [key, name] of credentials) {
+      const value = connectionDefault(config, name);
+      if (value !== undefined) out[key] = value;
+    }
+    // A portal token and a username with password are alternatives: the token is the one given.
+    if (portal && out.token !== undefined && out.password === undefined) delete out.username;
+  }
+  if (out.tls === undefined) {
+    const caCert = connectionDefault(config, "caCert");
+    const skip = connectionDefault(config, "insecureSkipVerify");
+    if (caCert !== undefined || skip !== undefined) {
+      out.tls = {
+        ...(caCert !== undefined ? { caCert } : {}),
+        ...(skip !== undefined ? { insecureSkipVerify: skip === "true" } : {}),
+      };
+    }
+  }
+  return out;
+}
+
+/**
+ * The changed keys between old outputs and new inputs: every input of the schema whose value
+ * differs, the keys that replace included.
+ *
+ * @internal
+ */
+export function changedKeys(
+  inputKeys: readonly string[],
+  olds: Values,
+  news: Values,
+  replaces: readonly string[],
+): string[] {
+  const changed = inputKeys.filter((key) => !sameValue(olds[key], news[key]));
+  return [...new Set([...changed, ...replaces])];
+}
+
+/** Marks the values of secret properties as secrets (at any depth), following the schema. */
+function markSecrets(
+  schema: PackageSchema,
+  properties: Record<string, PropertySpec>,
+  values: Values,
+): Values {
+  const out: Values = { ...values };
+  for (const [key, spec] of Object.entries(properties)) {
+    if (out[key] === undefined) continue;
+    out[key] = markValue(schema, spec, out[key]);
+  }
+  return out;
+}
+
+function markValue(schema: PackageSchema, spec: PropertySpec, value: unknown): unknown {
+  if (spec.secret === true) return { [SECRET_SIG_KEY]: SECRET_SIG, value };
+  if (spec.items !== undefined && Array.isArray(value)) {
+    return value.map((item) => markValue(schema, spec.items!, item));
+  }
+  if (spec.$ref?.startsWith("#/types/") && value !== null && typeof value === "object") {
+    const type = schema.types[spec.$ref.slice("#/types/".length)];
+    if (type !== undefined) return markSecrets(schema, type.properties, value as Values);
+  }
+  return value;
+}
+
+/** The type token in a URN: `urn:pulumi:stack::project::[parent$]type::name`. */
+function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.split("$").pop() ?? "";
+}
+
+/** A gRPC error the engine shows as the operation's failure. */
+function failure(error: unknown): { code: number; details: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: grpc.status.UNKNOWN, details: message };
+}
+
+/**
+ * The ResourceProvider service of the plugin.
+ *
+ * @internal
+ */
+export class PluginServer {
+  private config: ProviderConfig = {};
+  /** Whether the engine can take secrets in answers (it said so in Configure). */
+  private engineAcceptsSecrets = false;
+  private readonly schema: PackageSchema;
+
+  constructor(readonly version = packageVersion()) {
+    this.schema = packageSchema(version);
+  }
+
+  private resourceOf(urn: string): PluginResource {
+    const token = typeOfUrn(urn);
+    const resource = pluginResource(token);
+    if (resource === undefined) throw new Error(`unknown resource type ${token}`);
+    return resource;
+  }
+
+  private spec(resource: PluginResource) {
+    return this.schema.resources[`arcgis-admin:index:${resource.type}`]!;
+  }
+
+  /** Answers marked secret where the schema says so, when the engine accepts secrets. */
+  private struct(resource: PluginResource, values: Values, inputs = false): unknown {
+    const spec = this.spec(resource);
+    const marked = this.engineAcceptsSecrets
+      ? markSecrets(this.schema, inputs ? spec.inputProperties : spec.properties, values)
+      : values;
+    return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(marked)) as Values);
+  }
+
+  /** Runs one method: its answer, or its error, to the callback. */
+  private serve<Req>(
+    body: (request: Req) => unknown,
+  ): (call: Call<Req>, callback: Callback) => void {
+    return (call, callback) => {
+      Promise.resolve()
+        .then(() => body(call.request))
+        .then(
+          (value) => callback(null, value),
+          (error: unknown) => callback(failure(error), null),
+        );
+    };
+  }
+
+  /** The service implementation handed to grpc's `addService`. */
+  handlers(): grpcTypes.UntypedServiceImplementation {
+    const p = provproto;
+    return {
+      getPluginInfo: this.serve(() => {
+        const info = new plugproto.PluginInfo();
+        info.setVersion(this.version);
+        return info;
+      }),
+      getSchema: this.serve((req: provTypes.GetSchemaRequest) => {
+        if (req.getVersion() !== 0)
+          throw new Error(`unsupported schema version ${req.getVersion()}`);
+        const resp = new p.GetSchemaResponse();
+        resp.setSchema(JSON.stringify(this.schema));
+        return resp;
+      }),
+      checkConfig: this.serve((req: provTypes.CheckRequest) => {
+        const resp = new p.CheckResponse();
+        resp.setInputs(req.getNews());
+        return resp;
+      }),
+      diffConfig: this.serve(() => {
+        const resp = new p.DiffResponse();
+        resp.setChanges(p.DiffResponse.DiffChanges.DIFF_NONE);
+        return resp;
+      }),
+      configure: this.serve((req: provTypes.ConfigureRequest) => {
+        const config: ProviderConfig = {};
+        const args = (req.getArgs() as Struct | undefined)?.toJavaScript() ?? {};
+        for (const name of Object.keys(CONNECTION_DEFAULTS) as Array<keyof ProviderConfig>) {
+          // A secret in the arguments comes in its envelope, whatever the answer to acceptSecrets.
+          const given = args[name];
+          const fromArgs =
+            given !== null && typeof given === "object" && SECRET_SIG_KEY in given
+              ? (given as { value?: unknown }).value
+              : given;
+          const fromVars =
+            req.getVariablesMap().get(`arcgis-admin:config:${name}`) ??
+            req.getVariablesMap().get(`arcgis-admin:${name}`);
+          const value = fromArgs ?? fromVars;
+          if (
+            typeof value === "string" ||
+            typeof value === "boolean" ||
+            typeof value === "number"
+          ) {
+            config[name] = String(value);
+          }
+        }
+        this.config = config;
+        this.engineAcceptsSecrets = req.getAcceptsecrets();
+        const resp = new p.ConfigureResponse();
+        resp.setAcceptsecrets(false);
+        resp.setSupportspreview(false);
+        resp.setAcceptresources(false);
+        resp.setAcceptoutputs(false);
+        return resp;
+      }),
+      cancel: this.serve(() => new emptyproto.Empty()),
+      check: this.serve(async (req: provTypes.CheckRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const olds = (req.getOlds() as Struct | undefined)?.toJavaScript() ?? {};
+        const news = withConnectionDefaults(
+          resource,
+          (req.getNews() as Struct | undefined)?.toJavaScript() ?? {},
+          this.config,
+        );
+        const result = await resource.implementation.check(olds, news);
+        const resp = new p.CheckResponse();
+        resp.setInputs(this.struct(resource, (result.inputs ?? news) as Values, true) as never);
+        resp.setFailuresList(
+          (result.failures ?? []).map((f) => {
+            const item = new p.CheckFailure();
+            // The engine prints a failure's property with its value (a secret's too): the
+            // property goes into the reason, as the dynamic resources' provider does.
+            item.setProperty("");
+            item.setReason(f.property === "" ? f.reason : `${f.property}: ${f.reason}`);
+            return item;
+          }),
+        );
+        return resp;
+      }),
+      diff: this.serve(async (req: provTypes.DiffRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const olds = (req.getOlds() as Struct | undefined)?.toJavaScript() ?? {};
+        const news = (req.getNews() as Struct | undefined)?.toJavaScript() ?? {};
+        const result = await resource.implementation.diff(req.getId(), olds, news);
+        const resp = new p.DiffResponse();
+        const replaces = result.replaces ?? [];
+        if (result.changes === false) {
+          resp.setChanges(p.DiffResponse.DiffChanges.DIFF_NONE);
+        } else {
+          const keys = Object.keys(this.spec(resource).inputProperties);
+          resp.setChanges(
+            result.changes === true
+              ? p.DiffResponse.DiffChanges.DIFF_SOME
+              : p.DiffResponse.DiffChanges.DIFF_UNKNOWN,
+          );
+          resp.setDiffsList(changedKeys(keys, olds, news, replaces));
+          resp.setReplacesList([...replaces]);
+          resp.setDeletebeforereplace(result.deleteBeforeReplace === true);
+        }
+        return resp;
+      }),
+      create: this.serve(async (req: provTypes.CreateRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const inputs = (req.getProperties() as Struct | undefined)?.toJavaScript() ?? {};
+        const result = await resource.implementation.create(inputs);
+        const resp = new p.CreateResponse();
+        resp.setId(result.id);
+        resp.setProperties(this.struct(resource, (result.outs ?? {}) as Values) as never);
+        return resp;
+      }),
+      read: this.serve(async (req: provTypes.ReadRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const props = (req.getProperties() as Struct | undefined)?.toJavaScript() ?? {};
+        const result = await resource.implementation.read(req.getId(), props);
+        const resp = new p.ReadResponse();
+        resp.setId(result.id ?? req.getId());
+        const outs = (result.props ?? props) as Values;
+        resp.setProperties(this.struct(resource, outs) as never);
+        // The inputs after a refresh: the outputs that are inputs (the dynamic host's rule).
+        const inputKeys = Object.keys(this.spec(resource).inputProperties);
+        const inputs = Object.fromEntries(
+          Object.entries(outs).filter(([key]) => inputKeys.includes(key)),
+        );
+        resp.setInputs(this.struct(resource, inputs, true) as never);
+        return resp;
+      }),
+      update: this.serve(async (req: provTypes.UpdateRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const olds = (req.getOlds() as Struct | undefined)?.toJavaScript() ?? {};
+        const news = (req.getNews() as Struct | undefined)?.toJavaScript() ?? {};
+        const result = await resource.implementation.update(req.getId(), olds, news);
+        const resp = new p.UpdateResponse();
+        resp.setProperties(this.struct(resource, (result.outs ?? {}) as Values) as never);
+        return resp;
+      }),
+      delete: this.serve(async (req: provTypes.DeleteRequest) => {
+        const resource = this.resourceOf(req.getUrn());
+        const props = (req.getProperties() as Struct | undefined)?.toJavaScript() ?? {};
+        await resource.implementation.delete(req.getId(), props);
+        return new emptyproto.Empty();
+      }),
+    };
+  }
+}
+
+/**
+ * Starts the plugin's gRPC server on 127.0.0.1 and returns its port (the engine reads it from the
+ * first line the plugin prints).
+ *
+ * @internal
+ */
+export async function startPluginServer(
+  server = new PluginServer(),
+): Promise<{ port: number; stop: () => void }> {
+  const grpcServer = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
+  grpcServer.addService(provrpc.ResourceProviderService, server.handlers());
+  const port = await new Promise<number>((resolve, reject) => {
+    grpcServer.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    );
+  });
+  return { port, stop: () => grpcServer.forceShutdown() };
+}

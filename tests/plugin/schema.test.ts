@@ -84,7 +84,12 @@ function schemaFields(schema: PackageSchema, token: string): Map<string, Field> 
 /** The secrets each resource must have in the schema: credentials, at any depth. */
 const EXPECTED_SECRETS: Record<string, string[]> = {
   Site: ["password", "configStoreConnection.connectionSecret"],
-  SiteExport: ["password"],
+  SiteExport: [
+    "password",
+    "objectStoreCredentials",
+    "objectStoreCredentials.secretAccessKey",
+    "objectStoreCredentials.sessionToken",
+  ],
   SiteImport: ["password"],
   SiteMachine: ["password"],
   LogSettings: ["password"],

@@ -50,7 +50,7 @@ export class ObjectStoreError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
     super(message, options);
   }

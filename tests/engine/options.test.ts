@@ -50,7 +50,7 @@ it("keeps the user's additionalSecretOutputs and adds the resource's own", () =>
   );
   expect(secretOutputs).toEqual({
     site: ["machines", "password", "serverLogSettings"],
-    backup: ["location", "password"],
+    backup: ["location", "objectStoreCredentials", "password"],
     partners: ["description", "password", "token"],
     gis2: ["machines", "password"],
     logs: ["password", "previousSettings"],

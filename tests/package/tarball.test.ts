@@ -30,7 +30,7 @@ beforeAll(() => {
   files = entries[0]!.files.map((f) => f.path).sort();
 }, 120_000);
 
-it("holds package.json, README.md, LICENSE and the built provider and emulator only", () => {
+it("holds package.json, README.md, LICENSE, the built provider and emulator and the plugin's launcher only", () => {
   expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json"]));
   expect(files).toEqual(
     expect.arrayContaining([
@@ -42,7 +42,8 @@ it("holds package.json, README.md, LICENSE and the built provider and emulator o
   );
   const unexpected = files.filter(
     (f) =>
-      !["LICENSE", "README.md", "package.json"].includes(f) &&
+      // The provider plugin's launcher (docs/plugin.md) is the one file outside dist/.
+      !["LICENSE", "README.md", "package.json", "bin/pulumi-resource-arcgis-admin"].includes(f) &&
       !/^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/.test(f),
   );
   expect(unexpected).toEqual([]);

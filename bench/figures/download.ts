@@ -36,8 +36,8 @@ interface SizeResult {
   raw: RawDownload;
 }
 
-/** An emulator with a site, created by hand. */
-async function emulatorWithSite(paddingBytes: number): Promise<BenchEmulator> {
+/** An emulator with a site, created by hand (figures 5 and 9). */
+export async function emulatorWithSite(paddingBytes: number): Promise<BenchEmulator> {
   const bench = await startBenchEmulator({
     createDelayMs: 0,
     exportDelayMs: 0,

@@ -5,7 +5,8 @@
  * download to disk.
  */
 import type { Host } from "../../tests/engine/harness";
-import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
+import type { BenchEmulator } from "../lib/emulators";
+import { emulatorWithSite } from "./download";
 import { procMemory, type ProcessMemory } from "../lib/machine";
 import {
   createThroughHost,
@@ -13,7 +14,6 @@ import {
   startConfiguredHost,
   type ProviderSetup,
 } from "../lib/provider";
-import { rawAgent, rawCreateSite } from "../lib/raw";
 import type { FigureResult } from "../lib/report";
 import { table } from "../lib/report";
 import { mib, ms, num } from "../lib/stats";
@@ -43,21 +43,6 @@ interface SizeResult {
   before: ProcessMemory;
   after: ProcessMemory;
   sampledPeakRss: number;
-}
-
-async function emulatorWithSite(paddingBytes: number): Promise<BenchEmulator> {
-  const bench = await startBenchEmulator({
-    createDelayMs: 0,
-    exportDelayMs: 0,
-    exportPaddingBytes: paddingBytes,
-  });
-  const agent = rawAgent(bench);
-  try {
-    await rawCreateSite(bench.emu, agent, false);
-  } finally {
-    await agent.close();
-  }
-  return bench;
 }
 
 async function uploadThroughHost(

@@ -3,31 +3,16 @@
  * (`gis.admin.collaborations`): list (paged `collaborations`), get (a collaboration's resource),
  * delete as the host, delete as a guest (refused), removeParticipation as a guest.
  */
-import { portalSeed, type TestEmulator } from "../helpers/emulator";
-import {
-  failure,
-  INSTALL_TIMEOUT_MS,
-  ok,
-  PORTAL_ADMIN,
-  pythonApi,
-  runScript,
-  SCRIPT_TIMEOUT_MS,
-  startPortal,
-} from "./support";
+import { portalSeed } from "../helpers/emulator";
+import { failure, ok, PORTAL_ADMIN, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
 
 describe("ArcGIS API for Python: collaborations of the emulated portal", () => {
-  let emu: TestEmulator;
-
-  beforeAll(async () => {
-    await pythonApi();
-    emu = await startPortal(portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], "PYAPIPORTAL1"));
-  }, INSTALL_TIMEOUT_MS);
-  afterAll(() => emu?.close());
+  const emu = usePortal(portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], "PYAPIPORTAL1"));
 
   test(
     "lists, reads, deletes and leaves collaborations",
     async () => {
-      const run = await runScript(emu, "collaborations");
+      const run = await runScript(emu(), "collaborations");
       expect(ok(run, "list")).toEqual([
         ["hosted1", "Regional partners"],
         ["hosted2", "Second"],

@@ -4,30 +4,16 @@
  * generateToken, exportSite), and federates it with the emulated portal through
  * `gis.admin.federation`: federate, servers, update, validate, validate_all, unfederate.
  */
-import type { TestEmulator } from "../helpers/emulator";
-import {
-  INSTALL_TIMEOUT_MS,
-  ok,
-  pythonApi,
-  runScript,
-  SCRIPT_TIMEOUT_MS,
-  startPortal,
-} from "./support";
+import { ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
 
 describe("ArcGIS API for Python: a site, its export and its federation", () => {
-  let emu: TestEmulator;
-
-  beforeAll(async () => {
-    await pythonApi();
-    emu = await startPortal();
-  }, INSTALL_TIMEOUT_MS);
-  afterAll(() => emu?.close());
+  const emu = usePortal();
 
   test(
     "creates the site, exports it, and federates, updates, validates and unfederates it",
     async () => {
-      const run = await runScript(emu, "federation");
-      const siteUrl = emu.adminUrl.replace(/\/admin$/, "");
+      const run = await runScript(emu(), "federation");
+      const siteUrl = emu().adminUrl.replace(/\/admin$/, "");
       expect(ok(run, "createSite")).toEqual({ status: "success" });
       const exported = ok(run, "export") as { status: string; location: string };
       expect(exported.status).toBe("success");

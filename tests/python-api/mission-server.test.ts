@@ -5,32 +5,17 @@
  * to the server's administrative API, which a federated server accepts (emulator/admin/federated.ts).
  * Signed in both ways (default login, `use_gen_token=True`); refused once unfederated.
  */
-import type { TestEmulator } from "../helpers/emulator";
-import {
-  failure,
-  INSTALL_TIMEOUT_MS,
-  ok,
-  pythonApi,
-  runScript,
-  SCRIPT_TIMEOUT_MS,
-  startPortal,
-} from "./support";
+import { failure, ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
 
 describe("ArcGIS API for Python: MissionServer(url, gis) on a federated Mission Server", () => {
-  let emu: TestEmulator;
-
-  beforeAll(async () => {
-    await pythonApi();
-    emu = await startPortal();
-  }, INSTALL_TIMEOUT_MS);
-  afterAll(() => emu?.close());
+  const emu = usePortal();
 
   test(
     "reads log settings, machines and the security configuration with the portal's token",
     async () => {
-      const run = await runScript(emu, "mission_server");
-      const siteUrl = emu.adminUrl.replace(/\/admin$/, "");
-      const portalUrl = emu.sharingUrl.replace(/\/sharing\/rest$/, "");
+      const run = await runScript(emu(), "mission_server");
+      const siteUrl = emu().adminUrl.replace(/\/admin$/, "");
+      const portalUrl = emu().sharingUrl.replace(/\/sharing\/rest$/, "");
       expect(ok(run, "createSite")).toEqual({ status: "success" });
       expect(ok(run, "federate")).toBe("success");
       const servers = ok(run, "servers") as { servers: Array<{ id: string }> };

@@ -5,26 +5,10 @@
  * generateToken; then reads portals/self, community/users/<name> and the portaladmin root
  * (`gis.admin`). A wrong password is refused in both.
  */
-import type { TestEmulator } from "../helpers/emulator";
-import {
-  failure,
-  INSTALL_TIMEOUT_MS,
-  ok,
-  PORTAL_ADMIN,
-  pythonApi,
-  runScript,
-  SCRIPT_TIMEOUT_MS,
-  startPortal,
-} from "./support";
+import { failure, ok, PORTAL_ADMIN, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
 
 describe("ArcGIS API for Python: signing in to the emulated portal", () => {
-  let emu: TestEmulator;
-
-  beforeAll(async () => {
-    await pythonApi();
-    emu = await startPortal();
-  }, INSTALL_TIMEOUT_MS);
-  afterAll(() => emu?.close());
+  const emu = usePortal();
 
   const signedIn = {
     username: PORTAL_ADMIN.username,
@@ -37,7 +21,7 @@ describe("ArcGIS API for Python: signing in to the emulated portal", () => {
   test(
     "GIS(url, user, password) signs in through the portal's OAuth2 sign-in by default",
     async () => {
-      const run = await runScript(emu, "sign_in");
+      const run = await runScript(emu(), "sign_in");
       expect(ok(run, "signIn")).toEqual({ ...signedIn, auth: "EsriBuiltInAuth" });
       expect(run.paths).toEqual(
         expect.arrayContaining([
@@ -65,7 +49,7 @@ describe("ArcGIS API for Python: signing in to the emulated portal", () => {
   test(
     "GIS(..., use_gen_token=True) signs in with generateToken",
     async () => {
-      const run = await runScript(emu, "sign_in", ["--gen-token"]);
+      const run = await runScript(emu(), "sign_in", ["--gen-token"]);
       expect(ok(run, "signIn")).toEqual({ ...signedIn, auth: "EsriGenTokenAuth" });
       expect(run.paths).toEqual(
         expect.arrayContaining([

@@ -122,3 +122,20 @@ export async function startPortal(
     },
   });
 }
+
+/**
+ * For a describe block: installs the library (once) and starts the portal before its tests,
+ * closes it after them. Returns the running emulator's getter.
+ */
+export function usePortal(seed?: EmulatorSeedInput): () => TestEmulator {
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    await pythonApi();
+    emu = await startPortal(seed);
+  }, INSTALL_TIMEOUT_MS);
+  afterAll(() => emu?.close());
+  return () => {
+    if (emu === undefined) throw new Error("the portal did not start (see beforeAll)");
+    return emu;
+  };
+}

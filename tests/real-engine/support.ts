@@ -139,6 +139,27 @@ export class RealStack {
     };
   }
 
+  /**
+   * What the driver need not ask the CLI (scripts/pulumi-driver.cjs): the engine's version (no
+   * `pulumi version`), and on the local backend the stack's checkpoint file (no `stack select`,
+   * `stack init` alone for a new stack, the outputs and change summary without `stack output` and
+   * `stack history`) and a record of the config last set (no config command when it is the
+   * same), as `npm start` runs it. On another backend, the automation API's own calls.
+   */
+  private lean(): { cliVersion: string; stackFile?: string; configRecord?: string } {
+    if (this.backend !== undefined) return { cliVersion: this.engineInfo.version };
+    const stacks = path.join(this.backendDir, ".pulumi", "stacks");
+    const project = /^name:\s*(\S+)\s*$/m.exec(
+      fs.readFileSync(path.join(this.consumer.dir, "Pulumi.yaml"), "utf8"),
+    )?.[1];
+    if (project === undefined) return { cliVersion: this.engineInfo.version };
+    return {
+      cliVersion: this.engineInfo.version,
+      stackFile: path.join(stacks, project, `${this.stack}.json`),
+      configRecord: path.join(this.tmp, "config-records", this.stack),
+    };
+  }
+
   /** Runs one operation; resolves (never rejects) with what the CLI printed and the result. */
   run(op: Op, options: RunOptions = {}): Promise<RunResult> {
     const request = path.join(this.tmp, `request-${++this.runs}.json`);
@@ -152,6 +173,7 @@ export class RealStack {
         config: options.config ?? {},
         options: options.options ?? {},
         abortOnText: options.abortOnText,
+        ...this.lean(),
       }),
     );
     const started = Date.now();

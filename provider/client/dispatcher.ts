@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createSecureContext, getCACertificates } from "node:tls";
+import { createSecureContext, getCACertificates, type SecureContext } from "node:tls";
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
 
 /** How the server's certificate is checked. Verification is on unless switched off explicitly. */
@@ -100,6 +100,33 @@ function proxyEnvironment(): { httpsProxy?: string; httpProxy?: string; noProxy?
   return found;
 }
 
+/** The native side of a SecureContext, as far as {@link trusting} uses it. */
+interface NativeContext {
+  addCACert?: (pem: string) => void;
+}
+
+/**
+ * A secure context that trusts Node's default store (its bundled CAs and NODE_EXTRA_CA_CERTS,
+ * which a bare `ca` option would drop: a public certificate, or one of the machine's extra CAs,
+ * still verifies when a caCert is configured) and `caCert`. Built as Node builds its own from a
+ * `ca` list, one certificate added at a time, but onto the default context: Node copies its shared
+ * root store for this context before the first certificate is added (so the shared store, and
+ * every other connection's trust, stays as it was: tests/client/tls.test.ts checks it), from
+ * roots it has parsed once per process. About 0.5 ms, against 10 to 35 ms for
+ * `createSecureContext({ ca: [...getCACertificates("default"), caCert] })`, which parses every
+ * root certificate again (measured in bench/, figures 2 and 7). Falls back to that where the
+ * native method is missing.
+ */
+function trusting(caCert: string): SecureContext {
+  const context = createSecureContext();
+  const native = (context as SecureContext & { context?: NativeContext }).context;
+  if (typeof native?.addCACert !== "function") {
+    return createSecureContext({ ca: [...getCACertificates("default"), caCert] });
+  }
+  native.addCACert(caCert);
+  return context;
+}
+
 /**
  * Returns the dispatcher for these transport options: the injected one, or an undici Agent built
  * from the TLS options and connect timeout. Agents are cached per distinct configuration so that
@@ -125,15 +152,8 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
   const key = `${caHash}|${insecure}|${connectMs}|${JSON.stringify(proxy)}`;
   let agent = agents.get(key);
   if (!agent) {
-    // With `ca` set, Node trusts only these CAs; add its default store (the bundled CAs and
-    // NODE_EXTRA_CA_CERTS, which a bare `ca` would drop) so a public certificate, or one of the
-    // machine's extra CAs, still verifies when a caCert is configured. One secure context per
-    // Agent: built per connection, parsing ~150 root certificates costs about 10 ms of CPU each
-    // time (measured in bench/, figures 2 and 4).
     const tls = {
-      ...(caCert
-        ? { secureContext: createSecureContext({ ca: [...getCACertificates("default"), caCert] }) }
-        : {}),
+      ...(caCert ? { secureContext: trusting(caCert) } : {}),
       rejectUnauthorized: !insecure,
       timeout: connectMs,
     };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:https";
+import { connect as tlsConnect } from "node:tls";
 import { generate } from "selfsigned";
 import { MockAgent } from "undici";
 import {
@@ -102,6 +103,31 @@ describe("TLS against a server with a self-signed certificate", () => {
       state: "in-site",
     });
     const status = await siteStatus(adminUrl(), { tls: { insecureSkipVerify: false } });
+    expect(status).toMatchObject({ state: "unreachable", error: { code: "TLS" } });
+  });
+});
+
+// That it is added to Node's default store, not in place of it (a machine's extra CAs still
+// verify): tests/client/proxy.test.ts, "NODE_EXTRA_CA_CERTS".
+describe("the trust tls.caCert adds", () => {
+  it("stays with its own connections: Node's shared root store, and so every other connection, still refuses the server", async () => {
+    // First a connection that trusts the CA (its secure context adds it to a copy of Node's
+    // default store), then, in the same process, plain Node TLS with the default store.
+    await closeDispatchers();
+    await expect(siteStatus(adminUrl(), { tls: { caCert } })).resolves.toMatchObject({
+      state: "in-site",
+    });
+    const plain = await new Promise<Error | undefined>((resolve) => {
+      const socket = tlsConnect({ host: "127.0.0.1", port: Number(new URL(origin).port) });
+      socket.once("secureConnect", () => {
+        socket.destroy();
+        resolve(undefined);
+      });
+      socket.once("error", resolve);
+    });
+    expect(plain?.message).toMatch(/self-signed|SELF_SIGNED/i);
+    // And an Agent of the package without the option refuses it too.
+    const status = await siteStatus(adminUrl(), {});
     expect(status).toMatchObject({ state: "unreachable", error: { code: "TLS" } });
   });
 });

@@ -119,7 +119,8 @@ interface NativeContext {
  */
 function trusting(caCert: string): SecureContext {
   const context = createSecureContext();
-  const native = (context as SecureContext & { context?: NativeContext }).context;
+  // Typed `any` in @types/node: what is used of it is stated here.
+  const native = (context as unknown as { context?: NativeContext }).context;
   if (typeof native?.addCACert !== "function") {
     return createSecureContext({ ca: [...getCACertificates("default"), caCert] });
   }

@@ -14,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../engine/harness";
 import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { PackageSchema } from "../../provider/plugin/schema";
 import { CliProject, stateResources } from "./support";
 
 jest.setTimeout(240_000);
@@ -54,6 +55,15 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
   const version = await project.installPlugin();
   const plugins = await project.mustCli(["plugin", "ls"]);
   expect(plugins.stdout).toMatch(new RegExp(`arcgis-admin\\s+resource\\s+${version}`));
+
+  // The installed plugin's schema, with the TSDoc the build extracted as its descriptions.
+  const schema = JSON.parse(
+    (await project.mustCli(["package", "get-schema", "arcgis-admin"])).stdout,
+  ) as PackageSchema;
+  expect(schema.version).toBe(version);
+  const site = schema.resources["arcgis-admin:index:Site"]!;
+  expect(site.description).toMatch(/^A site of a Mission, ArcGIS, Notebook or Video Server/);
+  expect(site.inputProperties.adminUrl!.description).toMatch(/^Administrative root/);
 
   await project.mustCli(["stack", "init", "dev"]);
   await project.mustCli([

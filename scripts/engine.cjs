@@ -7,8 +7,9 @@
  * suite (tests/real-engine/) use it when no other Pulumi CLI is installed.
  *
  * Usage: node scripts/engine.cjs [--print-root] [--quiet]
- *   builds (or finds) the engine; with --print-root prints its root folder (the one whose bin/
- *   holds `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
+ *   builds (or finds) the engine, then the tools of {@link ALSO_BUILT}, and prints where each is;
+ *   with --print-root, the engine only, and prints its root folder (the one whose bin/ holds
+ *   `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
  *
  * What it builds, in `<cache>/v<version>/bin/`:
  * - `pulumi`, from the Go module github.com/pulumi/pulumi/pkg/v3 (cmd/pulumi), through a small
@@ -709,10 +710,14 @@ if (require.main === module) {
   const options = quiet ? { log: () => {} } : {};
   const main = async () => {
     const engine = await ensureEngine(options);
+    if (args.includes("--print-root")) {
+      // The engine only: its root is what is asked for.
+      process.stdout.write(`${engine.root}\n`);
+      return;
+    }
     const tools = [];
     for (const tool of ALSO_BUILT) tools.push({ name: tool.name, ...(await tool.ensure(options)) });
-    if (args.includes("--print-root")) process.stdout.write(`${engine.root}\n`);
-    else if (!quiet) {
+    if (!quiet) {
       process.stderr.write(
         `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
       );

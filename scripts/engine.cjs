@@ -7,8 +7,9 @@
  * suite (tests/real-engine/) use it when no other Pulumi CLI is installed.
  *
  * Usage: node scripts/engine.cjs [--print-root] [--quiet]
- *   builds (or finds) the engine; with --print-root prints its root folder (the one whose bin/
- *   holds `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
+ *   builds (or finds) the engine, then the tools of {@link ALSO_BUILT}, and prints where each is;
+ *   with --print-root, the engine only, and prints its root folder (the one whose bin/ holds
+ *   `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
  *
  * What it builds, in `<cache>/v<version>/bin/`:
  * - `pulumi`, from the Go module github.com/pulumi/pulumi/pkg/v3 (cmd/pulumi), through a small
@@ -19,6 +20,10 @@
  *   ships it as a small shell script in its release archive (no Go module has it). Ours does the
  *   same: it resolves `@pulumi/pulumi/cmd/dynamic-provider` from its working directory (the
  *   Pulumi project) and runs it with the `node` on PATH.
+ * - Pulumi YAML's language host `pulumi-language-yaml` v1.25.0, in its own Go module (pkg/v3 at
+ *   the version pulumi-yaml requires), into `<cache>/pulumi-language-yaml/v1.25.0/bin/`: see
+ *   {@link LANGUAGE_YAML}; {@link ALSO_BUILT} lists such further tools.
+ * The Go helpers (finding Go, the build lock, progress lines) are scripts/go-build.cjs's.
  * Not built: `pulumi-language-nodejs`. The Go module proxy refuses that module here (every
  * version), so this engine runs Node.js programs the way the automation API runs inline
  * programs: the program's own process serves the language runtime and `pulumi` connects to it
@@ -41,10 +46,20 @@
  * answers, so an interrupted build leaves nothing that looks finished. Concurrent callers wait
  * for each other (a lock folder holding the builder's pid).
  */
-const { spawn, spawnSync } = require("node:child_process");
+const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const {
+  projectCache,
+  isExecutable,
+  findGo,
+  goVersion,
+  goAtLeast,
+  takeLock,
+  run,
+  isPackageLine,
+} = require("./go-build.cjs");
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 /** How long the Go module proxy may take to list the engine's versions. */
@@ -78,8 +93,7 @@ class EngineError extends Error {
 
 function cacheRoot(env = process.env) {
   if (env.ARCGIS_ADMIN_ENGINE_CACHE) return path.resolve(env.ARCGIS_ADMIN_ENGINE_CACHE);
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  return path.join(base, "pulumi-arcgis-admin", "engine");
+  return projectCache("engine", env);
 }
 
 /** The version of @pulumi/pulumi that package-lock.json pins. */
@@ -272,37 +286,6 @@ function cachedEngine(version, env = process.env) {
   return ok ? { root, version, bin: path.join(root, "bin", "pulumi") } : undefined;
 }
 
-/** @param {string} file */
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The `go` command: on PATH, else in $GOROOT/bin. Undefined when there is none. */
-function findGo(env = process.env) {
-  const dirs = (env.PATH ?? "").split(path.delimiter).filter(Boolean);
-  if (env.GOROOT) dirs.push(path.join(env.GOROOT, "bin"));
-  for (const dir of dirs) {
-    const candidate = path.join(dir, process.platform === "win32" ? "go.exe" : "go");
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/**
- * @param {string} go
- * @returns {[number, number] | undefined}
- */
-function goVersion(go) {
-  const result = spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" });
-  const match = /^go(\d+)\.(\d+)/.exec((result.stdout ?? "").trim());
-  return match ? [Number(match[1]), Number(match[2])] : undefined;
-}
-
 /** The launcher script: what Pulumi's release ships under the same name, for node. */
 function launcherScript() {
   return [
@@ -316,106 +299,117 @@ function launcherScript() {
   ].join("\n");
 }
 
-/** @param {number} ms */
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** @param {number} pid */
-function processAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
-  }
-}
-
 /**
- * Takes the cache's build lock; waits while a live process holds it. Returns the release.
+ * `go get <target>` in a build module, with a progress line every 30 s. Throws an EngineError
+ * (with `refused` when the Go module proxy refuses the version).
  *
- * @param {string} dir
- * @param {(line: string) => void} log
- * @returns {Promise<() => void>}
+ * @param {string} go
+ * @param {string} target `<package>@v<version>`.
+ * @param {string} what what is downloaded, for the messages.
+ * @param {{work: string, env: NodeJS.ProcessEnv, log: (line: string) => void, step: string}} options
  */
-async function takeLock(dir, log) {
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  let told = false;
-  for (;;) {
-    try {
-      fs.mkdirSync(dir);
-      fs.writeFileSync(path.join(dir, "pid"), String(process.pid));
-      return () => fs.rmSync(dir, { recursive: true, force: true });
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
-    }
-    let holder;
-    try {
-      holder = Number(fs.readFileSync(path.join(dir, "pid"), "utf8"));
-    } catch {
-      holder = undefined;
-    }
-    if (holder !== undefined && Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
-      fs.rmSync(dir, { recursive: true, force: true });
-      continue;
-    }
-    if (!told)
-      log(`Another process (${holder ?? "starting"}) is building the engine; waiting for it.`);
-    told = true;
-    await sleep(1000);
-  }
-}
-
-/**
- * Runs a command, passing its output lines to `onLine`, and prints a heartbeat every 30 s
- * (`what`: a text, or a function that gives the current one).
- * Resolves with {code, output} (the output's last 200 lines).
- *
- * @param {string} command
- * @param {string[]} args
- * @param {{
- *   cwd: string,
- *   env: NodeJS.ProcessEnv,
- *   log: (line: string) => void,
- *   onLine?: (line: string) => void,
- *   what: string | (() => string),
- * }} options
- * @returns {Promise<{code: number, output: string}>}
- */
-function run(command, args, { cwd, env, log, onLine, what }) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    /** @type {string[]} */
-    const tail = [];
-    let buffered = "";
-    /** @param {string} chunk */
-    const take = (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > 200) tail.shift();
-        onLine?.(line);
-      }
-    };
-    child.stdout.setEncoding("utf8").on("data", take);
-    child.stderr.setEncoding("utf8").on("data", take);
-    const heartbeat = setInterval(() => {
-      const doing = typeof what === "function" ? what() : what;
-      log(`  ... ${doing} (${Math.round((Date.now() - started) / 1000)} s so far)`);
-    }, 30_000);
-    child.on("error", (error) => {
-      clearInterval(heartbeat);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearInterval(heartbeat);
-      if (buffered !== "") tail.push(buffered);
-      resolve({ code: code ?? 1, output: tail.join("\n") });
-    });
+async function goGet(go, target, what, { work, env, log, step }) {
+  log(`${step} Downloading ${target} and its dependencies (Go module proxy)...`);
+  let downloads = 0;
+  const got = await run(go, ["get", target], {
+    cwd: work,
+    env,
+    log,
+    what: () => `downloaded ${downloads} modules`,
+    onLine: (line) => {
+      if (line.startsWith("go: downloading")) downloads += 1;
+    },
   });
+  if (got.code !== 0) {
+    const refused = /not available|403 Forbidden|410 Gone|404 Not Found/.test(got.output);
+    const error = new EngineError(
+      `Downloading the source of ${what} failed:\n${got.output.split("\n").slice(-8).join("\n")}`,
+    );
+    error.refused = refused;
+    throw error;
+  }
+  log(`      ${downloads} modules downloaded.`);
+}
+
+/**
+ * `go build` of one package into `out`, with a count of compiled packages every 30 s. Throws an
+ * EngineError with the compiler's last lines.
+ *
+ * @param {string} go
+ * @param {string} pkg
+ * @param {string} out
+ * @param {{work: string, env: NodeJS.ProcessEnv, log: (line: string) => void, step: string,
+ *   what: string, ldflags: string}} options
+ */
+async function goCompile(go, pkg, out, { work, env, log, step, what, ldflags }) {
+  log(`${step} Compiling ${what} (several minutes on a first build; Go caches the rest)...`);
+  let compiled = 0;
+  const started = Date.now();
+  const built = await run(go, ["build", "-v", "-trimpath", "-ldflags", ldflags, "-o", out, pkg], {
+    cwd: work,
+    env,
+    log,
+    what: () => `${compiled} packages compiled`,
+    onLine: (line) => {
+      if (isPackageLine(line)) compiled += 1;
+    },
+  });
+  if (built.code !== 0) {
+    throw new EngineError(
+      `Compiling ${what} failed:\n${built.output.split("\n").slice(-15).join("\n")}`,
+    );
+  }
+  log(`      done in ${Math.round((Date.now() - started) / 1000)} s.`);
+}
+
+/** The Go environment of a build: no VCS stamping, go.mod updated as needed. */
+function buildEnv(env = process.env) {
+  return {
+    ...env,
+    GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" "),
+  };
+}
+
+/**
+ * Moves a finished build's bin/ into `target` (replacing what was there), with a build.json.
+ *
+ * @param {string} bin
+ * @param {string} target
+ * @param {string} go
+ * @param {string} version
+ */
+function install(bin, target, go, version) {
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(target, { recursive: true });
+  fs.renameSync(bin, path.join(target, "bin"));
+  fs.writeFileSync(
+    path.join(target, "build.json"),
+    `${JSON.stringify({ version, go: spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" }).stdout.trim(), builtAt: new Date().toISOString() })}\n`,
+  );
+}
+
+/**
+ * Checks that Go is there and recent enough to build `what`; throws an EngineError saying what to
+ * install otherwise.
+ *
+ * @param {string | undefined} go
+ * @param {string} what
+ * @returns {asserts go is string}
+ */
+function requireGo(go, what) {
+  if (go === undefined) {
+    throw new EngineError(
+      `Building ${what} needs Go, and there is no \`go\` on PATH (nor in $GOROOT/bin).\n` +
+        `Install Go ${MINIMUM_GO.join(".")} or later (https://go.dev/doc/install) and run this again, ` +
+        "or install the Pulumi CLI (https://www.pulumi.com/docs/install/) and put it on PATH.",
+    );
+  }
+  const goVer = goVersion(go);
+  if (!goAtLeast(goVer, MINIMUM_GO)) {
+    throw new EngineError(
+      `Building ${what} needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
+    );
+  }
 }
 
 /**
@@ -431,10 +425,6 @@ async function build(version, go, { env, log }) {
   if (parseVersion(version) !== version) throw new EngineError(`Not a version: ${version}`);
   const cache = cacheRoot(env);
   const work = fs.mkdtempSync(path.join(cache, `.build-v${version}-`));
-  const goEnv = {
-    ...env,
-    GOFLAGS: [env.GOFLAGS, "-buildvcs=false", "-mod=mod"].filter(Boolean).join(" "),
-  };
   try {
     const replaces = FORK_REPLACES.map(([from, to, at]) => `replace ${from} => ${to} ${at}\n`).join(
       "",
@@ -445,69 +435,21 @@ async function build(version, go, { env, log }) {
         `\tgithub.com/pulumi/pulumi/pkg/v3 v${version}\n\tgithub.com/pulumi/pulumi/sdk/v3 v${version}\n)\n\n` +
         replaces,
     );
-    log(
-      `[1/3] Downloading github.com/pulumi/pulumi/pkg/v3@v${version} and its dependencies (Go module proxy)...`,
+    const steps = { work, env: buildEnv(env), log };
+    await goGet(
+      go,
+      `github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@v${version}`,
+      `the Pulumi engine (v${version})`,
+      { ...steps, step: "[1/3]" },
     );
-    let downloads = 0;
-    const got = await run(go, ["get", `github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@v${version}`], {
-      cwd: work,
-      env: goEnv,
-      log,
-      what: () => `downloaded ${downloads} modules`,
-      onLine: (line) => {
-        if (line.startsWith("go: downloading")) downloads += 1;
-      },
-    });
-    if (got.code !== 0) {
-      const refused = /not available|403 Forbidden|410 Gone|404 Not Found/.test(got.output);
-      const error = new EngineError(
-        `Downloading the Pulumi engine's source (v${version}) failed:\n${got.output.split("\n").slice(-8).join("\n")}`,
-      );
-      error.refused = refused;
-      throw error;
-    }
-    log(`      ${downloads} modules downloaded.`);
-    log("[2/3] Compiling the pulumi CLI (several minutes on a first build; Go caches the rest)...");
     const bin = path.join(work, "bin");
     fs.mkdirSync(bin);
-    let compiled = 0;
-    const started = Date.now();
-    const heartbeat = setInterval(() => {
-      log(`      ${compiled} packages compiled, ${Math.round((Date.now() - started) / 1000)} s`);
-    }, 30_000);
-    let built;
-    try {
-      built = await run(
-        go,
-        [
-          "build",
-          "-v",
-          "-trimpath",
-          "-ldflags",
-          `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
-          "-o",
-          path.join(bin, "pulumi"),
-          "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
-        ],
-        {
-          cwd: work,
-          env: goEnv,
-          log: () => {},
-          what: "compiling",
-          onLine: (line) => {
-            if (/^[\w.-]+(\/[\w.@~-]+)*$/.test(line)) compiled += 1;
-          },
-        },
-      );
-    } finally {
-      clearInterval(heartbeat);
-    }
-    if (built.code !== 0) {
-      throw new EngineError(
-        `Compiling the pulumi CLI failed:\n${built.output.split("\n").slice(-15).join("\n")}`,
-      );
-    }
-    log(`      done in ${Math.round((Date.now() - started) / 1000)} s.`);
+    await goCompile(go, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", path.join(bin, "pulumi"), {
+      ...steps,
+      step: "[2/3]",
+      what: "the pulumi CLI",
+      ldflags: `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+    });
     log(
       `[3/3] Writing ${LAUNCHER} (the dynamic-provider launcher) and checking \`pulumi version\`...`,
     );
@@ -523,13 +465,7 @@ async function build(version, go, { env, log }) {
     }
     fs.rmSync(path.join(work, "home"), { recursive: true, force: true });
     const target = path.join(cache, `v${version}`);
-    fs.rmSync(target, { recursive: true, force: true });
-    fs.mkdirSync(target, { recursive: true });
-    fs.renameSync(bin, path.join(target, "bin"));
-    fs.writeFileSync(
-      path.join(target, "build.json"),
-      `${JSON.stringify({ version, go: spawnSync(go, ["env", "GOVERSION"], { encoding: "utf8" }).stdout.trim(), builtAt: new Date().toISOString() })}\n`,
-    );
+    install(bin, target, go, version);
     const engine = cachedEngine(version, env);
     if (engine === undefined)
       throw new EngineError(`The engine built into ${target} is incomplete.`);
@@ -569,7 +505,7 @@ async function ensureEngine({
   if (resolved.versions.length === 0 && fs.existsSync(path.join(cache, ".lock"))) {
     // Nothing cached and the newest version unknown: what another process is building now is
     // the best there is.
-    (await takeLock(path.join(cache, ".lock"), log))();
+    (await takeLock(path.join(cache, ".lock"), log, "building the engine"))();
     resolved.versions = cachedVersions(env);
     if (resolved.versions[0] !== undefined) {
       resolved.note ??= `Using v${resolved.versions[0]}, which another process has just built.`;
@@ -577,13 +513,7 @@ async function ensureEngine({
     const built = cached();
     if (built) return built;
   }
-  if (go === undefined) {
-    throw new EngineError(
-      "Building the Pulumi engine needs Go, and there is no `go` on PATH (nor in $GOROOT/bin).\n" +
-        `Install Go ${MINIMUM_GO.join(".")} or later (https://go.dev/doc/install) and run this again, ` +
-        "or install the Pulumi CLI (https://www.pulumi.com/docs/install/) and put it on PATH.",
-    );
-  }
+  requireGo(go, "the Pulumi engine");
   if (resolved.versions.length === 0) {
     throw new EngineError(
       `Cannot tell which Pulumi engine to build: ${resolved.unreachable ?? "no version"}, and the ` +
@@ -591,17 +521,7 @@ async function ensureEngine({
         `${ENGINE_MODULE}\` must answer), or set ARCGIS_ADMIN_PULUMI_VERSION to the version to build.`,
     );
   }
-  const goVer = goVersion(go);
-  if (
-    goVer === undefined ||
-    goVer[0] < MINIMUM_GO[0] ||
-    (goVer[0] === MINIMUM_GO[0] && goVer[1] < MINIMUM_GO[1])
-  ) {
-    throw new EngineError(
-      `Building the Pulumi engine needs Go ${MINIMUM_GO.join(".")} or later; ${go} is ${goVer ? goVer.join(".") : "of unknown version"}.`,
-    );
-  }
-  const release = await takeLock(path.join(cache, ".lock"), log);
+  const release = await takeLock(path.join(cache, ".lock"), log, "building the engine");
   try {
     const failures = [];
     const { versions } = resolved;
@@ -638,6 +558,130 @@ async function ensureEngine({
   }
 }
 
+/**
+ * Pulumi YAML's language host: its Go module, the version built, and the package of the binary.
+ * It builds only in its own module, at the pkg/v3 version that module requires (v3.206.0 for
+ * v1.25.0): built with the engine's newer pkg/v3 it does not compile (API drift). It runs under
+ * the engine above all the same (the language host protocol is stable).
+ */
+const LANGUAGE_YAML = {
+  module: "github.com/pulumi/pulumi-yaml",
+  version: "1.25.0",
+  pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+  binary: "pulumi-language-yaml",
+};
+
+/** The folder of the YAML language host's builds: `<cache>/pulumi-language-yaml`. */
+function languageYamlRoot(env = process.env) {
+  return path.join(cacheRoot(env), LANGUAGE_YAML.binary);
+}
+
+/**
+ * The cached YAML language host, or undefined: `<cache>/pulumi-language-yaml/v<version>/bin/`.
+ *
+ * @returns {{root: string, version: string, bin: string} | undefined}
+ */
+function cachedLanguageYaml(env = process.env) {
+  const root = path.join(languageYamlRoot(env), `v${LANGUAGE_YAML.version}`);
+  const bin = path.join(root, "bin", LANGUAGE_YAML.binary);
+  return isExecutable(bin) ? { root, version: LANGUAGE_YAML.version, bin } : undefined;
+}
+
+/**
+ * Builds the YAML language host in a module of its own (`go get` resolves pkg/v3 at the version
+ * pulumi-yaml requires), checks that it starts, and moves it into the cache.
+ *
+ * @param {string} go
+ * @param {{env: NodeJS.ProcessEnv, log: (line: string) => void}} options
+ */
+async function buildLanguageYaml(go, { env, log }) {
+  const { module, version, pkg, binary } = LANGUAGE_YAML;
+  const dir = languageYamlRoot(env);
+  fs.mkdirSync(dir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(dir, `.build-v${version}-`));
+  try {
+    fs.writeFileSync(
+      path.join(work, "go.mod"),
+      `module pulumi-arcgis-admin.local/language-yaml\n\ngo 1.25\n\nrequire ${module} v${version}\n`,
+    );
+    const steps = { work, env: buildEnv(env), log };
+    await goGet(go, `${pkg}@v${version}`, `Pulumi YAML's language host (v${version})`, {
+      ...steps,
+      step: "[1/3]",
+    });
+    const bin = path.join(work, "bin");
+    fs.mkdirSync(bin);
+    await goCompile(go, pkg, path.join(bin, binary), {
+      ...steps,
+      step: "[2/3]",
+      what: `${binary} v${version}`,
+      ldflags: `-s -w -X ${module}/pkg/version.Version=v${version}`,
+    });
+    log(`[3/3] Checking that ${binary} starts...`);
+    const check = spawnSync(path.join(bin, binary), ["-help"], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    if (check.status !== 0 || !(check.stderr ?? "").includes("Usage of")) {
+      throw new EngineError(
+        `The built ${binary} does not start: ${check.error?.message ?? ""}${check.stdout}${check.stderr}`,
+      );
+    }
+    const target = path.join(dir, `v${version}`);
+    install(bin, target, go, version);
+    const built = cachedLanguageYaml(env);
+    if (built === undefined)
+      throw new EngineError(`The ${binary} built into ${target} is incomplete.`);
+    return built;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Pulumi YAML's language host, cached or freshly built (the engine's cache, lock style and
+ * progress lines; its own lock, so it builds while nobody waits on the engine's). Throws an
+ * EngineError with a message for people when Go is missing or the build fails.
+ *
+ * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
+ * @returns {Promise<{root: string, version: string, bin: string, built: boolean}>}
+ */
+async function ensureLanguageYaml({
+  env = process.env,
+  log = (l) => process.stderr.write(`${l}\n`),
+} = {}) {
+  const found = cachedLanguageYaml(env);
+  if (found) return { ...found, built: false };
+  const what = `Pulumi YAML's language host v${LANGUAGE_YAML.version}`;
+  const go = findGo(env);
+  requireGo(go, what);
+  const release = await takeLock(
+    path.join(languageYamlRoot(env), ".lock"),
+    log,
+    `building ${what}`,
+  );
+  try {
+    const again = cachedLanguageYaml(env); // built by whoever held the lock
+    if (again) return { ...again, built: false };
+    log(`Building ${what} (${LANGUAGE_YAML.pkg}) with ${go} into ${languageYamlRoot(env)} (once).`);
+    const built = await buildLanguageYaml(go, { env, log });
+    log(`${what} ready: ${built.bin}`);
+    return { ...built, built: true };
+  } finally {
+    release();
+  }
+}
+
+/**
+ * What `npm run engine` builds (or finds in the cache) besides the engine, in order: each entry
+ * names the tool and ensures it, resolving with where it is and whether it was built now. Every
+ * tool is its own Go module with its own cache folder and lock. To build one more tool, add an
+ * entry here (its builder may live in a script of its own).
+ *
+ * @type {Array<{name: string, ensure: (options: {env?: NodeJS.ProcessEnv, log?: (line: string) => void}) => Promise<{version: string, bin: string, built: boolean}>}>}
+ */
+const ALSO_BUILT = [{ name: "Pulumi YAML language host", ensure: ensureLanguageYaml }];
+
 module.exports = {
   ENGINE_MODULE,
   LAUNCHER,
@@ -654,19 +698,37 @@ module.exports = {
   findGo,
   launcherScript,
   ensureEngine,
+  LANGUAGE_YAML,
+  cachedLanguageYaml,
+  ensureLanguageYaml,
+  ALSO_BUILT,
 };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
   const quiet = args.includes("--quiet");
-  ensureEngine(quiet ? { log: () => {} } : {}).then(
-    (engine) => {
-      if (args.includes("--print-root")) process.stdout.write(`${engine.root}\n`);
-      else if (!quiet)
+  const options = quiet ? { log: () => {} } : {};
+  const main = async () => {
+    const engine = await ensureEngine(options);
+    if (args.includes("--print-root")) {
+      // The engine only: its root is what is asked for.
+      process.stdout.write(`${engine.root}\n`);
+      return;
+    }
+    const tools = [];
+    for (const tool of ALSO_BUILT) tools.push({ name: tool.name, ...(await tool.ensure(options)) });
+    if (!quiet) {
+      process.stderr.write(
+        `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
+      );
+      for (const tool of tools) {
         process.stderr.write(
-          `Pulumi engine v${engine.version}: ${engine.bin}${engine.built ? ` (built in ${Math.round(engine.seconds)} s)` : " (cached)"}\n`,
+          `${tool.name} v${tool.version}: ${tool.bin}${tool.built ? " (built)" : " (cached)"}\n`,
         );
-    },
+      }
+    }
+  };
+  main().catch(
     /** @param {unknown} error */
     (error) => {
       const shown =

@@ -3,6 +3,11 @@
  * resources check their inputs with (through zod's JSON Schema), so that the two cannot disagree:
  * every input a resource accepts is a property of its schema, required when zod requires it
  * (unless a connection default can fill it), secret when the resource keeps it secret.
+ *
+ * Its descriptions (of each resource, input and output) are the TSDoc of the resource classes and
+ * their `<Class>Args`, which the build extracts with the TypeScript compiler
+ * (scripts/schema-docs.cjs) into `schema-docs.json` next to this module: the package never loads
+ * the compiler. From the sources (tests), the docs are extracted when first asked for.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -49,6 +54,45 @@ export interface PackageSchema {
   types: Record<string, ObjectSpec>;
   resources: Record<string, ResourceSpec>;
   language: Record<string, unknown>;
+}
+
+/** A property's TSDoc and its nested properties' (what scripts/schema-docs.cjs extracts). */
+export interface DocShape {
+  description?: string;
+  items?: DocShape;
+  properties?: Record<string, DocShape>;
+}
+
+/** The TSDoc of every resource class: its own, its arguments' and its outputs'. */
+export interface SchemaDocs {
+  resources: Record<
+    string,
+    { description: string; args: Record<string, DocShape>; outputs: Record<string, DocShape> }
+  >;
+}
+
+/** Where the build writes the docs (dist/provider/plugin/schema-docs.json). */
+export const SCHEMA_DOCS_FILE = path.join(__dirname, "schema-docs.json");
+
+let extracted: SchemaDocs | undefined;
+
+/**
+ * The TSDoc of the resources: the build's `schema-docs.json`, or (running from the sources, where
+ * there is none) extracted now by scripts/schema-docs.cjs.
+ *
+ * @internal
+ */
+export function schemaDocs(): SchemaDocs {
+  if (extracted !== undefined) return extracted;
+  if (fs.existsSync(SCHEMA_DOCS_FILE)) {
+    extracted = JSON.parse(fs.readFileSync(SCHEMA_DOCS_FILE, "utf8")) as SchemaDocs;
+  } else {
+    const script = path.join(__dirname, "..", "..", "scripts", "schema-docs.cjs");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- build tooling, sources only
+    const extractor = require(script) as { extractSchemaDocs(): SchemaDocs };
+    extracted = extractor.extractSchemaDocs();
+  }
+  return extracted;
 }
 
 /** A JSON Schema node as zod's `toJSONSchema` writes it (the parts read here). */
@@ -114,10 +158,11 @@ class SpecBuilder {
     private readonly types: Record<string, ObjectSpec>,
   ) {}
 
-  property(key: string, node: JsonSchema, typeName: string): PropertySpec {
-    const spec = this.shape(node, typeName);
+  property(key: string, node: JsonSchema, typeName: string, doc?: DocShape): PropertySpec {
+    const spec = this.shape(node, typeName, doc);
     const notes: string[] = [];
-    if (node.description !== undefined) notes.push(node.description);
+    const description = doc?.description ?? node.description;
+    if (description !== undefined && description !== "") notes.push(description);
     if (node.enum !== undefined) notes.push(`One of: ${node.enum.map(String).join(", ")}.`);
     if (notes.length > 0) spec.description = notes.join(" ");
     if (
@@ -132,7 +177,7 @@ class SpecBuilder {
     return spec;
   }
 
-  private shape(node: JsonSchema, typeName: string): PropertySpec {
+  private shape(node: JsonSchema, typeName: string, doc: DocShape | undefined): PropertySpec {
     switch (node.type) {
       case "string":
       case "integer":
@@ -142,26 +187,27 @@ class SpecBuilder {
       case "array":
         return {
           type: "array",
-          items: node.items === undefined ? ANY : this.shape(node.items, typeName),
+          items: node.items === undefined ? ANY : this.shape(node.items, typeName, doc?.items),
         };
       case "object":
         if (node.properties === undefined) {
           const values =
             typeof node.additionalProperties === "object" ? node.additionalProperties : {};
-          return { type: "object", additionalProperties: this.shape(values, typeName) };
+          return { type: "object", additionalProperties: this.shape(values, typeName, undefined) };
         }
-        return { $ref: `#/types/${this.objectType(node, typeName)}` };
+        return { $ref: `#/types/${this.objectType(node, typeName, doc)}` };
       default:
         return ANY;
     }
   }
 
   /** Adds an object type (once: the same name must mean the same type) and returns its token. */
-  objectType(node: JsonSchema, typeName: string): string {
+  objectType(node: JsonSchema, typeName: string, doc: DocShape | undefined): string {
     const token = `${PACKAGE}:index:${typeName}`;
     const properties: Record<string, PropertySpec> = {};
     for (const [key, child] of Object.entries(node.properties ?? {})) {
-      properties[key] = this.property(key, child, childTypeName(typeName, key, child));
+      const childDoc = doc?.properties?.[key];
+      properties[key] = this.property(key, child, childTypeName(typeName, key, child), childDoc);
     }
     const spec: ObjectSpec = { type: "object", properties };
     if ((node.required ?? []).length > 0) spec.required = [...(node.required ?? [])];
@@ -195,12 +241,19 @@ export function inputJsonSchema(resource: PluginResource): JsonSchema {
 }
 
 /** The schema of one resource: its inputs, and its outputs (inputs and output-only keys). */
-function resourceSpec(resource: PluginResource, types: Record<string, ObjectSpec>): ResourceSpec {
+function resourceSpec(
+  resource: PluginResource,
+  types: Record<string, ObjectSpec>,
+  docs: SchemaDocs,
+): ResourceSpec {
+  const own = docs.resources[resource.type];
+  if (own === undefined) throw new Error(`schema: the docs have no class ${resource.type}`);
   const json = inputJsonSchema(resource);
   const builder = new SpecBuilder(resource, types);
   const inputProperties: Record<string, PropertySpec> = {};
   for (const [key, node] of Object.entries(json.properties ?? {})) {
-    inputProperties[key] = builder.property(key, node, childTypeName(resource.type, key, node));
+    const typeName = childTypeName(resource.type, key, node);
+    inputProperties[key] = builder.property(key, node, typeName, own.args[key]);
   }
   const defaulted = DEFAULTED_INPUTS[resource.connection];
   const requiredInputs = (json.required ?? []).filter((key) => !defaulted.includes(key));
@@ -208,13 +261,18 @@ function resourceSpec(resource: PluginResource, types: Record<string, ObjectSpec
   for (const key of resource.frame.outputOnly) {
     properties[key] = {
       ...ANY,
-      description: "Set by the provider (see the resource's page in the docs).",
+      description: own.outputs[key]?.description || "Set by the provider.",
       ...(isSecretInput(resource, key) ? { secret: true } : {}),
     };
   }
+  // An output that is also an input: the class's doc of the output where it has one.
+  for (const key of Object.keys(inputProperties)) {
+    const doc = own.outputs[key]?.description;
+    if (doc) properties[key] = { ...inputProperties[key], description: doc };
+  }
   return {
     type: "object",
-    description: resource.description,
+    description: own.description || resource.description,
     properties,
     inputProperties,
     requiredInputs,
@@ -240,11 +298,14 @@ function configVariables(): Record<string, PropertySpec> {
  *
  * @internal
  */
-export function packageSchema(version = packageVersion()): PackageSchema {
+export function packageSchema(
+  version = packageVersion(),
+  docs: SchemaDocs = schemaDocs(),
+): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
   const resources: Record<string, ResourceSpec> = {};
   for (const resource of PLUGIN_RESOURCES) {
-    resources[`${PACKAGE}:index:${resource.type}`] = resourceSpec(resource, types);
+    resources[`${PACKAGE}:index:${resource.type}`] = resourceSpec(resource, types, docs);
   }
   const variables = configVariables();
   return {

@@ -197,6 +197,31 @@ describe("the plugin's package schema", () => {
     ]);
   });
 
+  it("describes every resource, input and output with its TSDoc", () => {
+    const undocumented: string[] = [];
+    for (const [token, resource] of Object.entries(schema.resources)) {
+      if (!resource.description) undocumented.push(token);
+      for (const [key, spec] of Object.entries(resource.inputProperties)) {
+        if (!spec.description) undocumented.push(`${token} input ${key}`);
+      }
+      for (const [key, spec] of Object.entries(resource.properties)) {
+        if (!spec.description) undocumented.push(`${token} output ${key}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+    const site = schema.resources["arcgis-admin:index:Site"]!;
+    // The class's TSDoc, the Args' and a nested type's (TlsArgs), word for word.
+    expect(site.description).toMatch(/^A site of a Mission, ArcGIS, Notebook or Video Server/);
+    expect(site.inputProperties.adminUrl!.description).toMatch(
+      /^Administrative root of the server/,
+    );
+    expect(schema.types["arcgis-admin:index:Tls"]!.properties.caCert!.description).toMatch(
+      /^CA certificate\(s\) in PEM to trust/,
+    );
+    // An output that is no input: the class's doc of it.
+    expect(site.properties.createdAt!.description).not.toBe("Set by the provider.");
+  });
+
   it("has the language sections the SDK generators read", () => {
     expect(schema.language.python).toMatchObject({ packageName: "pulumi_arcgis_admin" });
     expect(schema.language.go).toMatchObject({

@@ -185,3 +185,59 @@ it("fails at once, saying what to install, when Go is missing", () => {
     fs.rmSync(cache, { recursive: true, force: true });
   }
 });
+
+describe("Pulumi YAML's language host", () => {
+  it("is built in its own Go module, at the pulumi-yaml version and the pkg/v3 it requires", async () => {
+    const started = Date.now();
+    const yaml = await script.ensureLanguageYaml({ log: () => {} });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(yaml.bin).toBe(
+      path.join(
+        script.cacheRoot(),
+        "pulumi-language-yaml",
+        "v1.25.0",
+        "bin",
+        "pulumi-language-yaml",
+      ),
+    );
+    const info = spawnSync("go", ["version", "-m", yaml.bin], { encoding: "utf8" });
+    expect(info.stdout).toMatch(/mod\s+github\.com\/pulumi\/pulumi-yaml\s+v1\.25\.0/);
+    // pulumi-yaml v1.25.0's own requirement, not the engine's pkg/v3 (with which it does not build).
+    expect(info.stdout).toMatch(/dep\s+github\.com\/pulumi\/pulumi\/pkg\/v3\s+v3\.206\.0/);
+  });
+
+  it("is what `npm run engine` prints after the engine", () => {
+    const run = spawnSync(process.execPath, [SCRIPT], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(
+      /Pulumi engine v[\d.]+: .*\n.*Pulumi YAML language host v1\.25\.0: .*pulumi-language-yaml\/v1\.25\.0\/bin\/pulumi-language-yaml \(cached\)/,
+    );
+  });
+
+  it("fails at once, saying what to install, when Go is missing", () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: path.dirname(process.execPath),
+        ARCGIS_ADMIN_ENGINE_CACHE: cache,
+      };
+      delete env.GOROOT;
+      const run = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `require(${JSON.stringify(SCRIPT)}).ensureLanguageYaml().catch((e) => { console.error(e.message); process.exit(1); })`,
+        ],
+        { encoding: "utf8", env },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        "Building Pulumi YAML's language host v1.25.0 needs Go, and there is no `go` on PATH",
+      );
+      expect(fs.readdirSync(cache)).toEqual([]);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});

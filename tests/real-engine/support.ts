@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+import { prepareConsumer, REPO_ROOT, run as runCommand, type Consumer } from "../engine/harness";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createAdminSession,
@@ -26,6 +26,7 @@ import {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const engineScript = require("../../scripts/engine.cjs") as {
   ensureEngine(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
+  ensureLanguageYaml(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
 };
 
 export interface EngineInfo {
@@ -41,6 +42,11 @@ export const PASSPHRASE = "real-engine-test-passphrase";
 /** The engine (cached after the first build; `npm test` builds it before Jest starts). */
 export function engine(): Promise<EngineInfo> {
   return engineScript.ensureEngine({ log: (line) => process.stderr.write(`${line}\n`) });
+}
+
+/** Pulumi YAML's language host (cached after the first build; `npm test` builds it first). */
+export function languageYaml(): Promise<EngineInfo> {
+  return engineScript.ensureLanguageYaml({ log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 export type Op = "preview" | "up" | "refresh" | "destroy" | "export" | "outputs";
@@ -324,5 +330,148 @@ export async function archiveOf(serverType: ServerType, folder: string): Promise
     return (await exportSite(session, { location: folder })).location;
   } finally {
     await source.close();
+  }
+}
+
+/** What one CLI command printed and how it ended. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A Pulumi project in a language the automation API cannot run inline (Pulumi YAML), driven
+ * through the `pulumi` CLI itself: an example's folder copied into a consumer project that
+ * installed the packed package, a local file backend, a passphrase secrets provider and a private
+ * PULUMI_HOME, with the engine and Pulumi YAML's language host on PATH. The provider plugin is
+ * installed the documented way: `pulumi plugin install resource arcgis-admin <version> --file`
+ * on the folder that the packed package's `arcgis-admin-plugin-dir` writes.
+ *
+ * @example
+ * ```ts
+ * const project = await CliProject.create(path.join(REPO_ROOT, "examples", "quickstart-yaml"));
+ * await project.installPlugin();
+ * await project.mustCli(["stack", "init", "dev"]);
+ * await project.mustCli(["up", "--yes", "--skip-preview"]);
+ * ```
+ */
+export class CliProject {
+  readonly backendDir: string;
+  readonly home: string;
+
+  private constructor(
+    readonly consumer: Consumer,
+    readonly engineInfo: EngineInfo,
+    readonly languageHost: EngineInfo,
+    /** The project folder (the copy of the example). */
+    readonly dir: string,
+    readonly tmp: string,
+  ) {
+    this.backendDir = path.join(tmp, "backend");
+    this.home = path.join(tmp, "pulumi-home");
+    fs.mkdirSync(this.backendDir, { recursive: true });
+    fs.mkdirSync(this.home, { recursive: true });
+  }
+
+  static async create(example: string): Promise<CliProject> {
+    const [engineInfo, languageHost, consumer] = await Promise.all([
+      engine(),
+      languageYaml(),
+      prepareConsumer(),
+    ]);
+    const dir = path.join(consumer.dir, path.basename(example));
+    fs.cpSync(example, dir, { recursive: true });
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
+    return new CliProject(consumer, engineInfo, languageHost, dir, tmp);
+  }
+
+  /** The installed package's folder in the consumer project. */
+  get packageDir(): string {
+    return path.join(this.consumer.dir, "node_modules", "pulumi-arcgis-admin");
+  }
+
+  /** The CLI's environment: the engine, the YAML language host and this Node first on PATH. */
+  env(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      PATH: [
+        path.dirname(this.engineInfo.bin),
+        path.dirname(this.languageHost.bin),
+        path.dirname(process.execPath),
+        process.env.PATH ?? "",
+      ].join(path.delimiter),
+      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_HOME: this.home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+    };
+  }
+
+  /** Runs `pulumi <args>` in the project folder; resolves (never rejects on exit codes). */
+  cli(args: readonly string[], timeoutMs = 120_000): Promise<CliResult> {
+    return runCommand(this.engineInfo.bin, args, { cwd: this.dir, env: this.env(), timeoutMs });
+  }
+
+  /** Like {@link cli}, but throws with what the CLI printed when it fails. */
+  async mustCli(args: readonly string[], timeoutMs?: number): Promise<CliResult> {
+    const result = await this.cli(args, timeoutMs);
+    if (result.code !== 0) {
+      throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+    }
+    return result;
+  }
+
+  /**
+   * Installs the provider plugin of the packed package for the CLI (PULUMI_HOME), as docs/plugin.md
+   * says: `arcgis-admin-plugin-dir` writes the folder, `pulumi plugin install` copies it.
+   * Returns the package's version, the plugin's.
+   */
+  async installPlugin(): Promise<string> {
+    const { version } = JSON.parse(
+      fs.readFileSync(path.join(this.packageDir, "package.json"), "utf8"),
+    ) as { version: string };
+    const written = await runCommand(
+      process.execPath,
+      [
+        path.join(this.packageDir, "dist", "provider", "plugin", "plugin-dir.js"),
+        path.join(this.tmp, "plugin"),
+      ],
+      { cwd: this.dir, env: this.env(), timeoutMs: 30_000 },
+    );
+    if (written.code !== 0) throw new Error(`arcgis-admin-plugin-dir failed: ${written.stderr}`);
+    await this.mustCli([
+      "plugin",
+      "install",
+      "resource",
+      "arcgis-admin",
+      version,
+      "--file",
+      written.stdout.trim(),
+    ]);
+    return version;
+  }
+
+  /** `pulumi stack export` of the current stack, parsed. */
+  async exportState(): Promise<NonNullable<RunResult["state"]>> {
+    const result = await this.mustCli(["stack", "export"]);
+    return JSON.parse(result.stdout) as NonNullable<RunResult["state"]>;
+  }
+
+  /** Every file of the backend and of PULUMI_HOME, as text. */
+  storedTexts(): string[] {
+    return [this.backendDir, this.home].flatMap((root) =>
+      fs
+        .readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => fs.readFileSync(path.join(e.parentPath, e.name)).toString("utf8")),
+    );
+  }
+
+  async cleanup(): Promise<void> {
+    await this.consumer.cleanup();
+    fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 }

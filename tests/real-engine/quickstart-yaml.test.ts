@@ -1,0 +1,150 @@
+/**
+ * The YAML quick start (examples/quickstart-yaml) through the real engine and Pulumi YAML's
+ * language host, driven with the `pulumi` CLI on a copy of the example in a project that installed
+ * the packed package, whose provider plugin is installed the documented way (`pulumi plugin
+ * install resource arcgis-admin <version> --file`), against the emulator seeded like the example's
+ * README says: up (a Site, a SiteExport and a Collaboration under `arcgis-admin:index:*`), up
+ * unchanged, a change that `replaceOnChanges` turns from an update into a replacement, refresh,
+ * destroy; the passwords never plain in state, config or anywhere the CLI stores.
+ *
+ * One emulator, one stack, each step once: the suite's wall time stays under a minute.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../engine/harness";
+import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { PackageSchema } from "../../provider/plugin/schema";
+import { CliProject, stateResources } from "./support";
+
+jest.setTimeout(240_000);
+
+const EXAMPLE = path.join(REPO_ROOT, "examples", "quickstart-yaml");
+const SEED = path.join(EXAMPLE, "emulator-seed.json");
+const SITE_PASSWORD = "yaml-Site-Admin-1";
+const PORTAL_ADMIN = { username: "portaladmin", password: "quickstart-Portal-1" };
+const COLLABORATION = "quickstart-partners";
+
+let emu: TestEmulator;
+let project: CliProject | undefined;
+let downloads: string;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: SEED, createDelayMs: 100, exportDelayMs: 50 });
+  downloads = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-yaml-downloads-"));
+}, 60_000);
+
+afterAll(async () => {
+  await project?.cleanup();
+  await emu?.close();
+  if (downloads !== undefined) fs.rmSync(downloads, { recursive: true, force: true });
+});
+
+/** The line of `pulumi up`/`preview` summing up one kind of change, e.g. `+-1 to replace`. */
+function summary(output: string): string[] {
+  return output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) =>
+      /^([+~-]|\+-)\s*\d+ (to )?(create|update|replace|delete)|^\d+ unchanged/.test(l),
+    );
+}
+
+it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAML quick start", async () => {
+  project = await CliProject.create(EXAMPLE);
+  const version = await project.installPlugin();
+
+  // The installed plugin (the CLI runs it from its plugin cache) answers with its version and
+  // schema, with the TSDoc the build extracted as its descriptions.
+  const schema = JSON.parse(
+    (await project.mustCli(["package", "get-schema", "arcgis-admin"])).stdout,
+  ) as PackageSchema;
+  expect(schema.version).toBe(version);
+  const site = schema.resources["arcgis-admin:index:Site"]!;
+  expect(site.description).toMatch(/^A site of a Mission, ArcGIS, Notebook or Video Server/);
+  expect(site.inputProperties.adminUrl!.description).toMatch(/^Administrative root/);
+
+  await project.mustCli(["stack", "init", "dev"]);
+  await project.mustCli([
+    "config",
+    "set-all",
+    ...["--plaintext", `arcgis-admin:adminUrl=${emu.adminUrl}`],
+    ...["--plaintext", "arcgis-admin:username=siteadmin"],
+    ...["--secret", `arcgis-admin:password=${SITE_PASSWORD}`],
+    ...["--plaintext", `arcgis-admin:sharingUrl=${emu.sharingUrl}`],
+    ...["--plaintext", `arcgis-admin:portalUsername=${PORTAL_ADMIN.username}`],
+    ...["--secret", `arcgis-admin:portalPassword=${PORTAL_ADMIN.password}`],
+    ...["--plaintext", `collaborationId=${COLLABORATION}`],
+    ...["--plaintext", `downloadDir=${downloads}`],
+    ...["--plaintext", `arcgis-admin:caCert=${emu.caCert!}`],
+  ]);
+
+  // up: the three resources, through the plugin the CLI installed (not from PATH).
+  const up = await project.mustCli(["up", "--yes", "--skip-preview"]);
+  expect(up.stdout).toContain("+ 4 created");
+  expect(up.stdout).not.toContain("pulumi-resource-arcgis-admin from $PATH");
+  expect(emu.stats()).toMatchObject({ sitesCreated: 1 });
+  const backups = fs.readdirSync(downloads);
+  expect(backups).toHaveLength(1);
+  const outputs = JSON.parse((await project.mustCli(["stack", "output", "--json"])).stdout) as {
+    siteState: string;
+    backupFile: string;
+    collaborationRole: string;
+  };
+  expect(outputs).toMatchObject({ siteState: "created", collaborationRole: "host" });
+  expect(outputs.backupFile).toBe(path.join(downloads, backups[0]!));
+
+  const state = await project.exportState();
+  const types = stateResources(state)
+    .map((r) => r.type)
+    .filter((t) => !t.startsWith("pulumi:"));
+  expect(types.sort()).toEqual([
+    "arcgis-admin:index:Collaboration",
+    "arcgis-admin:index:Site",
+    "arcgis-admin:index:SiteExport",
+  ]);
+
+  // up again: nothing changes (the CLI fails the update if anything would).
+  const again = await project.mustCli(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+  expect(again.stdout).toContain("4 unchanged");
+
+  // A new maxDownloadBytes only updates state...
+  await project.mustCli(["config", "set", "maxBackupBytes", "2000000000"]);
+  const yaml = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
+  // The example without its resource option: the lines from `options:` to the option's key.
+  const lines = yaml.split("\n");
+  const from = lines.indexOf("    options:");
+  const to = lines.indexOf("        - maxDownloadBytes");
+  expect([from > 0, to > from]).toEqual([true, true]);
+  const withoutOption = [...lines.slice(0, from), ...lines.slice(to + 1)].join("\n");
+  expect(withoutOption).not.toMatch(/^\s+replaceOnChanges:/m);
+  fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), withoutOption);
+  const update = await project.mustCli(["preview"]);
+  expect(summary(update.stdout)).toEqual(["~ 1 to update", "3 unchanged"]);
+  // ...but the example's replaceOnChanges makes it a replacement: a second export.
+  fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), yaml);
+  const replaced = await project.mustCli(["up", "--yes", "--skip-preview"]);
+  expect(replaced.stdout).toMatch(/\+-\s*arcgis-admin:index:SiteExport site-backup replaced/);
+  expect(summary(replaced.stdout)).toEqual(["+-1 replaced", "3 unchanged"]);
+  expect(fs.readdirSync(downloads)).toHaveLength(2);
+
+  // refresh: what the servers say matches state.
+  const refreshed = await project.mustCli(["refresh", "--yes", "--skip-preview"]);
+  expect(refreshed.stdout).toContain("4 unchanged");
+
+  // No password plain anywhere the CLI keeps things (state, backups, stack config, its home).
+  const stored = [
+    ...project.storedTexts(),
+    fs.readFileSync(path.join(project.dir, "Pulumi.dev.yaml"), "utf8"),
+    JSON.stringify(await project.exportState()),
+  ];
+  for (const secret of [SITE_PASSWORD, PORTAL_ADMIN.password]) {
+    expect(stored.filter((t) => t.includes(secret))).toEqual([]);
+  }
+
+  // destroy: the collaboration (hosted by this portal) is deleted; the state is empty.
+  expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(true);
+  await project.mustCli(["destroy", "--yes", "--skip-preview"]);
+  expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(false);
+  expect(stateResources(await project.exportState())).toEqual([]);
+});

@@ -209,7 +209,14 @@ async function ensurePythonApi(options = {}) {
   }
 }
 
-module.exports = { ensurePythonApi, cacheRoot, ARCGIS_VERSION, PythonApiError };
+module.exports = {
+  ensurePythonApi,
+  cacheRoot,
+  basePython,
+  venvPython,
+  ARCGIS_VERSION,
+  PythonApiError,
+};
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -144,6 +144,12 @@ function completeGoModule(goDir, env = process.env) {
   if (go === undefined) {
     throw new SdkError("The Go SDK's go.mod is completed with Go, and there is no `go` on PATH.");
   }
+  if (!fs.existsSync(path.join(goDir, "go.mod"))) {
+    throw new SdkError(
+      `The generator wrote no go.mod into ${goDir}: the schema must set meta.supportPack ` +
+        "(provider/plugin/schema.ts).",
+    );
+  }
   const goEnv = { ...env, GOFLAGS: [env.GOFLAGS, "-mod=mod"].filter(Boolean).join(" ") };
   const what = "Completing the Go SDK's go.mod";
   mustRun(go, ["mod", "edit", `-require=${PULUMI_GO_SDK}@v${pkgVersion()}`], {

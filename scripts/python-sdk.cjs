@@ -76,7 +76,7 @@ function works(dir) {
 async function ensurePythonSdk(options = {}) {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line) => process.stderr.write(`python-sdk: ${line}\n`));
-  const { python, version } = basePython(env);
+  const { python, version } = basePython(env, "The Python SDK's build and the Python quick start");
   const root = cacheRoot(env);
   const dir = path.join(root, `pulumi-${PULUMI_VERSION}-py${version}`);
   if (fs.existsSync(dir) && works(dir)) return venvPython(dir);

@@ -680,7 +680,16 @@ async function ensureLanguageYaml({
  *
  * @type {Array<{name: string, ensure: (options: {env?: NodeJS.ProcessEnv, log?: (line: string) => void}) => Promise<{version: string, bin: string, built: boolean}>}>}
  */
-const ALSO_BUILT = [{ name: "Pulumi YAML language host", ensure: ensureLanguageYaml }];
+const ALSO_BUILT = [
+  { name: "Pulumi YAML language host", ensure: ensureLanguageYaml },
+  {
+    name: "SDK generator tools/sdkgen, with Pulumi's code generators",
+    ensure: async (options) => {
+      const sdkgen = await require("./sdkgen.cjs").ensureSdkgen(options);
+      return { version: sdkgen.pkgVersion, bin: sdkgen.bin, built: sdkgen.built };
+    },
+  },
+];
 
 module.exports = {
   ENGINE_MODULE,
@@ -732,7 +741,11 @@ if (require.main === module) {
     /** @param {unknown} error */
     (error) => {
       const shown =
-        error instanceof EngineError ? error.message : error instanceof Error ? error.stack : error;
+        error instanceof EngineError || error instanceof require("./sdkgen.cjs").SdkgenError
+          ? error.message
+          : error instanceof Error
+            ? error.stack
+            : error;
       process.stderr.write(`\n${String(shown)}\n`);
       process.exit(1);
     },

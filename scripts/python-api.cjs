@@ -38,8 +38,13 @@ function cacheRoot(env = process.env) {
   return path.join(base, "pulumi-arcgis-admin", "python-api");
 }
 
-/** The base python to build the virtualenv with, and its version (`3.11`). */
-function basePython(env = process.env) {
+/**
+ * The base python to build the virtualenv with, and its version (`3.11`).
+ *
+ * @param {NodeJS.ProcessEnv} [env]
+ * @param {string} [who] what needs it, for the message when it is missing or too old.
+ */
+function basePython(env = process.env, who = "The ArcGIS API for Python tests") {
   const python = env.ARCGIS_ADMIN_PYTHON || "python3";
   const probe = spawnSync(
     python,
@@ -48,7 +53,7 @@ function basePython(env = process.env) {
   );
   if (probe.error !== undefined || probe.status !== 0) {
     throw new PythonApiError(
-      `The ArcGIS API for Python tests need Python 3.9 or newer with the venv module, as ` +
+      `${who} need Python 3.9 or newer with the venv module, as ` +
         `\`${python}\` (set ARCGIS_ADMIN_PYTHON to use another). ` +
         (probe.error !== undefined
           ? `It could not be run: ${probe.error.message}.`
@@ -59,7 +64,7 @@ function basePython(env = process.env) {
   const version = probe.stdout.trim();
   const [major, minor] = version.split(".").map(Number);
   if (major !== 3 || (minor ?? 0) < 9) {
-    throw new PythonApiError(`\`${python}\` is Python ${version}; the tests need 3.9 or newer.`);
+    throw new PythonApiError(`\`${python}\` is Python ${version}; ${who} need 3.9 or newer.`);
   }
   return { python, version };
 }
@@ -209,7 +214,14 @@ async function ensurePythonApi(options = {}) {
   }
 }
 
-module.exports = { ensurePythonApi, cacheRoot, ARCGIS_VERSION, PythonApiError };
+module.exports = {
+  ensurePythonApi,
+  cacheRoot,
+  basePython,
+  venvPython,
+  ARCGIS_VERSION,
+  PythonApiError,
+};
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -48,7 +48,7 @@ export interface PackageSchema {
   description: string;
   license: string;
   repository?: string;
-  meta: { moduleFormat: string };
+  meta: { moduleFormat: string; supportPack?: boolean };
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
   types: Record<string, ObjectSpec>;
@@ -316,7 +316,9 @@ export function packageSchema(
       "Administers ArcGIS Enterprise: server sites, site exports and imports, machines, log " +
       "settings, portal collaborations and federation.",
     license: "Apache-2.0",
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: the Go generator writes the SDK's own go.mod, and the Python one its exact
+    // version into the package (with respectSchemaVersion below: the package's version, not 0.0.0).
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables },
     provider: {
       description: "The provider of arcgis-admin resources; its inputs are connection defaults.",
@@ -325,7 +327,12 @@ export function packageSchema(
     types,
     resources,
     language: {
-      python: { packageName: "pulumi_arcgis_admin", respectSchemaVersion: true },
+      // pyproject: a pyproject.toml (PEP 621) that `pip wheel` builds, instead of a setup.py.
+      python: {
+        packageName: "pulumi_arcgis_admin",
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+      },
       go: {
         importBasePath: "github.com/pulumi-arcgis-admin/sdk/go/arcgisadmin",
         respectSchemaVersion: true,

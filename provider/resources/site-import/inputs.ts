@@ -131,7 +131,7 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
   );
   if (given.length !== 1) {
     failures.push({
-      property: given[1] ?? "location",
+      property: "location",
       reason:
         "give exactly one of location (a path the server can read, or an uploaded item's id), " +
         "localArchive (a local file, uploaded first) and archiveObject (s3://bucket/key, " +

@@ -135,7 +135,7 @@ export async function exportUpload(
     .filter((r) => growth(r) > TARGET_GROWTH)
     .map(
       (r) =>
-        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The upload holds two 5 MiB part buffers, allocated once and reused (provider/client/object-store.ts), so the parts account for 10 MiB; the rest is what figure 5 shows for the download (chunks of the server's answer awaiting garbage collection, which V8 starts when external memory has grown by about 64 MiB).`,
+        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The upload holds one 5 MiB part buffer, allocated once and reused (provider/client/object-store.ts; two, one filling while the other is sent, measured the same); the rest is what figure 5 shows for the download (chunks of the server's answer awaiting garbage collection, which V8 starts when external memory has grown by about 64 MiB).`,
     );
   return {
     title: "Export upload to object storage (SiteExport with uploadTo)",

@@ -13,11 +13,12 @@ import type { S3Client } from "@aws-sdk/client-s3";
 export const SHA256_METADATA_KEY = "sha256";
 
 /**
- * Size of each uploaded part: S3's minimum (5 MiB), so that the two part buffers of an upload
- * hold 10 MiB. The upload's memory is those two buffers, allocated once and reused: one part is
- * sent while the next is filled, and a chunk of the body is copied into them and dropped (no
- * per-part concatenation, which with @aws-sdk/lib-storage's Upload made a new part-sized buffer
- * per part, left for the garbage collector: bench figure 9).
+ * Size of each uploaded part: S3's minimum (5 MiB). The upload's memory is one buffer of this
+ * size, allocated once and reused: a chunk of the body is copied into it and dropped, and the
+ * part is sent before the buffer fills again (no per-part concatenation, which with
+ * @aws-sdk/lib-storage's Upload made a new part-sized buffer per part, left for the garbage
+ * collector; no second buffer to fill while a part is sent, since the server's download is many
+ * times faster than the upload: bench figure 9).
  */
 export const PART_BYTES = 5 * 1024 * 1024;
 
@@ -226,8 +227,8 @@ function storeError(what: string, url: string, e: unknown): Error {
 }
 
 /**
- * Streams a body to an object with a multipart upload ({@link PART_BYTES} parts, one sent while
- * the next fills: the body is never held whole), under a temporary key beside the final one;
+ * Streams a body to an object with a multipart upload ({@link PART_BYTES} parts through one
+ * reused buffer: the body is never held whole), under a temporary key beside the final one;
  * once the body has been read whole, `finish` gives the SHA-256 and the archive's check, and the
  * object is copied to a free final key (`name`, else `name-1`, ... : a backup never replaces
  * another) with the SHA-256 as metadata; the temporary object is then removed. A failure leaves
@@ -294,8 +295,8 @@ export async function uploadArchive(
 
 /**
  * Uploads a body to an object: one PutObject when it is smaller than a part, else a multipart
- * upload of {@link PART_BYTES} parts (the last one shorter) through two part buffers, one part in
- * flight while the next fills. A failure aborts the multipart upload (its parts are dropped).
+ * upload of {@link PART_BYTES} parts (the last one shorter) through one part buffer, each part
+ * sent before the next fills. A failure aborts the multipart upload (its parts are dropped).
  */
 async function streamToObject(
   client: S3Client,
@@ -306,13 +307,11 @@ async function streamToObject(
 ): Promise<void> {
   const where = { Bucket: target.bucket, Key: target.key };
   const options = signal === undefined ? {} : { abortSignal: signal };
-  const buffers = [Buffer.allocUnsafeSlow(PART_BYTES), Buffer.allocUnsafeSlow(PART_BYTES)];
-  let current = 0;
+  const buffer = Buffer.allocUnsafeSlow(PART_BYTES);
   let filled = 0;
   let uploadId: string | undefined;
   const parts: Array<{ PartNumber: number; ETag?: string; ChecksumCRC32?: string }> = [];
   let partNumber = 0;
-  let pending: Promise<void> = Promise.resolve();
   const send = async (data: Buffer, partNumber: number, id: string): Promise<void> => {
     const answer = await client.send(
       new s3.UploadPartCommand({
@@ -345,19 +344,20 @@ async function streamToObject(
       }
       uploadId = created.UploadId;
     }
-    // The other buffer is free once its part has been sent.
-    await pending;
     partNumber += 1;
-    pending = send(buffers[current]!.subarray(0, filled), partNumber, uploadId);
-    pending.catch(() => undefined); // observed by the next await
-    current = 1 - current;
+    // The body waits (backpressure) while the part is sent; the buffer is then free again.
+    await send(buffer.subarray(0, filled), partNumber, uploadId);
     filled = 0;
   };
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    for await (const item of body as AsyncIterable<Buffer | Uint8Array | string>) {
+      const chunk =
+        typeof item === "string"
+          ? Buffer.from(item)
+          : Buffer.from(item.buffer, item.byteOffset, item.byteLength);
       let at = 0;
       while (at < chunk.length) {
-        const copied = chunk.copy(buffers[current]!, filled, at);
+        const copied = chunk.copy(buffer, filled, at);
         filled += copied;
         at += copied;
         if (filled === PART_BYTES) await flush();
@@ -367,7 +367,7 @@ async function streamToObject(
       await client.send(
         new s3.PutObjectCommand({
           ...where,
-          Body: buffers[current]!.subarray(0, filled),
+          Body: buffer.subarray(0, filled),
           ContentLength: filled,
         }),
         options,
@@ -375,8 +375,6 @@ async function streamToObject(
       return;
     }
     if (filled > 0) await flush();
-    await pending;
-    parts.sort((a, b) => a.PartNumber - b.PartNumber);
     await client.send(
       new s3.CompleteMultipartUploadCommand({
         ...where,

@@ -162,6 +162,15 @@ it("restores the uploaded object into another site with a SiteImport, once", asy
     expect((await getLogSettings(sessionOf(target))).logLevel).toBe("WARNING");
     const imports = () => target.requestLog().filter((r) => r.url.includes("/importSite")).length;
     expect(imports()).toBe(1);
+    // The store's secret key, a plain value in the program: encrypted in the SiteImport's state.
+    const exported = await stack.mustRun("export");
+    const restore = stateResources(exported.state).find((r) => r.urn.endsWith("::restore"))!;
+    expect(restore.outputs?.objectStoreCredentials).toMatchObject({
+      ciphertext: expect.any(String),
+    });
+    for (const { file, text } of stack.backendFiles()) {
+      if (text.includes(store.secretAccessKey)) throw new Error(`${file} holds the secret key`);
+    }
     // Nothing changed: no second export, no second import.
     const again = await stack.mustRun("up", { config: settings });
     expect(again.changeSummary).toEqual({ same: 3 });

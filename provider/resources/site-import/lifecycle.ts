@@ -39,10 +39,6 @@ import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 import { objectStoreSettings } from "../common/object-store-inputs";
 
-function isObjectStoreError(e: unknown): e is ObjectStoreError {
-  return e instanceof ObjectStoreError;
-}
-
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
  * local archive is hashed again, so a moved file with the same content is the same archive) or
@@ -121,9 +117,10 @@ async function sameArchive(
 }
 
 /**
- * create: fingerprints the archive, uploads a local one (once), sends importSite once (retried
- * only while an export or another import holds the site, which the server refuses without acting),
- * and records the outcome. After a lost answer importSite is never sent again: the import may
+ * create: fingerprints the archive, uploads a local one (once) or streams an archive object to
+ * the server (once, checked against its SHA-256 before its last byte), sends importSite once
+ * (retried only while an export or another import holds the site, which the server refuses
+ * without acting), and records the outcome. After a lost answer importSite is never sent again: the import may
  * still run. The site is watched until it is ready again, and the outcome recorded as
  * `answer-lost`, with a warning.
  */
@@ -285,6 +282,11 @@ async function uploadOnce(
   const description = `pulumi-arcgis-admin site archive ${fingerprint} upload ${randomUUID()}`;
   const { itemID } = await uploadItem(session, { file: inputs.localArchive!, description });
   return itemID;
+}
+
+/** Whether a failure is the object store's (the object, its checksum, the credentials). */
+function isObjectStoreError(e: unknown): e is ObjectStoreError {
+  return e instanceof ObjectStoreError;
 }
 
 /** read (refresh): an import is an event in the past; nothing on the server can undo it. */

@@ -135,7 +135,7 @@ export async function exportUpload(
     .filter((r) => growth(r) > TARGET_GROWTH)
     .map(
       (r) =>
-        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The upload holds at most two 8 MiB parts at once (@aws-sdk/lib-storage, queueSize 2; provider/client/object-store.ts), so the parts alone account for about 16 MiB; the rest is what figure 5 shows for the download (chunks awaiting collection), plus the SDK's own buffers per part (its checksums and signing). Closing the gap would take fewer allocations per chunk on the way to the parts, or smaller parts (more requests), to be measured here.`,
+        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The upload holds one 5 MiB part buffer, allocated once and reused (provider/client/object-store.ts; two, one filling while the other is sent, measured the same); the rest is what figure 5 shows for the download (chunks of the server's answer awaiting garbage collection, which V8 starts when external memory has grown by about 64 MiB).`,
     );
   return {
     title: "Export upload to object storage (SiteExport with uploadTo)",

@@ -4,6 +4,7 @@
  * limit. Transport failures are classified in transport-error.ts, answers read in response.ts.
  * A few lines over 300, all of them the request's own steps.
  */
+import type { Readable } from "node:stream";
 import { request, type Dispatcher, type FormData } from "undici";
 import { dispatcherFor, effectiveTimeouts, type TransportOptions } from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
@@ -123,8 +124,11 @@ export interface OutgoingRequest {
   method: "GET" | "POST";
   /** Request headers, lower-case names. */
   headers: Record<string, string>;
-  /** Form-encoded body of a POST, or a multipart form (an upload; undici sets its content type). */
-  body?: string | FormData | undefined;
+  /**
+   * Form-encoded body of a POST, a multipart form (an upload; undici sets its content type), or a
+   * streamed body (an upload from object storage; the caller sets content type and length).
+   */
+  body?: string | FormData | Readable | undefined;
 }
 
 /**

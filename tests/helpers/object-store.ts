@@ -11,6 +11,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
 
@@ -36,9 +37,18 @@ export interface TestObjectStore {
     bucket: string,
     key: string,
   ): Promise<{ sha256: string; sizeBytes: number; metadata: Record<string, string> }>;
+  /** An object's content, read back whole (small objects only). */
+  read(bucket: string, key: string): Promise<Buffer>;
   /** Whether an object is there. */
   exists(bucket: string, key: string): Promise<boolean>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  /** Writes an object (with metadata, e.g. a `sha256` that is not its content's). */
+  putObject(
+    bucket: string,
+    key: string,
+    body: Buffer,
+    metadata?: Record<string, string>,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,6 +110,10 @@ export async function startTestObjectStore(buckets: string[] = []): Promise<Test
       }
       return { sha256: hash.digest("hex"), sizeBytes, metadata: got.Metadata ?? {} };
     },
+    read: async (bucket, key) => {
+      const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return Buffer.from(await got.Body!.transformToByteArray());
+    },
     exists: async (bucket, key) => {
       try {
         await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
@@ -111,6 +125,11 @@ export async function startTestObjectStore(buckets: string[] = []): Promise<Test
     },
     deleteObject: async (bucket, key) => {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
+    putObject: async (bucket, key, body, metadata = {}) => {
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, Metadata: metadata }),
+      );
     },
     stop: async () => {
       client.destroy();

@@ -90,7 +90,12 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
     "objectStoreCredentials.secretAccessKey",
     "objectStoreCredentials.sessionToken",
   ],
-  SiteImport: ["password"],
+  SiteImport: [
+    "password",
+    "objectStoreCredentials",
+    "objectStoreCredentials.secretAccessKey",
+    "objectStoreCredentials.sessionToken",
+  ],
   SiteMachine: ["password"],
   LogSettings: ["password"],
   Collaboration: ["password", "token"],

@@ -4,10 +4,11 @@
  * tests/helpers/object-store.ts): `up` writes the archive to the store with its SHA-256 as the
  * output and the object's metadata, the store's secret key stays encrypted in state, `refresh`
  * after the object is deleted drops the export, and `destroy` keeps the object unless the stack
- * opted in.
+ * opted in; a SiteImport restores the uploaded object into another site, once.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createAdminSession, editLogSettings, getLogSettings } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
@@ -120,5 +121,63 @@ it("takes credentials from the AWS environment, and deletes the object on destro
     else process.env.AWS_ACCESS_KEY_ID = saved.id;
     if (saved.key === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
     else process.env.AWS_SECRET_ACCESS_KEY = saved.key;
+  }
+});
+
+it("restores the uploaded object into another site with a SiteImport, once", async () => {
+  const target = await startTestEmulator({ createDelayMs: 0, importDelayMs: 0 });
+  try {
+    await site.create(
+      (await site.check({}, siteInputs(target, { password: SITE_PASSWORD, runAsync: false })))
+        .inputs,
+    );
+    const sessionOf = (e: TestEmulator) =>
+      createAdminSession({
+        adminUrl: e.adminUrl,
+        username: "siteadmin",
+        password: SITE_PASSWORD,
+        tls: { caCert: e.caCert },
+      });
+    // The exported site logs at WARNING, the target at DEBUG: the restore brings WARNING.
+    for (const [e, logLevel] of [
+      [emu, "WARNING"],
+      [target, "DEBUG"],
+    ] as const) {
+      const s = sessionOf(e);
+      await editLogSettings(s, { ...(await getLogSettings(s)), logLevel });
+    }
+    const stack = await stackWith("restore");
+    process.env.TEST_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
+    const settings = config({
+      uploadTo: { value: `s3://${BUCKET}/restore/` },
+      s3AccessKeyId: { value: store.accessKeyId },
+      restoreAdminUrl: { value: target.adminUrl },
+      restoreCaCert: { value: target.caCert! },
+    });
+    const up = await stack.mustRun("up", { config: settings });
+    const { objectUrl, sha256, fingerprint } = up.outputs as Record<string, unknown>;
+    const object = await store.digest(BUCKET, keyOf(objectUrl));
+    expect(object.sha256).toBe(sha256);
+    expect(fingerprint).toBe(`sha256:${object.sha256}`);
+    expect((await getLogSettings(sessionOf(target))).logLevel).toBe("WARNING");
+    const imports = () => target.requestLog().filter((r) => r.url.includes("/importSite")).length;
+    expect(imports()).toBe(1);
+    // The store's secret key, a plain value in the program: encrypted in the SiteImport's state.
+    const exported = await stack.mustRun("export");
+    const restore = stateResources(exported.state).find((r) => r.urn.endsWith("::restore"))!;
+    expect(restore.outputs?.objectStoreCredentials).toMatchObject({
+      ciphertext: expect.any(String),
+    });
+    for (const { file, text } of stack.backendFiles()) {
+      if (text.includes(store.secretAccessKey)) throw new Error(`${file} holds the secret key`);
+    }
+    // Nothing changed: no second export, no second import.
+    const again = await stack.mustRun("up", { config: settings });
+    expect(again.changeSummary).toEqual({ same: 3 });
+    expect(imports()).toBe(1);
+    await stack.mustRun("destroy");
+  } finally {
+    delete process.env.TEST_S3_SECRET_ACCESS_KEY;
+    await target.close();
   }
 });

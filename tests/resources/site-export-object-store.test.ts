@@ -163,7 +163,7 @@ describe("SiteExport to object storage", () => {
     ).inputs;
     const failure = siteExport.create(inputs);
     await expect(failure).rejects.toThrow(
-      /to uploadTo \(s3:\/\/backups\/denied\/\) failed: .*(InvalidAccessKeyId|AccessDenied|SignatureDoesNotMatch).*Check the credentials/s,
+      /to uploadTo \(s3:\/\/backups\/denied\/\) failed: .*(InvalidAccessKeyId|AccessDenied|SignatureDoesNotMatch).*Check objectStoreCredentials/s,
     );
     await failure.catch((e: Error) => expect(e.message).not.toContain(secret));
     expect(await store.keys(BUCKET, "denied/")).toEqual([]);

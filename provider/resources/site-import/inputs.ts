@@ -4,10 +4,17 @@
  */
 import * as fs from "node:fs";
 import { z } from "zod";
-import type { ServerType } from "../../client";
+import { objectUrlProblem, type ServerType } from "../../client";
 import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
 import { type CheckFailure } from "../common/input-check";
 import { nonEmpty } from "../common/input-schemas";
+import {
+  objectStoreCredentialsSchema,
+  objectStoreSchema,
+  objectUrlSchema,
+  type ObjectStoreCredentials,
+  type ObjectStoreOptions,
+} from "../common/object-store-inputs";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
 import { SITE_IMPORT } from "./resource";
@@ -29,6 +36,12 @@ export interface SiteImportInputs {
   location?: string;
   /** A local archive, uploaded first. */
   localArchive?: string;
+  /** An archive in S3-compatible object storage, `s3://bucket/key`, streamed to the server first. */
+  archiveObject?: string;
+  /** With archiveObject: how to reach the store. */
+  objectStore?: ObjectStoreOptions;
+  /** With archiveObject: static credentials of the store (a secret); default the AWS SDK's chain. */
+  objectStoreCredentials?: ObjectStoreCredentials;
   /** SHA-256 (hex) of the archive, when known (e.g. a SiteExport's `sha256`). */
   archiveSha256?: string;
   triggers?: unknown[];
@@ -40,7 +53,7 @@ export interface SiteImportInputs {
 export interface SiteImportOutputs extends SiteImportInputs {
   /** What identifies the archive: `sha256:<hex>`, or `location:<path or id>` without a hash. */
   fingerprint: string;
-  /** With localArchive: the id of the uploaded item the import read. */
+  /** With localArchive or archiveObject: the id of the uploaded item the import read. */
   uploadedItemId?: string;
   /** `imported` (the server answered success) or `answer-lost` (sent once, answer lost). */
   outcome: "imported" | "answer-lost";
@@ -59,6 +72,9 @@ export function siteImportInputsSchema() {
     {
       location: nonEmpty().optional(),
       localArchive: nonEmpty().optional(),
+      archiveObject: objectUrlSchema().optional(),
+      objectStore: objectStoreSchema(),
+      objectStoreCredentials: objectStoreCredentialsSchema(),
       archiveSha256: z
         .string()
         .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
@@ -80,7 +96,8 @@ export type SiteImportInputsMatch = Assert<
 
 /**
  * Exactly one archive; a local archive that exists must be a regular file (a device or a FIFO
- * would be read forever).
+ * would be read forever); an archive object names an object (not a bare bucket or prefix); the
+ * store's settings only with an archive object.
  *
  * @internal
  */
@@ -108,17 +125,37 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
       ];
     }
   }
-  if ((values.location === undefined) === (values.localArchive === undefined)) {
-    return [
-      {
-        property: "location",
-        reason:
-          "give exactly one of location (a path the server can read, or an uploaded item's id) " +
-          "and localArchive (a local file, uploaded first)",
-      },
-    ];
+  const failures: CheckFailure[] = [];
+  const given = ["location", "localArchive", "archiveObject"].filter(
+    (key) => values[key] !== undefined,
+  );
+  if (given.length !== 1) {
+    failures.push({
+      property: "location",
+      reason:
+        "give exactly one of location (a path the server can read, or an uploaded item's id), " +
+        "localArchive (a local file, uploaded first) and archiveObject (s3://bucket/key, " +
+        "streamed to the server first)",
+    });
   }
-  return [];
+  const { archiveObject } = values;
+  if (typeof archiveObject === "string" && objectUrlProblem(archiveObject) === undefined) {
+    const key = archiveObject.slice("s3://".length).split("/").slice(1).join("/");
+    if (key === "" || key.endsWith("/")) {
+      failures.push({
+        property: "archiveObject",
+        reason: `must name an object, s3://bucket/key (e.g. a SiteExport's objectUrl), not a bucket or a prefix (got ${archiveObject})`,
+      });
+    }
+  }
+  if (archiveObject === undefined) {
+    for (const key of ["objectStore", "objectStoreCredentials"]) {
+      if (values[key] !== undefined) {
+        failures.push({ property: key, reason: "applies only with archiveObject" });
+      }
+    }
+  }
+  return failures;
 }
 
 /**
@@ -140,7 +177,8 @@ export const SITE_IMPORT_INPUTS: InputRules = {
 export const parseSiteImportInputs = inputReader<SiteImportInputs>(SITE_IMPORT_INPUTS);
 
 /**
- * Inputs whose change only updates state (with the archive's, when it names the same content).
+ * Inputs whose change only updates state (with the archive's, when it names the same content; how
+ * the store is reached is never a new archive).
  *
  * @internal
  */
@@ -150,5 +188,8 @@ export const STATE_ONLY_INPUTS = [
   "serverType",
   "location",
   "localArchive",
+  "archiveObject",
   "archiveSha256",
+  "objectStore",
+  "objectStoreCredentials",
 ] as const;

@@ -12,9 +12,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
   answerMayBeLost,
+  headObject,
   importSite,
+  objectLocation,
+  ObjectStoreError,
   retryWhile,
   uploadItem,
+  uploadItemFromObject,
   waitForImport,
 } from "../../client";
 import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
@@ -33,6 +37,7 @@ import {
 import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
+import { objectStoreSettings } from "../common/object-store-inputs";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
@@ -49,7 +54,13 @@ async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
   if (!sameValue(olds.triggers, news.triggers)) replaces.push("triggers");
   const archiveChanged = !(await sameArchive(olds, news));
   if (archiveChanged) {
-    replaces.push(news.localArchive !== undefined ? "localArchive" : "location");
+    replaces.push(
+      news.localArchive !== undefined
+        ? "localArchive"
+        : news.archiveObject !== undefined
+          ? "archiveObject"
+          : "location",
+    );
   }
   if (replaces.length > 0) {
     logWarn(
@@ -66,12 +77,27 @@ async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
   return { changes: updates.length > 0 };
 }
 
-/** Whether the new inputs name the archive that was imported (by fingerprint where possible). */
+/**
+ * Whether the new inputs name the archive that was imported (by fingerprint where possible). An
+ * archive object at the URL that was imported is the same archive (its content is not read
+ * again); at another URL, its `sha256` metadata tells.
+ */
 async function sameArchive(
   olds: SiteImportOutputs,
   news: Record<string, unknown>,
 ): Promise<boolean> {
-  const { localArchive, location, archiveSha256 } = news;
+  const { localArchive, location, archiveSha256, archiveObject } = news;
+  if (typeof archiveObject === "string" && typeof archiveSha256 !== "string") {
+    if (archiveObject === olds.archiveObject) return true;
+    try {
+      const info = await headObject(objectStoreSettings(news), objectLocation(archiveObject));
+      return (
+        info?.sha256 !== undefined && `sha256:${info.sha256.toLowerCase()}` === olds.fingerprint
+      );
+    } catch {
+      return false; // unreadable now: another archive as far as can be told
+    }
+  }
   if (typeof localArchive === "string") {
     try {
       return `sha256:${await sha256Of(localArchive)}` === olds.fingerprint;
@@ -91,16 +117,17 @@ async function sameArchive(
 }
 
 /**
- * create: fingerprints the archive, uploads a local one (once), sends importSite once (retried
- * only while an export or another import holds the site, which the server refuses without acting),
- * and records the outcome. After a lost answer importSite is never sent again: the import may
+ * create: fingerprints the archive, uploads a local one (once) or streams an archive object to
+ * the server (once, checked against its SHA-256 before its last byte), sends importSite once
+ * (retried only while an export or another import holds the site, which the server refuses
+ * without acting), and records the outcome. After a lost answer importSite is never sent again: the import may
  * still run. The site is watched until it is ready again, and the outcome recorded as
  * `answer-lost`, with a warning.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSiteImportInputs(raw);
   const session = adminSessionFor(inputs);
-  const fingerprint = await fingerprintOf(inputs);
+  let fingerprint = await fingerprintOf(inputs);
   const deadline = Date.now() + inputs.timeouts.importMs;
   const progress = new ProgressReporter(
     `importSite on ${inputs.adminUrl}`,
@@ -108,6 +135,25 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   );
   let location = inputs.location;
   let uploadedItemId: string | undefined;
+  if (inputs.archiveObject !== undefined) {
+    const object = inputs.archiveObject;
+    const item = await explained(
+      () =>
+        uploadItemFromObject(session, objectStoreSettings(inputs), object, {
+          description: `pulumi-arcgis-admin site archive ${object} upload ${randomUUID()}`,
+          expectedSha256: inputs.archiveSha256,
+        }),
+      (error) =>
+        isObjectStoreError(error)
+          ? `archiveObject ${object}: ${messageOf(error)} Nothing was imported.`
+          : `${failureMessage("uploads/upload", inputs.adminUrl, error)} (streaming archiveObject ` +
+            `${object}). Nothing was imported. A server that refuses the .agssite extension for ` +
+            "uploads needs it in its allowed upload extensions.",
+    );
+    uploadedItemId = item.itemID;
+    location = item.itemID;
+    fingerprint = `sha256:${item.sha256}`;
+  }
   if (inputs.localArchive !== undefined) {
     uploadedItemId = await explained(
       () => uploadOnce(inputs, session, fingerprint),
@@ -200,7 +246,8 @@ async function sha256Of(file: string): Promise<string> {
 
 /**
  * The archive's fingerprint: its SHA-256 when it can be known (a local archive is hashed, and must
- * match `archiveSha256` when both are given), else the location the server reads.
+ * match `archiveSha256` when both are given; an archive object's is known once it is streamed),
+ * else the location the server reads.
  */
 async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
   if (inputs.localArchive !== undefined) {
@@ -218,7 +265,7 @@ async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
     return `sha256:${actual}`;
   }
   if (inputs.archiveSha256 !== undefined) return `sha256:${inputs.archiveSha256.toLowerCase()}`;
-  return `location:${inputs.location ?? ""}`;
+  return `location:${inputs.location ?? inputs.archiveObject ?? ""}`;
 }
 
 /**
@@ -235,6 +282,11 @@ async function uploadOnce(
   const description = `pulumi-arcgis-admin site archive ${fingerprint} upload ${randomUUID()}`;
   const { itemID } = await uploadItem(session, { file: inputs.localArchive!, description });
   return itemID;
+}
+
+/** Whether a failure is the object store's (the object, its checksum, the credentials). */
+function isObjectStoreError(e: unknown): e is ObjectStoreError {
+  return e instanceof ObjectStoreError;
 }
 
 /** read (refresh): an import is an event in the past; nothing on the server can undo it. */

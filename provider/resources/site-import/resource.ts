@@ -9,6 +9,8 @@ import { registration } from "../common/registration";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import type { ServerResourceArgs } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
+import { type InputsOf } from "../common/tls";
+import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/object-store-inputs";
 
 /**
  * The serialized provider of `SiteImport`: about 3 KB that load `implementation` from the released
@@ -23,8 +25,17 @@ export const siteImportProvider = lazyProvider("site-import");
  * @internal
  */
 export const SITE_IMPORT = serverResourceFrame("SiteImport", siteImportProvider, {
-  fromArguments: ["location", "localArchive", "archiveSha256", "triggers"],
+  fromArguments: [
+    "location",
+    "localArchive",
+    "archiveObject",
+    "objectStore",
+    "objectStoreCredentials",
+    "archiveSha256",
+    "triggers",
+  ],
   outputOnly: ["fingerprint", "uploadedItemId", "outcome", "importedAt", "report"],
+  secretOutputs: ["objectStoreCredentials"],
 });
 
 /** What the restore leaves out (the spec's "Excluded from the export"). */
@@ -53,7 +64,26 @@ export interface SiteImportArgs extends ServerResourceArgs {
   location?: pulumi.Input<string>;
   /** A local archive (e.g. a SiteExport's `localPath`), uploaded to the server first. */
   localArchive?: pulumi.Input<string>;
-  /** The archive's SHA-256 (e.g. a SiteExport's `sha256`): checked against localArchive, and the fingerprint of a location. */
+  /**
+   * An archive in S3-compatible object storage, `s3://bucket/key` (e.g. a SiteExport's
+   * `objectUrl`): streamed from the store to the server as an uploaded item (never held whole,
+   * never written to disk), then imported. Its content must hash to its `sha256` metadata (which
+   * SiteExport's `uploadTo` records) and to `archiveSha256` when given; an object with neither is
+   * refused. Another URL of the same content is no new import.
+   */
+  archiveObject?: pulumi.Input<string>;
+  /** With archiveObject: the store's endpoint, region and path style (default: AWS S3). */
+  objectStore?: pulumi.Input<InputsOf<ObjectStoreOptions>>;
+  /**
+   * With archiveObject: static credentials of the store, always stored as a secret. Default: the
+   * AWS SDK's chain, as the AWS CLI (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE and
+   * ~/.aws/config, SSO, an instance role).
+   */
+  objectStoreCredentials?: pulumi.Input<InputsOf<ObjectStoreCredentials>>;
+  /**
+   * The archive's SHA-256 (e.g. a SiteExport's `sha256`): checked against localArchive and
+   * archiveObject, and the fingerprint of a location.
+   */
   archiveSha256?: pulumi.Input<string>;
   /** Any values: a change imports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
@@ -85,6 +115,12 @@ export class SiteImport extends ServerResource<{ importMs: number }> {
   declare public readonly location: pulumi.Output<string | undefined>;
   /** The local archive uploaded, when given. */
   declare public readonly localArchive: pulumi.Output<string | undefined>;
+  /** The archive object streamed to the server, when given. */
+  declare public readonly archiveObject: pulumi.Output<string | undefined>;
+  /** The store's endpoint, region and path style as given. */
+  declare public readonly objectStore: pulumi.Output<ObjectStoreOptions | undefined>;
+  /** The store's static credentials as given (a secret). */
+  declare public readonly objectStoreCredentials: pulumi.Output<ObjectStoreCredentials | undefined>;
   /** The archive's SHA-256, when given. */
   declare public readonly archiveSha256: pulumi.Output<string | undefined>;
   /** The values whose change imports again. */
@@ -95,7 +131,7 @@ export class SiteImport extends ServerResource<{ importMs: number }> {
   declare public readonly outcome: pulumi.Output<"imported" | "answer-lost">;
   /** When the import ended (ISO 8601). */
   declare public readonly importedAt: pulumi.Output<string>;
-  /** With localArchive: the uploaded item's id. */
+  /** With localArchive or archiveObject: the uploaded item's id. */
   declare public readonly uploadedItemId: pulumi.Output<string | undefined>;
   /** The server's report (JSON text), when it gave one. */
   declare public readonly report: pulumi.Output<string | undefined>;
@@ -107,6 +143,11 @@ export class SiteImport extends ServerResource<{ importMs: number }> {
    */
   constructor(name: string, args: SiteImportArgs, opts?: pulumi.CustomResourceOptions) {
     const connection = resolveServerConnection("SiteImport", name, args);
-    super(...registration(SITE_IMPORT, name, args, connection, opts));
+    // The store's credentials are a secret in the inputs Pulumi stores, as in the outputs.
+    const credentials =
+      args.objectStoreCredentials === undefined
+        ? {}
+        : { objectStoreCredentials: pulumi.secret(args.objectStoreCredentials) };
+    super(...registration(SITE_IMPORT, name, args, { ...connection, ...credentials }, opts));
   }
 }

@@ -54,6 +54,6 @@ it("keeps the user's additionalSecretOutputs and adds the resource's own", () =>
     partners: ["description", "password", "token"],
     gis2: ["machines", "password"],
     logs: ["password", "previousSettings"],
-    restore: ["password", "report"],
+    restore: ["objectStoreCredentials", "password", "report"],
   });
 });

@@ -1,14 +1,10 @@
 import type { AdminSession } from "../session";
 import type { TransportOptions } from "../dispatcher";
-import { Readable } from "node:stream";
-import { streamedZipCheck, verifyZipFile } from "../archive-check";
-import {
-  downloadToFile,
-  downloadToSink,
-  type DownloadDestination,
-  type DownloadResult,
-} from "../download";
-import { uploadArchive, type ObjectStoreSettings } from "../object-store";
+import { verifyZipFile } from "../archive-check";
+import { downloadToFile, type DownloadDestination, type DownloadResult } from "../download";
+import type { ObjectStoreSettings } from "../object-store";
+import { canTransferOffThread, transferExportOffThread } from "../off-thread";
+import { transferExport, type ExportTransfer } from "./export-transfer";
 import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import { withRetry } from "../retry";
 
@@ -118,50 +114,20 @@ export async function uploadExport(
   const fileUrl = exportDownloadUrl(session.adminUrl, url);
   return withRetry(
     () =>
-      session.withToken(async (token) => {
-        const done = await downloadToSink(
-          {
-            ...merged,
-            url: fileUrl,
-            operation: "downloadExport",
-            token,
-            referer: session.referer,
-            secrets: session.secrets(),
-            defaultExtension: ".agssite",
-            fileOfItem: (itemUrl) => `${itemUrl.replace(/\/+$/, "")}/download`,
-          },
-          ({ body, fileName, digest }) => {
-            const zip = streamedZipCheck();
-            const checked = Readable.from(
-              (async function* () {
-                for await (const chunk of body as AsyncIterable<Buffer>) {
-                  zip.observe(chunk);
-                  yield chunk;
-                }
-              })(),
-            );
-            return uploadArchive(
-              store,
-              destination,
-              fileName,
-              checked,
-              () => {
-                zip.verify({ operation: "downloadExport", url: fileUrl });
-                return Promise.resolve(digest().sha256);
-              },
-              merged.signal,
-            );
-          },
-        );
-        const { url: objectUrl, bucket, key } = done.result;
-        return {
-          url: objectUrl,
-          bucket,
-          key,
-          fileName: done.fileName,
-          sizeBytes: done.sizeBytes,
-          sha256: done.sha256,
+      session.withToken((token) => {
+        const transfer: ExportTransfer = {
+          fileUrl,
+          token,
+          referer: session.referer,
+          secrets: session.secrets(),
+          transport: merged,
+          destination,
+          store,
         };
+        // In a thread of its own when it can: see off-thread.ts for why (memory).
+        return canTransferOffThread(merged)
+          ? transferExportOffThread(transfer)
+          : transferExport(transfer);
       }, isHtmlInsteadOfFile),
     session.retry,
     merged.signal,

@@ -14,7 +14,8 @@ import { Worker } from "node:worker_threads";
 import type { TransportOptions } from "./dispatcher";
 import { ArcGISRequestError, isArcGISRequestError } from "./errors";
 import { ObjectStoreError } from "./object-store";
-import type { ExportTransfer, TransferredExport } from "./admin/export-transfer";
+import type { ExportTransfer } from "./admin/export-transfer";
+import type { UploadedExport } from "./admin/downloadExport";
 
 /** The compiled worker beside this module (absent when the sources run through a TS loader). */
 const WORKER_FILE = join(__dirname, "export-worker.js");
@@ -37,8 +38,7 @@ export interface WireError {
 }
 
 /** The worker's one message. */
-export type TransferAnswer =
-  { ok: true; result: TransferredExport } | { ok: false; error: WireError };
+export type TransferAnswer = { ok: true; result: UploadedExport } | { ok: false; error: WireError };
 
 /**
  * Whether a transfer with this transport can run in the worker: the compiled worker exists and
@@ -62,7 +62,7 @@ export function canTransferOffThread(transport: TransportOptions): boolean {
  * @example `await transferExportOffThread(transfer)`
  * @internal
  */
-export function transferExportOffThread(transfer: ExportTransfer): Promise<TransferredExport> {
+export function transferExportOffThread(transfer: ExportTransfer): Promise<UploadedExport> {
   const { signal, dispatcher: _dispatcher, ...transport } = transfer.transport;
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_FILE, {

@@ -8,6 +8,7 @@ import { streamedZipCheck } from "../archive-check";
 import type { TransportOptions } from "../dispatcher";
 import { downloadToSink } from "../download";
 import { uploadArchive, type ObjectStoreSettings } from "../object-store";
+import type { UploadedExport } from "./downloadExport";
 
 /** What one transfer needs; structured-clonable apart from `transport.signal`/`dispatcher`. */
 export interface ExportTransfer {
@@ -24,16 +25,6 @@ export interface ExportTransfer {
   store: ObjectStoreSettings;
 }
 
-/** Where the archive went. */
-export interface TransferredExport {
-  url: string;
-  bucket: string;
-  key: string;
-  fileName: string;
-  sizeBytes: number;
-  sha256: string;
-}
-
 /**
  * Streams the archive at `fileUrl` to the store (see uploadExport, which retries it and renews
  * the token).
@@ -48,7 +39,7 @@ export interface TransferredExport {
  *
  * @internal
  */
-export async function transferExport(t: ExportTransfer): Promise<TransferredExport> {
+export async function transferExport(t: ExportTransfer): Promise<UploadedExport> {
   const done = await downloadToSink(
     {
       ...t.transport,

@@ -84,7 +84,7 @@ def program() -> None:
 
     pulumi.export("siteAdminUrl", site.admin_url)
     pulumi.export("siteState", site.state)
-    pulumi.export("siteMachines", site.machines)
+    pulumi.export("siteVersion", site.server_version)
     pulumi.export("backupFile", backup.local_path)
     pulumi.export("backupSizeBytes", backup.size_bytes)
     pulumi.export("backupSha256", backup.sha256)

@@ -61,7 +61,7 @@ const collaboration = new Collaboration("partners", {
 
 export const siteAdminUrl = site.adminUrl;
 export const siteState = site.state;
-export const siteMachines = site.machines;
+export const siteVersion = site.serverVersion;
 export const backupFile = backup.localPath;
 export const backupSizeBytes = backup.sizeBytes;
 export const backupSha256 = backup.sha256;

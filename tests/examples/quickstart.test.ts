@@ -117,7 +117,7 @@ describe("the root program (examples/quickstart) under the language host's TypeS
         "collaborationName",
         "collaborationRole",
         "siteAdminUrl",
-        "siteMachines",
+        "siteVersion",
         "siteState",
       ].sort(),
     );

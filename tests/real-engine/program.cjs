@@ -63,7 +63,7 @@ module.exports = () => {
       : new Site("site", siteArgs, siteOptions);
   const outputs = {
     siteState: site.state,
-    siteMachines: site.machines,
+    siteVersion: site.serverVersion,
     siteAdminUrl: site.adminUrl,
   };
   const secondAdminUrl = config.get("secondAdminUrl");

@@ -87,7 +87,7 @@ it("refresh reports the directories, configuration store, machines and version t
     type: "FILESYSTEM",
     connectionString: "D:\\arcgis\\config-store",
   });
-  expect(now.machines.length).toBe(1);
+  expect(now.machines).toHaveLength(1);
   expect(now.serverVersion).toBe("11.3.0");
   expect(warnings).toEqual([]);
 });

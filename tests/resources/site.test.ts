@@ -315,14 +315,13 @@ describe("Site against the emulator", () => {
     await emu?.close();
   });
 
-  it("creates a site synchronously by default with one createNewSite, and records machines and version", async () => {
+  it("creates a site synchronously by default with one createNewSite, and a refresh records its machines and log settings", async () => {
     emu = await startTestEmulator({ machineName: "GISMACHINE1", createDelayMs: 300 });
     const inputs = await checked(siteInputs(emu));
     const { id, outs } = await site.create(inputs);
     expect(id).toBe(emu.adminUrl);
     expect(outs).toMatchObject({
       state: "created",
-      machines: ["GISMACHINE1"],
       adminUrl: emu.adminUrl,
       serverType: "mission-server",
       serverVersion: emu.serverVersion,
@@ -331,14 +330,27 @@ describe("Site against the emulator", () => {
     expect(createCalls).toHaveLength(1);
     expect(new Date(outs.createdAt as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(emu.stats().sitesCreated).toBe(1);
+    // The next refresh reads what the create did not: the machines and the log settings.
+    const refreshed = (await site.read(id, outs)).props as SiteOutputs;
+    expect(refreshed.machines).toEqual(["GISMACHINE1"]);
+    expect(refreshed.serverLogSettings).toMatchObject({ logLevel: expect.any(String) });
+    expect(refreshed).toMatchObject({ state: "created", createdAt: outs.createdAt });
   });
 
-  it("creates with 6 requests: status and version side by side, createNewSite, one token, then machines and log settings side by side", async () => {
+  const LOGS = {
+    logLevel: "WARNING",
+    logDir: "/data/logs",
+    maxErrorReportsCount: 10,
+    maxLogFileAge: 90,
+  };
+
+  it("creates with 3 requests: status and version side by side, then createNewSite, and returns with its answer", async () => {
     emu = await startTestEmulator({ createDelayMs: 0 });
     const inputs = await checked(
       siteInputs(emu, {
         directories: [{ name: "system", physicalPath: "/data/system", directoryType: "SYSTEM" }],
         configStoreConnection: { type: "FILESYSTEM", connectionString: "/data/config-store" },
+        logSettings: LOGS,
       }),
     );
     const before = emu.requestLog().length;
@@ -347,20 +359,16 @@ describe("Site against the emulator", () => {
       .requestLog()
       .slice(before)
       .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
-    // The exact sequence; the pairs travel side by side, so their order within a pair may vary.
-    expect(sent).toHaveLength(6);
+    // The exact sequence; the pair travels side by side, so its order may vary. No token and no
+    // read after createNewSite's answer, as Esri's Ansible flow.
+    expect(sent).toHaveLength(3);
     expect(sent.slice(0, 2).sort()).toEqual(["GET /arcgis/admin/", "GET /arcgis/rest/info"]);
-    expect(sent.slice(2, 4)).toEqual([
-      "POST /arcgis/admin/createNewSite",
-      "POST /arcgis/admin/generateToken",
-    ]);
-    expect(sent.slice(4).sort()).toEqual([
-      "GET /arcgis/admin/logs/settings",
-      "GET /arcgis/admin/machines",
-    ]);
+    expect(sent[2]).toBe("POST /arcgis/admin/createNewSite");
     // Not read back after the synchronous answer: unset (not copied from the inputs) until a refresh.
-    expect(outs).not.toHaveProperty("serverDirectories");
-    expect(outs).not.toHaveProperty("serverConfigStore");
+    for (const key of ["machines", "serverLogSettings", "serverDirectories", "serverConfigStore"]) {
+      expect(outs).not.toHaveProperty(key);
+    }
+    expect(outs.logSettings).toEqual(LOGS);
     expect(outs.serverVersion).toBe(emu.serverVersion);
   });
 
@@ -653,7 +661,7 @@ describe("Site through a faulty network", () => {
     expect(emu.stats()).toMatchObject({ createNewSiteRequests: 1, sitesCreated: 1 });
   });
 
-  it("reads the log settings back and applies the declared ones when the server reports others", async () => {
+  it("after an asynchronous start, reads the log settings back and applies the declared ones when the server reports others", async () => {
     const logSettings = {
       logLevel: "WARNING",
       logDir: "/data/logs",
@@ -679,7 +687,7 @@ describe("Site through a faulty network", () => {
     });
     const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
     const { outs } = await site.create(
-      await checked(siteInputs(emu, { adminUrl, tls: {}, logSettings })),
+      await checked(siteInputs(emu, { adminUrl, tls: {}, logSettings, runAsync: true })),
     );
     expect(edits).toHaveLength(1);
     const form = Object.fromEntries(new URLSearchParams(edits[0]));

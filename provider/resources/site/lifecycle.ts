@@ -40,6 +40,7 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import {
+  answeredOutputs,
   currentOutputs,
   isOurSite,
   logSettingsAsReported,
@@ -178,13 +179,11 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
       return adopt(server);
     }
   }
-  // After createNewSite's own success answer the server holds the directories and config store
-  // it was sent: they are not read back (see outputsOf); after a watch they are.
-  const answered = !inputs.runAsync && lost === undefined;
-  return {
-    id: inputs.adminUrl,
-    outs: await outputsOf(server, "created", { readStorage: !answered }),
-  };
+  // createNewSite's own success answer comes once the site exists as it was sent: the create
+  // returns with it (no token, no reads; see answeredOutputs). After a watch, the server is read.
+  if (!inputs.runAsync && lost === undefined)
+    return { id: inputs.adminUrl, outs: answeredOutputs(server) };
+  return { id: inputs.adminUrl, outs: await outputsOf(server, "created") };
 }
 
 async function adopt(server: SiteServer): Promise<pulumi.dynamic.CreateResult> {

@@ -28,11 +28,18 @@ export interface SiteOutputs extends SiteInputs {
   state: "created" | "adopted";
   /** When the site was created or adopted (ISO 8601). */
   createdAt: string;
-  /** Names of the site's machines, as the server reports them (refreshed by `pulumi refresh`). */
-  machines: string[];
+  /**
+   * Names of the site's machines, as the server reports them: read by `pulumi refresh`, at
+   * adoption and after a watched creation; not read right after a synchronous createNewSite
+   * (unset until the next refresh).
+   */
+  machines?: string[];
   /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
   serverVersion?: string;
-  /** The log settings as the server reports them (after applying ours; refreshed). */
+  /**
+   * The log settings as the server reports them (after applying ours); read as `machines` is
+   * (unset right after a synchronous createNewSite, until the next refresh).
+   */
   serverLogSettings?: Record<string, string | number | boolean>;
   /**
    * The server directories as the server reports them: read by `pulumi refresh` and at adoption;
@@ -68,27 +75,39 @@ function versionText(info: ServerInfo | undefined): string | undefined {
 }
 
 /**
- * The outputs: the inputs, the machines, the version, and the log settings as the server reports
- * them. Declared log settings the server does not report are written with logs/settings/edit
- * (as DSC does after creating a site); only a created site is changed.
- *
- * With `readStorage: false` (right after createNewSite's own success answer, which it gives once
- * the site exists with the config store and directories it was sent) the directories and config
- * store are not read back: `serverDirectories` and `serverConfigStore` stay unset until the next
- * refresh reads them, rather than being filled from the inputs. Esri's Chef and Ansible flows
- * read nothing after that answer; DSC reads only the log settings.
+ * The outputs right after createNewSite's own success answer, with no request: the inputs, and
+ * the version read before createNewSite. The server gives that answer once the site exists with
+ * the account, config store, directories and log settings it was sent. Esri's Ansible
+ * `create_site` sends nothing after it (Esri/arcgis-gitops create_site.py at 1254036: the
+ * conformance flow ansible-arcgis-server-create-site-flow), and Chef's `create_site`
+ * (Esri/arcgis-cookbook cookbooks/arcgis-mission/libraries/server_admin_client.rb at a9047ed)
+ * reads no machines or log settings after it. So they are left unset, as are the directories and
+ * config store, not copied from the inputs, until the next `pulumi refresh` reads them.
+ * The create returns as the answer arrives: no token, no reads.
+ */
+export function answeredOutputs(server: SiteServer): SiteOutputs {
+  const outs: SiteOutputs = { ...server.inputs, state: "created", createdAt: now() };
+  const version = versionText(server.info);
+  if (version !== undefined) outs.serverVersion = version;
+  return outs;
+}
+
+/**
+ * The outputs read from the server (after a watched creation, and at adoption): the inputs, the
+ * machines, the version, the log settings, the directories and the config store, with one token
+ * and the reads side by side. Declared log settings the server reports differently are written
+ * with logs/settings/edit (as DSC does after creating a site); only a created site is changed.
  */
 export async function outputsOf(
   server: SiteServer,
   state: SiteOutputs["state"],
-  options: { readStorage?: boolean } = {},
 ): Promise<SiteOutputs> {
   const { inputs, session, info } = server;
   // One token first (the reads below share it), then the reads side by side: one round trip.
   await session.token();
   const [machines, storage, version, serverLogSettings] = await Promise.all([
     listMachines(session),
-    options.readStorage === false ? Promise.resolve({}) : storageReport(inputs, session),
+    storageReport(inputs, session),
     // Once a site exists, Video Server's rest/info wants a token (its documentation).
     info !== undefined
       ? Promise.resolve(versionText(info))
@@ -98,11 +117,15 @@ export async function outputsOf(
           .then(versionText, () => undefined),
     logSettingsOf(server, state),
   ]);
-  const outs: SiteOutputs = { ...inputs, state, createdAt: new Date().toISOString(), machines };
+  const outs: SiteOutputs = { ...inputs, state, createdAt: now(), machines };
   Object.assign(outs, storage);
   if (version !== undefined) outs.serverVersion = version;
   if (serverLogSettings !== undefined) outs.serverLogSettings = serverLogSettings;
   return outs;
+}
+
+function now(): string {
+  return new Date().toISOString();
 }
 
 /**

@@ -115,11 +115,17 @@ export class Site extends ServerResource<SiteTimeouts> {
   declare public readonly state: pulumi.Output<"created" | "adopted">;
   /** When the site was created or adopted (ISO 8601). */
   declare public readonly createdAt: pulumi.Output<string>;
-  /** Names of the site's machines, as the server reports them. */
-  declare public readonly machines: pulumi.Output<string[]>;
+  /**
+   * Names of the site's machines, as the server reports them: unset right after a synchronous
+   * createNewSite (the create reads nothing after the server's answer) until `pulumi refresh`.
+   */
+  declare public readonly machines: pulumi.Output<string[] | undefined>;
   /** The server's version as rest/info reports it (`fullVersion`, else `currentVersion`). */
   declare public readonly serverVersion: pulumi.Output<string | undefined>;
-  /** The log settings as the server reports them (its own field names and values). */
+  /**
+   * The log settings as the server reports them (its own field names and values): unset right
+   * after a synchronous createNewSite until `pulumi refresh`, as `machines` is.
+   */
   declare public readonly serverLogSettings: pulumi.Output<
     Record<string, string | number | boolean> | undefined
   >;

@@ -372,6 +372,26 @@ describe("Site against the emulator", () => {
     expect(outs.serverVersion).toBe(emu.serverVersion);
   });
 
+  it("after an asynchronous start, waits and reads with one token", async () => {
+    emu = await startTestEmulator({ createDelayMs: 200 });
+    const inputs = await checked(siteInputs(emu, { runAsync: true }));
+    const before = emu.requestLog().length;
+    const { outs } = await site.create(inputs);
+    const sent = emu
+      .requestLog()
+      .slice(before)
+      .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
+    // The wait's token (its readiness signal) serves the reads after it.
+    expect(sent.filter((r) => r.endsWith("/generateToken"))).toHaveLength(1);
+    expect(sent.slice(-4).sort()).toEqual([
+      "GET /arcgis/admin/logs/settings",
+      "GET /arcgis/admin/machines",
+      "GET /arcgis/admin/system/configstore",
+      "GET /arcgis/admin/system/directories",
+    ]);
+    expect(outs.machines).toHaveLength(1);
+  });
+
   it("records a password rotated on the server once it obtains a token, and sends no deleteSite or createNewSite", async () => {
     emu = await startTestEmulator();
     const inputs = await checked(siteInputs(emu, { runAsync: false, deleteSiteOnDestroy: true }));

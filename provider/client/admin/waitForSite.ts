@@ -18,6 +18,13 @@ export interface WaitForSiteTarget extends TransportOptions {
   username: string;
   /** Its password; a secret. */
   password: string;
+  /**
+   * Where the token obtained while waiting is kept; default a new cache for this wait. A caller
+   * that reads the site next passes the cache its own session uses, so that the token obtained
+   * here serves those reads too (one generateToken, not two). It must not hold tokens from before
+   * the site existed.
+   */
+  tokenCache?: TokenCache | undefined;
 }
 
 /**
@@ -41,9 +48,10 @@ export interface WaitForSiteTarget extends TransportOptions {
  * https://developers.arcgis.com/rest/services-reference/enterprise/health-check.htm (what is polled).
  */
 export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions): Promise<void> {
-  const { adminUrl, serverType, username, password, ...transport } = target;
-  // A fresh cache per wait: a token cached before the site existed must not stand for it.
-  const tokenCache = new TokenCache();
+  const { adminUrl, serverType, username, password, tokenCache: given, ...transport } = target;
+  // A fresh cache per wait unless given: a token cached before the site existed must not stand
+  // for it.
+  const tokenCache = given ?? new TokenCache();
   const subject = {
     operation: "waitForSite",
     url: adminUrl,

@@ -96,7 +96,7 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
 async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(raw);
   // The server, its session, version and credentials: worked out here once, handed on below.
-  const server = siteServer(inputs);
+  const server = siteServer(inputs, { ownTokens: true });
   // The version (rest/info, no token) is read beside the status check: one round trip, not two.
   const version = readVersionEarly(server);
   const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);

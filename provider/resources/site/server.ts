@@ -18,6 +18,7 @@ import {
   type ServerInfo,
   type ServerType,
   type SiteStatus,
+  TokenCache,
   type TransportOptions,
 } from "../../client";
 import { messageOf } from "../common/failures";
@@ -42,18 +43,30 @@ export interface SiteServer {
   readonly session: AdminSession;
   /** rest/info as read before createNewSite (requireVersion); undefined until then. */
   info?: ServerInfo | undefined;
+  /**
+   * The session's token cache when the step has one of its own (a create: see siteServer);
+   * the wait for a new site keeps its token there, so that the reads after it reuse it.
+   */
+  readonly tokenCache?: TokenCache | undefined;
 }
 
-/** The server of a step, from its inputs: the only place a Site builds a session. */
-export function siteServer(inputs: SiteInputs): SiteServer {
+/**
+ * The server of a step, from its inputs: the only place a Site builds a session. A create
+ * (`ownTokens`) keeps its tokens in a cache of its own: a token cached in the process before the
+ * site was created (of a site deleted since, at the same URL) must not stand for the new one,
+ * and the wait for the new site and the reads after it then share one token.
+ */
+export function siteServer(inputs: SiteInputs, options: { ownTokens?: boolean } = {}): SiteServer {
   const transport = transportOf(inputs);
+  const tokenCache = options.ownTokens === true ? new TokenCache() : undefined;
   const session = createAdminSession({
     adminUrl: inputs.adminUrl,
     username: inputs.username,
     password: inputs.password,
+    tokenCache,
     ...transport,
   });
-  return { inputs, transport, session };
+  return { inputs, transport, session, tokenCache };
 }
 
 /** What to do when the machine is in a site already and adoptExisting is not set. */

@@ -80,6 +80,7 @@ export async function siteReady(
         serverType: inputs.serverType,
         username: inputs.username,
         password: inputs.password,
+        tokenCache: server.tokenCache,
         ...server.transport,
       },
       {

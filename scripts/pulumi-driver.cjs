@@ -33,11 +33,45 @@
  * the checkpoint and the change summary from the engine's summary event instead of `stack output`
  * (twice) and `stack history` (after `destroy`, the summary the same way). Without these fields it
  * runs the automation API's own calls.
+ *
+ * A new stack's `stack init` and config commands start before the automation API is loaded (they
+ * do not need it) and run while it loads; and before `up` or `preview` of a program, the closure
+ * serialization of dynamic providers is warmed while the CLI starts. See createStack and
+ * warmUpSerialization; with Node's compile cache (enableCompileCache), bench/RESULTS.md's figure
+ * 7 (a new stack, one Site) went from about 2.5 s to 1.9 s on its 2-core machine.
  */
 const { spawn } = require("node:child_process");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
+const nodeModule = require("node:module");
+const os = require("node:os");
 const path = require("node:path");
+const workerThreads = require("node:worker_threads");
+
+/**
+ * Node's on-disk compile cache (V8 code cache of each module, checked against the module's source)
+ * for this process and, through the environment the CLI inherits and hands on, for the
+ * dynamic-provider host it starts: both load all of @pulumi/pulumi (grpc, protobuf, the
+ * automation API), which Node otherwise compiles anew in every run. Measured with Node 24 on the
+ * 2-core machine of bench/RESULTS.md: loading `@pulumi/pulumi/automation` 492 ms -> 335 ms, the
+ * provider host's modules about 440 ms -> 270 ms. Kept in the user's own cache folder (next to the
+ * engine scripts/engine.cjs builds), not a shared temporary one. A NODE_COMPILE_CACHE the user set
+ * is used as it is; NODE_DISABLE_COMPILE_CACHE turns it off, as it does for Node itself.
+ */
+function enableCompileCache() {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
+  if (typeof nodeModule.enableCompileCache !== "function") return;
+  const dir =
+    process.env.NODE_COMPILE_CACHE ||
+    path.join(
+      process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+      "pulumi-arcgis-admin",
+      "node-compile-cache",
+    );
+  nodeModule.enableCompileCache(dir);
+  process.env.NODE_COMPILE_CACHE = dir;
+}
+enableCompileCache();
 
 const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
 
@@ -167,8 +201,12 @@ function programOf(file) {
  */
 function cli(command, args, input) {
   return new Promise((resolve, reject) => {
+    // In a process group of its own, as the automation API's commands (see Cancellation): a
+    // terminal's Ctrl-C stops no `stack init` or config command half-way.
     const child = spawn(command, [...args, "--non-interactive"], {
       cwd: process.cwd(),
+      env: cliEnv(command, {}),
+      detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -183,6 +221,158 @@ function cli(command, args, input) {
     });
     child.stdin.end(input ?? "");
   });
+}
+
+/**
+ * The CLI's environment, as the automation API gives it: `PULUMI_AUTOMATION_API`, and the CLI's
+ * folder first on PATH when the command is a path.
+ *
+ * @param {string} command
+ * @param {Record<string, string>} additionalEnv
+ * @returns {Record<string, string | undefined>}
+ */
+function cliEnv(command, additionalEnv) {
+  /** @type {Record<string, string | undefined>} */
+  const env = { ...process.env, ...additionalEnv, PULUMI_AUTOMATION_API: "true" };
+  if (path.isAbsolute(command)) {
+    env.PATH = [path.dirname(command), additionalEnv.PATH ?? process.env.PATH].join(path.delimiter);
+  }
+  return env;
+}
+
+/**
+ * Sets the requested config on the stack: the plain values with one `config set-all` (the
+ * arguments the automation API's setAllConfig gives), each secret with `config set --secret`.
+ *
+ * @param {string} command
+ * @param {string} stack
+ * @param {Array<[string, {value: string, secret?: boolean}]>} entries
+ */
+async function setConfig(command, stack, entries) {
+  const plain = entries.filter(([, v]) => v.secret !== true);
+  if (plain.length > 0) {
+    await cli(command, [
+      "config",
+      "set-all",
+      "--stack",
+      stack,
+      ...plain.flatMap(([k, v]) => ["--plaintext", `${k}=${v.value}`]),
+    ]);
+  }
+  // Not the automation API's setConfig/setAllConfig for secrets: they put the value on the
+  // CLI's command line, where every local user can read it (ps). stdin instead.
+  for (const [key, v] of entries.filter(([, v]) => v.secret === true)) {
+    await setSecretConfig(command, stack, key, v.value);
+  }
+}
+
+/**
+ * Creates the stack (`stack init`, as the automation API's Stack.create runs it) and sets its
+ * config, with CLI processes of their own that need nothing of the automation API: so the driver
+ * starts them before it loads that (0.3 to 0.5 s of module loading on one core) and they run
+ * meanwhile. Each costs the CLI's start-up (about 0.1 s), `stack init` and each secret the key
+ * derivation of the passphrase secrets provider too (PBKDF2, 1,000,000 rounds: about 0.17 s).
+ * `plainLater`: the plain values are left out, for the operation's own `--config` (see main).
+ *
+ * @param {string} command
+ * @param {DriverRequest} request
+ * @param {AbortSignal} signal the cancel (Ctrl-C): no further command starts once it is given
+ * @param {boolean} plainLater
+ */
+async function createStack(command, request, signal, plainLater) {
+  await cli(command, ["stack", "init", request.stack]);
+  if (signal.aborted) throw new Error("cancelled before the stack's config was set");
+  const entries = Object.entries(request.config ?? {});
+  await setConfig(
+    command,
+    request.stack,
+    plainLater ? entries.filter(([, v]) => v.secret === true) : entries,
+  );
+}
+
+/**
+ * {@link createStack} in a worker thread. The driver's own thread is busy for 0.3 to 0.5 s loading
+ * the automation API (`require` blocks), during which it could not start the next CLI command
+ * when one ends: measured, the secret's `config set` started 270 ms after `stack init` had
+ * exited. The worker's event loop starts each command as soon as the one before has ended.
+ * The request (secrets included) goes to it in memory; to the CLI, secrets go through stdin.
+ *
+ * @param {string} command
+ * @param {DriverRequest} request
+ * @param {AbortSignal} signal
+ * @param {boolean} plainLater
+ * @returns {Promise<void>}
+ */
+function createStackOffThread(command, request, signal, plainLater) {
+  return new Promise((resolve, reject) => {
+    const worker = new workerThreads.Worker(__filename, {
+      workerData: {
+        createStack: {
+          command,
+          request: { op: request.op, stack: request.stack, config: request.config },
+          plainLater,
+        },
+      },
+    });
+    const cancel = () => worker.postMessage("cancel");
+    signal.addEventListener("abort", cancel, { once: true });
+    let settled = false;
+    /** @param {Error | undefined} error */
+    const settle = (error) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", cancel);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    worker.on("message", (/** @type {{error?: string}} */ message) =>
+      settle(message.error === undefined ? undefined : new Error(message.error)),
+    );
+    worker.on("error", settle);
+    worker.on("exit", (code) => settle(new Error(`creating the stack stopped (exit ${code})`)));
+  });
+}
+
+/** The worker thread of {@link createStackOffThread}. */
+function createStackWorker() {
+  const port = /** @type {import("node:worker_threads").MessagePort} */ (workerThreads.parentPort);
+  const data = /** @type {unknown} */ (workerThreads.workerData);
+  const { command, request, plainLater } =
+    /** @type {{createStack: {command: string, request: DriverRequest, plainLater: boolean}}} */ (
+      data
+    ).createStack;
+  const controller = new AbortController();
+  port.on("message", (message) => {
+    if (message === "cancel") controller.abort();
+  });
+  port.unref(); // the worker ends once its commands have
+  createStack(command, request, controller.signal, plainLater).then(
+    () => port.postMessage({}),
+    (error) => port.postMessage({ error: error instanceof Error ? error.message : String(error) }),
+  );
+}
+
+/**
+ * Warms @pulumi/pulumi's closure serialization, which a dynamic resource's registration runs for
+ * its provider: the first serialization in a process opens an inspector session (which then
+ * receives an event for every script loaded so far), builds the table of Node's built-in modules
+ * and loads TypeScript's parser, about 220 ms of one core before the program's first resource
+ * can reach the engine; later ones take about 35 ms. Done while the CLI starts (its own start-up
+ * and key derivation, 0.3 s and more, on the other core), it is off the program's path. It
+ * serializes a function of its own, which nothing uses; a failure here is left to the program's
+ * own serialization to report.
+ */
+function warmUpSerialization() {
+  try {
+    const pulumi =
+      /** @type {{runtime: {serializeFunction(f: () => unknown): Promise<unknown>}}} */ (
+        load(require.resolve("@pulumi/pulumi", { paths: [process.cwd()] }))
+      );
+    const captured = { warmUp: true };
+    pulumi.runtime.serializeFunction(() => captured).catch(() => undefined);
+  } catch {
+    // The program's own serialization reports it.
+  }
 }
 
 /**
@@ -249,9 +439,11 @@ class Cancellation {
  *
  * @param {import("@pulumi/pulumi/automation").PulumiCommand} pulumiCommand
  * @param {Cancellation} cancellation
+ * @param {{command: string, args: string[]}} [extra] arguments added to the first run of one
+ *   command (`up`, `preview`): what the automation API has no option for
  * @returns {import("@pulumi/pulumi/automation").PulumiCommand}
  */
-function inOwnProcessGroup(pulumiCommand, cancellation) {
+function inOwnProcessGroup(pulumiCommand, cancellation, extra) {
   const base = path.dirname(
     require.resolve("@pulumi/pulumi/automation", { paths: [process.cwd()] }),
   );
@@ -267,6 +459,7 @@ function inOwnProcessGroup(pulumiCommand, cancellation) {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Object.create is typed any; its prototype is the automation API's own PulumiCommand
   const wrapped = Object.create(pulumiCommand);
 
+  let pending = extra;
   /**
    * @param {string[]} args
    * @param {string} cwd
@@ -276,14 +469,12 @@ function inOwnProcessGroup(pulumiCommand, cancellation) {
    * @param {AbortSignal | undefined} signal
    */
   wrapped.run = (args, cwd, additionalEnv, onOutput, onError, signal) => {
-    if (!args.includes("--non-interactive")) args.push("--non-interactive");
-    /** @type {Record<string, string | undefined>} */
-    const env = { ...process.env, ...additionalEnv, PULUMI_AUTOMATION_API: "true" };
-    if (path.isAbsolute(pulumiCommand.command)) {
-      env.PATH = [path.dirname(pulumiCommand.command), additionalEnv.PATH ?? process.env.PATH].join(
-        path.delimiter,
-      );
+    if (pending !== undefined && args[0] === pending.command) {
+      args.push(...pending.args);
+      pending = undefined;
     }
+    if (!args.includes("--non-interactive")) args.push("--non-interactive");
+    const env = cliEnv(pulumiCommand.command, additionalEnv);
     return new Promise((resolve, reject) => {
       const child = spawn(pulumiCommand.command, args, {
         cwd,
@@ -321,6 +512,18 @@ function inOwnProcessGroup(pulumiCommand, cancellation) {
 }
 
 /**
+ * The CLI's command: `bin/pulumi` of `engineRoot` (as `PulumiCommand.get` finds it there), else
+ * `pulumi` on PATH.
+ *
+ * @param {DriverRequest} request
+ */
+function commandOf(request) {
+  return request.engineRoot === undefined
+    ? "pulumi"
+    : path.resolve(path.join(request.engineRoot, "bin/pulumi"));
+}
+
+/**
  * The CLI the automation API runs: with the version the caller read already (`cliVersion`),
  * without running `pulumi version` again; otherwise as `PulumiCommand.get` finds it.
  *
@@ -340,10 +543,7 @@ async function pulumiCommandOf(auto, request) {
   );
   const known = request.cliVersion === undefined ? null : semver.parse(request.cliVersion.trim());
   if (known !== null) {
-    const command =
-      request.engineRoot === undefined
-        ? "pulumi"
-        : path.resolve(path.join(request.engineRoot, "bin/pulumi"));
+    const command = commandOf(request);
     // The constructor `PulumiCommand.get` ends with (private in the declarations).
     const Command =
       /** @type {new (command: string, version: unknown) => import("@pulumi/pulumi/automation").PulumiCommand} */ (
@@ -367,7 +567,8 @@ async function pulumiCommandOf(auto, request) {
  * @param {typeof import("@pulumi/pulumi/automation")} auto
  * @param {import("@pulumi/pulumi/automation").LocalWorkspace} workspace
  * @param {DriverRequest} request
- * @param {boolean} existed whether the stack's checkpoint (`stackFile`) is there
+ * @param {boolean} existed whether the stack's checkpoint (`stackFile`) is there, or the driver
+ *   created the stack already ({@link createStack})
  */
 async function stackOf(auto, workspace, request, existed) {
   if (existed) {
@@ -503,13 +704,48 @@ async function main() {
     throw new Error("usage: pulumi-driver.cjs <request.json | -> [<result.json>]");
   const cancellation = new Cancellation();
   cancellation.listen();
-  // Loaded before the request is read: a caller that passes it on stdin starts this process
-  // early and sends the request once it knows it, so the loading (about 0.5 s) overlaps its own.
-  const auto = automation();
+  // With the request on stdin, loaded before it is read: a caller that passes it on stdin starts
+  // this process early and sends the request once it knows it, so the loading (about 0.5 s)
+  // overlaps its own. With a request file, loaded once a new stack's CLI commands have started.
+  let auto = requestFile === "-" ? automation() : undefined;
   const text = requestFile === "-" ? await readStdin() : fs.readFileSync(requestFile, "utf8");
   if (text.trim() === "") return undefined; // the caller closed stdin without a request
   const request = /** @type {DriverRequest} */ (parseJson(text));
-  const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation);
+  const existed = request.stackFile !== undefined && fs.existsSync(request.stackFile);
+  const entries = Object.entries(request.config ?? {});
+  const isNew =
+    !existed &&
+    request.stackExists !== true &&
+    (request.stackExists === false || request.stackFile !== undefined);
+  // Only for a stack that was there: a new one has no config yet, whatever a record says.
+  const record =
+    request.configRecord === undefined || !existed
+      ? undefined
+      : configRecord(request.configRecord, request.stack, request.config ?? {});
+  const needConfig = entries.length > 0 && (isNew || record === undefined || !record.matches());
+  // The plain config goes with `up` and `preview` (`--config key=value`, which the CLI saves to
+  // the stack's config file before the operation, parsed as `config set-all` parses it): one CLI
+  // process fewer (its start-up, about 0.1 s). The secrets are set before, through stdin.
+  const plain = entries.filter(([, v]) => v.secret !== true);
+  const plainWithOp =
+    needConfig && plain.length > 0 && (request.op === "up" || request.op === "preview");
+  // A new stack (as stackOf decides): created, its config set, while the automation API loads.
+  const created = isNew
+    ? createStackOffThread(commandOf(request), request, cancellation.controller.signal, plainWithOp)
+    : undefined;
+  created?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  auto ??= automation();
+  if (request.program !== undefined && (request.op === "up" || request.op === "preview")) {
+    warmUpSerialization();
+  }
+  await created;
+  const pulumiCommand = inOwnProcessGroup(
+    await pulumiCommandOf(auto, request),
+    cancellation,
+    plainWithOp
+      ? { command: request.op, args: plain.flatMap(([k, v]) => ["--config", `${k}=${v.value}`]) }
+      : undefined,
+  );
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));
   const workspace = await auto.LocalWorkspace.create({
@@ -517,30 +753,22 @@ async function main() {
     pulumiCommand,
     ...(program === undefined ? {} : { program }),
   });
-  const existed = request.stackFile !== undefined && fs.existsSync(request.stackFile);
-  const stack = await stackOf(auto, workspace, request, existed);
-  const entries = Object.entries(request.config ?? {});
-  // Only for a stack that was there: a new one has no config yet, whatever a record says.
-  const record =
-    request.configRecord === undefined || !existed
-      ? undefined
-      : configRecord(request.configRecord, request.stack, request.config ?? {});
-  if (entries.length > 0 && (record === undefined || !record.matches())) {
-    const plain = entries.filter(([, v]) => v.secret !== true);
-    if (plain.length > 0) {
-      await stack.setAllConfig(Object.fromEntries(plain.map(([k, v]) => [k, { value: v.value }])));
-    }
-    // Not the automation API's setConfig/setAllConfig for secrets: they put the value on the
-    // CLI's command line, where every local user can read it (ps). stdin instead.
-    for (const [key, v] of entries.filter(([, v]) => v.secret === true)) {
-      await setSecretConfig(pulumiCommand.command, request.stack, key, v.value);
-    }
+  const stack = await stackOf(auto, workspace, request, existed || created !== undefined);
+  if (created === undefined && needConfig) {
+    await setConfig(
+      pulumiCommand.command,
+      request.stack,
+      plainWithOp ? entries.filter(([, v]) => v.secret === true) : entries,
+    );
   }
-  // Written after each run that had config, once the CLI has written the stack's config file.
-  if (entries.length > 0 && request.configRecord !== undefined) {
+  // Written after each run that had config, once the CLI has written the stack's config file
+  // (with the plain config given to the operation: once that succeeded).
+  const recordConfig = () => {
+    if (entries.length === 0 || request.configRecord === undefined) return;
     const next = configRecord(request.configRecord, request.stack, request.config ?? {});
     if (next !== undefined) next.write();
-  }
+  };
+  if (!plainWithOp) recordConfig();
 
   const { controller } = cancellation;
   let seen = "";
@@ -607,6 +835,7 @@ async function main() {
     default:
       throw new Error(`unknown op ${String(request.op)}`);
   }
+  if (plainWithOp) recordConfig();
   return result;
 }
 
@@ -617,13 +846,15 @@ function report(result) {
   else process.stdout.write(`\n${RESULT_MARK}${JSON.stringify(result)}\n`);
 }
 
-main().then(
-  (result) => {
-    if (result !== undefined) report({ ok: true, ...result });
-  },
-  (error) => {
-    // The automation API's CommandError message holds the CLI's stdout and stderr.
-    report({ ok: false, error: error instanceof Error ? error.message : String(error) });
-    process.exitCode = 1;
-  },
-);
+if (!workerThreads.isMainThread) createStackWorker();
+else
+  main().then(
+    (result) => {
+      if (result !== undefined) report({ ok: true, ...result });
+    },
+    (error) => {
+      // The automation API's CommandError message holds the CLI's stdout and stderr.
+      report({ ok: false, error: error instanceof Error ? error.message : String(error) });
+      process.exitCode = 1;
+    },
+  );

@@ -605,11 +605,24 @@ function stackConfig(ready, settings, seed = readSeed()) {
   if (ready.caCertFile !== null) {
     plain["arcgis-admin:caCert"] = fs.readFileSync(ready.caCertFile, "utf8");
   }
-  const secret = {
+  return { plain, secret: stackSecrets(seed) };
+}
+
+/**
+ * The quick start's secret config: the site's and the portal's administrator passwords. They
+ * depend on nothing the emulator reports, so `npm start` sets them on a new stack while the
+ * emulator starts.
+ *
+ * @param {Seed} [seed]
+ * @returns {Record<string, string>}
+ */
+function stackSecrets(seed = readSeed()) {
+  const admin = seed.portal.users.find((u) => u.role === "org_admin");
+  if (admin === undefined) throw new Error(`${SEED_FILE} must hold an org_admin user.`);
+  return {
     "arcgis-admin:password": SITE_ADMIN.password,
     "arcgis-admin:portalPassword": admin.password,
   };
-  return { plain, secret };
 }
 
 /** @returns {Seed} */
@@ -1024,6 +1037,7 @@ module.exports = {
   runPulumi,
   mustRunPulumi,
   stackConfig,
+  stackSecrets,
   readSeed,
   ensureSelfLink,
   runningEmulator,

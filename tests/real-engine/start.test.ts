@@ -163,3 +163,47 @@ it("npm run destroy destroys everything and stops the emulator; a second destroy
   expect(again.stderr).toContain("No resources in stack quickstart");
   expect(again.stdout).not.toMatch(/deleted/);
 }, 200_000);
+
+it("a first npm start of a new stack sets its two secrets once, while the emulator starts, then `pulumi up`", async () => {
+  const counting = await countingCli();
+  const stack = "quickstart-new";
+  const newFlags = [
+    "--skip-build",
+    "--port",
+    "0",
+    "--stack",
+    stack,
+    "--state-dir",
+    path.join(tmp, "state-new"),
+    "--data-dir",
+    path.join(tmp, "emulator-new"),
+    "--download-dir",
+    path.join(tmp, "downloads-new"),
+  ];
+  const stackConfig = path.join(REPO_ROOT, `Pulumi.${stack}.yaml`);
+  try {
+    const result = await run(process.execPath, [START, ...newFlags], {
+      cwd: REPO_ROOT,
+      env: counting.env,
+      timeoutMs: 150_000,
+    });
+    expect(result.stderr).not.toMatch(/npm start failed/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\+ 4 created/);
+    // start.mjs sets the secrets right after `stack init` (stdin); the driver sets them no second
+    // time, and gives the plain config to `up` (`--config`).
+    expect(counting.commands()).toEqual(["stack init", "config set", "config set", "up --yes"]);
+    const file = fs.readFileSync(stackConfig, "utf8");
+    expect(file).toMatch(/arcgis-admin:password:\n\s+secure: v1:/);
+    expect(file).toMatch(/arcgis-admin:portalPassword:\n\s+secure: v1:/);
+    expect(file).not.toContain(qs.SITE_ADMIN.password);
+  } finally {
+    const destroyed = await run(process.execPath, [DESTROY, ...newFlags.slice(1)], {
+      cwd: REPO_ROOT,
+      env,
+      timeoutMs: 150_000,
+    });
+    fs.rmSync(stackConfig, { force: true });
+    expect(destroyed.code).toBe(0);
+  }
+}, 300_000);

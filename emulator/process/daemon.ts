@@ -312,10 +312,13 @@ export async function stopDetached(
   if (found === undefined) return undefined;
   const { pid } = found;
   process.kill(pid, "SIGTERM");
-  // Stopped once it has released the data dir (its last step) or exited. Exited alone is not
-  // enough to wait for: reparented to init, it may linger as a zombie until init reaps it.
+  // Stopped once it has exited; a zombie counts as exited (reparented to init, it may linger
+  // until init reaps it). Where /proc cannot tell a zombie apart, once it has released the data
+  // dir, its last step: on Linux that release came a moment before the exit, and a caller that
+  // looked at the process right after the stop could still find it running.
+  const procfs = fs.existsSync(`/proc/${process.pid}/stat`);
   const deadline = Date.now() + timeoutMs;
-  while (processAlive(pid) && readPid(dir) === pid) {
+  while (processAlive(pid) && (procfs || readPid(dir) === pid)) {
     if (Date.now() > deadline) throw new DaemonError(`The emulator (process ${pid}) did not stop.`);
     await sleep(50);
   }

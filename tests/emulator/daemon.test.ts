@@ -4,6 +4,7 @@
  * `--stop`; and a data dir held by an emulator that was not started detached is left alone.
  */
 import { execFile, spawn } from "node:child_process";
+import * as fs2 from "node:fs";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -25,13 +26,15 @@ let root: string;
 let cli: string;
 const started: number[] = [];
 
+/** Whether pid runs: a zombie (exited, not yet reaped) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
     return false;
   }
-  return true;
+  const stat = fs2.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
 }
 
 beforeAll(async () => {
@@ -59,6 +62,8 @@ it("starts a detached emulator, finds it, stops it, and then finds none", async 
   expect(found).toEqual(emu);
 
   expect(await stopDetached(dataDir)).toBe(emu.pid);
+  // Returned once the process has exited, not only released its data dir (a moment earlier).
+  expect(alive(emu.pid)).toBe(false);
   expect(await fs.readdir(dataDir)).not.toContain("emulator.pid");
   expect(await fs.readdir(dataDir)).not.toContain("emulator.ready");
   expect(await findRunning(dataDir)).toBeUndefined();

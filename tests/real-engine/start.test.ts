@@ -51,19 +51,24 @@ function processAlive(pid: number): boolean {
   return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
 }
 
-beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-real-")));
-  flags = [
+/** npm start's flags for folders of its own under tmp (`suffix` tells two sets apart). */
+function startFlags(suffix: string): string[] {
+  return [
     "--skip-build",
     "--port",
     "0",
     "--state-dir",
-    path.join(tmp, "state"),
+    path.join(tmp, `state${suffix}`),
     "--data-dir",
-    path.join(tmp, "emulator"),
+    path.join(tmp, `emulator${suffix}`),
     "--download-dir",
-    path.join(tmp, "downloads"),
+    path.join(tmp, `downloads${suffix}`),
   ];
+}
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-real-")));
+  flags = startFlags("");
   env = {
     ...process.env,
     PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
@@ -167,19 +172,7 @@ it("npm run destroy destroys everything and stops the emulator; a second destroy
 it("a first npm start of a new stack sets its two secrets once, while the emulator starts, then `pulumi up`", async () => {
   const counting = await countingCli();
   const stack = "quickstart-new";
-  const newFlags = [
-    "--skip-build",
-    "--port",
-    "0",
-    "--stack",
-    stack,
-    "--state-dir",
-    path.join(tmp, "state-new"),
-    "--data-dir",
-    path.join(tmp, "emulator-new"),
-    "--download-dir",
-    path.join(tmp, "downloads-new"),
-  ];
+  const newFlags = [...startFlags("-new"), "--stack", stack];
   const stackConfig = path.join(REPO_ROOT, `Pulumi.${stack}.yaml`);
   try {
     const result = await run(process.execPath, [START, ...newFlags], {

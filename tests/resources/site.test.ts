@@ -308,6 +308,14 @@ describe("Site diff() and update()", () => {
   });
 });
 
+/** The requests `emu` received from index `from` on, as `METHOD /path` (no query). */
+function sentSince(emu: TestEmulator, from: number): string[] {
+  return emu
+    .requestLog()
+    .slice(from)
+    .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
+}
+
 describe("Site against the emulator", () => {
   let emu: TestEmulator;
 
@@ -355,10 +363,7 @@ describe("Site against the emulator", () => {
     );
     const before = emu.requestLog().length;
     const { outs } = await site.create(inputs);
-    const sent = emu
-      .requestLog()
-      .slice(before)
-      .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
+    const sent = sentSince(emu, before);
     // The exact sequence; the pair travels side by side, so its order may vary. No token and no
     // read after createNewSite's answer, as Esri's Ansible flow.
     expect(sent).toHaveLength(3);
@@ -377,10 +382,7 @@ describe("Site against the emulator", () => {
     const inputs = await checked(siteInputs(emu, { runAsync: true }));
     const before = emu.requestLog().length;
     const { outs } = await site.create(inputs);
-    const sent = emu
-      .requestLog()
-      .slice(before)
-      .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")}`);
+    const sent = sentSince(emu, before);
     // The wait's token (its readiness signal) serves the reads after it.
     expect(sent.filter((r) => r.endsWith("/generateToken"))).toHaveLength(1);
     expect(sent.slice(-4).sort()).toEqual([

@@ -283,20 +283,55 @@ function cachedEngine(version, env = process.env) {
   if (parseVersion(version) !== version) return undefined;
   const root = path.join(cacheRoot(env), `v${version}`);
   const ok = ["pulumi", LAUNCHER].every((f) => isExecutable(path.join(root, "bin", f)));
-  return ok ? { root, version, bin: path.join(root, "bin", "pulumi") } : undefined;
+  if (!ok) return undefined;
+  refreshLauncher(root);
+  return { root, version, bin: path.join(root, "bin", "pulumi") };
 }
 
-/** The launcher script: what Pulumi's release ships under the same name, for node. */
+/**
+ * The launcher script: what Pulumi's release ships under the same name, for node. Pulumi's runs
+ * `node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider` from the project folder (the working
+ * directory, as the engine starts it). Ours looks for that file there and in each parent folder
+ * (where a workspace hoists it), as Node's resolution does, and runs it; only when none has it,
+ * it asks Node to resolve the module (NODE_PATH, global folders): a second Node start, about
+ * 35 ms before every dynamic-provider host.
+ */
 function launcherScript() {
   return [
     "#!/bin/sh",
     "# Starts the dynamic-provider host of the @pulumi/pulumi that the Pulumi project (the working",
     "# directory, as the engine starts it) resolves, with the node on PATH. Written by",
     "# pulumi-arcgis-admin's scripts/engine.cjs, in place of the script Pulumi's release ships.",
+    "host=node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js",
+    "dir=$PWD",
+    'while [ -n "$dir" ]; do',
+    '  if [ -f "$dir/$host" ]; then exec node "$dir/$host" "$@"; fi',
+    "  dir=${dir%/*}",
+    "done",
+    'if [ -f "/$host" ]; then exec node "/$host" "$@"; fi',
     "script=$(node -e 'process.stdout.write(require.resolve(\"@pulumi/pulumi/cmd/dynamic-provider\", { paths: [process.cwd()] }))') || exit 1",
     'exec node "$script" "$@"',
     "",
   ].join("\n");
+}
+
+/**
+ * Brings the launcher of an engine built before its script last changed up to date (written
+ * anew, then renamed over the old one), so that a cached engine never needs a rebuild for it.
+ *
+ * @param {string} root
+ */
+function refreshLauncher(root) {
+  const file = path.join(root, "bin", LAUNCHER);
+  const script = launcherScript();
+  try {
+    if (fs.readFileSync(file, "utf8") === script) return;
+    const next = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(next, script, { mode: 0o755 });
+    fs.renameSync(next, file);
+  } catch {
+    // Left as it is: an older launcher still starts the host, a little later.
+  }
 }
 
 /**

@@ -35,10 +35,11 @@
  * runs the automation API's own calls.
  *
  * A new stack's `stack init` and config commands start before the automation API is loaded (they
- * do not need it) and run while it loads; and before `up` or `preview` of a program, the closure
- * serialization of dynamic providers is warmed while the CLI starts. See createStack and
+ * do not need it), in one shell, and run while it loads; and the closure serialization of dynamic
+ * providers is warmed while the operation's CLI starts. See createStackInShell and
  * warmUpSerialization; with Node's compile cache (enableCompileCache), bench/RESULTS.md's figure
- * 7 (a new stack, one Site) went from about 2.5 s to 1.9 s on its 2-core machine.
+ * 7 (a new stack, one Site) went from about 2.5 s to 1.7 s on its 2-core machine, and with the
+ * shell and the warm-up moved from the stack's commands to the operation, about 0.2 s further.
  */
 const { spawn } = require("node:child_process");
 const crypto = require("node:crypto");
@@ -46,7 +47,6 @@ const fs = require("node:fs");
 const nodeModule = require("node:module");
 const os = require("node:os");
 const path = require("node:path");
-const workerThreads = require("node:worker_threads");
 
 /**
  * Node's on-disk compile cache (V8 code cache of each module, checked against the module's source)
@@ -271,90 +271,127 @@ async function setConfig(command, stack, requested) {
   }
 }
 
+/** The file descriptors a new stack's secrets reach their `config set` on (see createStackInShell). */
+const SECRET_FDS = [3, 4, 5, 6, 7, 8, 9];
+
+/** The line the shell of createStackInShell writes to stderr when a command fails. */
+const FAILED_MARK = "__PULUMI_DRIVER_FAILED__";
+
 /**
  * Creates the stack (`stack init`, as the automation API's Stack.create runs it) and sets its
- * config, with CLI processes of their own that need nothing of the automation API: so the driver
- * starts them before it loads that (0.3 to 0.5 s of module loading on one core) and they run
- * meanwhile. Each costs the CLI's start-up (about 0.1 s), `stack init` and each secret the key
- * derivation of the passphrase secrets provider too (PBKDF2, 1,000,000 rounds: about 0.17 s).
+ * config: CLI processes that need nothing of the automation API, so the driver starts them
+ * before it loads that (0.3 to 0.5 s of module loading, during which its own thread can start
+ * nothing) and they run meanwhile. Each costs the CLI's start-up (about 0.1 s), `stack init` and
+ * each secret the key derivation of the passphrase secrets provider too (PBKDF2, 1,000,000
+ * rounds: about 0.17 s).
+ *
+ * The commands run one after the other in one `/bin/sh`, started as soon as the request is read:
+ * the shell starts each as soon as the one before has ended, which this thread could not while a
+ * `require` blocks it. (A worker thread did the same and cost its own start-up first: measured,
+ * bench/RESULTS.md's figure 7 went about 75 ms faster with the shell.) Nothing secret is in the
+ * shell's script or arguments: the config keys and plain values are its arguments (as they are
+ * the CLI's), each secret value comes on a pipe of its own (file descriptor 3 to 9) that becomes
+ * the stdin of its `config set --secret`. Secrets beyond seven are set after the shell, one
+ * `config set` each, the same way. A cancel lets the command in flight finish and starts no
+ * further one (the shell's TERM trap waits for the command, as POSIX shells do).
  * `plainLater`: the plain values are left out, for the operation's own `--config` (see main).
  *
  * @param {string} command
  * @param {DriverRequest} request
- * @param {AbortSignal} signal the cancel (Ctrl-C): no further command starts once it is given
- * @param {boolean} plainLater
- */
-async function createStack(command, request, signal, plainLater) {
-  await cli(command, ["stack", "init", request.stack]);
-  if (signal.aborted) throw new Error("cancelled before the stack's config was set");
-  const entries = Object.entries(request.config ?? {});
-  await setConfig(
-    command,
-    request.stack,
-    plainLater ? entries.filter(([, v]) => v.secret === true) : entries,
-  );
-}
-
-/**
- * {@link createStack} in a worker thread. The driver's own thread is busy for 0.3 to 0.5 s loading
- * the automation API (`require` blocks), during which it could not start the next CLI command
- * when one ends: measured, the secret's `config set` started 270 ms after `stack init` had
- * exited. The worker's event loop starts each command as soon as the one before has ended.
- * The request (secrets included) goes to it in memory; to the CLI, secrets go through stdin.
- *
- * @param {string} command
- * @param {DriverRequest} request
- * @param {AbortSignal} signal
+ * @param {AbortSignal} signal the cancel (Ctrl-C)
  * @param {boolean} plainLater
  * @returns {Promise<void>}
  */
-function createStackOffThread(command, request, signal, plainLater) {
-  return new Promise((resolve, reject) => {
-    const worker = new workerThreads.Worker(__filename, {
-      workerData: {
-        createStack: {
-          command,
-          request: { op: request.op, stack: request.stack, config: request.config },
-          plainLater,
-        },
-      },
-    });
-    const cancel = () => worker.postMessage("cancel");
-    signal.addEventListener("abort", cancel, { once: true });
-    let settled = false;
-    /** @param {Error | undefined} error */
-    const settle = (error) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener("abort", cancel);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    worker.on("message", (/** @type {{error?: string}} */ message) =>
-      settle(message.error === undefined ? undefined : new Error(message.error)),
+async function createStackInShell(command, request, signal, plainLater) {
+  const entries = Object.entries(request.config ?? {}).filter(([, v]) => v.set !== true);
+  const plain = plainLater ? [] : entries.filter(([, v]) => v.secret !== true);
+  const secrets = entries.filter(([, v]) => v.secret === true);
+  const piped = secrets.slice(0, SECRET_FDS.length);
+  const closeAll = SECRET_FDS.slice(0, piped.length).map((fd) => `${fd}<&-`);
+  /** @param {string} name @param {string} line */
+  const step = (name, line) =>
+    `${line} || { c=$?; printf '\\n${FAILED_MARK} %s %s\\n' '${name}' "$c" >&2; exit 1; }`;
+  /** The shell's positional parameter `n` (braced: `$10` would be `${1}0`). @param {number} n */
+  const arg = (n) => `\${${n}}`;
+  // $1: the CLI, $2: the stack (both shifted off), then the plain `key=value`s, then the
+  // secrets' keys.
+  const script = [
+    "trap 'exit 130' TERM",
+    "p=$1 s=$2; shift 2",
+    step("stack init", `"$p" stack init "$s" --non-interactive </dev/null ${closeAll.join(" ")}`),
+  ];
+  if (plain.length > 0) {
+    const args = plain.map((_, i) => `--plaintext "${arg(i + 1)}"`).join(" ");
+    script.push(
+      step(
+        "config set-all",
+        `"$p" config set-all --stack "$s" ${args} --non-interactive </dev/null ${closeAll.join(" ")}`,
+      ),
     );
-    worker.on("error", settle);
-    worker.on("exit", (code) => settle(new Error(`creating the stack stopped (exit ${code})`)));
+  }
+  piped.forEach((_, i) => {
+    const fd = SECRET_FDS[i];
+    const others = closeAll.filter((c) => !c.startsWith(`${fd}<`));
+    script.push(
+      step(
+        "config set",
+        `"$p" config set --secret --stack "$s" "${arg(plain.length + i + 1)}" --non-interactive <&${fd} ${others.join(" ")}`,
+      ),
+    );
   });
-}
-
-/** The worker thread of {@link createStackOffThread}. */
-function createStackWorker() {
-  const port = /** @type {import("node:worker_threads").MessagePort} */ (workerThreads.parentPort);
-  const data = /** @type {unknown} */ (workerThreads.workerData);
-  const { command, request, plainLater } =
-    /** @type {{createStack: {command: string, request: DriverRequest, plainLater: boolean}}} */ (
-      data
-    ).createStack;
-  const controller = new AbortController();
-  port.on("message", (message) => {
-    if (message === "cancel") controller.abort();
-  });
-  port.unref(); // the worker ends once its commands have
-  createStack(command, request, controller.signal, plainLater).then(
-    () => port.postMessage({}),
-    (error) => port.postMessage({ error: error instanceof Error ? error.message : String(error) }),
+  const child = spawn(
+    "/bin/sh",
+    [
+      "-c",
+      script.join("\n"),
+      "sh",
+      command,
+      request.stack,
+      ...plain.map(([k, v]) => `${k}=${v.value}`),
+      ...piped.map(([k]) => k),
+    ],
+    {
+      cwd: process.cwd(),
+      env: cliEnv(command, {}),
+      // In a process group of its own, as the automation API's commands (see Cancellation): a
+      // terminal's Ctrl-C stops no `stack init` or config command half-way.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe", ...piped.map(() => /** @type {const} */ ("pipe"))],
+    },
   );
+  piped.forEach(([, v], i) => {
+    const pipe = /** @type {import("node:stream").Writable} */ (child.stdio[i + 3]);
+    pipe.on("error", () => undefined); // a command that failed before reading it
+    pipe.end(v.value);
+  });
+  const cancel = () => child.kill("SIGTERM");
+  signal.addEventListener("abort", cancel, { once: true });
+  let stderr = "";
+  // Set as "pipe" above (the extra pipes' spread leaves them typed nullable).
+  /** @type {import("node:stream").Readable} */ (child.stdout).resume();
+  /** @type {import("node:stream").Readable} */ (child.stderr)
+    .setEncoding("utf8")
+    .on("data", (/** @type {string} */ c) => (stderr += c));
+  const code = await /** @type {Promise<number | null>} */ (
+    new Promise((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", resolve);
+    })
+  ).finally(() => signal.removeEventListener("abort", cancel));
+  if (signal.aborted) throw new Error("cancelled before the stack's config was set");
+  if (code !== 0) {
+    const failed = new RegExp(`\\n${FAILED_MARK} (.+) (\\d+)\\n`).exec(stderr);
+    const output = stderr.replace(/\n__PULUMI_DRIVER_FAILED__ .*\n/, "");
+    throw new Error(
+      failed === null
+        ? `creating the stack stopped (exit ${String(code)}): ${output}`
+        : `pulumi ${failed[1]} failed (exit ${failed[2]}): ${output}`,
+    );
+  }
+  for (const [key, v] of secrets.slice(piped.length)) {
+    if (signal.aborted) throw new Error("cancelled before the stack's config was set");
+    await setSecretConfig(command, request.stack, key, v.value);
+  }
 }
 
 /**
@@ -741,21 +778,21 @@ async function main() {
     needConfig && plain.length > 0 && (request.op === "up" || request.op === "preview");
   // A new stack (as stackOf decides): created, its config set, while the automation API loads.
   const created = isNew
-    ? createStackOffThread(commandOf(request), request, cancellation.controller.signal, plainWithOp)
+    ? createStackInShell(commandOf(request), request, cancellation.controller.signal, plainWithOp)
     : undefined;
   created?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   auto ??= automation();
-  // Closure serialization is warmed while a CLI process runs on the other core: a new stack's
-  // commands (started above), else the operation's own start-up (its config's key derivation
-  // included, about 0.25 s). Warmed before the operation when no CLI runs, it would delay the
-  // operation by its own time (measured: a second `npm start`, 1.7 s -> 1.9 s).
+  // Closure serialization is warmed while the operation's CLI starts (its start-up and its
+  // config's key derivation, about 0.3 s before the program runs). Not before the operation when no
+  // CLI runs: it would delay the operation by its own time (measured: a second `npm start`, 1.7 s
+  // -> 1.9 s). Not while a new stack's commands run either: it slowed them by more than it saved
+  // (measured: bench/RESULTS.md's figure 7, about 150 ms slower than warmed with the operation).
   const warm = request.program !== undefined && (request.op === "up" || request.op === "preview");
-  if (warm && created !== undefined) warmUpSerialization();
   await created;
   const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation, {
     command: request.op,
     args: plainWithOp ? plain.flatMap(([k, v]) => ["--config", `${k}=${v.value}`]) : [],
-    ...(warm && created === undefined ? { onStart: warmUpSerialization } : {}),
+    ...(warm ? { onStart: warmUpSerialization } : {}),
   });
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));
@@ -857,15 +894,13 @@ function report(result) {
   else process.stdout.write(`\n${RESULT_MARK}${JSON.stringify(result)}\n`);
 }
 
-if (!workerThreads.isMainThread) createStackWorker();
-else
-  main().then(
-    (result) => {
-      if (result !== undefined) report({ ok: true, ...result });
-    },
-    (error) => {
-      // The automation API's CommandError message holds the CLI's stdout and stderr.
-      report({ ok: false, error: error instanceof Error ? error.message : String(error) });
-      process.exitCode = 1;
-    },
-  );
+main().then(
+  (result) => {
+    if (result !== undefined) report({ ok: true, ...result });
+  },
+  (error) => {
+    // The automation API's CommandError message holds the CLI's stdout and stderr.
+    report({ ok: false, error: error instanceof Error ? error.message : String(error) });
+    process.exitCode = 1;
+  },
+);

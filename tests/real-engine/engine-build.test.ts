@@ -241,3 +241,120 @@ describe("Pulumi YAML's language host", () => {
     }
   });
 });
+
+describe("the dynamic-provider launcher", () => {
+  /**
+   * A `node` that logs each start into `<dir>/node-starts.log`, then runs the real one: PATH
+   * for a launcher, and how many Node processes it started.
+   */
+  function countingNode(dir: string): { env: NodeJS.ProcessEnv; starts: () => number } {
+    const bin = path.join(dir, "counting-node");
+    fs.mkdirSync(bin, { recursive: true });
+    const log = path.join(dir, "node-starts.log");
+    fs.writeFileSync(
+      path.join(bin, "node"),
+      `#!/bin/sh\necho start >> '${log}'\nexec '${process.execPath}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    return {
+      env: { ...process.env, PATH: [bin, "/usr/bin", "/bin"].join(":") },
+      starts: () =>
+        fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n").length : 0,
+    };
+  }
+
+  /**
+   * Runs the launcher from `cwd`, with a counting `node` on PATH and two engine arguments; the
+   * host at `host` (relative to `root`) prints where it ran from and its arguments.
+   */
+  function launch(
+    root: string,
+    host: string,
+    cwd: string,
+  ): { stdout: string; status: number | null; nodeStarts: number } {
+    const file = path.join(root, host);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      "console.log(JSON.stringify([__filename, ...process.argv.slice(2)]));\n",
+    );
+    fs.mkdirSync(cwd, { recursive: true });
+    const launcher = path.join(root, "launcher");
+    fs.writeFileSync(launcher, script.launcherScript(), { mode: 0o755 });
+    const node = countingNode(fs.mkdtempSync(path.join(root, "node-")));
+    const run = spawnSync(launcher, ["127.0.0.1:1234", "extra"], {
+      cwd,
+      encoding: "utf8",
+      env: node.env,
+    });
+    return { stdout: run.stdout.trim(), status: run.status, nodeStarts: node.starts() };
+  }
+  const HOST = "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
+
+  it("runs the host of the project folder, or of the nearest parent folder that has one (a workspace's hoisted one), with the engine's arguments and one Node start", () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "launcher-")));
+    try {
+      const project = path.join(root, "ws", "packages", "infra");
+      const hoisted = launch(path.join(root, "ws"), HOST, project);
+      expect(hoisted.status).toBe(0);
+      expect(JSON.parse(hoisted.stdout)).toEqual([
+        path.join(root, "ws", HOST),
+        "127.0.0.1:1234",
+        "extra",
+      ]);
+      // Found by the shell: no second Node start to resolve it (about 35 ms before every host).
+      expect(hoisted.nodeStarts).toBe(1);
+      // The project's own one comes first.
+      const own = launch(project, HOST, project);
+      expect(JSON.parse(own.stdout)[0]).toBe(path.join(project, HOST));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("otherwise asks Node to resolve @pulumi/pulumi (NODE_PATH), and fails when it cannot", () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "launcher-")));
+    try {
+      const elsewhere = path.join(root, "global");
+      const file = path.join(elsewhere, "@pulumi/pulumi/cmd/dynamic-provider/index.js");
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, "console.log(__filename);\n");
+      const project = path.join(root, "project");
+      fs.mkdirSync(project);
+      const launcher = path.join(root, "launcher");
+      fs.writeFileSync(launcher, script.launcherScript(), { mode: 0o755 });
+      const env = {
+        ...process.env,
+        PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+      };
+      const viaNodePath = spawnSync(launcher, ["127.0.0.1:1"], {
+        cwd: project,
+        encoding: "utf8",
+        env: { ...env, NODE_PATH: elsewhere },
+      });
+      expect(viaNodePath.stdout.trim()).toBe(file);
+      const none = spawnSync(launcher, ["127.0.0.1:1"], { cwd: project, encoding: "utf8", env });
+      expect(none.status).not.toBe(0);
+      expect(none.stdout).toBe("");
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("replaces the launcher of a cached engine written by an older script", () => {
+    const cache = fakeCache(["3.200.0"]);
+    try {
+      const launcher = path.join(cache, "v3.200.0", "bin", script.LAUNCHER);
+      fs.writeFileSync(launcher, "#!/bin/sh\necho old\n", { mode: 0o755 });
+      const found = script.cachedEngine("3.200.0", {
+        ...process.env,
+        ARCGIS_ADMIN_ENGINE_CACHE: cache,
+      });
+      expect(found?.version).toBe("3.200.0");
+      expect(fs.readFileSync(launcher, "utf8")).toBe(script.launcherScript());
+      expect(fs.statSync(launcher).mode & 0o111).not.toBe(0);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});

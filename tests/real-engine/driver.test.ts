@@ -1,0 +1,205 @@
+/**
+ * scripts/pulumi-driver.cjs creating a new stack: `stack init` and the config commands run in one
+ * shell started before the automation API loads. What that must keep: every value set exactly,
+ * no secret on any command line, a failing command reported with the CLI's own message, and a
+ * cancel that lets the command in flight finish and starts no further one.
+ */
+import { spawn } from "node:child_process";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { DRIVER, RESULT_MARK, RealStack } from "./support";
+
+jest.setTimeout(180_000);
+
+/** The program: each secret's SHA-256 (not the secret) and the plain value, as outputs. */
+const PROGRAM = `const pulumi = require("@pulumi/pulumi");
+const crypto = require("node:crypto");
+module.exports = () => {
+  const config = new pulumi.Config();
+  const out = { plain: config.require("plainValue") };
+  for (const key of JSON.parse(config.require("secretKeys"))) {
+    out[key] = pulumi.unsecret(config.requireSecret(key)).apply((v) => crypto.createHash("sha256").update(v).digest("hex"));
+  }
+  return out;
+};
+`;
+
+let stack: RealStack;
+let programDir: string;
+
+beforeAll(async () => {
+  programDir = fs.mkdtempSync(path.join(os.tmpdir(), "driver-program-"));
+  fs.writeFileSync(path.join(programDir, "index.cjs"), PROGRAM);
+  stack = await RealStack.create("driver", undefined, { dir: programDir, entry: "index.cjs" });
+});
+
+afterAll(() => {
+  fs.rmSync(programDir, { recursive: true, force: true });
+  if (stack !== undefined) fs.rmSync(stack.tmp, { recursive: true, force: true });
+});
+
+/**
+ * An engine root whose `pulumi` logs each command line (all its arguments) and then runs the real
+ * one; the launcher is the real engine's.
+ */
+function recordingEngine(dir: string): { root: string; commands: () => string[] } {
+  const bin = path.join(dir, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  const log = path.join(dir, "commands.log");
+  fs.writeFileSync(
+    path.join(bin, "pulumi"),
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${stack.engineInfo.bin}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  fs.copyFileSync(
+    path.join(stack.engineInfo.root, "bin", "pulumi-resource-pulumi-nodejs"),
+    path.join(bin, "pulumi-resource-pulumi-nodejs"),
+  );
+  fs.chmodSync(path.join(bin, "pulumi-resource-pulumi-nodejs"), 0o755);
+  return {
+    root: dir,
+    commands: () =>
+      fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [],
+  };
+}
+
+interface DriverRun {
+  result: { ok: boolean; error?: string; outputs?: Record<string, unknown> };
+  ms: number;
+}
+
+/** Runs the driver once for a new stack `name`; `onSpawn` may signal it. */
+function runDriver(
+  name: string,
+  engineRoot: string,
+  config: Record<string, { value: string; secret?: boolean }>,
+  onSpawn?: (pid: number) => void,
+): Promise<DriverRun> {
+  const request = path.join(stack.tmp, `request-${name}.json`);
+  fs.writeFileSync(
+    request,
+    JSON.stringify({
+      op: "up",
+      stack: name,
+      engineRoot,
+      program: stack.program,
+      config,
+      cliVersion: stack.engineInfo.version,
+      stackExists: false,
+    }),
+  );
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DRIVER, request], {
+      cwd: stack.consumer.dir,
+      env: stack.env(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    onSpawn?.(child.pid!);
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => {
+      const at = stdout.lastIndexOf(RESULT_MARK);
+      if (at < 0) reject(new Error(`the driver gave no result:\n${stdout}`));
+      else
+        resolve({
+          result: JSON.parse(stdout.slice(at + RESULT_MARK.length)) as DriverRun["result"],
+          ms: Date.now() - started,
+        });
+    });
+  });
+}
+
+const sha256 = (v: string): string => crypto.createHash("sha256").update(v).digest("hex");
+
+it("sets every secret of a new stack exactly, more than the shell's seven pipes too, and none reaches a command line", async () => {
+  const engine = recordingEngine(fs.mkdtempSync(path.join(stack.tmp, "engine-")));
+  // Values a shell would change if one were ever in its script: quotes, $, a leading dash,
+  // spaces, a backslash, a newline inside.
+  const secrets = Array.from({ length: 10 }, (_, i) => [
+    `secret${i}`,
+    `-v${i} 'q' "d" $HOME \\x ${crypto.randomBytes(6).toString("hex")}\nline2`,
+  ]);
+  const config: Record<string, { value: string; secret?: boolean }> = {
+    plainValue: { value: "plain value $HOME 'q'" },
+    secretKeys: { value: JSON.stringify(secrets.map(([k]) => k)) },
+  };
+  for (const [k, v] of secrets) config[k!] = { value: v!, secret: true };
+
+  const { result } = await runDriver("many-secrets", engine.root, config);
+  expect(result.error).toBeUndefined();
+  expect(result.ok).toBe(true);
+  expect(result.outputs?.plain).toBe("plain value $HOME 'q'");
+  for (const [k, v] of secrets) expect(result.outputs?.[k!]).toBe(sha256(v!));
+
+  const commands = engine.commands();
+  // (Then `stack output` and `stack history`: this request names no checkpoint file.)
+  expect(
+    commands.slice(0, secrets.length + 2).map((c) => c.split(" ").slice(0, 2).join(" ")),
+  ).toEqual(["stack init", ...secrets.map(() => "config set"), "up --yes"]);
+  const all = commands.join("\n");
+  for (const [, v] of secrets) {
+    expect(all).not.toContain(v!.split("\n")[0]!.slice(-12));
+  }
+  const stackConfig = fs.readFileSync(
+    path.join(stack.consumer.dir, "Pulumi.many-secrets.yaml"),
+    "utf8",
+  );
+  for (const [, v] of secrets) expect(stackConfig).not.toContain(v!.split("\n")[0]!.slice(-12));
+  expect(stackConfig.match(/secure:/g)?.length).toBe(secrets.length);
+});
+
+it("reports a failing `stack init` with the CLI's own message", async () => {
+  const engine = recordingEngine(fs.mkdtempSync(path.join(stack.tmp, "engine-")));
+  const { result } = await runDriver("not a stack name!", engine.root, {
+    plainValue: { value: "x" },
+    secretKeys: { value: "[]" },
+    secret0: { value: "never-set-anywhere", secret: true },
+  });
+  expect(result.ok).toBe(false);
+  expect(result.error).toMatch(/^pulumi stack init failed \(exit \d+\): /);
+  expect(result.error).toContain("a stack name may only contain");
+  expect(result.error).not.toContain("__PULUMI_DRIVER_FAILED__");
+  // Nothing after the failed command.
+  expect(engine.commands().map((c) => c.split(" ").slice(0, 2).join(" "))).toEqual(["stack init"]);
+});
+
+it("on a cancel while the stack is created, lets the command in flight finish, starts no further one and no `up`", async () => {
+  const engine = recordingEngine(fs.mkdtempSync(path.join(stack.tmp, "engine-")));
+  const log = path.join(engine.root, "commands.log");
+  const config: Record<string, { value: string; secret?: boolean }> = {
+    plainValue: { value: "x" },
+    secretKeys: { value: "[]" },
+  };
+  for (let i = 0; i < 6; i++) config[`secret${i}`] = { value: `never-set-${i}`, secret: true };
+  const { result } = await runDriver("cancelled", engine.root, config, (pid) => {
+    // SIGINT (Ctrl-C) once `stack init` has started. The driver's thread takes it once the
+    // automation API has loaded (a `require` blocks it meanwhile): during `stack init` or one of
+    // the first config commands.
+    const poll = setInterval(() => {
+      if (fs.existsSync(log)) {
+        clearInterval(poll);
+        process.kill(pid, "SIGINT");
+      }
+    }, 5);
+  });
+  expect(result.ok).toBe(false);
+  expect(result.error).toContain("cancelled before the stack's config was set");
+  const started = engine.commands().map((c) => c.split(" ").slice(0, 2).join(" "));
+  expect(started[0]).toBe("stack init");
+  expect(started).not.toContain("up --yes");
+  const configSets = started.filter((c) => c === "config set").length;
+  expect(configSets).toBeLessThan(6);
+  // Each command that started had ended before the driver answered: the stack is there, and
+  // every `config set` that started has written its value.
+  const stackConfig = fs.readFileSync(
+    path.join(stack.consumer.dir, "Pulumi.cancelled.yaml"),
+    "utf8",
+  );
+  expect(stackConfig).toContain("encryptionsalt");
+  expect(stackConfig.match(/secure:/g)?.length ?? 0).toBe(configSets);
+});

@@ -395,6 +395,29 @@ async function createStackInShell(command, request, signal, plainLater) {
 }
 
 /**
+ * {@link createStackInShell} where there is a POSIX shell; on Windows the same commands one after
+ * the other from this thread (each starts once this thread is free: after the automation API has
+ * loaded, when that was first).
+ *
+ * @param {string} command
+ * @param {DriverRequest} request
+ * @param {AbortSignal} signal
+ * @param {boolean} plainLater
+ * @returns {Promise<void>}
+ */
+async function createStack(command, request, signal, plainLater) {
+  if (process.platform !== "win32") return createStackInShell(command, request, signal, plainLater);
+  await cli(command, ["stack", "init", request.stack]);
+  if (signal.aborted) throw new Error("cancelled before the stack's config was set");
+  const entries = Object.entries(request.config ?? {});
+  await setConfig(
+    command,
+    request.stack,
+    plainLater ? entries.filter(([, v]) => v.secret === true) : entries,
+  );
+}
+
+/**
  * Warms @pulumi/pulumi's closure serialization, which a dynamic resource's registration runs for
  * its provider: the first serialization in a process opens an inspector session (which then
  * receives an event for every script loaded so far), builds the table of Node's built-in modules
@@ -778,7 +801,7 @@ async function main() {
     needConfig && plain.length > 0 && (request.op === "up" || request.op === "preview");
   // A new stack (as stackOf decides): created, its config set, while the automation API loads.
   const created = isNew
-    ? createStackInShell(commandOf(request), request, cancellation.controller.signal, plainWithOp)
+    ? createStack(commandOf(request), request, cancellation.controller.signal, plainWithOp)
     : undefined;
   created?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   auto ??= automation();

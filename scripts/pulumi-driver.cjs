@@ -287,8 +287,9 @@ const FAILED_MARK = "__PULUMI_DRIVER_FAILED__";
  *
  * The commands run one after the other in one `/bin/sh`, started as soon as the request is read:
  * the shell starts each as soon as the one before has ended, which this thread could not while a
- * `require` blocks it. (A worker thread did the same and cost its own start-up first: measured,
- * bench/RESULTS.md's figure 7 went about 75 ms faster with the shell.) Nothing secret is in the
+ * `require` blocks it. (A worker thread did the same and cost its own start-up first: figure 7's
+ * single-Site `up` of a new stack was 25 to 75 ms faster with the shell, medians of 9 to 11 runs
+ * in two hours of one day.) Nothing secret is in the
  * shell's script or arguments: the config keys and plain values are its arguments (as they are
  * the CLI's), each secret value comes on a pipe of its own (file descriptor 3 to 9) that becomes
  * the stdin of its `config set --secret`. Secrets beyond seven are set after the shell, one
@@ -808,8 +809,9 @@ async function main() {
   // Closure serialization is warmed while the operation's CLI starts (its start-up and its
   // config's key derivation, about 0.3 s before the program runs). Not before the operation when no
   // CLI runs: it would delay the operation by its own time (measured: a second `npm start`, 1.7 s
-  // -> 1.9 s). Not while a new stack's commands run either: it slowed them by more than it saved
-  // (measured: bench/RESULTS.md's figure 7, about 150 ms slower than warmed with the operation).
+  // -> 1.9 s). Not while a new stack's commands run either: there it can slow them by more than it
+  // saves (figure 7's single-Site `up`, 7 runs each: 150 ms slower than warmed with the operation
+  // in one hour, no different in another).
   const warm = request.program !== undefined && (request.op === "up" || request.op === "preview");
   await created;
   const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation, {

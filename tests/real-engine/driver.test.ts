@@ -4,12 +4,11 @@
  * no secret on any command line, a failing command reported with the CLI's own message, and a
  * cancel that lets the command in flight finish and starts no further one.
  */
-import { spawn } from "node:child_process";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DRIVER, RESULT_MARK, RealStack } from "./support";
+import { RealStack, type RunResult } from "./support";
 
 jest.setTimeout(180_000);
 
@@ -28,6 +27,8 @@ module.exports = () => {
 
 let stack: RealStack;
 let programDir: string;
+/** The stacks of the tests (each with its own state folder), removed after the suite. */
+const stacks: RealStack[] = [];
 
 beforeAll(async () => {
   programDir = fs.mkdtempSync(path.join(os.tmpdir(), "driver-program-"));
@@ -37,7 +38,9 @@ beforeAll(async () => {
 
 afterAll(() => {
   fs.rmSync(programDir, { recursive: true, force: true });
-  if (stack !== undefined) fs.rmSync(stack.tmp, { recursive: true, force: true });
+  for (const s of [stack, ...stacks]) {
+    if (s !== undefined) fs.rmSync(s.tmp, { recursive: true, force: true });
+  }
 });
 
 /**
@@ -65,53 +68,22 @@ function recordingEngine(dir: string): { root: string; commands: () => string[] 
   };
 }
 
-interface DriverRun {
-  result: { ok: boolean; error?: string; outputs?: Record<string, unknown> };
-  ms: number;
-}
-
-/** Runs the driver once for a new stack `name`; `onSpawn` may signal it. */
-function runDriver(
+/**
+ * Runs `up` through the driver for a new stack `name` (its own state folder, the suite's consumer
+ * project), with the CLI of `engineRoot`; `onSpawn` may signal the driver.
+ */
+async function runDriver(
   name: string,
   engineRoot: string,
   config: Record<string, { value: string; secret?: boolean }>,
   onSpawn?: (pid: number) => void,
-): Promise<DriverRun> {
-  const request = path.join(stack.tmp, `request-${name}.json`);
-  fs.writeFileSync(
-    request,
-    JSON.stringify({
-      op: "up",
-      stack: name,
-      engineRoot,
-      program: stack.program,
-      config,
-      cliVersion: stack.engineInfo.version,
-      stackExists: false,
-    }),
-  );
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DRIVER, request], {
-      cwd: stack.consumer.dir,
-      env: stack.env(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    onSpawn?.(child.pid!);
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.resume();
-    child.on("error", reject);
-    child.on("close", () => {
-      const at = stdout.lastIndexOf(RESULT_MARK);
-      if (at < 0) reject(new Error(`the driver gave no result:\n${stdout}`));
-      else
-        resolve({
-          result: JSON.parse(stdout.slice(at + RESULT_MARK.length)) as DriverRun["result"],
-          ms: Date.now() - started,
-        });
-    });
+): Promise<RunResult> {
+  const fresh = await RealStack.create(name, stack.consumer, {
+    dir: programDir,
+    entry: "index.cjs",
   });
+  stacks.push(fresh);
+  return fresh.run("up", { config, engineRoot, ...(onSpawn === undefined ? {} : { onSpawn }) });
 }
 
 const sha256 = (v: string): string => crypto.createHash("sha256").update(v).digest("hex");
@@ -130,14 +102,13 @@ it("sets every secret of a new stack exactly, more than the shell's seven pipes 
   };
   for (const [k, v] of secrets) config[k!] = { value: v!, secret: true };
 
-  const { result } = await runDriver("many-secrets", engine.root, config);
+  const result = await runDriver("many-secrets", engine.root, config);
   expect(result.error).toBeUndefined();
   expect(result.ok).toBe(true);
   expect(result.outputs?.plain).toBe("plain value $HOME 'q'");
   for (const [k, v] of secrets) expect(result.outputs?.[k!]).toBe(sha256(v!));
 
   const commands = engine.commands();
-  // (Then `stack output` and `stack history`: this request names no checkpoint file.)
   expect(
     commands.slice(0, secrets.length + 2).map((c) => c.split(" ").slice(0, 2).join(" ")),
   ).toEqual(["stack init", ...secrets.map(() => "config set"), "up --yes"]);
@@ -155,7 +126,7 @@ it("sets every secret of a new stack exactly, more than the shell's seven pipes 
 
 it("reports a failing `stack init` with the CLI's own message", async () => {
   const engine = recordingEngine(fs.mkdtempSync(path.join(stack.tmp, "engine-")));
-  const { result } = await runDriver("not a stack name!", engine.root, {
+  const result = await runDriver("not a stack name!", engine.root, {
     plainValue: { value: "x" },
     secretKeys: { value: "[]" },
     secret0: { value: "never-set-anywhere", secret: true },
@@ -176,7 +147,7 @@ it("on a cancel while the stack is created, lets the command in flight finish, s
     secretKeys: { value: "[]" },
   };
   for (let i = 0; i < 7; i++) config[`secret${i}`] = { value: `never-set-${i}`, secret: true };
-  const { result } = await runDriver("cancelled", engine.root, config, (pid) => {
+  const result = await runDriver("cancelled", engine.root, config, (pid) => {
     // SIGINT (Ctrl-C) once `stack init` has started. The driver's thread takes it once the
     // automation API has loaded (a `require` blocks it meanwhile): during `stack init` or one of
     // the first config commands.

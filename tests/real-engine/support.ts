@@ -63,6 +63,10 @@ export interface RunOptions {
   /** Send the CLI SIGINT once it has printed this text. */
   abortOnText?: string;
   timeoutMs?: number;
+  /** Another engine root than the built engine's (e.g. a `pulumi` that records its commands). */
+  engineRoot?: string;
+  /** Called with the driver's process id once it has started (e.g. to signal it). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -174,7 +178,7 @@ export class RealStack {
       JSON.stringify({
         op,
         stack: this.stack,
-        engineRoot: this.engineInfo.root,
+        engineRoot: options.engineRoot ?? this.engineInfo.root,
         program: this.program,
         config: options.config ?? {},
         options: options.options ?? {},
@@ -189,6 +193,7 @@ export class RealStack {
         env: this.env(),
         stdio: ["ignore", "pipe", "pipe"],
       });
+      if (child.pid !== undefined) options.onSpawn?.(child.pid);
       let stdout = "";
       let stderr = "";
       const lines: RunResult["lines"] = [];

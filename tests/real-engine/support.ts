@@ -67,6 +67,8 @@ export interface RunOptions {
   engineRoot?: string;
   /** Called with the driver's process id once it has started (e.g. to signal it). */
   onSpawn?: (pid: number) => void;
+  /** More environment for the driver and the CLI it starts (e.g. `NODE_COMPILE_CACHE`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunResult {
@@ -190,7 +192,7 @@ export class RealStack {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [DRIVER, request], {
         cwd: this.consumer.dir,
-        env: this.env(),
+        env: { ...this.env(), ...options.env },
         stdio: ["ignore", "pipe", "pipe"],
       });
       if (child.pid !== undefined) options.onSpawn?.(child.pid);

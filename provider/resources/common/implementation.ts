@@ -11,6 +11,7 @@ import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
+import { saveCompiledCode } from "./compile-cache";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -104,7 +105,8 @@ export function implementationOf<O>(
  * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
  * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
  * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
- * (TypeError and the like) keeps its trace.
+ * (TypeError and the like) keeps its trace. Afterwards, the code the step compiled is kept
+ * (`compile-cache.ts`).
  */
 async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
   watchHostParent();
@@ -115,5 +117,7 @@ async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
       error.stack = "";
     }
     throw error;
+  } finally {
+    saveCompiledCode();
   }
 }

@@ -47,6 +47,7 @@ const fs = require("node:fs");
 const nodeModule = require("node:module");
 const os = require("node:os");
 const path = require("node:path");
+const { cacheProviderModules } = require("./provider-modules.cjs");
 
 /**
  * Node's on-disk compile cache (V8 code cache of each module, checked against the module's source)
@@ -829,11 +830,25 @@ async function main() {
   // saves (figure 7's single-Site `up`, 7 runs each: 150 ms slower than warmed with the operation
   // in one hour, no different in another).
   const warm = request.program !== undefined && (request.op === "up" || request.op === "preview");
+  // The provider host's modules go into the compile cache before the warm-up (whose inspector
+  // session makes the code compiled afterwards useless to other processes): while a new stack's
+  // commands run, else as the operation's CLI starts. Nothing to do once they are there.
+  const programDir =
+    request.program === undefined ? process.cwd() : path.dirname(path.resolve(request.program));
+  let providerModulesCached = false;
+  if (warm && created !== undefined) {
+    cacheProviderModules(programDir);
+    providerModulesCached = true;
+  }
   await created;
+  const onStart = () => {
+    if (!providerModulesCached) cacheProviderModules(programDir);
+    warmUpSerialization();
+  };
   const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation, {
     command: request.op,
     args: plainWithOp ? plain.flatMap(([k, v]) => ["--config", `${k}=${v.value}`]) : [],
-    ...(warm ? { onStart: warmUpSerialization } : {}),
+    ...(warm ? { onStart } : {}),
   });
   const program =
     request.program === undefined ? undefined : programOf(path.resolve(request.program));

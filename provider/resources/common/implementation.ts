@@ -11,7 +11,6 @@ import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
-import { saveCompiledCode } from "./compile-cache";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -105,8 +104,7 @@ export function implementationOf<O>(
  * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
  * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
  * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
- * (TypeError and the like) keeps its trace. Afterwards, the code the step compiled is kept
- * (`compile-cache.ts`).
+ * (TypeError and the like) keeps its trace.
  */
 async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
   watchHostParent();
@@ -117,7 +115,5 @@ async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
       error.stack = "";
     }
     throw error;
-  } finally {
-    saveCompiledCode();
   }
 }

@@ -835,14 +835,10 @@ async function main() {
   // commands run, else as the operation's CLI starts. Nothing to do once they are there.
   const programDir =
     request.program === undefined ? process.cwd() : path.dirname(path.resolve(request.program));
-  let providerModulesCached = false;
-  if (warm && created !== undefined) {
-    cacheProviderModules(programDir);
-    providerModulesCached = true;
-  }
+  if (warm && created !== undefined) cacheProviderModules(programDir);
   await created;
   const onStart = () => {
-    if (!providerModulesCached) cacheProviderModules(programDir);
+    if (created === undefined) cacheProviderModules(programDir);
     warmUpSerialization();
   };
   const pulumiCommand = inOwnProcessGroup(await pulumiCommandOf(auto, request), cancellation, {

@@ -93,6 +93,7 @@ function build() {
   }
   removeEmptyFolders(DIST);
   writeSchemaDocs();
+  require("./self-link.cjs").ensureSelfLink();
   stamp.writeStamp(REPO_ROOT);
   return 0;
 }

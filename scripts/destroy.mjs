@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run destroy`: undoes `npm start`.
- *
- * 1. Finds the Pulumi CLI, exactly as `npm start` does; without one, stops at once.
- * 2. When the stack holds resources: makes sure the emulator runs (the destroy talks to it: it deletes the
- *    collaboration) and runs the real `pulumi destroy` (through scripts/pulumi-driver.cjs).
- * 3. Stops the emulator and removes its data dir, so that the next `npm start` begins afresh
- *    (the site was left on the emulator, as Site leaves sites by default, and the collaboration
- *    is gone). The stack itself is kept, empty, and backups stay in site-exports/.
+ * `npm run destroy`: undoes `npm start`. When the stack holds resources (`pulumi stack ls`), makes
+ * sure the emulator runs (the destroy deletes the collaboration on it) and runs
+ * `pulumi destroy --yes`; then stops the emulator and removes its data, so that the next
+ * `npm start` begins afresh. The stack is kept, empty; backups stay in site-exports/.
  *
  * Takes the same flags as scripts/start.mjs.
  */
@@ -21,8 +17,6 @@ const settings = qs.readCommandLine("npm run destroy", [
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
-/** @type {ReturnType<typeof qs.startDriver> | undefined} */
-let driver;
 try {
   const cli = await qs.resolvePulumiCli({ log });
   if (cli === undefined) {
@@ -32,61 +26,36 @@ try {
   log(`Pulumi CLI: ${cli.source}`);
   const env = qs.pulumiEnv(settings);
   const stack = settings.stack;
-  // Destroy only a stack that holds resources: an absent or empty one needs no emulator. The
-  // count comes from the stack's checkpoint; `pulumi stack ls` only when it cannot be read.
-  let resources = fs.existsSync(settings.stateDir)
-    ? qs.stackResourceCount(settings.stateDir, stack)
-    : 0;
-  if (resources === undefined) {
-    const listing = await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], {
-      env,
-      log,
-      capture: true,
-    });
-    /** @type {unknown} */
-    const parsed = JSON.parse(listing.stdout);
-    const stacks = /** @type {{name: string, resourceCount?: number}[]} */ (parsed);
-    const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
-    resources = found === undefined ? 0 : (found.resourceCount ?? Infinity);
-  }
-  if (resources > 0) {
-    // Started now: it loads the automation API while the CLI check and the emulator run.
-    driver = qs.startDriver(cli, env);
-    const version = await qs.cliVersion(cli, { env, log });
-    qs.ensureSelfLink();
+  // An absent state folder has no stack; `pulumi stack ls` would create the backend's files.
+  const listing = fs.existsSync(settings.stateDir)
+    ? await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], { env, log, capture: true })
+    : { stdout: "[]" };
+  const stacks = /** @type {{name: string, resourceCount?: number}[]} */ (
+    JSON.parse(listing.stdout)
+  );
+  const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
+  if ((found?.resourceCount ?? 0) > 0) {
     if ((await qs.runningEmulator(settings.dataDir)) === undefined) {
       const emulator = await qs.startEmulatorInBackground(settings);
       log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
     }
-    const result = await driver.run("destroy", {
-      env,
-      stack,
-      log,
-      cliVersion: version,
-      stackFile: qs.stackFileOf(settings.stateDir, stack),
-    });
-    if (!result.ok) throw new Error("`pulumi destroy` failed (its output is above).");
+    const destroyed = await qs.runPulumi(
+      cli,
+      ["destroy", "--yes", "--skip-preview", "--stack", stack],
+      { env, log },
+    );
+    if (destroyed.code !== 0) throw new Error("`pulumi destroy` failed (its output is above).");
   } else {
     log(`No resources in stack ${stack} (${env.PULUMI_BACKEND_URL}): nothing to destroy.`);
   }
 
   const stopped = await qs.stopEmulator(settings.dataDir);
   if (stopped !== undefined) log(`Stopped the emulator (process ${stopped}).`);
-  if (qs.removeEmulatorData(settings.dataDir)) {
-    if (!fs.existsSync(settings.dataDir)) log(`Removed ${settings.dataDir}.`);
-    else {
-      const kept = fs.readdirSync(settings.dataDir).filter((name) => !name.startsWith("."));
-      log(
-        `Removed the emulator's files from ${settings.dataDir}` +
-          (kept.length > 0 ? `; kept what else is there: ${kept.join(", ")}.` : "."),
-      );
-    }
-  }
+  if (qs.removeEmulatorData(settings.dataDir)) log(`Removed the emulator's files from ${settings.dataDir}.`);
   console.log(
     `\nQuick start destroyed. Downloaded backups, if any, are still in ${settings.downloadDir}.`,
   );
 } catch (error) {
-  driver?.close();
   process.stderr.write(
     `\nnpm run destroy failed: ${error instanceof Error ? error.message : String(error)}\n`,
   );

@@ -24,10 +24,8 @@
  *   the version pulumi-yaml requires), into `<cache>/pulumi-language-yaml/v1.25.0/bin/`: see
  *   {@link LANGUAGE_YAML}; {@link ALSO_BUILT} lists such further tools.
  * The Go helpers (finding Go, the build lock, progress lines) are scripts/go-build.cjs's.
- * Not built: `pulumi-language-nodejs`. The Go module proxy refuses that module here (every
- * version), so this engine runs Node.js programs the way the automation API runs inline
- * programs: the program's own process serves the language runtime and `pulumi` connects to it
- * (`--client`). See docs/testing.md, "The Pulumi engine".
+ * - `pulumi-language-nodejs` and `pulumi-language-python`, which the Go module proxy does not
+ *   serve: scripts/language-hosts.cjs installs ours beside the CLI, where the engine finds them.
  *
  * Version: the newest release of github.com/pulumi/pulumi/pkg/v3 that the Go module proxy serves
  * and that is at least the version of `@pulumi/pulumi` in package-lock.json (the SDK the package
@@ -60,6 +58,7 @@ const {
   run,
   isPackageLine,
 } = require("./go-build.cjs");
+const { ensureLanguageHosts, installNodejsHost } = require("./language-hosts.cjs");
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 /** How long the Go module proxy may take to list the engine's versions. */
@@ -285,6 +284,7 @@ function cachedEngine(version, env = process.env) {
   const ok = ["pulumi", LAUNCHER].every((f) => isExecutable(path.join(root, "bin", f)));
   if (!ok) return undefined;
   refreshLauncher(root);
+  installNodejsHost({ root, version });
   return { root, version, bin: path.join(root, "bin", "pulumi") };
 }
 
@@ -717,6 +717,10 @@ async function ensureLanguageYaml({
  */
 const ALSO_BUILT = [
   { name: "Pulumi YAML language host", ensure: ensureLanguageYaml },
+  {
+    name: "Node.js, Python and YAML language hosts beside the CLI",
+    ensure: (options) => ensureLanguageHosts(options),
+  },
   {
     name: "SDK generator tools/sdkgen, with Pulumi's code generators",
     ensure: async (options) => {

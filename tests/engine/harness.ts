@@ -267,16 +267,17 @@ interface RunResult {
 export function run(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; input?: string },
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       // npm is a .cmd shim on Windows.
       shell: process.platform === "win32" && command === "npm",
     });
+    child.stdin?.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

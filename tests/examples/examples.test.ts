@@ -21,6 +21,8 @@ import { checkAndCreate, runProgram, type Created } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const selfLink = require("../../scripts/self-link.cjs");
 
 const PORTAL_ID = "EXAMPLEPORTAL1";
 const PORTAL_ADMIN = { username: "gisadmin", password: "example-Portal-1" };
@@ -47,7 +49,7 @@ function example(name: string, config: Record<string, string>, secrets: Record<s
 }
 
 beforeAll(async () => {
-  qs.ensureSelfLink();
+  selfLink.ensureSelfLink();
   work = fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-examples-"));
   emu = await startTestEmulator({
     createDelayMs: 200,

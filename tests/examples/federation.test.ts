@@ -11,6 +11,8 @@ import { checkAndCreate, runProgram } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const selfLink = require("../../scripts/self-link.cjs");
 
 const PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };
 
@@ -18,7 +20,7 @@ let emu: TestEmulator;
 let host: Host;
 
 beforeAll(async () => {
-  qs.ensureSelfLink();
+  selfLink.ensureSelfLink();
   emu = await startTestEmulator({ createDelayMs: 50 });
   host = await startHost(REPO_ROOT);
   await host.configure();

@@ -12,6 +12,8 @@ import { checkAndCreate, runProgram } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const selfLink = require("../../scripts/self-link.cjs");
 
 const SITE_ADMIN = { username: "siteadmin", password: "example-Site-1" };
 
@@ -20,7 +22,7 @@ let second: TestEmulator;
 let host: Host;
 
 beforeAll(async () => {
-  qs.ensureSelfLink();
+  selfLink.ensureSelfLink();
   first = await startTestEmulator({ machineName: "gis1", createDelayMs: 200 });
   // One CA for both machines, so that the example's single caCert trusts both.
   const certFile = first.caCertFile!;

@@ -42,6 +42,8 @@ import { checkAndCreate, run, runProgram, type Created, type ProgramRun } from "
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const selfLink = require("../../scripts/self-link.cjs");
 
 const PROGRAM_DIR = path.join(REPO_ROOT, "examples", "quickstart");
 const STACK = qs.STACK as string;
@@ -73,7 +75,7 @@ beforeAll(async () => {
   if (!fs.existsSync(path.join(REPO_ROOT, "dist", "provider", "resources", "site.js"))) {
     throw new Error("dist/ is missing: run `npm run build` first (npm test does).");
   }
-  qs.ensureSelfLink();
+  selfLink.ensureSelfLink();
   downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-downloads-"));
   emu = await startTestEmulator({ seed: qs.SEED_FILE, createDelayMs: 200, exportDelayMs: 100 });
   config = qs.stackConfig(emu, { downloadDir });

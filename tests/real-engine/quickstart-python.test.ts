@@ -1,19 +1,20 @@
 /**
- * The Python quick start (examples/quickstart-python) through the real engine, from the packed
- * package: the plugin's schema as the engine gets it from the installed plugin
+ * The Python quick start (examples/quickstart-python) with the Pulumi CLI, as its README runs it,
+ * from the packed package: the plugin's schema as the engine gets it from the installed plugin
  * (`pulumi package get-schema`), the Python SDK generated from it (tools/sdkgen) and built into a
- * wheel, the wheel installed beside Pulumi's Python SDK (the cached virtualenv of
- * scripts/python-sdk.cjs), and the example's own driver (Pulumi's Python automation API, the
- * program inline) run against the emulator seeded as `npm start` seeds it: up, up unchanged, a new
- * backup limit that replaces the backup (replace_on_changes on an input the provider only updates
- * in state), refresh, destroy. The state holds the plugin's type tokens and no plain password.
+ * wheel, the project's own virtualenv made and filled as the README says (`python3 -m venv venv`,
+ * `pip install -r requirements.txt <wheel>`), then `pulumi stack init`, `pulumi config set` and
+ * `pulumi up` in the example's folder (the engine's Python language host runs `__main__.py`)
+ * against the emulator seeded as `npm start` seeds it: up, up unchanged, a new backup limit that
+ * replaces the backup (replace_on_changes on an input the provider only updates in state),
+ * refresh, destroy. The state holds the plugin's type tokens and no plain password.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../engine/harness";
 import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack } from "./support";
+import { CliProject } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs") as { SEED_FILE: string };
@@ -30,6 +31,10 @@ const sdk = require("../../scripts/sdk.cjs") as {
   generate(sdkgen: string, language: "python" | "go", schemaFile: string, out: string): void;
   buildWheel(python: string, sdkDir: string, dist: string): string;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const hosts = require("../../scripts/language-hosts.cjs") as {
+  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
+};
 
 jest.setTimeout(300_000);
 
@@ -40,75 +45,18 @@ const SEED_PORTAL = "QUICKSTARTHOST";
 const COLLABORATION = "quickstart-partners";
 
 let emu: TestEmulator;
-let stack: RealStack;
-let python: string;
-let env: NodeJS.ProcessEnv;
+let project: CliProject;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-interface Run {
-  output: string;
-  changes: Record<string, number>;
-  outputs?: Record<string, unknown> | undefined;
-}
-
-/** Runs the example's driver (`python quickstart.py <args>`) in its folder; throws when it fails. */
-function quickstart(args: string[], stdin = ""): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [stack.program, ...args], {
-      cwd: path.dirname(stack.program),
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c));
-    child.stdin.end(stdin);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code !== 0) {
-        reject(new Error(`quickstart.py ${args.join(" ")} exited ${code}:\n${output}`));
-        return;
-      }
-      const line = (label: string) => {
-        const match = new RegExp(`^${label}: (.*)$`, "m").exec(output);
-        return match === null ? undefined : (JSON.parse(match[1]!) as Record<string, unknown>);
-      };
-      resolve({
-        output,
-        changes: (line("Changes") ?? {}) as Record<string, number>,
-        outputs: line("Outputs"),
-      });
-    });
-  });
-}
-
-/** The stack's checkpoint in the file backend. */
-function checkpoint(): {
-  text: string;
-  resources: Array<{ type: string; urn: string; outputs?: Record<string, unknown> }>;
-} {
-  const file = path.join(stack.backendDir, ".pulumi", "stacks", PROJECT, "dev.json");
-  const text = fs.readFileSync(file, "utf8");
-  const parsed = JSON.parse(text) as {
-    checkpoint: { latest?: { resources?: ReturnType<typeof checkpoint>["resources"] } };
-  };
-  return { text, resources: parsed.checkpoint.latest?.resources ?? [] };
-}
-
-/** Every file under a folder, as text. */
-function textsUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => fs.readFileSync(path.join(e.parentPath, e.name)).toString("utf8"));
-}
-
 /** Runs a command to its end; throws with its output when it fails. */
-function mustRun(command: string, args: string[], runEnv: NodeJS.ProcessEnv): Promise<string> {
+function mustRun(
+  command: string,
+  args: string[],
+  runEnv: NodeJS.ProcessEnv,
+  cwd?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: runEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { env: runEnv, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -122,85 +70,93 @@ function mustRun(command: string, args: string[], runEnv: NodeJS.ProcessEnv): Pr
   });
 }
 
+/** Every file under a folder, as text. */
+function textsUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && !e.parentPath.includes(`${path.sep}venv`))
+    .map((e) => fs.readFileSync(path.join(e.parentPath, e.name)).toString("utf8"));
+}
+
+/** `pulumi <args>` in the example's folder, with its change summary from `--json`-less output. */
+async function pulumi(args: string[], input?: string): Promise<string> {
+  const result = await project.mustCli(args, 180_000, input);
+  return result.stdout;
+}
+
 beforeAll(async () => {
   const [generator, venvPython] = await Promise.all([
     sdkgen.ensureSdkgen({ log }),
     pythonSdk.ensurePythonSdk({ log }),
+    hosts.ensureLanguageHosts({ log }),
     startTestEmulator({ seed: qs.SEED_FILE }).then((e) => (emu = e)),
-    RealStack.create("dev", undefined, {
-      dir: path.join(REPO_ROOT, "examples", "quickstart-python"),
-      entry: "quickstart.py",
-    }).then((s) => (stack = s)),
+    CliProject.create(path.join(REPO_ROOT, "examples", "quickstart-python")).then(
+      (p) => (project = p),
+    ),
   ]);
-  python = venvPython;
-  // The engine, the installed package's plugin launcher, and the Node.js that runs it.
-  const pluginBin = path.join(stack.consumer.dir, "node_modules", "pulumi-arcgis-admin", "bin");
-  const site = path.join(stack.tmp, "site-packages");
-  env = {
-    ...stack.env(),
-    PATH: [
-      path.join(stack.engineInfo.root, "bin"),
-      pluginBin,
-      path.dirname(process.execPath),
-      process.env.PATH ?? "",
-    ].join(path.delimiter),
-    PYTHONPATH: site,
-    PYTHONDONTWRITEBYTECODE: "1",
-  };
+  // The README's PATH: the installed package's plugin, before the engine and its hosts.
+  project.extraPath.push(path.join(project.packageDir, "bin"));
+  const env = project.env();
   // The schema as the engine gets it from the installed plugin, the SDK and its wheel from it.
-  const schemaFile = path.join(stack.tmp, "schema.json");
+  const schemaFile = path.join(project.tmp, "schema.json");
   fs.writeFileSync(
     schemaFile,
     await mustRun(
-      stack.engineInfo.bin,
-      ["package", "get-schema", path.join(pluginBin, "pulumi-resource-arcgis-admin")],
+      project.engineInfo.bin,
+      ["package", "get-schema", path.join(project.packageDir, "bin", "pulumi-resource-arcgis-admin")],
       env,
     ),
   );
-  const sdkDir = path.join(stack.tmp, "sdk", "python");
+  const sdkDir = path.join(project.tmp, "sdk", "python");
   sdk.generate(generator.bin, "python", schemaFile, sdkDir);
-  const wheel = sdk.buildWheel(venvPython, sdkDir, path.join(stack.tmp, "sdk", "dist"));
-  const { version } = JSON.parse(
-    fs.readFileSync(path.join(pluginBin, "..", "package.json"), "utf8"),
-  ) as { version: string };
-  expect(path.basename(wheel)).toBe(`pulumi_arcgis_admin-${version}-py3-none-any.whl`);
+  const wheel = sdk.buildWheel(venvPython, sdkDir, path.join(project.tmp, "sdk", "dist"));
+  // The README's virtualenv, made and filled as it says.
+  await mustRun("python3", ["-m", "venv", "venv"], env, project.dir);
   await mustRun(
-    venvPython,
-    ["-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--target", site, wheel],
+    path.join(project.dir, "venv", "bin", "pip"),
+    ["install", "--disable-pip-version-check", "-q", "-r", "requirements.txt", wheel],
     env,
+    project.dir,
   );
 }, 280_000);
 
 afterAll(async () => {
-  await stack?.cleanup();
+  await project?.cleanup();
   await emu?.close();
 });
 
 it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the Python quick start", async () => {
-  const settings = {
+  await pulumi(["stack", "init", "dev"]);
+  const plain = {
     "arcgis-admin:adminUrl": emu.adminUrl,
     "arcgis-admin:username": "siteadmin",
-    "arcgis-admin:password": { secret: SITE_PASSWORD },
-    "arcgis-admin:caCert": emu.caCert!,
     "arcgis-admin:sharingUrl": emu.sharingUrl,
     "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
-    "arcgis-admin:portalPassword": { secret: PORTAL_ADMIN.password },
     collaborationId: COLLABORATION,
   };
-  await quickstart(["config"], JSON.stringify(settings));
+  for (const [key, value] of Object.entries(plain)) await pulumi(["config", "set", key, value]);
+  await pulumi(["config", "set", "--secret", "arcgis-admin:password"], SITE_PASSWORD);
+  await pulumi(["config", "set", "--secret", "arcgis-admin:portalPassword"], PORTAL_ADMIN.password);
+  await pulumi(["config", "set", "arcgis-admin:caCert"], emu.caCert!);
 
-  const created = await quickstart(["up"]);
-  expect(created.changes).toEqual({ create: 4 });
-  expect(created.outputs).toMatchObject({
+  const created = await project.deploy("up");
+  expect(created.changeSummary).toEqual({ create: 4 });
+  const outputs = await project.outputs();
+  expect(outputs).toMatchObject({
     siteState: "created",
     collaborationRole: "host",
     collaborationName: "Quick start partners",
   });
-  expect(fs.existsSync(created.outputs!.backupFile as string)).toBe(true);
+  // downloadTo is relative to the project folder, where the program runs.
+  expect(fs.existsSync(path.resolve(project.dir, outputs.backupFile as string))).toBe(true);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 1 });
 
-  const state = checkpoint();
-  expect(new Set(state.resources.map((r) => r.type))).toEqual(
+  const state = await project.exportState();
+  const resources = (state.deployment.resources ?? []) as Array<{
+    type: string;
+    outputs?: Record<string, unknown>;
+  }>;
+  expect(new Set(resources.map((r) => r.type))).toEqual(
     new Set([
       "pulumi:pulumi:Stack",
       "pulumi:providers:arcgis-admin",
@@ -210,34 +166,31 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
     ]),
   );
   // Passwords: only their ciphertext, in the state, the backend and the stack's config file.
-  const site = state.resources.find((r) => r.type === "arcgis-admin:index:Site")!;
+  const site = resources.find((r) => r.type === "arcgis-admin:index:Site")!;
   expect(JSON.stringify(site.outputs?.password)).toContain("ciphertext");
-  for (const text of [
-    ...textsUnder(stack.backendDir),
-    ...textsUnder(path.dirname(stack.program)).filter((t) => t.includes("encryptionsalt")),
-  ]) {
+  for (const text of [...project.storedTexts(), ...textsUnder(project.dir)]) {
     // includes(), not toContain(): a failure must not print the whole state.
     expect(text.includes(SITE_PASSWORD)).toBe(false);
     expect(text.includes(PORTAL_ADMIN.password)).toBe(false);
   }
 
-  const again = await quickstart(["up"]);
-  expect(again.changes).toEqual({ same: 4 });
+  const again = await project.deploy("up");
+  expect(again.changeSummary).toEqual({ same: 4 });
   expect(emu.stats()).toMatchObject({ exportsCompleted: 1 });
 
   // The limit alone only updates state; replace_on_changes makes it a new backup.
-  await quickstart(["config"], JSON.stringify({ backupMaxBytes: "100000000" }));
-  const replaced = await quickstart(["up"]);
-  expect(replaced.changes).toEqual({ replace: 1, same: 3 });
-  expect(replaced.output).toMatch(/\+-\s+arcgis-admin:index:SiteExport site-backup replaced/);
+  await pulumi(["config", "set", "backupMaxBytes", "100000000"]);
+  const replaced = await project.deploy("up");
+  expect(replaced.changeSummary).toEqual({ replace: 1, same: 3 });
+  expect(replaced.stdout).toMatch(/\+-\s+arcgis-admin:index:SiteExport site-backup replaced/);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 2 });
-  expect(replaced.outputs!.backupFile).not.toBe(created.outputs!.backupFile);
+  expect((await project.outputs()).backupFile).not.toBe(outputs.backupFile);
 
-  const refreshed = await quickstart(["refresh"]);
-  expect(refreshed.changes).toEqual({ same: 4 });
+  const refreshed = await project.deploy("refresh");
+  expect(refreshed.changeSummary).toEqual({ same: 4 });
 
-  const destroyed = await quickstart(["destroy"]);
-  expect(destroyed.changes).toEqual({ delete: 4 });
-  expect(checkpoint().resources).toEqual([]);
+  const destroyed = await project.deploy("destroy");
+  expect(destroyed.changeSummary).toEqual({ delete: 4 });
+  expect((await project.exportState()).deployment.resources ?? []).toEqual([]);
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, SEED_PORTAL)).toBe(false);
 }, 280_000);

@@ -1,18 +1,25 @@
 /**
  * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
- * its cache), driving a Node.js program in a consumer project that installed the packed package
- * (tests/engine/harness.ts's prepareConsumer), with a local file backend, a passphrase secrets
- * provider and a private PULUMI_HOME, against a real emulator on 127.0.0.1.
+ * its cache), with the Node.js language host installed beside it, running a Node.js program in a
+ * consumer project that installed the packed package (tests/engine/harness.ts's
+ * prepareConsumer), with a local file backend, a passphrase secrets provider and a private
+ * PULUMI_HOME, against a real emulator on 127.0.0.1.
  *
- * Every operation runs scripts/pulumi-driver.cjs in a child process (the program's process, as
- * with `pulumi up`), which runs the CLI through the automation API; {@link RealStack.run} returns
- * what the CLI printed, i.e. what a user sees.
+ * Every operation is the `pulumi` command a user types in the project folder (`pulumi up --yes`,
+ * `pulumi config set --secret` with the value on stdin, ...); {@link RealStack.run} returns what
+ * the CLI printed, and the change summary from the engine's own event log (`--event-log`).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { prepareConsumer, REPO_ROOT, run as runCommand, type Consumer } from "../engine/harness";
+import {
+  prepareConsumer,
+  PROJECT,
+  REPO_ROOT,
+  run as runCommand,
+  type Consumer,
+} from "../engine/harness";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createAdminSession,
@@ -35,8 +42,6 @@ export interface EngineInfo {
   bin: string;
 }
 
-export const DRIVER = path.join(REPO_ROOT, "scripts", "pulumi-driver.cjs");
-export const RESULT_MARK = "__PULUMI_DRIVER_RESULT__ ";
 export const PASSPHRASE = "real-engine-test-passphrase";
 
 /** The engine (cached after the first build; `npm test` builds it before Jest starts). */
@@ -57,25 +62,26 @@ export interface ConfigValue {
 }
 
 export interface RunOptions {
+  /** Stack config to set first (`pulumi config set`; secrets on stdin), unless already set so. */
   config?: Record<string, ConfigValue>;
-  /** The automation API's operation options; `replace`: URNs to replace (`--replace`). */
+  /** The CLI's flags: `--diff`, `--expect-no-changes`, `--refresh`, `--replace <urn>`. */
   options?: { diff?: boolean; expectNoChanges?: boolean; refresh?: boolean; replace?: string[] };
-  /** Send the CLI SIGINT once it has printed this text. */
+  /** Send the CLI SIGINT (Ctrl-C) once it has printed this text. */
   abortOnText?: string;
   timeoutMs?: number;
   /** Another engine root than the built engine's (e.g. a `pulumi` that records its commands). */
   engineRoot?: string;
-  /** Called with the driver's process id once it has started (e.g. to signal it). */
+  /** Called with the operation's CLI process id once it has started (e.g. to signal it). */
   onSpawn?: (pid: number) => void;
-  /** More environment for the driver and the CLI it starts (e.g. `NODE_COMPILE_CACHE`). */
+  /** More environment for the CLI (and so for the program and the providers). */
   env?: NodeJS.ProcessEnv;
 }
 
 export interface RunResult {
   ok: boolean;
-  /** Everything the CLI printed (the engine's own output), plus the driver's result line. */
+  /** Everything the CLI printed on stdout (the engine's own display). */
   output: string;
-  /** The driver's stderr (the program process's own logging). */
+  /** What the CLI printed on stderr. */
   stderr: string;
   error?: string;
   /** The CLI's output lines, each with the time it arrived (ms since the run started). */
@@ -86,13 +92,25 @@ export interface RunResult {
   ms: number;
 }
 
-/** One consumer project with a file backend, on which operations run through the real CLI. */
+/** What one `pulumi` command printed, line by line with their times, and how it ended. */
+interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  lines: RunResult["lines"];
+}
+
+/** One Pulumi project in a consumer project, with a file backend, run through the real CLI. */
 export class RealStack {
   readonly backendDir: string;
   readonly home: string;
-  private runs = 0;
+  /** The Pulumi project folder: Pulumi.yaml and the program (the CLI's working directory). */
+  readonly projectDir: string;
   /** Another state backend than the local folder (e.g. `s3://…`), and what it needs in the environment. */
   private backend: { url: string; env: NodeJS.ProcessEnv } | undefined;
+  private created = false;
+  /** The config last set, key by key, so that an unchanged value costs no command. */
+  private readonly configSet = new Map<string, string>();
 
   private constructor(
     readonly consumer: Consumer,
@@ -103,13 +121,16 @@ export class RealStack {
   ) {
     this.backendDir = path.join(tmp, "backend");
     this.home = path.join(tmp, "pulumi-home");
+    this.projectDir = path.dirname(program);
     fs.mkdirSync(this.backendDir, { recursive: true });
     fs.mkdirSync(this.home, { recursive: true });
   }
 
   /**
-   * A consumer project with tests/real-engine/program.cjs as its program, or an example's
-   * (`consumer`: an existing one, e.g. the benchmark's; {@link cleanup} removes it).
+   * A Pulumi project in a consumer project (`existing`: one already prepared, e.g. the
+   * benchmark's; {@link cleanup} removes it): tests/real-engine/program.cjs in a folder of its own
+   * with a Pulumi.yaml whose `main` it is, or an example's folder copied into the consumer, whose
+   * own Pulumi.yaml names `entry` (or its `main`).
    */
   static async create(
     stack = "dev",
@@ -119,12 +140,23 @@ export class RealStack {
   ): Promise<RealStack> {
     const engineInfo = await engine();
     const consumer = existing ?? (await prepareConsumer());
-    let program = path.join(consumer.dir, "program.cjs");
-    if (example === undefined) fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
-    else {
+    let program: string;
+    if (example === undefined) {
+      const dir = fs.mkdtempSync(path.join(consumer.dir, `stack-${stack}-`));
+      program = path.join(dir, "program.cjs");
+      fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
+      fs.writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        `name: ${PROJECT}\nruntime: nodejs\nmain: program.cjs\n`,
+      );
+    } else {
       const target = path.join(consumer.dir, path.basename(example.dir));
       fs.cpSync(example.dir, target, { recursive: true });
       program = path.join(target, example.entry);
+      const manifest = path.join(target, "Pulumi.yaml");
+      if (!fs.existsSync(manifest)) {
+        fs.writeFileSync(manifest, `name: ${PROJECT}\nruntime: nodejs\nmain: ${example.entry}\n`);
+      }
     }
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));
     return new RealStack(consumer, engineInfo, stack, program, tmp);
@@ -151,85 +183,159 @@ export class RealStack {
     };
   }
 
-  /**
-   * What the driver need not ask the CLI (scripts/pulumi-driver.cjs): the engine's version (no
-   * `pulumi version`), and on the local backend the stack's checkpoint file (no `stack select`,
-   * `stack init` alone for a new stack, the outputs and change summary without `stack output` and
-   * `stack history`) and a record of the config last set (no config command when it is the
-   * same), as `npm start` runs it. On another backend, the automation API's own calls.
-   */
-  private lean(): { cliVersion: string; stackFile?: string; configRecord?: string } {
-    if (this.backend !== undefined) return { cliVersion: this.engineInfo.version };
-    const stacks = path.join(this.backendDir, ".pulumi", "stacks");
-    const project = /^name:\s*(\S+)\s*$/m.exec(
-      fs.readFileSync(path.join(this.consumer.dir, "Pulumi.yaml"), "utf8"),
-    )?.[1];
-    if (project === undefined) return { cliVersion: this.engineInfo.version };
-    return {
-      cliVersion: this.engineInfo.version,
-      stackFile: path.join(stacks, project, `${this.stack}.json`),
-      configRecord: path.join(this.tmp, "config-records", this.stack),
-    };
-  }
-
-  /** Runs one operation; resolves (never rejects) with what the CLI printed and the result. */
-  run(op: Op, options: RunOptions = {}): Promise<RunResult> {
-    const request = path.join(this.tmp, `request-${++this.runs}.json`);
-    fs.writeFileSync(
-      request,
-      JSON.stringify({
-        op,
-        stack: this.stack,
-        engineRoot: options.engineRoot ?? this.engineInfo.root,
-        program: this.program,
-        config: options.config ?? {},
-        options: options.options ?? {},
-        abortOnText: options.abortOnText,
-        ...this.lean(),
-      }),
-    );
-    const started = Date.now();
+  /** Runs `pulumi <args>` in the project folder, with `input` on stdin; never rejects on exit codes. */
+  private pulumi(
+    args: readonly string[],
+    options: RunOptions & { input?: string } = {},
+    started = Date.now(),
+  ): Promise<Spawned> {
+    const bin = path.join(options.engineRoot ?? this.engineInfo.root, "bin", "pulumi");
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [DRIVER, request], {
-        cwd: this.consumer.dir,
+      const child = spawn(bin, args, {
+        cwd: this.projectDir,
         env: { ...this.env(), ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
       if (child.pid !== undefined) options.onSpawn?.(child.pid);
+      child.stdin?.end(options.input);
       let stdout = "";
       let stderr = "";
-      const lines: RunResult["lines"] = [];
       let partial = "";
+      let aborted = false;
+      const lines: RunResult["lines"] = [];
       child.stdout.setEncoding("utf8").on("data", (c: string) => {
         stdout += c;
         const parts = (partial + c).split("\n");
         partial = parts.pop()!;
         for (const text of parts) lines.push({ ms: Date.now() - started, text });
+        if (!aborted && options.abortOnText !== undefined && stdout.includes(options.abortOnText)) {
+          aborted = true;
+          child.kill("SIGINT");
+        }
       });
       child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
       child.on("error", reject);
-      child.on("close", () => {
+      child.on("close", (code) => {
         clearTimeout(timer);
-        fs.rmSync(request, { force: true });
-        const at = stdout.lastIndexOf(RESULT_MARK);
-        if (at < 0) {
-          reject(new Error(`pulumi ${op}: the driver gave no result.\n${stdout}\n${stderr}`));
-          return;
-        }
-        const result = JSON.parse(stdout.slice(at + RESULT_MARK.length).trim()) as Omit<
-          RunResult,
-          "output" | "stderr" | "ms" | "lines"
-        >;
-        resolve({
-          ...result,
-          output: stdout.slice(0, at),
-          stderr,
-          lines: lines.filter((l) => !l.text.startsWith(RESULT_MARK)),
-          ms: Date.now() - started,
-        });
+        if (partial !== "") lines.push({ ms: Date.now() - started, text: partial });
+        resolve({ code, stdout, stderr, lines });
       });
     });
+  }
+
+  /** Like {@link pulumi}, but throws with what the CLI printed when it fails. */
+  private async mustPulumi(
+    args: readonly string[],
+    options: RunOptions & { input?: string } = {},
+  ): Promise<Spawned> {
+    const result = await this.pulumi(args, options);
+    if (result.code !== 0) {
+      throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+    }
+    return result;
+  }
+
+  /**
+   * The stack, created on first use (`pulumi stack init`), and its config as `options` asks:
+   * plain values with one `pulumi config set-all`, each secret with `pulumi config set --secret`
+   * and the value on stdin, so that no secret is on a command line.
+   */
+  private async prepare(options: RunOptions): Promise<void> {
+    if (!this.created) {
+      const init = await this.pulumi(["stack", "init", this.stack, "--non-interactive"], options);
+      if (init.code !== 0 && !/already exists/.test(init.stderr + init.stdout)) {
+        throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
+      }
+      this.created = true;
+    }
+    const changed = Object.entries(options.config ?? {}).filter(
+      ([key, v]) => this.configSet.get(key) !== `${v.secret === true}:${v.value}`,
+    );
+    const plain = changed.filter(([, v]) => v.secret !== true);
+    if (plain.length > 0) {
+      await this.mustPulumi(
+        [
+          "config",
+          "set-all",
+          "--stack",
+          this.stack,
+          ...plain.flatMap(([key, v]) => ["--plaintext", `${key}=${v.value}`]),
+        ],
+        options,
+      );
+    }
+    for (const [key, v] of changed.filter(([, v]) => v.secret === true)) {
+      await this.mustPulumi(["config", "set", "--secret", "--stack", this.stack, key], {
+        ...options,
+        input: v.value,
+      });
+    }
+    for (const [key, v] of changed) this.configSet.set(key, `${v.secret === true}:${v.value}`);
+  }
+
+  /** Runs one operation; resolves (never rejects) with what the CLI printed and the result. */
+  async run(op: Op, options: RunOptions = {}): Promise<RunResult> {
+    const started = Date.now();
+    try {
+      await this.prepare(options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, output: message, stderr: "", error: message, lines: [], ms: 0 };
+    }
+    const stackFlag = ["--stack", this.stack];
+    if (op === "export" || op === "outputs") {
+      const args =
+        op === "export"
+          ? ["stack", "export", ...stackFlag]
+          : ["stack", "output", "--json", ...stackFlag];
+      const done = await this.pulumi(args, options, started);
+      const ok = done.code === 0;
+      return {
+        ok,
+        output: done.stdout,
+        stderr: done.stderr,
+        ...(ok ? {} : { error: done.stderr }),
+        lines: done.lines,
+        ...(ok && op === "export" ? { state: JSON.parse(done.stdout) as RunResult["state"] } : {}),
+        ...(ok && op === "outputs"
+          ? { outputs: JSON.parse(done.stdout) as Record<string, unknown> }
+          : {}),
+        ms: Date.now() - started,
+      };
+    }
+    const events = path.join(this.tmp, `events-${started}-${Math.random()}.jsonl`);
+    const o = options.options ?? {};
+    const args = [
+      op,
+      ...stackFlag,
+      "--non-interactive",
+      "--event-log",
+      events,
+      ...(op === "preview" ? [] : ["--yes", "--skip-preview"]),
+      ...(o.diff === true ? ["--diff"] : []),
+      ...(o.expectNoChanges === true ? ["--expect-no-changes"] : []),
+      ...(o.refresh === true ? ["--refresh"] : []),
+      ...(o.replace ?? []).flatMap((urn) => ["--replace", urn]),
+    ];
+    const done = await this.pulumi(args, options, started);
+    const changeSummary = changeSummaryOf(events);
+    const ok = done.code === 0;
+    let outputs: Record<string, unknown> | undefined;
+    if (ok && op === "up") {
+      const shown = await this.pulumi(["stack", "output", "--json", ...stackFlag], options);
+      if (shown.code === 0) outputs = JSON.parse(shown.stdout) as Record<string, unknown>;
+    }
+    return {
+      ok,
+      output: done.stdout,
+      stderr: done.stderr,
+      ...(ok ? {} : { error: `pulumi ${op} exited with code ${done.code}: ${done.stderr}` }),
+      lines: done.lines,
+      ...(changeSummary === undefined ? {} : { changeSummary }),
+      ...(outputs === undefined ? {} : { outputs }),
+      ms: Date.now() - started,
+    };
   }
 
   /** Like {@link run}, but throws with the CLI's output when the operation fails. */
@@ -261,6 +367,30 @@ export class RealStack {
     await this.consumer.cleanup();
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
+}
+
+/** The one line of the engine's event log (`--event-log`) read here. */
+interface EngineEvent {
+  summaryEvent?: { resourceChanges?: Record<string, number> };
+}
+
+/**
+ * The change summary of an operation from the engine's event log (`--event-log <file>`), which
+ * is then removed; undefined when there is none (the CLI failed before the engine ran).
+ */
+export function changeSummaryOf(events: string): Record<string, number> | undefined {
+  let changeSummary: Record<string, number> | undefined;
+  try {
+    for (const line of fs.readFileSync(events, "utf8").split("\n")) {
+      const event = line.trim() === "" ? undefined : (JSON.parse(line) as EngineEvent);
+      if (event?.summaryEvent) changeSummary = event.summaryEvent.resourceChanges ?? {};
+    }
+  } catch {
+    // No event log.
+  } finally {
+    fs.rmSync(events, { force: true });
+  }
+  return changeSummary;
 }
 
 /** The resources of an exported state, by type token suffix and name. */
@@ -366,12 +496,15 @@ export interface CliResult {
 export class CliProject {
   readonly backendDir: string;
   readonly home: string;
+  /** More folders to put first on the CLI's PATH (e.g. a plugin's, as an example's README says). */
+  readonly extraPath: string[] = [];
 
   private constructor(
-    readonly consumer: Consumer,
+    /** The consumer project the example was copied into; none for a folder of the repository. */
+    readonly consumer: Consumer | undefined,
     readonly engineInfo: EngineInfo,
     readonly languageHost: EngineInfo,
-    /** The project folder (the copy of the example). */
+    /** The project folder (the copy of the example, or the repository's own folder). */
     readonly dir: string,
     readonly tmp: string,
   ) {
@@ -381,20 +514,34 @@ export class CliProject {
     fs.mkdirSync(this.home, { recursive: true });
   }
 
-  static async create(example: string): Promise<CliProject> {
+  /** An example's folder copied into a consumer project, or (none given) a new empty folder there. */
+  static async create(example?: string): Promise<CliProject> {
     const [engineInfo, languageHost, consumer] = await Promise.all([
       engine(),
       languageYaml(),
       prepareConsumer(),
     ]);
-    const dir = path.join(consumer.dir, path.basename(example));
-    fs.cpSync(example, dir, { recursive: true });
+    const dir = path.join(consumer.dir, example === undefined ? "my-sites" : path.basename(example));
+    if (example === undefined) fs.mkdirSync(dir);
+    else fs.cpSync(example, dir, { recursive: true });
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
     return new CliProject(consumer, engineInfo, languageHost, dir, tmp);
   }
 
+  /**
+   * A folder of this repository as it is (an example on a fresh clone: the package resolves by
+   * name through the link `npm run build` makes). The stack's config file written there is
+   * removed by {@link cleanup}.
+   */
+  static async inRepo(dir: string): Promise<CliProject> {
+    const [engineInfo, languageHost] = await Promise.all([engine(), languageYaml()]);
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
+    return new CliProject(undefined, engineInfo, languageHost, dir, tmp);
+  }
+
   /** The installed package's folder in the consumer project. */
   get packageDir(): string {
+    if (this.consumer === undefined) throw new Error("A folder of the repository has no consumer");
     return path.join(this.consumer.dir, "node_modules", "pulumi-arcgis-admin");
   }
 
@@ -403,6 +550,7 @@ export class CliProject {
     return {
       ...process.env,
       PATH: [
+        ...this.extraPath,
         path.dirname(this.engineInfo.bin),
         path.dirname(this.languageHost.bin),
         path.dirname(process.execPath),
@@ -417,14 +565,22 @@ export class CliProject {
     };
   }
 
-  /** Runs `pulumi <args>` in the project folder; resolves (never rejects on exit codes). */
-  cli(args: readonly string[], timeoutMs = 120_000): Promise<CliResult> {
-    return runCommand(this.engineInfo.bin, args, { cwd: this.dir, env: this.env(), timeoutMs });
+  /**
+   * Runs `pulumi <args>` in the project folder, with `input` on stdin (a secret for
+   * `config set --secret`); resolves (never rejects on exit codes).
+   */
+  cli(args: readonly string[], timeoutMs = 120_000, input?: string): Promise<CliResult> {
+    return runCommand(this.engineInfo.bin, args, {
+      cwd: this.dir,
+      env: this.env(),
+      timeoutMs,
+      ...(input === undefined ? {} : { input }),
+    });
   }
 
   /** Like {@link cli}, but throws with what the CLI printed when it fails. */
-  async mustCli(args: readonly string[], timeoutMs?: number): Promise<CliResult> {
-    const result = await this.cli(args, timeoutMs);
+  async mustCli(args: readonly string[], timeoutMs?: number, input?: string): Promise<CliResult> {
+    const result = await this.cli(args, timeoutMs, input);
     if (result.code !== 0) {
       throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
     }
@@ -461,6 +617,29 @@ export class CliProject {
     return version;
   }
 
+  /**
+   * `pulumi <op> --yes` (preview: without `--yes`) in the project folder, as a user runs it, with
+   * the change summary from the engine's event log; throws with the CLI's output when it fails.
+   */
+  async deploy(
+    op: "preview" | "up" | "refresh" | "destroy",
+    flags: readonly string[] = [],
+  ): Promise<CliResult & { changeSummary?: Record<string, number> }> {
+    const events = path.join(this.tmp, `events-${Date.now()}-${Math.random()}.jsonl`);
+    const args = [op, ...(op === "preview" ? [] : ["--yes"]), "--event-log", events, ...flags];
+    const result = await this.mustCli(args, 240_000);
+    const changeSummary = changeSummaryOf(events);
+    return { ...result, ...(changeSummary === undefined ? {} : { changeSummary }) };
+  }
+
+  /** `pulumi stack output --json` of the current stack (secrets shown as `[secret]`). */
+  async outputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.mustCli(["stack", "output", "--json"])).stdout) as Record<
+      string,
+      unknown
+    >;
+  }
+
   /** `pulumi stack export` of the current stack, parsed. */
   async exportState(): Promise<NonNullable<RunResult["state"]>> {
     const result = await this.mustCli(["stack", "export"]);
@@ -478,7 +657,12 @@ export class CliProject {
   }
 
   async cleanup(): Promise<void> {
-    await this.consumer.cleanup();
+    if (this.consumer !== undefined) await this.consumer.cleanup();
+    else {
+      for (const name of fs.readdirSync(this.dir)) {
+        if (/^Pulumi\..+\.yaml$/.test(name)) fs.rmSync(path.join(this.dir, name));
+      }
+    }
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 }

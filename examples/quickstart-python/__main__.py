@@ -1,0 +1,49 @@
+"""Quick start in Python: a mission-server site, a backup of its configuration downloaded to this
+machine, and a portal collaboration whose deletion the stack owns.
+
+The same stack as the TypeScript quick start (examples/quickstart), through the provider plugin
+`pulumi-resource-arcgis-admin` and its Python SDK `pulumi_arcgis_admin`. Run it with `pulumi up`
+in this folder (README.md). The connections are the package's `arcgis-admin:*` stack config keys
+(docs/connection.md; each can also come from its `ARCGIS_ADMIN_*` environment variable); this
+project's own keys are `collaborationId`, and optionally `portalId`, `downloadDir` and
+`backupMaxBytes`.
+"""
+
+import pulumi
+
+import pulumi_arcgis_admin as arcgis
+
+config = pulumi.Config()
+
+# Creates the site on a machine that is in no site yet (and leaves it running on destroy). Its
+# adminUrl, administrator and TLS settings are the arcgis-admin:* stack config, which the plugin
+# fills in as the provider's configuration.
+site = arcgis.Site("site")
+
+# Exports the site configuration once the site exists, and downloads the archive. A new limit
+# alone would only be recorded in state; replace_on_changes makes it a new backup.
+backup = arcgis.SiteExport(
+    "site-backup",
+    admin_url=site.admin_url,
+    username=site.username,
+    password=site.password,
+    download_to=config.get("downloadDir") or "site-exports",
+    max_download_bytes=config.get_int("backupMaxBytes"),
+    opts=pulumi.ResourceOptions(replace_on_changes=["max_download_bytes"]),
+)
+
+# Confirms the collaboration now; `pulumi destroy` deletes it (this portal is its host).
+collaboration = arcgis.Collaboration(
+    "partners",
+    collaboration_id=config.require("collaborationId"),
+    portal_id=config.get("portalId"),
+)
+
+pulumi.export("siteAdminUrl", site.admin_url)
+pulumi.export("siteState", site.state)
+pulumi.export("siteVersion", site.server_version)
+pulumi.export("backupFile", backup.local_path)
+pulumi.export("backupSizeBytes", backup.size_bytes)
+pulumi.export("backupSha256", backup.sha256)
+pulumi.export("collaborationName", collaboration.name)
+pulumi.export("collaborationRole", collaboration.role)

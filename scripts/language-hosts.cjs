@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// @ts-check
+"use strict";
+/**
+ * Installs the Node.js and Python language hosts beside an engine that scripts/engine.cjs built,
+ * where the engine looks for them as it looks for Pulumi's own (beside the CLI): a Pulumi
+ * release ships `pulumi-language-nodejs` and `pulumi-language-python` as Go binaries, which the
+ * Go module proxy does not serve. Ours are small gRPC servers (scripts/language-hosts/) whose
+ * `Run` starts the program through the entry points Pulumi's own hosts start:
+ * `@pulumi/pulumi/cmd/run` of the program's SDK, and `pulumi-language-python-exec` from the Go
+ * module github.com/pulumi/pulumi/sdk/v3 at the engine's version (with
+ * `pulumi-resource-pulumi-python`, the dynamic-provider launcher Pulumi ships beside it).
+ *
+ * Layout, in `<engine root>`: `bin/pulumi-language-{nodejs,python}` (launchers),
+ * `bin/pulumi-language-yaml` (a link to the build of scripts/engine.cjs's ensureLanguageYaml),
+ * `bin/pulumi-resource-pulumi-python`, and `language-hosts/` (the hosts and the exec entry).
+ * The Python host runs in the virtualenv of scripts/python-sdk.cjs (Pulumi's Python SDK from
+ * PyPI: grpcio and the generated stubs). Files are rewritten only when they differ, so a cached
+ * engine picks up a changed host without a rebuild.
+ */
+const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const SOURCES = path.join(__dirname, "language-hosts");
+
+/**
+ * Writes a file when its content differs (a temporary file renamed over it, so a running engine
+ * never starts half a script).
+ *
+ * @param {string} file
+ * @param {string | Buffer} content
+ * @param {number} mode
+ */
+function writeIfChanged(file, content, mode) {
+  try {
+    if (fs.readFileSync(file).equals(Buffer.from(content))) return;
+  } catch {
+    // Missing: written below.
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const next = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(next, content, { mode });
+  fs.renameSync(next, file);
+}
+
+/**
+ * A launcher that runs a host of `language-hosts/` with an interpreter, passing the engine's
+ * arguments on; the host reports the engine's version as its own.
+ *
+ * @param {string} interpreter a command, or an absolute path
+ * @param {string} host the host's file name in language-hosts/
+ * @param {string} version
+ */
+function launcher(interpreter, host, version) {
+  return [
+    "#!/bin/sh",
+    "# A Pulumi language host for an engine built from source, written by pulumi-arcgis-admin's",
+    "# scripts/language-hosts.cjs (see there); a Pulumi install from Pulumi's installer has its own.",
+    'dir=$(dirname "$0")',
+    `exec ${JSON.stringify(interpreter)} "$dir/../language-hosts/${host}" --host-version=${version} "$@"`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * Installs (or brings up to date) the Node.js host: it needs nothing but Node, since it loads
+ * grpc-js and the stubs of the project's own `@pulumi/pulumi`.
+ *
+ * @param {{root: string, version: string}} engine
+ */
+function installNodejsHost(engine) {
+  writeIfChanged(
+    path.join(engine.root, "language-hosts", "nodejs.cjs"),
+    fs.readFileSync(path.join(SOURCES, "nodejs.cjs")),
+    0o644,
+  );
+  writeIfChanged(
+    path.join(engine.root, "bin", "pulumi-language-nodejs"),
+    launcher("node", "nodejs.cjs", engine.version),
+    0o755,
+  );
+}
+
+/**
+ * The folder of the Go module github.com/pulumi/pulumi/sdk/v3 at a version, downloaded into Go's
+ * module cache when it is not there (the engine's build already fetched it).
+ *
+ * @param {string} go
+ * @param {string} version
+ * @param {NodeJS.ProcessEnv} env
+ */
+function sdkModuleDir(go, version, env) {
+  const out = spawnSync(go, ["mod", "download", "-json", `github.com/pulumi/pulumi/sdk/v3@v${version}`], {
+    encoding: "utf8",
+    env,
+  });
+  const dir = out.status === 0 ? /** @type {{Dir?: string}} */ (JSON.parse(out.stdout)).Dir : undefined;
+  if (dir === undefined) {
+    throw new Error(
+      `Could not download github.com/pulumi/pulumi/sdk/v3@v${version} for the Python language ` +
+        `host: ${out.stderr || out.stdout}`,
+    );
+  }
+  return dir;
+}
+
+/**
+ * Installs (or brings up to date) the Python host: its exec entry and dynamic-provider launcher
+ * from the sdk/v3 module, and a launcher that runs the host with `python`, a virtualenv's
+ * interpreter holding Pulumi's Python SDK.
+ *
+ * @param {{root: string, version: string}} engine
+ * @param {{go: string, python: string, env?: NodeJS.ProcessEnv}} tools
+ */
+function installPythonHost(engine, { go, python, env = process.env }) {
+  const hosts = path.join(engine.root, "language-hosts");
+  const exec = path.join(hosts, "pulumi-language-python-exec");
+  const dynamic = path.join(engine.root, "bin", "pulumi-resource-pulumi-python");
+  if (!fs.existsSync(exec) || !fs.existsSync(dynamic)) {
+    const sdk = sdkModuleDir(go, engine.version, env);
+    writeIfChanged(exec, fs.readFileSync(path.join(sdk, "python", "cmd", path.basename(exec))), 0o755);
+    writeIfChanged(dynamic, fs.readFileSync(path.join(sdk, "python", "dist", path.basename(dynamic))), 0o755);
+  }
+  writeIfChanged(path.join(hosts, "python.py"), fs.readFileSync(path.join(SOURCES, "python.py")), 0o644);
+  writeIfChanged(
+    path.join(engine.root, "bin", "pulumi-language-python"),
+    launcher(python, "python.py", engine.version),
+    0o755,
+  );
+}
+
+/**
+ * Installs both hosts beside the engine that scripts/engine.cjs builds or finds; resolves with
+ * where they are. The Python host needs Go (for the sdk/v3 module) and Python 3 (its
+ * virtualenv, scripts/python-sdk.cjs).
+ *
+ * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
+ */
+async function ensureLanguageHosts(options = {}) {
+  const env = options.env ?? process.env;
+  const engine = await require("./engine.cjs").ensureEngine(options);
+  installNodejsHost(engine);
+  const python = await require("./python-sdk.cjs").ensurePythonSdk(options);
+  const go = require("./go-build.cjs").findGo(env);
+  if (go === undefined) throw new Error("Go is needed for the Python language host's exec entry.");
+  installPythonHost(engine, { go, python, env });
+  // Pulumi YAML's host beside the CLI too, as in a Pulumi release: found without PATH, and
+  // without the engine's warning about a host from PATH.
+  const yaml = await require("./engine.cjs").ensureLanguageYaml(options);
+  const link = path.join(engine.root, "bin", "pulumi-language-yaml");
+  if (!fs.existsSync(link) || fs.realpathSync(link) !== fs.realpathSync(yaml.bin)) {
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(yaml.bin, link);
+  }
+  return { version: engine.version, bin: path.join(engine.root, "bin"), built: false };
+}
+
+module.exports = { ensureLanguageHosts, installNodejsHost, installPythonHost };
+
+if (require.main === module) {
+  ensureLanguageHosts().then(
+    (hosts) => process.stdout.write(`Language hosts for Node.js and Python: ${hosts.bin}\n`),
+    (error) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

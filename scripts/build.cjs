@@ -93,7 +93,7 @@ function build() {
   }
   removeEmptyFolders(DIST);
   writeSchemaDocs();
-  require("./self-link.cjs").ensureSelfLink();
+  require("./self-link.cjs").ensureSelfLink(REPO_ROOT, { strict: false });
   stamp.writeStamp(REPO_ROOT);
   return 0;
 }

@@ -20,9 +20,11 @@ const PACKAGE_NAME = "pulumi-arcgis-admin";
  * folder). Package self-reference only works from files inside the package, so without this
  * link the require fails (MODULE_NOT_FOUND) and every create/delete with it.
  *
- * Returns "created" or "present"; throws when something else sits at that path.
+ * Returns "created" or "present"; when something else sits at that path, throws, or with
+ * `{ strict: false }` (the build: a copy of the repository sharing another's node_modules)
+ * returns "other" and leaves it.
  */
-function ensureSelfLink(root = REPO_ROOT) {
+function ensureSelfLink(root = REPO_ROOT, { strict = true } = {}) {
   const link = path.join(root, "node_modules", PACKAGE_NAME);
   let stat;
   try {
@@ -32,6 +34,7 @@ function ensureSelfLink(root = REPO_ROOT) {
   }
   if (stat !== undefined) {
     if (fs.realpathSync(link) === fs.realpathSync(root)) return "present";
+    if (!strict) return "other";
     throw new Error(
       `${link} exists but is not a link to this repository. Remove it (it is not one of the ` +
         "package's dependencies) and run the command again.",

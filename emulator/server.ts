@@ -43,9 +43,6 @@ export const CONTROL_PREFIX = "/__emulator";
 /** Name of the request log inside the data dir (one JSON line per request line). */
 export const REQUEST_LOG_FILE = "requests.log";
 
-/** Request lines kept in memory by requestLog(); older ones are dropped. */
-export const MAX_REQUEST_LOG_ENTRIES = 100_000;
-
 /** Which API a path belongs to; decides the error format. */
 type Api = "admin" | "sharing" | "oauth" | "portaladmin" | "rest" | "control";
 
@@ -171,9 +168,8 @@ export class RequestHandler {
       url: req.url ?? "",
       at: new Date().toISOString(),
     };
-    this.rt.requests.push(entry);
-    // Bounded in memory (requests.log keeps everything): a long-running emulator must not grow.
-    if (this.rt.requests.length > MAX_REQUEST_LOG_ENTRIES) this.rt.requests.shift();
+    // Bounded in memory (core/request-log.ts); requests.log keeps every line whole.
+    this.rt.requests.push(entry.method, entry.url, entry.at);
     this.logStream.write(`${JSON.stringify(entry)}\n`);
   }
 
@@ -371,7 +367,7 @@ export class RequestHandler {
       case "stats":
         return { kind: "json", body: { ...this.rt.stats } };
       case "requests":
-        return { kind: "json", body: this.rt.requests };
+        return { kind: "json", body: this.rt.requests.list() };
       case "expire-tokens":
         post();
         await expireTokens(this.rt);

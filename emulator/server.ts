@@ -27,7 +27,7 @@ import {
 } from "./core/http";
 import { atLeast, type Dialect, type Product } from "./core/products";
 import type { RequestLogEntry, Runtime } from "./core/runtime";
-import { handleSharing, SHARING_PREFIX } from "./portal/sharing-api";
+import { handleSharing, PORTAL_ROOT_PATH, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
 import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
 
@@ -93,6 +93,12 @@ function targetOf(pathname: string): Target | null {
   // The token service of ArcGIS Server lives outside the admin root; same operation.
   if (pathname === "/arcgis/tokens/generateToken") {
     return { api: "admin", segments: ["generateToken"], title: "ArcGIS Token Service" };
+  }
+  // The portal's token service also answers without `/rest`: Chef's server `federate` action
+  // asks `{portal}/sharing/generateToken` (Esri/arcgis-cookbook at 6b80724,
+  // cookbooks/arcgis-enterprise/providers/server.rb); same operation.
+  if (pathname === `${PORTAL_ROOT_PATH}/sharing/generateToken`) {
+    return { api: "sharing", segments: ["generateToken"], title: "ArcGIS Portal Directory" };
   }
   return null;
 }

@@ -247,7 +247,13 @@ const ArchiveContents = z.object({
   }),
   services: z.object({
     services: z.array(
-      z.looseObject({ folderName: z.string(), serviceName: z.string(), type: z.string() }),
+      z.looseObject({
+        folderName: z.string(),
+        serviceName: z.string(),
+        type: z.string(),
+        // Archives written before services could be stopped have none: they were all started.
+        configuredState: z.enum(["STARTED", "STOPPED"]).default("STARTED"),
+      }),
     ),
   }),
 });
@@ -337,6 +343,7 @@ export async function importSite(rt: Runtime, req: ApiRequest): Promise<ImportRe
         folderName: s.folderName,
         serviceName: s.serviceName,
         type: s.type,
+        configuredState: s.configuredState,
       }));
     });
   } finally {

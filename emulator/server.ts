@@ -27,7 +27,7 @@ import {
 } from "./core/http";
 import { atLeast, type Dialect, type Product } from "./core/products";
 import type { RequestLogEntry, Runtime } from "./core/runtime";
-import { handleSharing, SHARING_PREFIX } from "./portal/sharing-api";
+import { handleSharing, PORTAL_ROOT_PATH, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
 import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
 
@@ -42,9 +42,6 @@ export function healthPath(product: Product): string {
 export const CONTROL_PREFIX = "/__emulator";
 /** Name of the request log inside the data dir (one JSON line per request line). */
 export const REQUEST_LOG_FILE = "requests.log";
-
-/** Request lines kept in memory by requestLog(); older ones are dropped. */
-export const MAX_REQUEST_LOG_ENTRIES = 100_000;
 
 /** Which API a path belongs to; decides the error format. */
 type Api = "admin" | "sharing" | "oauth" | "portaladmin" | "rest" | "control";
@@ -96,6 +93,12 @@ function targetOf(pathname: string): Target | null {
   // The token service of ArcGIS Server lives outside the admin root; same operation.
   if (pathname === "/arcgis/tokens/generateToken") {
     return { api: "admin", segments: ["generateToken"], title: "ArcGIS Token Service" };
+  }
+  // The portal's token service also answers without `/rest`: Chef's server `federate` action
+  // asks `{portal}/sharing/generateToken` (Esri/arcgis-cookbook at 6b80724,
+  // cookbooks/arcgis-enterprise/providers/server.rb); same operation.
+  if (pathname === `${PORTAL_ROOT_PATH}/sharing/generateToken`) {
+    return { api: "sharing", segments: ["generateToken"], title: "ArcGIS Portal Directory" };
   }
   return null;
 }
@@ -171,9 +174,8 @@ export class RequestHandler {
       url: req.url ?? "",
       at: new Date().toISOString(),
     };
-    this.rt.requests.push(entry);
-    // Bounded in memory (requests.log keeps everything): a long-running emulator must not grow.
-    if (this.rt.requests.length > MAX_REQUEST_LOG_ENTRIES) this.rt.requests.shift();
+    // Bounded in memory (core/request-log.ts); requests.log keeps every line whole.
+    this.rt.requests.push(entry.method, entry.url, entry.at);
     this.logStream.write(`${JSON.stringify(entry)}\n`);
   }
 
@@ -371,7 +373,7 @@ export class RequestHandler {
       case "stats":
         return { kind: "json", body: { ...this.rt.stats } };
       case "requests":
-        return { kind: "json", body: this.rt.requests };
+        return { kind: "json", body: this.rt.requests.list() };
       case "expire-tokens":
         post();
         await expireTokens(this.rt);

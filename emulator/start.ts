@@ -237,7 +237,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       controlUrl: `${base}${CONTROL_PREFIX}`,
       close,
       stats: () => ({ ...rt.stats }),
-      requestLog: () => [...rt.requests],
+      requestLog: () => rt.requests.list(),
       expireTokens: () => expireTokens(rt),
       failNextCreate: (message: string) => {
         rt.failNextCreate = message;

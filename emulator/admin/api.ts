@@ -22,6 +22,20 @@ import {
   startCreation,
 } from "./site";
 import { importSite, listItems, uploadItem } from "./site-import";
+import { findService, service, serviceStatus, setServiceState } from "./services";
+import {
+  editServicesDirectory,
+  licenses,
+  servicesDirectory,
+  systemProperties,
+  updateSystemProperties,
+} from "./system";
+import {
+  listWebAdaptors,
+  registerWebAdaptor,
+  unregisterWebAdaptor,
+  webAdaptor,
+} from "./web-adaptors";
 import type { SiteRecord } from "../core/state";
 import {
   checkToken,
@@ -110,9 +124,27 @@ export function authenticate(rt: Runtime, req: ApiRequest, site: SiteRecord): To
 
 function resolveRoute(segments: readonly string[]): Route | null {
   const [first, second, third, ...rest] = segments;
-  if (rest.length > 0) return null;
   const read = (run: Handler): Route => ({ post: false, run });
   const write = (run: Handler): Route => ({ post: true, run });
+  const path = segments.join("/").toLowerCase();
+  if (first === "services" && second !== undefined) return serviceRoute(segments.slice(1));
+  if (path === "system/handlers/rest/servicesdirectory") {
+    return read((rt, _req, site) =>
+      classicOnly(rt, "servicesdirectory", () => servicesDirectory(site)),
+    );
+  }
+  if (path === "system/handlers/rest/servicesdirectory/edit") {
+    return write((rt, req) => classicOnly(rt, "edit", () => editServicesDirectory(rt, req)));
+  }
+  if (
+    first === "system" &&
+    second === "webadaptors" &&
+    rest.length === 1 &&
+    rest[0] === "unregister"
+  ) {
+    return write((rt) => unregisterWebAdaptor(rt, third!));
+  }
+  if (rest.length > 0) return null;
   switch (first) {
     case undefined:
       return read((rt) => root(rt));
@@ -135,19 +167,48 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (second === "directories" && third !== undefined) {
         return read((rt, _req, site) => directory(rt, site, third));
       }
+      if (second === "properties" && third === "update") {
+        return write((rt, req) => updateSystemProperties(rt, req));
+      }
+      if (second === "webadaptors" && third === "register") {
+        return write((rt, req) => registerWebAdaptor(rt, req));
+      }
+      if (second === "webadaptors" && third !== undefined) {
+        return read((_rt, _req, site) => webAdaptor(site, third));
+      }
       if (third !== undefined) return null;
-      if (second === undefined)
-        return read(() => json({ resources: ["directories", "configstore"] }));
+      if (second === undefined) {
+        return read(() =>
+          json({
+            resources: ["properties", "directories", "configstore", "licenses", "webadaptors"],
+          }),
+        );
+      }
       if (second === "directories") return read(directories);
-      if (second === "configstore") return read(configStore);
+      // The docs spell it `configstore`; the ArcGIS API for Python 2.4.4 asks for `configStore`.
+      if (second === "configstore" || second === "configStore") return read(configStore);
+      if (second === "properties") return read((_rt, _req, site) => systemProperties(site));
+      if (second === "licenses") return read((rt, _req, site) => licenses(rt, site));
+      if (second === "webadaptors") return read((_rt, _req, site) => listWebAdaptors(site));
       return null;
     case "security":
       if (third !== undefined) return null;
       if (second === undefined) return read(() => json({ resources: ["config"] }));
       return second === "config" ? read((rt, _req, site) => json(securityConfig(rt, site))) : null;
     case "services":
-      if (third !== undefined) return null;
-      return read((_rt, _req, site) => services(site, second));
+      return read((_rt, _req, site) => services(site, undefined));
+    // ArcGIS Server's machine resource of the machine answering (Chef `local_machine_name`).
+    case "local":
+      return second === undefined
+        ? read((rt) =>
+            classicOnly(rt, "local", () =>
+              json({
+                machineName: rt.options.machineName,
+                adminURL: machineAdminUrl(rt, rt.options.machineName),
+              }),
+            ),
+          )
+        : null;
     case "exportSite":
       return second === undefined ? write(runExport) : null;
     case "deleteSite":
@@ -170,6 +231,49 @@ function resolveRoute(segments: readonly string[]): Route | null {
     default:
       return null;
   }
+}
+
+/**
+ * `services/<folder>`, `services/<folder>/<name>.<type>` (or `services/<name>.<type>` in the root
+ * folder) with its `status`, `start` and `stop` (admin/services.ts).
+ */
+function serviceRoute(below: readonly string[]): Route | null {
+  const read = (run: Handler): Route => ({ post: false, run });
+  const write = (run: Handler): Route => ({ post: true, run });
+  const [a, b, c, ...rest] = below;
+  if (rest.length > 0 || a === undefined) return null;
+  const isService = (segment: string): boolean => segment.includes(".");
+  // `services/<name>.<type>[/op]` or `services/<folder>/<name>.<type>[/op]`.
+  let folder: string;
+  let name: string;
+  let op: string | undefined;
+  if (isService(a)) {
+    if (c !== undefined) return null;
+    [folder, name, op] = ["/", a, b];
+  } else if (b === undefined) {
+    return read((_rt, _req, site) => services(site, a));
+  } else {
+    [folder, name, op] = [a, b, c];
+  }
+  const of = (site: SiteRecord) => findService(site, folder, name);
+  if (op === undefined) return read((_rt, _req, site) => service(of(site)));
+  if (op === "status") return read((_rt, _req, site) => serviceStatus(of(site)));
+  if (op === "start") return write((rt, _req, site) => setServiceState(rt, of(site), "STARTED"));
+  if (op === "stop") return write((rt, _req, site) => setServiceState(rt, of(site), "STOPPED"));
+  return null;
+}
+
+/**
+ * A resource only ArcGIS Server's sources show: on the other products it answers as any unknown
+ * resource does (their docs do not list it).
+ */
+function classicOnly(
+  rt: Runtime,
+  name: string,
+  run: () => Reply | Promise<Reply>,
+): Reply | Promise<Reply> {
+  if (rt.product.dialect !== "classic") throw notFoundError(name);
+  return run();
 }
 
 /** `currentVersion` and `fullVersion`, as rest/info and the admin root report them. */

@@ -90,6 +90,12 @@ export async function listItems(rt: Runtime): Promise<UploadedItem[]> {
 }
 
 /**
+ * The longest item file name taken, in bytes: a file system's 255, less the hidden temporary
+ * name's `.` and `.partial` around it.
+ */
+export const MAX_ITEM_NAME_BYTES = 200;
+
+/**
  * uploads/upload: stores the multipart `itemFile` as a new item (Chef `upload_item` sends
  * `itemFile`, `description`, `f=json` and reads `item.itemID`).
  */
@@ -99,6 +105,18 @@ export async function uploadItem(rt: Runtime, req: ApiRequest): Promise<Uploaded
     throw new AdminError(400, ["The 'itemFile' parameter is required: a multipart file part."]);
   }
   const name = path.basename(file.name.replaceAll("\\", "/"));
+  // A control character (NUL above all) cannot be in a file name on disk, and a name longer than
+  // a file system takes would fail there: both are the client's error, named as such.
+  if ([...file.name].some((c) => c < " " || c === "\u007f")) {
+    throw new AdminError(400, [
+      "The file name of the 'itemFile' parameter is not valid: it contains a control character.",
+    ]);
+  }
+  if (Buffer.byteLength(name) > MAX_ITEM_NAME_BYTES) {
+    throw new AdminError(400, [
+      `The file name of the 'itemFile' parameter is not valid: it is longer than ${MAX_ITEM_NAME_BYTES} bytes.`,
+    ]);
+  }
   if (name === "" || name.startsWith(".")) {
     throw new AdminError(400, [`The uploaded file name '${file.name}' is not valid.`]);
   }
@@ -229,7 +247,13 @@ const ArchiveContents = z.object({
   }),
   services: z.object({
     services: z.array(
-      z.looseObject({ folderName: z.string(), serviceName: z.string(), type: z.string() }),
+      z.looseObject({
+        folderName: z.string(),
+        serviceName: z.string(),
+        type: z.string(),
+        // Archives written before services could be stopped have none: they were all started.
+        configuredState: z.enum(["STARTED", "STOPPED"]).default("STARTED"),
+      }),
     ),
   }),
 });
@@ -319,6 +343,7 @@ export async function importSite(rt: Runtime, req: ApiRequest): Promise<ImportRe
         folderName: s.folderName,
         serviceName: s.serviceName,
         type: s.type,
+        configuredState: s.configuredState,
       }));
     });
   } finally {

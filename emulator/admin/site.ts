@@ -20,9 +20,19 @@ import { hashPassword } from "../core/tokens";
 
 /** Services a new site deploys because they are marked to deploy automatically. */
 export const AUTO_DEPLOY_SERVICES: readonly ServiceRecord[] = [
-  { folderName: "System", serviceName: "PublishingTools", type: "GPServer" },
-  { folderName: "System", serviceName: "SyncTools", type: "GPServer" },
-  { folderName: "Utilities", serviceName: "Geometry", type: "GeometryServer" },
+  {
+    folderName: "System",
+    serviceName: "PublishingTools",
+    type: "GPServer",
+    configuredState: "STARTED",
+  },
+  { folderName: "System", serviceName: "SyncTools", type: "GPServer", configuredState: "STARTED" },
+  {
+    folderName: "Utilities",
+    serviceName: "Geometry",
+    type: "GeometryServer",
+    configuredState: "STARTED",
+  },
 ];
 
 /** The 409 every configuration change gets while an export runs. */
@@ -63,6 +73,9 @@ export async function startCreation(rt: Runtime, input: CreateSiteInput): Promis
       logSettings: input.logSettings,
       services: [...AUTO_DEPLOY_SERVICES],
       machines: [rt.options.machineName],
+      properties: {},
+      webAdaptors: [],
+      servicesDirectory: null,
     };
     draft.site = record;
     draft.lastCreateFailure = null;

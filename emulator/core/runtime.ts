@@ -7,6 +7,9 @@ import type { ServerProfile } from "./products";
 import type { ResolvedOptions } from "./options";
 import type { Product } from "./products";
 import type { StateStore } from "./state";
+import { RequestLog } from "./request-log";
+
+export type { RequestLogEntry } from "./request-log";
 
 /** Counters of what the emulator has done since it started (not persisted). */
 export interface EmulatorStats {
@@ -38,15 +41,6 @@ export interface EmulatorStats {
   tokensIssued: number;
 }
 
-/** One received request line (never a body). */
-export interface RequestLogEntry {
-  readonly method: string;
-  /** Path and query exactly as received. */
-  readonly url: string;
-  /** ISO 8601 time of arrival. */
-  readonly at: string;
-}
-
 /** Shared state of one running emulator. */
 export class Runtime {
   readonly stats: EmulatorStats = {
@@ -64,7 +58,8 @@ export class Runtime {
     itemsUploaded: 0,
     tokensIssued: 0,
   };
-  readonly requests: RequestLogEntry[] = [];
+  /** Request lines kept in memory (bounded; requests.log keeps them all). */
+  readonly requests = new RequestLog();
   /** True while an export runs; checked and set inside state updates, which are serialized. */
   exportRunning = false;
   /** True while an import runs: the same lock as an export (emulator/admin/site-import.ts). */

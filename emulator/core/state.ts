@@ -69,6 +69,8 @@ const ServiceRecord = z.object({
   folderName: z.string(),
   serviceName: z.string(),
   type: z.string(),
+  /** What `start` and `stop` set (admin/services.ts); a deployed service starts STARTED. */
+  configuredState: z.enum(["STARTED", "STOPPED"]).default("STARTED"),
 });
 /** A deployed service. */
 export type ServiceRecord = z.infer<typeof ServiceRecord>;
@@ -90,6 +92,25 @@ const SiteRecord = z.object({
   logSettings: LogSettings,
   services: z.array(ServiceRecord),
   machines: z.array(z.string()),
+  /** system/properties, exactly as the last update gave them (admin/system.ts). */
+  properties: z.record(z.string(), z.unknown()).default({}),
+  /** Web Adaptors registered with the site (admin/web-adaptors.ts). */
+  webAdaptors: z
+    .array(
+      z.object({
+        id: z.string(),
+        machineName: z.string(),
+        machineIP: z.string(),
+        webAdaptorURL: z.string(),
+        description: z.string(),
+        httpPort: z.number(),
+        httpsPort: z.number(),
+        isAdminEnabled: z.boolean(),
+      }),
+    )
+    .default([]),
+  /** system/handlers/rest/servicesdirectory once edited; null: the defaults (admin/system.ts). */
+  servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 /** The site this machine participates in. */
 export type SiteRecord = z.infer<typeof SiteRecord>;

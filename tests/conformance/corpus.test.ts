@@ -12,7 +12,13 @@ describe("the conformance corpus", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s names its evidence", (_name, c) => {
     expect(c.sources.length).toBeGreaterThan(0);
     for (const source of c.sources) {
-      if ("url" in source) {
+      if ("package" in source) {
+        // Esri's own client libraries, read as published, at a pinned version.
+        expect(`${source.registry}:${source.package}`).toBe("PyPI:arcgis");
+        expect(source.version).toMatch(/^\d+\.\d+\.\d+$/);
+        expect(source.file).toMatch(/^arcgis\//);
+        expect(source.symbol.length).toBeGreaterThan(0);
+      } else if ("url" in source && source.url !== undefined) {
         expect(source.url).toMatch(/^https:\/\/developers\.arcgis\.com\//);
         expect(source.states.length).toBeGreaterThan(10);
       } else {

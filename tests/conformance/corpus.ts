@@ -30,6 +30,20 @@ export type Source =
       url: string;
       /** What the page states that the case relies on. */
       states: string;
+    }
+  | {
+      /** An Esri client library as published, e.g. "arcgis" (the ArcGIS API for Python). */
+      package: string;
+      /** Where it is published, e.g. "PyPI". */
+      registry: string;
+      /** The version read. */
+      version: string;
+      /** File in the package (not `path`: readers tell repository sources by that key). */
+      file: string;
+      /** Function or block that performs the exchange. */
+      symbol: string;
+      /** Never set: declared so that code reading `url` of a non-repository source still types. */
+      url?: undefined;
     };
 
 /** The request as the source sends it. */
@@ -37,6 +51,8 @@ export interface CaseRequest {
   method: "GET" | "POST";
   /** Path below the server's context root (`/arcgis`), e.g. `/admin/createNewSite`. */
   path: string;
+  /** `portal`: the path is below the portal's context root (`/portal`) instead. */
+  root?: "portal";
   /**
    * Form fields (POST) or query parameters (GET), as the source sends them. Parameters whose value
    * is JSON text are given here as the parsed value and listed in `jsonParams`.
@@ -125,7 +141,9 @@ export type ClientCall =
   | { operation: "joinSite"; input: { siteAdminUrl: string; username: string; password: string } }
   | { operation: "listMachines"; expect: { count: number } }
   /** `{joinedMachine}` stands for the name of the site's second machine. */
-  | { operation: "unregisterMachine"; input: { machineName: string } };
+  | { operation: "unregisterMachine"; input: { machineName: string } }
+  /** The client performs no such exchange: the case is the emulator's evidence only. */
+  | { operation: "none"; why: string };
 
 /** One exchange. */
 export interface ConformanceCase {
@@ -149,6 +167,11 @@ export interface ConformanceCase {
   answer: CaseAnswer;
   /** How the client is made to perform the same exchange, and what it must conclude. */
   client: ClientCall;
+  /**
+   * What the source reads next, to see the exchange's effect (e.g. the properties an update
+   * wrote), sent with the same token.
+   */
+  followUp?: { request: CaseRequest; answer: CaseAnswer };
   /**
    * Parameters where the client's request may differ from the source's, each with the reason
    * (e.g. a random id one tool adds, or `f=pjson` where the client asks for `json`).

@@ -9,7 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { Agent, FormData, request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import type { ConformanceCase, Expected, Json, ServerType } from "./corpus";
+import type {
+  CaseAnswer,
+  CaseRequest,
+  ConformanceCase,
+  Expected,
+  Json,
+  ServerType,
+} from "./corpus";
 import { CASES } from "./index";
 import { matchesExpected } from "./match";
 
@@ -87,9 +94,10 @@ class Replay {
     pathBelowRoot: string,
     fields: Array<[string, string]>,
     headers: Record<string, string> = {},
+    root: "/arcgis" | "/portal" = "/arcgis",
   ): Promise<Answer> {
     const form = new URLSearchParams(fields).toString();
-    const url = `${this.origin}/arcgis${pathBelowRoot}${method === "GET" && form !== "" ? `?${form}` : ""}`;
+    const url = `${this.origin}${root}${pathBelowRoot}${method === "GET" && form !== "" ? `?${form}` : ""}`;
     const res = await request(url, {
       method,
       headers:
@@ -154,14 +162,19 @@ class Replay {
     return { "x-esri-authorization": `Bearer ${token}`, referer: REFERER };
   }
 
-  /** Sends a case's request as its source does. */
-  replay(c: ConformanceCase, headers: Record<string, string> = {}): Promise<Answer> {
+  /** Sends a case's request (or another request of the case) as its source does. */
+  replay(
+    c: ConformanceCase,
+    headers: Record<string, string> = {},
+    request: CaseRequest = c.request,
+  ): Promise<Answer> {
     const { placeholders } = this;
     return this.send(
-      c.request.method,
-      fill(c.request.path, placeholders),
-      formFields(c, placeholders),
+      request.method,
+      fill(request.path, placeholders),
+      formFields({ ...c, request }, placeholders),
       headers,
+      request.root === "portal" ? "/portal" : "/arcgis",
     );
   }
 
@@ -382,6 +395,17 @@ async function replayUpload(
   return answer;
 }
 
+/** The answer has the HTTP status and the body the case shows. */
+function expectAnswer(answer: Answer, expected: CaseAnswer): void {
+  const { httpStatus } = expected;
+  if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
+  else expect(answer.status).not.toBe(httpStatus.not);
+  if (expected.body !== undefined) {
+    expect(answer.json).toBeDefined();
+    expect(matchesExpected(answer.json, expected.body)).toEqual([]);
+  }
+}
+
 describe("the conformance corpus replayed against the emulator", () => {
   let exportFolder: string;
   let replay: Replay | null = null;
@@ -446,12 +470,9 @@ describe("the conformance corpus replayed against the emulator", () => {
           ? await target.replay(c, headers)
           : await replayUpload(c, target, headers);
 
-      const { httpStatus } = c.answer;
-      if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
-      else expect(answer.status).not.toBe(httpStatus.not);
-      if (c.answer.body !== undefined) {
-        expect(answer.json).toBeDefined();
-        expect(matchesExpected(answer.json, c.answer.body)).toEqual([]);
+      expectAnswer(answer, c.answer);
+      if (c.followUp !== undefined) {
+        expectAnswer(await target.replay(c, headers, c.followUp.request), c.followUp.answer);
       }
 
       if (exported !== null) {

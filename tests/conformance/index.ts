@@ -1,5 +1,23 @@
 /** Every case of the conformance corpus (one file per case, named after it). */
 import type { ConformanceCase } from "./corpus";
+import { chefMissionSystemProperties } from "./cases/chef-mission-system-properties";
+import { chefMissionUpdateSystemProperties } from "./cases/chef-mission-update-system-properties";
+import { chefNotebookUpdateSystemProperties } from "./cases/chef-notebook-update-system-properties";
+import { chefVideoUpdateSystemProperties } from "./cases/chef-video-update-system-properties";
+import { chefArcgisServerUpdateSystemProperties } from "./cases/chef-arcgis-server-update-system-properties";
+import { pythonMissionSystemProperties } from "./cases/python-mission-system-properties";
+import { pythonMissionConfigStore } from "./cases/python-mission-config-store";
+import { docsMissionLicenses } from "./cases/docs-mission-licenses";
+import { pythonMissionRegisterWebAdaptor } from "./cases/python-mission-register-web-adaptor";
+import { chefArcgisServerWebAdaptors } from "./cases/chef-arcgis-server-web-adaptors";
+import { chefArcgisServerServicesDirectory } from "./cases/chef-arcgis-server-services-directory";
+import { chefArcgisServerServicesDirectoryEdit } from "./cases/chef-arcgis-server-services-directory-edit";
+import { chefArcgisServerLocal } from "./cases/chef-arcgis-server-local";
+import { chefArcgisServerServiceExists } from "./cases/chef-arcgis-server-service-exists";
+import { chefArcgisServerServiceStatus } from "./cases/chef-arcgis-server-service-status";
+import { chefArcgisServerStopService } from "./cases/chef-arcgis-server-stop-service";
+import { chefArcgisServerStartService } from "./cases/chef-arcgis-server-start-service";
+import { chefPortalGenerateTokenWithoutRest } from "./cases/chef-portal-generate-token-without-rest";
 import { ansibleArcgisServerCreateSite } from "./cases/ansible-arcgis-server-create-site";
 import { ansibleArcgisServerSiteExists } from "./cases/ansible-arcgis-server-site-exists";
 import { chefMissionCreateSite } from "./cases/chef-mission-create-site";
@@ -82,4 +100,22 @@ export const CASES: readonly ConformanceCase[] = [
   chefNotebookUnregisterMachine,
   chefVideoUnregisterMachine,
   chefArcgisServerUnregisterMachine,
+  chefMissionSystemProperties,
+  chefMissionUpdateSystemProperties,
+  chefNotebookUpdateSystemProperties,
+  chefVideoUpdateSystemProperties,
+  chefArcgisServerUpdateSystemProperties,
+  pythonMissionSystemProperties,
+  pythonMissionConfigStore,
+  docsMissionLicenses,
+  pythonMissionRegisterWebAdaptor,
+  chefArcgisServerWebAdaptors,
+  chefArcgisServerServicesDirectory,
+  chefArcgisServerServicesDirectoryEdit,
+  chefArcgisServerLocal,
+  chefArcgisServerServiceExists,
+  chefArcgisServerServiceStatus,
+  chefArcgisServerStopService,
+  chefArcgisServerStartService,
+  chefPortalGenerateTokenWithoutRest,
 ];

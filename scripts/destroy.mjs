@@ -31,7 +31,7 @@ try {
     ? await qs.mustRunPulumi(cli, ["stack", "ls", "--json"], { env, log, capture: true })
     : { stdout: "[]" };
   const stacks = /** @type {{name: string, resourceCount?: number}[]} */ (
-    JSON.parse(listing.stdout)
+    qs.parseJson(listing.stdout)
   );
   const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
   if ((found?.resourceCount ?? 0) > 0) {
@@ -51,7 +51,8 @@ try {
 
   const stopped = await qs.stopEmulator(settings.dataDir);
   if (stopped !== undefined) log(`Stopped the emulator (process ${stopped}).`);
-  if (qs.removeEmulatorData(settings.dataDir)) log(`Removed the emulator's files from ${settings.dataDir}.`);
+  if (qs.removeEmulatorData(settings.dataDir))
+    log(`Removed the emulator's files from ${settings.dataDir}.`);
   console.log(
     `\nQuick start destroyed. Downloaded backups, if any, are still in ${settings.downloadDir}.`,
   );

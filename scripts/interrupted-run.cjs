@@ -20,6 +20,16 @@ const FEDERATION_TYPE = "pulumi-nodejs:dynamic/arcgis-admin:Federation";
  */
 
 /**
+ * `JSON.parse`, typed `unknown`: each caller states what it expects.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
+/**
  * @param {number} pid
  * @returns {boolean}
  */
@@ -49,7 +59,7 @@ function stackLocks(stateDir, stack) {
     .map((f) => {
       const file = path.join(root, f);
       const holder = /** @type {{pid?: number, hostname?: string}} */ (
-        JSON.parse(fs.readFileSync(file, "utf8"))
+        parseJson(fs.readFileSync(file, "utf8"))
       );
       return { file, pid: holder.pid ?? -1, hostname: holder.hostname ?? "" };
     });
@@ -91,7 +101,7 @@ async function recoverInterruptedRun(pulumi, { stack, stateDir }) {
   if (exported.code !== 0) return done; // a new stack: nothing to recover
   const state =
     /** @type {{deployment?: {pending_operations?: {type: string, resource: {urn: string, type: string, inputs?: Record<string, unknown>, id?: string}}[], resources?: Record<string, unknown>[]}}} */ (
-      JSON.parse(exported.stdout)
+      parseJson(exported.stdout)
     );
   const pending = state.deployment?.pending_operations ?? [];
   if (pending.length === 0) return done;
@@ -121,7 +131,10 @@ async function recoverInterruptedRun(pulumi, { stack, stateDir }) {
     }
   }
   state.deployment = { ...state.deployment, resources, pending_operations: [] };
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-recovery-")), "state.json");
+  const file = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-recovery-")),
+    "state.json",
+  );
   try {
     fs.writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
     const imported = await pulumi(["stack", "import", "--stack", stack, "--file", file]);
@@ -130,7 +143,8 @@ async function recoverInterruptedRun(pulumi, { stack, stateDir }) {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
   const refreshed = await pulumi(["refresh", "--yes", "--skip-preview", "--stack", stack]);
-  if (refreshed.code !== 0) throw new Error("`pulumi refresh` after the recovery failed (see above).");
+  if (refreshed.code !== 0)
+    throw new Error("`pulumi refresh` after the recovery failed (see above).");
   return done;
 }
 

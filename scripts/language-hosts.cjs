@@ -25,6 +25,16 @@ const path = require("node:path");
 const SOURCES = path.join(__dirname, "language-hosts");
 
 /**
+ * `JSON.parse`, typed `unknown`: the caller states what it expects.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
+/**
  * Writes a file when its content differs (a temporary file renamed over it, so a running engine
  * never starts half a script).
  *
@@ -91,11 +101,16 @@ function installNodejsHost(engine) {
  * @param {NodeJS.ProcessEnv} env
  */
 function sdkModuleDir(go, version, env) {
-  const out = spawnSync(go, ["mod", "download", "-json", `github.com/pulumi/pulumi/sdk/v3@v${version}`], {
-    encoding: "utf8",
-    env,
-  });
-  const dir = out.status === 0 ? /** @type {{Dir?: string}} */ (JSON.parse(out.stdout)).Dir : undefined;
+  const out = spawnSync(
+    go,
+    ["mod", "download", "-json", `github.com/pulumi/pulumi/sdk/v3@v${version}`],
+    {
+      encoding: "utf8",
+      env,
+    },
+  );
+  const listed = /** @type {{Dir?: string}} */ (out.status === 0 ? parseJson(out.stdout) : {});
+  const dir = listed.Dir;
   if (dir === undefined) {
     throw new Error(
       `Could not download github.com/pulumi/pulumi/sdk/v3@v${version} for the Python language ` +
@@ -119,10 +134,22 @@ function installPythonHost(engine, { go, python, env = process.env }) {
   const dynamic = path.join(engine.root, "bin", "pulumi-resource-pulumi-python");
   if (!fs.existsSync(exec) || !fs.existsSync(dynamic)) {
     const sdk = sdkModuleDir(go, engine.version, env);
-    writeIfChanged(exec, fs.readFileSync(path.join(sdk, "python", "cmd", path.basename(exec))), 0o755);
-    writeIfChanged(dynamic, fs.readFileSync(path.join(sdk, "python", "dist", path.basename(dynamic))), 0o755);
+    writeIfChanged(
+      exec,
+      fs.readFileSync(path.join(sdk, "python", "cmd", path.basename(exec))),
+      0o755,
+    );
+    writeIfChanged(
+      dynamic,
+      fs.readFileSync(path.join(sdk, "python", "dist", path.basename(dynamic))),
+      0o755,
+    );
   }
-  writeIfChanged(path.join(hosts, "python.py"), fs.readFileSync(path.join(SOURCES, "python.py")), 0o644);
+  writeIfChanged(
+    path.join(hosts, "python.py"),
+    fs.readFileSync(path.join(SOURCES, "python.py")),
+    0o644,
+  );
   writeIfChanged(
     path.join(engine.root, "bin", "pulumi-language-python"),
     launcher(python, "python.py", engine.version),

@@ -42,7 +42,29 @@ const INSTALL_HELP = [
  */
 
 /** @type {Log} */
-const defaultLog = (line) => process.stderr.write(`${line}\n`);
+function defaultLog(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/**
+ * `JSON.parse`, typed `unknown`: each caller states what it expects.
+ *
+ * @param {string} text
+ * @returns {unknown}
+ */
+function parseJson(text) {
+  return JSON.parse(text);
+}
+
+/**
+ * `require`, typed `unknown`: each caller states what it expects of the module.
+ *
+ * @param {string} id
+ * @returns {unknown}
+ */
+function load(id) {
+  return require(id);
+}
 
 /** Default locations, all inside the repository and ignored by git. */
 function defaultPaths(root = REPO_ROOT) {
@@ -94,7 +116,9 @@ function readCommandLine(command, usage, args = process.argv.slice(2)) {
       skipBuild: values["skip-build"] === true,
     };
   } catch (error) {
-    process.stderr.write(`${command}: ${error instanceof Error ? error.message : error} (see --help)\n`);
+    process.stderr.write(
+      `${command}: ${error instanceof Error ? error.message : String(error)} (see --help)\n`,
+    );
     process.exit(2);
   }
 }
@@ -122,9 +146,10 @@ function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
     .map((dir) => path.join(dir, "pulumi", "package.json"))
     .find((file) => fs.existsSync(file));
   if (manifest === undefined) return undefined;
-  const { bin, version } = /** @type {{bin?: string | Record<string, string>, version?: string}} */ (
-    JSON.parse(fs.readFileSync(manifest, "utf8"))
-  );
+  const { bin, version } =
+    /** @type {{bin?: string | Record<string, string>, version?: string}} */ (
+      parseJson(fs.readFileSync(manifest, "utf8"))
+    );
   const entry = typeof bin === "string" ? bin : bin?.pulumi;
   if (entry === undefined) return undefined;
   const script = path.resolve(path.dirname(manifest), entry);
@@ -238,7 +263,7 @@ async function mustRunPulumi(cli, args, options) {
  * @returns {Seed}
  */
 function readSeed() {
-  return JSON.parse(fs.readFileSync(SEED_FILE, "utf8"));
+  return /** @type {Seed} */ (parseJson(fs.readFileSync(SEED_FILE, "utf8")));
 }
 
 /**
@@ -283,7 +308,7 @@ function stackConfig(ready, settings, seed = readSeed()) {
 function daemon() {
   const file = path.join(REPO_ROOT, "dist", "emulator", "process", "daemon.js");
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-  return require(file);
+  return /** @type {typeof import("../emulator/process/daemon")} */ (load(file));
 }
 
 /**
@@ -399,6 +424,7 @@ module.exports = {
   mustRunPulumi,
   stackConfig,
   readSeed,
+  parseJson,
   runningEmulator,
   startEmulatorInBackground,
   stopEmulator,

@@ -38,20 +38,38 @@ function sdkDir(from) {
   }
 }
 
+/**
+ * `require`, typed `unknown`: each caller states what it expects of the module.
+ *
+ * @param {string} id
+ * @returns {unknown}
+ */
+function load(id) {
+  return require(id);
+}
+
 const sdk = sdkDir(process.cwd());
-/** @type {typeof import("@grpc/grpc-js")} */
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
-/** @type {typeof import("@pulumi/pulumi/proto/language_grpc_pb")} */
-const services = require(path.join(sdk, "proto", "language_grpc_pb.js"));
-/** @type {typeof import("@pulumi/pulumi/proto/language_pb")} */
-const messages = require(path.join(sdk, "proto", "language_pb.js"));
-/** @type {typeof import("@pulumi/pulumi/proto/plugin_pb")} */
-const pluginMessages = require(path.join(sdk, "proto", "plugin_pb.js"));
-const { Empty } = require(
-  require.resolve("google-protobuf/google/protobuf/empty_pb.js", { paths: [sdk] }),
+const grpc = /** @type {typeof import("@grpc/grpc-js")} */ (
+  load(require.resolve("@grpc/grpc-js", { paths: [sdk] }))
+);
+const services = /** @type {typeof import("@pulumi/pulumi/proto/language_grpc_pb")} */ (
+  load(path.join(sdk, "proto", "language_grpc_pb.js"))
+);
+const messages = /** @type {typeof import("@pulumi/pulumi/proto/language_pb")} */ (
+  load(path.join(sdk, "proto", "language_pb.js"))
+);
+const pluginMessages = /** @type {typeof import("@pulumi/pulumi/proto/plugin_pb")} */ (
+  load(path.join(sdk, "proto", "plugin_pb.js"))
+);
+const { Empty } = /** @type {typeof import("google-protobuf/google/protobuf/empty_pb")} */ (
+  load(require.resolve("google-protobuf/google/protobuf/empty_pb.js", { paths: [sdk] }))
 );
 
-/** Programs running now, so that Cancel and SIGINT can interrupt them. */
+/**
+ * Programs running now, so that Cancel and SIGINT can interrupt them.
+ *
+ * @type {Set<import("node:child_process").ChildProcess>}
+ */
 const running = new Set();
 
 /**
@@ -145,7 +163,11 @@ function unary(fn) {
       .then(() => fn(call.request))
       .then(
         (value) => callback(null, value),
-        (error) => callback({ code: grpc.status.UNKNOWN, details: String(error?.message ?? error) }),
+        (/** @type {unknown} */ error) =>
+          callback({
+            code: grpc.status.UNKNOWN,
+            details: error instanceof Error ? error.message : String(error),
+          }),
       );
   };
 }

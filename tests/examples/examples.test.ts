@@ -20,8 +20,6 @@ import {
 import { checkAndCreate, runProgram, type Created } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const selfLink = require("../../scripts/self-link.cjs");
 
 const PORTAL_ID = "EXAMPLEPORTAL1";

@@ -11,8 +11,6 @@ import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { checkAndCreate, runProgram } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const selfLink = require("../../scripts/self-link.cjs");
 
 const SITE_ADMIN = { username: "siteadmin", password: "example-Site-1" };

@@ -41,7 +41,11 @@ it("federates the site's server with pulumi up, changes nothing the second time,
     await project.mustCli(["config", "set", key, value]);
   }
   await project.mustCli(["config", "set", "arcgis-admin:caCert", "--", emu.caCert!]);
-  await project.mustCli(["config", "set", "--secret", "arcgis-admin:password"], undefined, "fed-Site-1");
+  await project.mustCli(
+    ["config", "set", "--secret", "arcgis-admin:password"],
+    undefined,
+    "fed-Site-1",
+  );
   await project.mustCli(
     ["config", "set", "--secret", "arcgis-admin:portalPassword"],
     undefined,

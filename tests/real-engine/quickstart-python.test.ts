@@ -38,7 +38,6 @@ const hosts = require("../../scripts/language-hosts.cjs") as {
 
 jest.setTimeout(300_000);
 
-const PROJECT = "arcgis-admin-quickstart-python";
 const SITE_PASSWORD = "py-Quickstart-Site-1";
 const PORTAL_ADMIN = { username: "portaladmin", password: "quickstart-Portal-1" };
 const SEED_PORTAL = "QUICKSTARTHOST";
@@ -103,7 +102,11 @@ beforeAll(async () => {
     schemaFile,
     await mustRun(
       project.engineInfo.bin,
-      ["package", "get-schema", path.join(project.packageDir, "bin", "pulumi-resource-arcgis-admin")],
+      [
+        "package",
+        "get-schema",
+        path.join(project.packageDir, "bin", "pulumi-resource-arcgis-admin"),
+      ],
       env,
     ),
   );
@@ -137,7 +140,7 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
   for (const [key, value] of Object.entries(plain)) await pulumi(["config", "set", key, value]);
   await pulumi(["config", "set", "--secret", "arcgis-admin:password"], SITE_PASSWORD);
   await pulumi(["config", "set", "--secret", "arcgis-admin:portalPassword"], PORTAL_ADMIN.password);
-  await pulumi(["config", "set", "arcgis-admin:caCert"], emu.caCert!);
+  await pulumi(["config", "set", "arcgis-admin:caCert"], emu.caCert);
 
   const created = await project.deploy("up");
   expect(created.changeSummary).toEqual({ create: 4 });

@@ -13,13 +13,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  prepareConsumer,
-  PROJECT,
-  REPO_ROOT,
-  run as runCommand,
-  type Consumer,
-} from "../engine/harness";
+import { prepareConsumer, PROJECT, run as runCommand, type Consumer } from "../engine/harness";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   createAdminSession,
@@ -180,6 +174,9 @@ export class RealStack {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
+      // Turns on `--event-log`, as Pulumi's automation API does: the change summary is read from
+      // the engine's own events instead of from its display.
+      PULUMI_DEBUG_COMMANDS: "true",
     };
   }
 
@@ -203,7 +200,7 @@ export class RealStack {
       let partial = "";
       let aborted = false;
       const lines: RunResult["lines"] = [];
-      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      child.stdout!.setEncoding("utf8").on("data", (c: string) => {
         stdout += c;
         const parts = (partial + c).split("\n");
         partial = parts.pop()!;
@@ -213,7 +210,7 @@ export class RealStack {
           child.kill("SIGINT");
         }
       });
-      child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
       child.on("error", reject);
       child.on("close", (code) => {
@@ -291,16 +288,15 @@ export class RealStack {
           : ["stack", "output", "--json", ...stackFlag];
       const done = await this.pulumi(args, options, started);
       const ok = done.code === 0;
+      const parsed = ok ? (JSON.parse(done.stdout) as unknown) : undefined;
       return {
         ok,
         output: done.stdout,
         stderr: done.stderr,
         ...(ok ? {} : { error: done.stderr }),
         lines: done.lines,
-        ...(ok && op === "export" ? { state: JSON.parse(done.stdout) as RunResult["state"] } : {}),
-        ...(ok && op === "outputs"
-          ? { outputs: JSON.parse(done.stdout) as Record<string, unknown> }
-          : {}),
+        ...(ok && op === "export" ? { state: parsed as NonNullable<RunResult["state"]> } : {}),
+        ...(ok && op === "outputs" ? { outputs: parsed as Record<string, unknown> } : {}),
         ms: Date.now() - started,
       };
     }
@@ -521,7 +517,10 @@ export class CliProject {
       languageYaml(),
       prepareConsumer(),
     ]);
-    const dir = path.join(consumer.dir, example === undefined ? "my-sites" : path.basename(example));
+    const dir = path.join(
+      consumer.dir,
+      example === undefined ? "my-sites" : path.basename(example),
+    );
     if (example === undefined) fs.mkdirSync(dir);
     else fs.cpSync(example, dir, { recursive: true });
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
@@ -562,6 +561,9 @@ export class CliProject {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
+      // Turns on `--event-log`, as Pulumi's automation API does: the change summary is read from
+      // the engine's own events instead of from its display.
+      PULUMI_DEBUG_COMMANDS: "true",
     };
   }
 

@@ -175,7 +175,7 @@ describe("secrets", () => {
     }
     // The stack's config file (Pulumi.<stack>.yaml) keeps them encrypted too.
     const stackConfig = fs.readFileSync(
-      path.join(stack.consumer.dir, "Pulumi.lifecycle.yaml"),
+      path.join(stack.projectDir, "Pulumi.lifecycle.yaml"),
       "utf8",
     );
     for (const secret of [SITE_PASSWORD, PORTAL_PASSWORD, CONNECTION_SECRET]) {

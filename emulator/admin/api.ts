@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseCreateNewSite, parseLogSettingsEdit } from "./params";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
-import { portalAdministrator, securityConfig } from "./federated";
+import { portalAdministrator } from "./federated";
 import { joinSite, unregisterMachine } from "./machines";
 import type { Runtime } from "../core/runtime";
 import {
@@ -22,6 +22,7 @@ import {
   startCreation,
 } from "./site";
 import { importSite, listItems, uploadItem } from "./site-import";
+import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { findService, service, serviceStatus, setServiceState } from "./services";
 import {
   editServicesDirectory,
@@ -192,9 +193,10 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (second === "webadaptors") return read((_rt, _req, site) => listWebAdaptors(site));
       return null;
     case "security":
-      if (third !== undefined) return null;
       if (second === undefined) return read(() => json({ resources: ["config"] }));
-      return second === "config" ? read((rt, _req, site) => json(securityConfig(rt, site))) : null;
+      if (second !== "config") return null;
+      if (third === undefined) return read((rt, _req, site) => readSecurityConfig(rt, site));
+      return third === "update" ? write(updateSecurityConfig) : null;
     case "services":
       return read((_rt, _req, site) => services(site, undefined));
     // ArcGIS Server's machine resource of the machine answering (Chef `local_machine_name`).

@@ -76,6 +76,7 @@ export async function startCreation(rt: Runtime, input: CreateSiteInput): Promis
       properties: {},
       webAdaptors: [],
       servicesDirectory: null,
+      security: {},
     };
     draft.site = record;
     draft.lastCreateFailure = null;

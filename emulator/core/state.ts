@@ -75,6 +75,18 @@ const ServiceRecord = z.object({
 /** A deployed service. */
 export type ServiceRecord = z.infer<typeof ServiceRecord>;
 
+const SecuritySettings = z.object({
+  protocol: z.enum(["HTTP", "HTTPS", "HTTP_AND_HTTPS"]).optional(),
+  httpsProtocols: z.string().optional(),
+  cipherSuites: z.string().optional(),
+  HSTSEnabled: z.boolean().optional(),
+  virtualDirsSecurityEnabled: z.boolean().optional(),
+  allowDirectAccess: z.boolean().optional(),
+  allowedAdminAccessIPs: z.string().optional(),
+});
+/** The security settings an update has set; an absent one has its default (admin/security.ts). */
+export type SecuritySettings = z.infer<typeof SecuritySettings>;
+
 const SiteRecord = z.object({
   id: z.string(),
   /** The product that created the site (null in state written before products existed). */
@@ -111,6 +123,8 @@ const SiteRecord = z.object({
     .default([]),
   /** system/handlers/rest/servicesdirectory once edited; null: the defaults (admin/system.ts). */
   servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** security/config's settings as security/config/update last set them (admin/security.ts). */
+  security: SecuritySettings.default({}),
 });
 /** The site this machine participates in. */
 export type SiteRecord = z.infer<typeof SiteRecord>;

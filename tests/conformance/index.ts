@@ -13,6 +13,13 @@ import { chefArcgisServerWebAdaptors } from "./cases/chef-arcgis-server-web-adap
 import { chefArcgisServerServicesDirectory } from "./cases/chef-arcgis-server-services-directory";
 import { chefArcgisServerServicesDirectoryEdit } from "./cases/chef-arcgis-server-services-directory-edit";
 import { chefArcgisServerLocal } from "./cases/chef-arcgis-server-local";
+import { chefArcgisServerSecurityConfig } from "./cases/chef-arcgis-server-security-config";
+import { chefArcgisServerSecurityUpdate } from "./cases/chef-arcgis-server-security-update";
+import { chefArcgisServerSecurityJson } from "./cases/chef-arcgis-server-security-json";
+import { dscArcgisServerTlsSecurity } from "./cases/dsc-arcgis-server-tls-security";
+import { dscArcgisServerResetTier } from "./cases/dsc-arcgis-server-reset-tier";
+import { pythonMissionSecurityConfig } from "./cases/python-mission-security-config";
+import { pythonMissionSecurityUpdate } from "./cases/python-mission-security-update";
 import { chefArcgisServerServiceExists } from "./cases/chef-arcgis-server-service-exists";
 import { chefArcgisServerServiceStatus } from "./cases/chef-arcgis-server-service-status";
 import { chefArcgisServerStopService } from "./cases/chef-arcgis-server-stop-service";
@@ -113,6 +120,13 @@ export const CASES: readonly ConformanceCase[] = [
   chefArcgisServerServicesDirectory,
   chefArcgisServerServicesDirectoryEdit,
   chefArcgisServerLocal,
+  chefArcgisServerSecurityConfig,
+  chefArcgisServerSecurityUpdate,
+  chefArcgisServerSecurityJson,
+  dscArcgisServerTlsSecurity,
+  dscArcgisServerResetTier,
+  pythonMissionSecurityConfig,
+  pythonMissionSecurityUpdate,
   chefArcgisServerServiceExists,
   chefArcgisServerServiceStatus,
   chefArcgisServerStopService,

@@ -239,8 +239,14 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
     let stdout = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
     child.stdin?.end(input);
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout }));
+    // Ctrl-C or a runner's SIGTERM reaches the whole process group: pulumi cancels gracefully on
+    // its own (it lets the operation in flight finish and records it), so this process waits for
+    // it instead of exiting first.
+    const wait = () => log("Waiting for pulumi to cancel...");
+    process.on("SIGINT", wait).on("SIGTERM", wait);
+    const done = () => process.off("SIGINT", wait).off("SIGTERM", wait);
+    child.on("error", (error) => (done(), reject(error)));
+    child.on("close", (code) => (done(), resolve({ code: code ?? 1, stdout })));
   });
 }
 

@@ -140,8 +140,11 @@ it.each(["SIGINT", "SIGTERM"] as const)(
   async (signal) => {
     const s = await setup(signal.toLowerCase(), 4_000);
     const interrupted = await startAndSignal(s, signal);
-    expect(interrupted.output).toContain(`${signal} received: cancelling`);
-    expect(interrupted.output).not.toContain("stopping at once");
+    // Pulumi's own graceful cancel: the signal reached the CLI with the rest of the group.
+    expect(interrupted.output).toContain(
+      `${signal === "SIGINT" ? "^C" : signal} received; cancelling`,
+    );
+    expect(interrupted.output).not.toContain("received; terminating");
     expect(interrupted.code).not.toBe(0);
     expect(pendingOperations(s)).toEqual([]);
 
@@ -152,7 +155,7 @@ it.each(["SIGINT", "SIGTERM"] as const)(
     });
     expect(again.stderr).not.toMatch(/npm start failed/);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("siteState: created");
+    expect(again.stdout).toMatch(/siteState\s*: "created"/);
     expect((await stats(s)).createNewSiteRequests).toBe(1);
     expect(pendingOperations(s)).toEqual([]);
   },
@@ -233,7 +236,7 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
   expect(`${again.stdout}${again.stderr}`).not.toMatch(/npm start failed/);
   expect(again.code).toBe(0);
   expect(again.stderr).toContain("Recovered from an interrupted run");
-  expect(again.stdout).toContain("siteState: created");
+  expect(again.stdout).toMatch(/siteState\s*: "created"/);
   expect((await stats(s)).createNewSiteRequests).toBe(1);
   expect(pendingOperations(s)).toEqual([]);
 }, 300_000);

@@ -7,7 +7,6 @@
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
-const { createRequire } = require("node:module");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
 const buildStamp = require("./build-stamp.cjs");
@@ -37,7 +36,7 @@ const INSTALL_HELP = [
 /**
  * @typedef {{port: number, stack: string, stateDir: string, dataDir: string,
  *   downloadDir: string, skipBuild: boolean}} Settings
- * @typedef {{command: string, prefix: string[], source: string}} PulumiCli
+ * @typedef {{command: string, source: string}} PulumiCli
  * @typedef {(line: string) => void} Log
  */
 
@@ -124,44 +123,26 @@ function readCommandLine(command, usage, args = process.argv.slice(2)) {
 }
 
 /**
- * The Pulumi CLI installed: `pulumi` on PATH, else the bin of the `pulumi` npm package (Pulumi's
- * installer) resolved from `resolveFrom`; undefined when neither is there.
+ * The Pulumi CLI on PATH, or undefined.
  *
  * @returns {PulumiCli | undefined}
  */
-function findPulumiCli({ env = process.env, resolveFrom = REPO_ROOT } = {}) {
+function findPulumiCli({ env = process.env } = {}) {
   for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, process.platform === "win32" ? "pulumi.exe" : "pulumi");
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) {
-        return { command: candidate, prefix: [], source: `${candidate} (on PATH)` };
-      }
+      if (fs.statSync(candidate).isFile())
+        return { command: candidate, source: `${candidate} (on PATH)` };
     } catch {
       // Not here.
     }
   }
-  const searched = createRequire(path.join(resolveFrom, "index.js")).resolve.paths("pulumi") ?? [];
-  const manifest = searched
-    .map((dir) => path.join(dir, "pulumi", "package.json"))
-    .find((file) => fs.existsSync(file));
-  if (manifest === undefined) return undefined;
-  const { bin, version } =
-    /** @type {{bin?: string | Record<string, string>, version?: string}} */ (
-      parseJson(fs.readFileSync(manifest, "utf8"))
-    );
-  const entry = typeof bin === "string" ? bin : bin?.pulumi;
-  if (entry === undefined) return undefined;
-  const script = path.resolve(path.dirname(manifest), entry);
-  if (!fs.existsSync(script)) return undefined;
-  const source = `${script} (the pulumi npm package ${version ?? ""})`.replace(" )", ")");
-  // The installer's bin is a Node script: run it with this Node, on every platform.
-  if (/\.[cm]?js$/.test(script)) return { command: process.execPath, prefix: [script], source };
-  return { command: script, prefix: [], source };
+  return undefined;
 }
 
 /**
- * The Pulumi CLI to use: an installed one, else the engine scripts/engine.cjs builds (with its
+ * The Pulumi CLI to use: the one on PATH, else the engine scripts/engine.cjs builds (with its
  * language hosts beside it; built now when Go is there, minutes the first time). Undefined when
  * none can be had.
  *
@@ -178,14 +159,14 @@ async function resolvePulumiCli({ env = process.env, log = defaultLog } = {}) {
   if (cached === undefined && engine.findGo(env) === undefined) return undefined;
   const built = cached ?? (await engine.ensureEngine({ env, log }));
   const source = `${built.bin} (the Pulumi engine v${built.version} built by scripts/engine.cjs)`;
-  return { command: built.bin, prefix: [], source };
+  return { command: built.bin, source };
 }
 
 /** @param {string} what */
 function noCliMessage(what) {
   return (
-    `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, the ` +
-    "`pulumi` npm package is not installed, and there is no Go to build the engine with. " +
+    `${what} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, and ` +
+    "there is no Go to build the engine with. " +
     `Nothing was started and nothing was deployed.\n\n${INSTALL_HELP}`
   );
 }
@@ -230,11 +211,10 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
   const shown = args.map((a) => (a.length > 60 || a.includes("\n") ? `${a.slice(0, 40)}…` : a));
   log(`$ pulumi ${shown.join(" ")}${input === undefined ? "" : " < (stdin)"}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(cli.command, [...cli.prefix, ...args], {
+    const child = spawn(cli.command, args, {
       cwd: REPO_ROOT,
       env,
       stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "inherit", "inherit"],
-      shell: process.platform === "win32" && /\.(cmd|bat)$/i.test(cli.command),
     });
     let stdout = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
@@ -361,38 +341,18 @@ function stopEmulator(dataDir) {
   return daemon().stopDetached(dataDir);
 }
 
-/** What the emulator writes into its data dir: only these are ever removed. */
-const EMULATOR_ENTRIES = [
-  "state.json",
-  "emulator.pid",
-  "emulator.pid.takeover",
-  EMULATOR_RECORD,
-  "emulator.ready",
-  "emulator.log",
-  "requests.log",
-  "tls",
-  "uploads",
-];
-
 /**
- * Removes the emulator's own files from a data dir where `npm start` ran one (nothing else: an
- * operator's files stay), and the folder when `npm start` made it and it is empty then.
- * Returns whether the emulator's files were removed.
+ * Removes the emulator's own files from a data dir where `npm start` ran one (an operator's
+ * files stay), and the folder when `npm start` made it and it is empty then. Returns whether
+ * there were such files.
  *
  * @param {string} dataDir
  */
 function removeEmulatorData(dataDir) {
-  if (!fs.existsSync(path.join(dataDir, EMULATOR_RECORD))) return false;
-  for (const name of fs.readdirSync(dataDir)) {
-    // state.json.<n>: a temporary state file a killed write left behind.
-    if (EMULATOR_ENTRIES.includes(name) || /^state\.json\.\d+$/.test(name)) {
-      fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
-    }
-  }
+  if (!daemon().removeDetachedData(dataDir)) return false;
   const made = path.join(dataDir, MADE_BY_START);
   if (fs.existsSync(made) && fs.readdirSync(dataDir).length === 1) {
-    fs.rmSync(made);
-    fs.rmdirSync(dataDir);
+    fs.rmSync(dataDir, { recursive: true });
   }
   return true;
 }

@@ -5,7 +5,7 @@
  * local emulator with the Pulumi CLI, as a user would type it:
  * `pulumi stack select --create`, `pulumi config set --secret` (on stdin) and
  * `pulumi up --yes --config ...`, whose
- * display ends with the stack's outputs. The CLI is `pulumi` on PATH, else the `pulumi` npm package, else the
+ * display ends with the stack's outputs. The CLI is `pulumi` on PATH, else the
  * engine scripts/engine.cjs builds. The emulator runs in the background until `npm run destroy`.
  *
  * Flags (mostly for tests): --port N (default 20443; 0 picks a free one), --stack NAME,

@@ -325,6 +325,36 @@ export async function stopDetached(
   return pid;
 }
 
+/** What the emulator writes into its data dir: {@link removeDetachedData} removes only these. */
+const EMULATOR_ENTRIES = [
+  "state.json",
+  "emulator.pid",
+  "emulator.pid.takeover",
+  DAEMON_FILE,
+  READY_FILE,
+  LOG_FILE,
+  "requests.log",
+  "tls",
+  "uploads",
+];
+
+/**
+ * Removes the emulator's own files from a data dir where {@link startDetached} ran one (stopped
+ * first); nothing else there is touched, so an operator's files stay. Returns whether there was
+ * such an emulator's record.
+ */
+export function removeDetachedData(dataDir: string): boolean {
+  const dir = path.resolve(dataDir);
+  if (!startedDetached(dir)) return false;
+  for (const name of fs.readdirSync(dir)) {
+    // state.json.<n>: a temporary state file a killed write left behind.
+    if (EMULATOR_ENTRIES.includes(name) || /^state\.json\.\d+$/.test(name)) {
+      fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+  return true;
+}
+
 /** Whether `dataDir` holds the record of an emulator {@link startDetached} started. */
 export function startedDetached(dataDir: string): boolean {
   return fs.existsSync(path.join(path.resolve(dataDir), DAEMON_FILE));

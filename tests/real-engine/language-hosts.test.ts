@@ -1,0 +1,117 @@
+/**
+ * The language hosts `npm run engine` installs beside the CLI (scripts/language-hosts.cjs), as a
+ * user meets them: a program that fails shows its own error once and the run fails; a Python
+ * program gets its config and secrets from the engine and its outputs reach the stack. (A Node.js
+ * program's config, secrets, outputs and TypeScript: tests/real-engine/user-program.test.ts;
+ * Ctrl-C: tests/real-engine/cancel.test.ts.)
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../engine/harness";
+import { CliProject } from "./support";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const pythonSdk = require("../../scripts/python-sdk.cjs") as {
+  ensurePythonSdk(options?: { log?: (line: string) => void }): Promise<string>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const hosts = require("../../scripts/language-hosts.cjs") as {
+  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
+};
+
+jest.setTimeout(180_000);
+
+const dirs: string[] = [];
+const projects: CliProject[] = [];
+
+afterAll(async () => {
+  for (const project of projects) await project.cleanup();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project folder of its own with these files, run through the CLI. */
+async function project(
+  files: Record<string, string>,
+  { nodeModules = false } = {},
+): Promise<CliProject> {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "language-host-")));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  // The repository's own node_modules stands for an `npm install` of @pulumi/pulumi.
+  if (nodeModules)
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const created = await CliProject.inRepo(dir);
+  projects.push(created);
+  await created.mustCli(["stack", "init", "dev"]);
+  return created;
+}
+
+describe("Python", () => {
+  let venv: string;
+  beforeAll(async () => {
+    const python = await pythonSdk.ensurePythonSdk();
+    await hosts.ensureLanguageHosts();
+    venv = path.dirname(path.dirname(python));
+  }, 180_000);
+
+  it("runs the program in its virtualenv with the stack's config and secrets, and keeps its outputs", async () => {
+    const p = await project({
+      "Pulumi.yaml": `name: py\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
+      "__main__.py": [
+        "import sys, pulumi",
+        "config = pulumi.Config()",
+        'pulumi.export("greeting", config.require("greeting"))',
+        'pulumi.export("secretLength", config.require_secret("token").apply(len))',
+        'pulumi.export("python", sys.prefix)',
+        "",
+      ].join("\n"),
+    });
+    await p.mustCli(["config", "set", "greeting", "hello"]);
+    await p.mustCli(["config", "set", "--secret", "token"], undefined, "py-Secret-Value-1");
+    const up = await p.deploy("up");
+    expect(up.changeSummary).toEqual({ create: 1 });
+    const outputs = await p.outputs();
+    expect(outputs).toMatchObject({ greeting: "hello", secretLength: "[secret]" });
+    expect(fs.realpathSync(outputs.python as string)).toBe(fs.realpathSync(venv));
+    for (const text of p.storedTexts()) expect(text.includes("py-Secret-Value-1")).toBe(false);
+  });
+
+  it("shows a failing program's own error and fails the run", async () => {
+    const p = await project({
+      "Pulumi.yaml": `name: pyfail\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
+      "__main__.py": 'raise ValueError("the program says no")\n',
+    });
+    const up = await p.cli(["up", "--yes"]);
+    expect(up.code).not.toBe(0);
+    expect(up.stdout + up.stderr).toContain("ValueError: the program says no");
+  });
+});
+
+describe("Node.js", () => {
+  it("shows a failing program's own error once and fails the run", async () => {
+    const p = await project(
+      {
+        "Pulumi.yaml": "name: jsfail\nruntime: nodejs\nmain: index.js\n",
+        "index.js": 'require("@pulumi/pulumi");\nthrow new Error("the program says no");\n',
+      },
+      { nodeModules: true },
+    );
+    const up = await p.cli(["up", "--yes"]);
+    expect(up.code).not.toBe(0);
+    const shown = up.stdout + up.stderr;
+    expect(shown.split("Error: the program says no").length - 1).toBe(1);
+    // The SDK reported it (exit 32, "bail"): no second line about an exit code.
+    expect(shown).not.toContain("Program exited with non-zero exit code");
+  });
+
+  it("tells what to do when the project has no @pulumi/pulumi", async () => {
+    const p = await project({
+      "Pulumi.yaml": "name: nosdk\nruntime: nodejs\nmain: index.js\n",
+      "index.js": "",
+    });
+    const up = await p.cli(["up", "--yes"]);
+    expect(up.code).not.toBe(0);
+    expect(up.stdout + up.stderr).toContain("run `npm install` there");
+  });
+});

@@ -9,7 +9,7 @@
  * Usage: node scripts/engine.cjs [--print-root] [--quiet]
  *   builds (or finds) the engine, then the tools of {@link ALSO_BUILT}, and prints where each is;
  *   with --print-root, the engine only, and prints its root folder (the one whose bin/ holds
- *   `pulumi`, what the automation API's `PulumiCommand.get({ root })` takes) on stdout.
+ *   `pulumi` and the language hosts) on stdout.
  *
  * What it builds, in `<cache>/v<version>/bin/`:
  * - `pulumi`, from the Go module github.com/pulumi/pulumi/pkg/v3 (cmd/pulumi), through a small

@@ -174,7 +174,8 @@ function noCliMessage(what) {
 /**
  * The environment of every Pulumi command: the file state backend in `stateDir` (for these
  * commands only: the user's `pulumi login` stays as it is), the demo passphrase, no update
- * check, this Node first on PATH (the hosts run `node`), and no proxy for the local emulator.
+ * check, this Node first on PATH (the hosts run `node`), no proxy for the local emulator, and
+ * TypeScript without a second type check.
  *
  * @param {{stateDir: string}} settings
  * @returns {NodeJS.ProcessEnv}
@@ -194,6 +195,9 @@ function pulumiEnv(settings, env = process.env) {
     PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}`,
     PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
+    // Pulumi's Node.js runtime then compiles the quick start without type-checking it again
+    // (`npm run typecheck` does): seconds less on every run.
+    PULUMI_NODEJS_TRANSPILE_ONLY: env.PULUMI_NODEJS_TRANSPILE_ONLY ?? "true",
   };
 }
 

@@ -27,7 +27,10 @@ import {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const engineScript = require("../../scripts/engine.cjs") as {
   ensureEngine(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
-  ensureLanguageYaml(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const hostsScript = require("../../scripts/language-hosts.cjs") as {
+  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
 };
 
 export interface EngineInfo {
@@ -43,9 +46,12 @@ export function engine(): Promise<EngineInfo> {
   return engineScript.ensureEngine({ log: (line) => process.stderr.write(`${line}\n`) });
 }
 
-/** Pulumi YAML's language host (cached after the first build; `npm test` builds it first). */
-export function languageYaml(): Promise<EngineInfo> {
-  return engineScript.ensureLanguageYaml({ log: (line) => process.stderr.write(`${line}\n`) });
+/**
+ * The language hosts beside the engine's CLI (Node.js, Python, YAML: scripts/language-hosts.cjs;
+ * `npm test` installs them first, as `npm run engine` does), where the CLI finds them itself.
+ */
+export async function languageHosts(): Promise<void> {
+  await hostsScript.ensureLanguageHosts({ log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 export type Op = "preview" | "up" | "refresh" | "destroy" | "export" | "outputs";
@@ -474,10 +480,10 @@ export interface CliResult {
 }
 
 /**
- * A Pulumi project in a language the automation API cannot run inline (Pulumi YAML), driven
- * through the `pulumi` CLI itself: an example's folder copied into a consumer project that
- * installed the packed package, a local file backend, a passphrase secrets provider and a private
- * PULUMI_HOME, with the engine and Pulumi YAML's language host on PATH. The provider plugin is
+ * A Pulumi project run with the `pulumi` CLI as its README says (any runtime: the engine finds
+ * its language hosts beside it): an example's folder copied into a consumer project that
+ * installed the packed package (or a folder of its own), a local file backend, a passphrase
+ * secrets provider and a private PULUMI_HOME, with the engine on PATH. A provider plugin is
  * installed the documented way: `pulumi plugin install resource arcgis-admin <version> --file`
  * on the folder that the packed package's `arcgis-admin-plugin-dir` writes.
  *
@@ -499,7 +505,6 @@ export class CliProject {
     /** The consumer project the example was copied into; none for a folder of the repository. */
     readonly consumer: Consumer | undefined,
     readonly engineInfo: EngineInfo,
-    readonly languageHost: EngineInfo,
     /** The project folder (the copy of the example, or the repository's own folder). */
     readonly dir: string,
     readonly tmp: string,
@@ -512,9 +517,9 @@ export class CliProject {
 
   /** An example's folder copied into a consumer project, or (none given) a new empty folder there. */
   static async create(example?: string): Promise<CliProject> {
-    const [engineInfo, languageHost, consumer] = await Promise.all([
+    const [engineInfo, , consumer] = await Promise.all([
       engine(),
-      languageYaml(),
+      languageHosts(),
       prepareConsumer(),
     ]);
     const dir = path.join(
@@ -524,7 +529,7 @@ export class CliProject {
     if (example === undefined) fs.mkdirSync(dir);
     else fs.cpSync(example, dir, { recursive: true });
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
-    return new CliProject(consumer, engineInfo, languageHost, dir, tmp);
+    return new CliProject(consumer, engineInfo, dir, tmp);
   }
 
   /**
@@ -533,9 +538,9 @@ export class CliProject {
    * removed by {@link cleanup}.
    */
   static async inRepo(dir: string): Promise<CliProject> {
-    const [engineInfo, languageHost] = await Promise.all([engine(), languageYaml()]);
+    const [engineInfo] = await Promise.all([engine(), languageHosts()]);
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
-    return new CliProject(undefined, engineInfo, languageHost, dir, tmp);
+    return new CliProject(undefined, engineInfo, dir, tmp);
   }
 
   /** The installed package's folder in the consumer project. */
@@ -544,14 +549,13 @@ export class CliProject {
     return path.join(this.consumer.dir, "node_modules", "pulumi-arcgis-admin");
   }
 
-  /** The CLI's environment: the engine, the YAML language host and this Node first on PATH. */
+  /** The CLI's environment: the engine (its language hosts beside it) and this Node first on PATH. */
   env(): NodeJS.ProcessEnv {
     return {
       ...process.env,
       PATH: [
         ...this.extraPath,
         path.dirname(this.engineInfo.bin),
-        path.dirname(this.languageHost.bin),
         path.dirname(process.execPath),
         process.env.PATH ?? "",
       ].join(path.delimiter),

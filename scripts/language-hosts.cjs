@@ -168,10 +168,17 @@ async function ensureLanguageHosts(options = {}) {
   const env = options.env ?? process.env;
   const engine = await require("./engine.cjs").ensureEngine(options);
   installNodejsHost(engine);
-  const python = await require("./python-sdk.cjs").ensurePythonSdk(options);
-  const go = require("./go-build.cjs").findGo(env);
-  if (go === undefined) throw new Error("Go is needed for the Python language host's exec entry.");
-  installPythonHost(engine, { go, python, env });
+  // Without Python or Go, Node.js and YAML programs still run: say so and go on.
+  try {
+    const python = await require("./python-sdk.cjs").ensurePythonSdk(options);
+    const go = require("./go-build.cjs").findGo(env);
+    if (go === undefined) throw new Error("Go is needed for the host's exec entry (sdk/v3).");
+    installPythonHost(engine, { go, python, env });
+  } catch (error) {
+    (options.log ?? ((line) => process.stderr.write(`${line}\n`)))(
+      `The Python language host is not installed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
   // Pulumi YAML's host beside the CLI too, as in a Pulumi release: found without PATH, and
   // without the engine's warning about a host from PATH.
   const yaml = await require("./engine.cjs").ensureLanguageYaml(options);

@@ -25,6 +25,7 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startS3Proxy } from "../helpers/s3-proxy";
 import {
   closeAll,
   consumerWithHost,
@@ -45,6 +46,7 @@ let store: TestObjectStore;
 let counting: FaultProxy;
 let emu: TestEmulator;
 let padded: TestEmulator;
+let twin: TestEmulator;
 let consumer: Consumer;
 let host: Host;
 
@@ -61,7 +63,8 @@ beforeAll(async () => {
     exportDelayMs: 0,
     exportPaddingBytes: 12 * MiB,
   });
-  for (const e of [emu, padded]) {
+  twin = await startTestEmulator({ createDelayMs: 0, exportDelayMs: 0 });
+  for (const e of [emu, padded, twin]) {
     await site.create((await site.check({}, siteInputs(e, { runAsync: false }))).inputs);
   }
   ({ consumer, host } = await consumerWithHost());
@@ -73,6 +76,7 @@ afterAll(() =>
     consumer,
     emu,
     padded,
+    twin,
     counting,
     store ? { close: () => store.stop() } : undefined,
   ),
@@ -90,7 +94,12 @@ async function checked(code: string, name: string): Promise<PropertyMap> {
   return result.inputs;
 }
 
-function exportProgram(e: TestEmulator, name: string, endpoint = store.endpoint): string {
+function exportProgram(
+  e: TestEmulator,
+  name: string,
+  endpoint = store.endpoint,
+  prefix = `${name}/`,
+): string {
   return `
     const { SiteExport } = require("pulumi-arcgis-admin");
     new SiteExport(${JSON.stringify(name)}, {
@@ -98,7 +107,7 @@ function exportProgram(e: TestEmulator, name: string, endpoint = store.endpoint)
       username: "siteadmin",
       password: "site-Password-1",
       tls: { caCert: ${JSON.stringify(e.caCert)} },
-      uploadTo: "s3://${BUCKET}/${name}/",
+      uploadTo: "s3://${BUCKET}/${prefix}",
       objectStore: ${JSON.stringify({ ...store.inputs().objectStore, endpoint })},
       objectStoreCredentials: ${JSON.stringify(store.inputs().objectStoreCredentials)},
     });
@@ -123,8 +132,13 @@ function importProgram(name: string, args: Record<string, unknown>): string {
   `;
 }
 
-async function exportThroughHost(e: TestEmulator, name: string, endpoint?: string) {
-  const inputs = await checked(exportProgram(e, name, endpoint), name);
+async function exportThroughHost(
+  e: TestEmulator,
+  name: string,
+  endpoint?: string,
+  prefix?: string,
+) {
+  const inputs = await checked(exportProgram(e, name, endpoint, prefix), name);
   const created = await host.create(urn(name), inputs, SECRETS);
   return unwrapSecrets(created.properties) as Record<string, unknown>;
 }
@@ -256,6 +270,57 @@ describe("SiteImport from an object a SiteExport wrote", () => {
     );
     expect(denied).toMatch(/archiveObject .*objectStoreCredentials/);
     expect(denied).not.toContain("wrong-secret-value");
+  });
+});
+
+// One stack backing up two sites to one prefix: the engine runs both exports at once, and two
+// exports that start in the same second name their archives alike. The proxy holds each final
+// write back, so that both uploads publish at once.
+describe.each([
+  ["a store that honours If-None-Match", false],
+  ["a store that ignores If-None-Match (the header dropped)", true],
+])("two SiteExports uploading to one prefix at once, %s", (_label, dropIfNoneMatch) => {
+  it("never loses one: each object holds the sha256 its export recorded", async () => {
+    const proxy = await startS3Proxy({
+      target: store.endpoint,
+      credentials: { ...store.inputs().objectStoreCredentials, region: store.region },
+      writeDelayMs: 400,
+      dropIfNoneMatch,
+    });
+    try {
+      let sameName = 0;
+      for (let round = 0; round < 4; round++) {
+        const prefix = `race-${String(dropIfNoneMatch)}-${round}/`;
+        // Started early in a second, both exports are stamped with the same second.
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+        const outs = await Promise.all(
+          [emu, twin].map((e, i) =>
+            exportThroughHost(
+              e,
+              `race-${String(dropIfNoneMatch)}-${round}-${i}`,
+              proxy.url,
+              prefix,
+            ),
+          ),
+        );
+        if (outs[0]!.fileName === outs[1]!.fileName) sameName++;
+        expect(new Set(outs.map((o) => o.objectUrl)).size).toBe(2);
+        for (const o of outs) {
+          const object = await store.digest(
+            BUCKET,
+            String(o.objectUrl).slice(`s3://${BUCKET}/`.length),
+          );
+          expect(object.sha256).toBe(o.sha256);
+          expect(object.metadata.sha256).toBe(o.sha256);
+        }
+        expect(await store.keys(BUCKET, prefix)).toHaveLength(2);
+      }
+      // The race was run: at least one round had both archives under one name.
+      expect(sameName).toBeGreaterThan(0);
+      expect(proxy.conditionals()).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import type { SiteExportOutputs } from "../../provider/resources/site-export/inp
 import { SITE_EXPORT } from "../../provider/resources/site-export/resource";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startS3Proxy } from "../helpers/s3-proxy";
 
 const BUCKET = "backups";
 let store: TestObjectStore;
@@ -106,16 +107,69 @@ describe("SiteExport to object storage", () => {
   });
 
   it("never replaces an archive already under the same key (a name taken gets -1, -2, ...)", async () => {
-    const settings = { ...storeClientConfig() };
     const put = (text: string) =>
-      uploadArchive(settings, `s3://${BUCKET}/same`, "x.agssite", Readable.from([text]), () =>
-        Promise.resolve(createHash("sha256").update(text).digest("hex")),
+      uploadArchive(
+        storeClientConfig(),
+        `s3://${BUCKET}/same`,
+        "x.agssite",
+        Readable.from([text]),
+        () => Promise.resolve(sha(text)),
       );
     const first = await put("first");
     const second = await put("second");
     expect([first.key, second.key]).toEqual(["same/x.agssite", "same/x-1.agssite"]);
     expect((await store.digest(BUCKET, first.key)).sha256).toBe(first.sha256);
     expect(await store.keys(BUCKET, "same/")).toEqual(["same/x-1.agssite", "same/x.agssite"]);
+  });
+
+  // Two exports of two sites in one stack end in the same second and upload one file name to
+  // one prefix at once; the proxy holds each final write back so that both are in flight.
+  describe.each([
+    ["a store that honours If-None-Match", false],
+    ["a store that ignores If-None-Match", true],
+  ])("two uploads of one name at once, to %s", (_label, dropIfNoneMatch) => {
+    it("keeps both: two objects, each holding what its upload recorded", async () => {
+      const proxy = await startS3Proxy({
+        target: store.endpoint,
+        credentials: { ...storeClientConfig().credentials, region: store.region },
+        writeDelayMs: 300,
+        dropIfNoneMatch,
+      });
+      try {
+        const settings = { ...storeClientConfig(), endpoint: proxy.url };
+        for (let round = 0; round < 8; round++) {
+          const prefix = `race-${String(dropIfNoneMatch)}-${round}/`;
+          const texts = [`archive A ${round}`, `archive B ${round}`];
+          const done = await Promise.all(
+            texts.map((text) =>
+              uploadArchive(
+                settings,
+                `s3://${BUCKET}/${prefix}`,
+                "20260101-120000-UTC.agssite",
+                Readable.from([text]),
+                () => Promise.resolve(sha(text)),
+              ),
+            ),
+          );
+          expect(new Set(done.map((d) => d.key)).size).toBe(2);
+          for (const [i, d] of done.entries()) {
+            expect(d.sha256).toBe(sha(texts[i]!));
+            expect((await store.digest(BUCKET, d.key)).sha256).toBe(d.sha256);
+          }
+          // Only the two archives are left: no temporary object.
+          expect((await store.keys(BUCKET, prefix)).sort()).toEqual(done.map((d) => d.key).sort());
+          if (!dropIfNoneMatch) {
+            expect(done.map((d) => d.key).sort()).toEqual([
+              `${prefix}20260101-120000-UTC-1.agssite`,
+              `${prefix}20260101-120000-UTC.agssite`,
+            ]);
+          }
+        }
+        expect(proxy.conditionals()).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 
   it("refresh keeps an export whose object is there, and reports it gone once deleted", async () => {
@@ -185,6 +239,8 @@ describe("SiteExport to object storage", () => {
     expect(updated.outs).toMatchObject({ deleteBackupOnDestroy: true, sha256: outs.sha256 });
   });
 });
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 function storeClientConfig() {
   return {

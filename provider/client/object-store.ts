@@ -203,36 +203,94 @@ function isNotFound(e: unknown): boolean {
   return status === 404 || ["NotFound", "NoSuchKey"].includes(codeOf(e) ?? "");
 }
 
+/** The HTTP status of a store's answer, when there was one. */
+function statusOf(e: unknown): number | undefined {
+  return (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
+
+/** Node's error code of a failure or of its cause (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, ...). */
+function systemCodeOf(e: unknown): string | undefined {
+  for (let at = e, depth = 0; at !== undefined && at !== null && depth < 5; depth++) {
+    const { code, cause } = at as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") return code;
+    at = cause;
+  }
+  // The SDK may wrap a socket's error as text only ("AWS SDK error wrapper for Error: connect
+  // ECONNREFUSED ...").
+  const message = e instanceof Error ? e.message : String(e);
+  return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_[A-Z_]+)\b/.exec(
+    message,
+  )?.[1];
+}
+
+const UNREACHABLE =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH)$/;
+const TLS_FAILURE =
+  /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
+
 /**
- * A failure of the store worded for people: what was asked of which object, S3's error, and
- * what to check. Credentials never appear (the SDK's messages do not hold them).
+ * What went wrong with the store, in one line that says what to check: S3's error name when it
+ * gave one, else the HTTP status (a HEAD answer has no body, so a refusal names no error).
  */
-function storeError(what: string, url: string, e: unknown): Error {
+function storeProblem(e: unknown, endpoint: string): string {
+  const code = codeOf(e);
+  const status = statusOf(e);
+  const message = e instanceof Error ? e.message : String(e);
+  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(message)) {
+    return (
+      "no credentials were found: set objectStoreCredentials, or the AWS environment " +
+      "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/config)"
+    );
+  }
+  if (
+    status === 401 ||
+    status === 403 ||
+    ["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied"].includes(code ?? "")
+  ) {
+    const named = code !== undefined && code !== "Unknown" ? code : `HTTP ${status ?? 403}`;
+    return `access denied (${named}): check objectStoreCredentials (and the bucket's policy)`;
+  }
+  if (code === "NoSuchBucket") {
+    return (
+      `the bucket does not exist at ${endpoint}: create it, or check objectStore.endpoint and ` +
+      "the bucket's name"
+    );
+  }
+  const system = systemCodeOf(e) ?? "";
+  if (UNREACHABLE.test(system) || /socket hang up/.test(message)) {
+    return (
+      `the store at ${endpoint} cannot be reached (${system || "connection closed"}): check ` +
+      "objectStore.endpoint and that the store is running"
+    );
+  }
+  if (TLS_FAILURE.test(system) || /certificate|SSL routines|wrong version number/i.test(message)) {
+    return (
+      `the TLS connection to ${endpoint} failed (${system || message}): check objectStore.endpoint ` +
+      "(http or https, as the store serves) and that the store's certificate is trusted"
+    );
+  }
+  const named =
+    code !== undefined && code !== "Unknown" && !message.includes(code) ? `${code}: ` : "";
+  return `${named}${message === "UnknownError" && status !== undefined ? `HTTP ${status}` : message}`;
+}
+
+/** The endpoint as the user gave it, or AWS S3's, for messages. */
+function endpointOf(settings: ObjectStoreSettings): string {
+  return (
+    settings.endpoint ?? `AWS S3 (${settings.region ?? process.env.AWS_REGION ?? "us-east-1"})`
+  );
+}
+
+/**
+ * A failure of the store worded for people: what was asked of which object, and what to check.
+ * Credentials never appear (the SDK's messages do not hold them).
+ */
+function storeError(settings: ObjectStoreSettings, what: string, url: string, e: unknown): Error {
   // A failure of the body (the server's download, the archive's check) is reported as itself.
   if (e instanceof ObjectStoreError || isArcGISRequestError(e)) return e;
-  const code = codeOf(e);
-  const message = e instanceof Error ? e.message : String(e);
-  let hint = "";
-  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(message)) {
-    hint =
-      " No credentials were found: set objectStoreCredentials, or the AWS environment " +
-      "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/config).";
-  } else if (
-    code === "InvalidAccessKeyId" ||
-    code === "SignatureDoesNotMatch" ||
-    code === "AccessDenied"
-  ) {
-    hint =
-      " Check objectStoreCredentials (or the AWS environment's credentials) and that they may " +
-      "use this bucket.";
-  } else if (code === "NoSuchBucket") {
-    hint = " Create the bucket first, or check objectStore.endpoint and the bucket's name.";
-  } else if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket hang up/.test(message)) {
-    hint = " Check objectStore.endpoint (and that the store is running).";
-  }
   return new ObjectStoreError(
-    `${what} ${url} failed: ${code !== undefined && !message.includes(code) ? `${code}: ` : ""}${message}.${hint}`,
-    code,
+    `${what} ${url} failed: ${storeProblem(e, endpointOf(settings))}.`,
+    codeOf(e),
     { cause: e },
   );
 }
@@ -289,7 +347,7 @@ export async function uploadArchive(
       });
       return { bucket, key, url: objectUrl({ bucket, key }), sha256 };
     } catch (e) {
-      throw storeError("Uploading the archive to", objectUrl(temp), e);
+      throw storeError(settings, "Uploading the archive to", objectUrl(temp), e);
     } finally {
       if (uploaded) {
         await client
@@ -525,12 +583,13 @@ async function streamToObject(
 }
 
 /**
- * An object's size and recorded SHA-256, or undefined when it is not there (nor its bucket).
+ * An object's size and recorded SHA-256, or undefined when it is not there (a missing bucket is
+ * an error: the store or the bucket's name is wrong).
  *
  * @param settings - how to reach the store.
  * @param location - the object.
  * @example `const info = await headObject(settings, objectLocation(state.objectUrl));`
- * Maps to: S3 HeadObject.
+ * Maps to: S3 HeadObject (and HeadBucket after a 404, to tell a missing bucket).
  *
  * @internal
  */
@@ -545,10 +604,27 @@ export async function headObject(
       );
       return { sizeBytes: head.ContentLength ?? 0, sha256: head.Metadata?.[SHA256_METADATA_KEY] };
     } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw storeError("Reading", objectUrl(location), e);
+      if (!isNotFound(e)) throw storeError(settings, "Reading", objectUrl(location), e);
+      // A HEAD answer has no body: a 404 names neither the object nor the bucket as missing.
+      if (await bucketExists(client, s3, location.bucket)) return undefined;
+      throw storeError(settings, "Reading", objectUrl(location), noSuchBucket(e));
     }
   });
+}
+
+/** Whether a bucket is there; a store that will not say (403, ...) counts as yes. */
+async function bucketExists(client: S3Client, s3: typeof ClientS3, bucket: string) {
+  try {
+    await client.send(new s3.HeadBucketCommand({ Bucket: bucket }));
+    return true;
+  } catch (e) {
+    return !isNotFound(e);
+  }
+}
+
+/** A 404 known to be the bucket's, as S3 names it in a body. */
+function noSuchBucket(cause: unknown): Error {
+  return Object.assign(new Error("NoSuchBucket"), { name: "NoSuchBucket", cause });
 }
 
 /**
@@ -570,7 +646,7 @@ export async function deleteObject(
     try {
       await client.send(new s3.DeleteObjectCommand({ Bucket: location.bucket, Key: location.key }));
     } catch (e) {
-      throw storeError("Deleting", objectUrl(location), e);
+      throw storeError(settings, "Deleting", objectUrl(location), e);
     }
   });
 }
@@ -604,11 +680,11 @@ export async function openObject(
     };
   } catch (e) {
     client.destroy();
-    if (isNotFound(e)) {
+    if (isNotFound(e) && codeOf(e) !== "NoSuchBucket") {
       throw new ObjectStoreError(`The object ${objectUrl(location)} is not there.`, "NoSuchKey", {
         cause: e,
       });
     }
-    throw storeError("Reading", objectUrl(location), e);
+    throw storeError(settings, "Reading", objectUrl(location), e);
   }
 }

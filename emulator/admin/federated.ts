@@ -31,31 +31,10 @@
  * values of the unfederated configuration (ARCGIS_TOKEN, BUILTIN stores) and of `httpEnabled`.
  */
 import { AdminError, type ApiRequest } from "../core/http";
-import { machineAt, machinesOfProcess } from "../core/registry";
+import { federationOf, portalUrlOf } from "../core/federations";
 import type { Runtime } from "../core/runtime";
-import type { FederatedServer, SiteRecord } from "../core/state";
+import type { SiteRecord } from "../core/state";
 import { checkToken, presentedToken, type TokenClaims } from "../core/tokens";
-
-/** The portal's root path on an emulator (emulator/portal/sharing-api.ts, PORTAL_ROOT_PATH). */
-const PORTAL_PATH = "/portal";
-
-/** A site's federation: the portal that federated it, and the portal's record of it. */
-export interface Federation {
-  readonly portal: Runtime;
-  readonly server: FederatedServer;
-}
-
-/** The portal of this process that has federated `site`, if any. */
-export function federationOf(site: SiteRecord): Federation | null {
-  for (const machine of machinesOfProcess()) {
-    for (const server of machine.rt.store.current.portal.servers) {
-      if (machineAt(server.adminUrl)?.rt.store.current.site?.id === site.id) {
-        return { portal: machine.rt, server };
-      }
-    }
-  }
-  return null;
-}
 
 /**
  * The claims of the request's token when it is a valid token of the portal that federated `site`,
@@ -103,7 +82,7 @@ export function securityConfig(rt: Runtime, site: SiteRecord): Record<string, un
       roleStoreConfig: { type: "BUILTIN", properties: {} },
     };
   }
-  const portalUrl = `${federation.portal.publicOrigin}${PORTAL_PATH}`;
+  const portalUrl = portalUrlOf(federation.portal);
   return {
     ...common,
     authenticationMode: "ARCGIS_PORTAL_TOKEN",

@@ -16,13 +16,15 @@
  *   adminUrl), .../portal/federation.htm (`{"resources":["servers"]}`).
  * Assumptions (docs/emulator.md): the emulated portal reaches the emulated servers of its own
  * process (core/registry.ts, as joinSite does); any other adminUrl cannot be reached; the texts of its refusals; Notebook and Video Server's
- * serverType; a server federated twice is refused.
+ * serverType; a server federated twice is refused, also by a second portal (the wording of that
+ * refusal).
  */
 import { randomBytes } from "node:crypto";
 import { json, requirePost, SharingError, type ApiRequest, type Reply } from "../core/http";
 import type { ServerType } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import type { FederatedServer } from "../core/state";
+import { federationOf, portalUrlOf } from "../core/federations";
 import { machineAt } from "../core/registry";
 import { verifyPassword } from "../core/tokens";
 
@@ -108,6 +110,16 @@ async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
     throw new SharingError(
       400,
       `Unable to federate the server. The username or password of the primary site administrator of '${adminUrl}' is not valid.`,
+    );
+  }
+  // A server's security configuration names one portal (Chef's `federate` writes one
+  // portalProperties; its rest/info one owningSystemUrl): another portal's federate is refused,
+  // in this API's error form. The wording is assumed (docs/emulator.md).
+  const owner = federationOf(site);
+  if (owner !== null && owner.portal !== rt) {
+    throw new SharingError(
+      400,
+      `Unable to federate the server. The server '${adminUrl}' is already federated with another portal ('${portalUrlOf(owner.portal)}'). Unfederate it from that portal first.`,
     );
   }
   const id = randomBytes(12).toString("base64url").slice(0, 16);

@@ -69,7 +69,8 @@ const restore = new SiteImport("restore", {
     if (file === undefined) throw new Error("the backup was not downloaded");
     return file;
   }),
-  archiveSha256: backup.sha256.apply((sha) => sha ?? ""),
+  // What the export recorded: the download must hash to it before anything is sent.
+  archiveSha256: backup.sha256,
   triggers: [drill],
 });
 

@@ -4,6 +4,7 @@
  * it), the streamed multipart upload published under its final key with the archive's SHA-256 as
  * metadata, and the reads and the delete a refresh, a restore and an opted-in destroy make.
  */
+import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
 import { isArcGISRequestError } from "./errors";
 import type * as ClientS3 from "@aws-sdk/client-s3";
@@ -11,6 +12,16 @@ import type { S3Client } from "@aws-sdk/client-s3";
 
 /** The object metadata key that holds an archive's SHA-256 (hex): `x-amz-meta-sha256`. */
 export const SHA256_METADATA_KEY = "sha256";
+
+/**
+ * The object metadata key that names the upload that wrote an archive (`x-amz-meta-writer`, a
+ * random id per upload): after writing, an upload finds its own id there, or knows that another
+ * writer's object holds the key.
+ */
+export const WRITER_METADATA_KEY = "writer";
+
+/** How many names (`name`, `name-1`, ...) an upload tries before it gives up. */
+const MAX_NAMES = 100;
 
 /**
  * Size of each uploaded part: S3's minimum (5 MiB). The upload's memory is one buffer of this
@@ -192,36 +203,94 @@ function isNotFound(e: unknown): boolean {
   return status === 404 || ["NotFound", "NoSuchKey"].includes(codeOf(e) ?? "");
 }
 
+/** The HTTP status of a store's answer, when there was one. */
+function statusOf(e: unknown): number | undefined {
+  return (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
+
+/** Node's error code of a failure or of its cause (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, ...). */
+function systemCodeOf(e: unknown): string | undefined {
+  for (let at = e, depth = 0; at !== undefined && at !== null && depth < 5; depth++) {
+    const { code, cause } = at as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") return code;
+    at = cause;
+  }
+  // The SDK may wrap a socket's error as text only ("AWS SDK error wrapper for Error: connect
+  // ECONNREFUSED ...").
+  const message = e instanceof Error ? e.message : String(e);
+  return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_[A-Z_]+)\b/.exec(
+    message,
+  )?.[1];
+}
+
+const UNREACHABLE =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH)$/;
+const TLS_FAILURE =
+  /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_)/;
+
 /**
- * A failure of the store worded for people: what was asked of which object, S3's error, and
- * what to check. Credentials never appear (the SDK's messages do not hold them).
+ * What went wrong with the store, in one line that says what to check: S3's error name when it
+ * gave one, else the HTTP status (a HEAD answer has no body, so a refusal names no error).
  */
-function storeError(what: string, url: string, e: unknown): Error {
+function storeProblem(e: unknown, endpoint: string): string {
+  const code = codeOf(e);
+  const status = statusOf(e);
+  const message = e instanceof Error ? e.message : String(e);
+  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(message)) {
+    return (
+      "no credentials were found: set objectStoreCredentials, or the AWS environment " +
+      "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/config)"
+    );
+  }
+  if (
+    status === 401 ||
+    status === 403 ||
+    ["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied"].includes(code ?? "")
+  ) {
+    const named = code !== undefined && code !== "Unknown" ? code : `HTTP ${status ?? 403}`;
+    return `access denied (${named}): check objectStoreCredentials (and the bucket's policy)`;
+  }
+  if (code === "NoSuchBucket") {
+    return (
+      `the bucket does not exist at ${endpoint}: create it, or check objectStore.endpoint and ` +
+      "the bucket's name"
+    );
+  }
+  const system = systemCodeOf(e) ?? "";
+  if (UNREACHABLE.test(system) || /socket hang up/.test(message)) {
+    return (
+      `the store at ${endpoint} cannot be reached (${system || "connection closed"}): check ` +
+      "objectStore.endpoint and that the store is running"
+    );
+  }
+  if (TLS_FAILURE.test(system) || /certificate|SSL routines|wrong version number/i.test(message)) {
+    return (
+      `the TLS connection to ${endpoint} failed (${system || message}): check objectStore.endpoint ` +
+      "(http or https, as the store serves) and that the store's certificate is trusted"
+    );
+  }
+  const named =
+    code !== undefined && code !== "Unknown" && !message.includes(code) ? `${code}: ` : "";
+  return `${named}${message === "UnknownError" && status !== undefined ? `HTTP ${status}` : message}`;
+}
+
+/** The endpoint as the user gave it, or AWS S3's, for messages. */
+function endpointOf(settings: ObjectStoreSettings): string {
+  return (
+    settings.endpoint ?? `AWS S3 (${settings.region ?? process.env.AWS_REGION ?? "us-east-1"})`
+  );
+}
+
+/**
+ * A failure of the store worded for people: what was asked of which object, and what to check.
+ * Credentials never appear (the SDK's messages do not hold them).
+ */
+function storeError(settings: ObjectStoreSettings, what: string, url: string, e: unknown): Error {
   // A failure of the body (the server's download, the archive's check) is reported as itself.
   if (e instanceof ObjectStoreError || isArcGISRequestError(e)) return e;
-  const code = codeOf(e);
-  const message = e instanceof Error ? e.message : String(e);
-  let hint = "";
-  if (code === "CredentialsProviderError" || /Could not load credentials/i.test(message)) {
-    hint =
-      " No credentials were found: set objectStoreCredentials, or the AWS environment " +
-      "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE with ~/.aws/config).";
-  } else if (
-    code === "InvalidAccessKeyId" ||
-    code === "SignatureDoesNotMatch" ||
-    code === "AccessDenied"
-  ) {
-    hint =
-      " Check objectStoreCredentials (or the AWS environment's credentials) and that they may " +
-      "use this bucket.";
-  } else if (code === "NoSuchBucket") {
-    hint = " Create the bucket first, or check objectStore.endpoint and the bucket's name.";
-  } else if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket hang up/.test(message)) {
-    hint = " Check objectStore.endpoint (and that the store is running).";
-  }
   return new ObjectStoreError(
-    `${what} ${url} failed: ${code !== undefined && !message.includes(code) ? `${code}: ` : ""}${message}.${hint}`,
-    code,
+    `${what} ${url} failed: ${storeProblem(e, endpointOf(settings))}.`,
+    codeOf(e),
     { cause: e },
   );
 }
@@ -230,9 +299,9 @@ function storeError(what: string, url: string, e: unknown): Error {
  * Streams a body to an object with a multipart upload ({@link PART_BYTES} parts through one
  * reused buffer: the body is never held whole), under a temporary key beside the final one;
  * once the body has been read whole, `finish` gives the SHA-256 and the archive's check, and the
- * object is copied to a free final key (`name`, else `name-1`, ... : a backup never replaces
- * another) with the SHA-256 as metadata; the temporary object is then removed. A failure leaves
- * no final object.
+ * object is published with the SHA-256 as metadata under a key no other object has (see
+ * {@link publish}: a backup never replaces another); the temporary object is then removed. A
+ * failure leaves no final object.
  *
  * @param settings - how to reach the store.
  * @param destination - `s3://bucket/prefix`.
@@ -245,7 +314,8 @@ function storeError(what: string, url: string, e: unknown): Error {
  * await uploadArchive({ endpoint }, "s3://backups/site-a", "x.agssite", stream, async () => hash);
  * ```
  * Maps to: S3 CreateMultipartUpload, UploadPart, CompleteMultipartUpload (or PutObject for a
- * small body), HeadObject, CopyObject, DeleteObject (of the temporary object).
+ * small body), CopyObject with `If-None-Match: *`, HeadObject, DeleteObject (of the temporary
+ * object).
  *
  * @internal
  */
@@ -259,30 +329,25 @@ export async function uploadArchive(
 ): Promise<ObjectLocation & { url: string; sha256: string }> {
   const { bucket, prefix } = parseObjectUrl(destination);
   const safe = name.replace(/[^\w.-]+/g, "_");
-  const temp: ObjectLocation = {
-    bucket,
-    key: `${prefix}.${safe}.${process.pid}-${Date.now().toString(36)}.part`,
-  };
+  // Unique to this upload even across machines, unlike a process id and a clock.
+  const writer = randomBytes(6).toString("hex");
+  const temp: ObjectLocation = { bucket, key: `${prefix}.${safe}.${writer}.part` };
   return withClient(settings, async (client, s3) => {
     let uploaded = false;
     try {
-      await streamToObject(client, s3, temp, body, signal);
+      const sizeBytes = await streamToObject(client, s3, temp, body, signal);
       uploaded = true;
       const sha256 = await finish();
-      const key = await freeKey(client, s3, bucket, prefix, safe);
-      await client.send(
-        new s3.CopyObjectCommand({
-          Bucket: bucket,
-          Key: key,
-          CopySource: `${bucket}/${temp.key.split("/").map(encodeURIComponent).join("/")}`,
-          MetadataDirective: "REPLACE",
-          ContentType: "application/zip",
-          Metadata: { [SHA256_METADATA_KEY]: sha256 },
-        }),
-      );
+      const key = await publish(client, s3, temp, {
+        prefix,
+        name: safe,
+        writer,
+        sha256,
+        sizeBytes,
+      });
       return { bucket, key, url: objectUrl({ bucket, key }), sha256 };
     } catch (e) {
-      throw storeError("Uploading the archive to", objectUrl(temp), e);
+      throw storeError(settings, "Uploading the archive to", objectUrl(temp), e);
     } finally {
       if (uploaded) {
         await client
@@ -291,6 +356,127 @@ export async function uploadArchive(
       }
     }
   });
+}
+
+/** Whether a write was refused by its condition (`If-None-Match`): another object has the key. */
+function isConditionFailed(e: unknown): boolean {
+  const status = (e as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
+    ?.httpStatusCode;
+  // 409 ConditionalRequestConflict: S3 is completing another conditional write of that key.
+  return (
+    status === 412 ||
+    ["PreconditionFailed", "ConditionalRequestConflict"].includes(codeOf(e) ?? "") ||
+    (status === 409 && codeOf(e) !== "NoSuchBucket")
+  );
+}
+
+/**
+ * Copies the uploaded temporary object to its final key, never over another object: each copy
+ * carries `If-None-Match: *`, and a store refusing it means the name is taken (`-1`, `-2`, ...
+ * next). Whether the store honours the condition is asked first, with a conditional copy of the
+ * temporary object onto itself (refused when honoured); a store that ignores it would let two
+ * uploads write one key, so the final name then carries this upload's own id. After the copy, the
+ * object must carry this upload's id, SHA-256 and size, else another writer's copy replaced it
+ * and the next name is tried.
+ */
+async function publish(
+  client: S3Client,
+  s3: typeof ClientS3,
+  temp: ObjectLocation,
+  upload: { prefix: string; name: string; writer: string; sha256: string; sizeBytes: number },
+): Promise<string> {
+  const { bucket } = temp;
+  const source = `${bucket}/${temp.key.split("/").map(encodeURIComponent).join("/")}`;
+  const conditional = await honoursIfNoneMatch(client, s3, temp, source);
+  const dot = upload.name.lastIndexOf(".");
+  const stem = dot > 0 ? upload.name.slice(0, dot) : upload.name;
+  const ext = dot > 0 ? upload.name.slice(dot) : "";
+  const base = conditional ? stem : `${stem}-${upload.writer}`;
+  for (let n = 0; n < MAX_NAMES; n++) {
+    const key = `${upload.prefix}${base}${n === 0 ? "" : `-${n}`}${ext}`;
+    if (!conditional && (await headObjectWith(client, s3, { bucket, key })) !== undefined) {
+      continue;
+    }
+    try {
+      await client.send(
+        new s3.CopyObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          CopySource: source,
+          IfNoneMatch: "*",
+          MetadataDirective: "REPLACE",
+          ContentType: "application/zip",
+          Metadata: { [SHA256_METADATA_KEY]: upload.sha256, [WRITER_METADATA_KEY]: upload.writer },
+        }),
+      );
+    } catch (e) {
+      if (isConditionFailed(e)) continue;
+      throw e;
+    }
+    const written = await headObjectWith(client, s3, { bucket, key });
+    if (
+      written?.writer === upload.writer &&
+      written.sha256 === upload.sha256 &&
+      written.sizeBytes === upload.sizeBytes
+    ) {
+      return key;
+    }
+  }
+  throw new ObjectStoreError(
+    `No free name for ${upload.name} under s3://${bucket}/${upload.prefix}: ${MAX_NAMES} names ` +
+      "were taken. Upload to another prefix, or remove old archives.",
+    undefined,
+  );
+}
+
+/**
+ * Whether the store refuses a write that `If-None-Match: *` forbids: a conditional copy of the
+ * temporary object onto itself, which such a store refuses (the key exists) and any other store
+ * performs harmlessly. Any other failure counts as "not honoured", the safe side.
+ */
+async function honoursIfNoneMatch(
+  client: S3Client,
+  s3: typeof ClientS3,
+  temp: ObjectLocation,
+  source: string,
+): Promise<boolean> {
+  try {
+    await client.send(
+      new s3.CopyObjectCommand({
+        Bucket: temp.bucket,
+        Key: temp.key,
+        CopySource: source,
+        IfNoneMatch: "*",
+        // A copy onto itself is legal only when it changes something.
+        MetadataDirective: "REPLACE",
+        Metadata: { probe: "if-none-match" },
+      }),
+    );
+    return false;
+  } catch (e) {
+    return isConditionFailed(e);
+  }
+}
+
+/** An object's size, SHA-256 and writer, or undefined when it is not there. */
+async function headObjectWith(
+  client: S3Client,
+  s3: typeof ClientS3,
+  location: ObjectLocation,
+): Promise<(ObjectInfo & { writer?: string | undefined }) | undefined> {
+  try {
+    const head = await client.send(
+      new s3.HeadObjectCommand({ Bucket: location.bucket, Key: location.key }),
+    );
+    return {
+      sizeBytes: head.ContentLength ?? 0,
+      sha256: head.Metadata?.[SHA256_METADATA_KEY],
+      writer: head.Metadata?.[WRITER_METADATA_KEY],
+    };
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
 }
 
 /**
@@ -304,7 +490,7 @@ async function streamToObject(
   target: ObjectLocation,
   body: Readable,
   signal: AbortSignal | undefined,
-): Promise<void> {
+): Promise<number> {
   const where = { Bucket: target.bucket, Key: target.key };
   const options = signal === undefined ? {} : { abortSignal: signal };
   const buffer = Buffer.allocUnsafeSlow(PART_BYTES);
@@ -312,6 +498,7 @@ async function streamToObject(
   let uploadId: string | undefined;
   const parts: Array<{ PartNumber: number; ETag?: string; ChecksumCRC32?: string }> = [];
   let partNumber = 0;
+  let total = 0;
   const send = async (data: Buffer, partNumber: number, id: string): Promise<void> => {
     const answer = await client.send(
       new s3.UploadPartCommand({
@@ -360,6 +547,7 @@ async function streamToObject(
         const copied = chunk.copy(buffer, filled, at);
         filled += copied;
         at += copied;
+        total += copied;
         if (filled === PART_BYTES) await flush();
       }
     }
@@ -372,7 +560,7 @@ async function streamToObject(
         }),
         options,
       );
-      return;
+      return total;
     }
     if (filled > 0) await flush();
     await client.send(
@@ -383,6 +571,7 @@ async function streamToObject(
       }),
       options,
     );
+    return total;
   } catch (e) {
     if (uploadId !== undefined) {
       await client
@@ -393,35 +582,14 @@ async function streamToObject(
   }
 }
 
-/** The first of `name`, `name-1`, ... that no object under the prefix has. */
-async function freeKey(
-  client: S3Client,
-  s3: typeof ClientS3,
-  bucket: string,
-  prefix: string,
-  name: string,
-): Promise<string> {
-  const dot = name.lastIndexOf(".");
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : "";
-  for (let n = 0; ; n++) {
-    const key = `${prefix}${n === 0 ? name : `${stem}-${n}${ext}`}`;
-    try {
-      await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key }));
-    } catch (e) {
-      if (isNotFound(e)) return key;
-      throw e;
-    }
-  }
-}
-
 /**
- * An object's size and recorded SHA-256, or undefined when it is not there (nor its bucket).
+ * An object's size and recorded SHA-256, or undefined when it is not there (a missing bucket is
+ * an error: the store or the bucket's name is wrong).
  *
  * @param settings - how to reach the store.
  * @param location - the object.
  * @example `const info = await headObject(settings, objectLocation(state.objectUrl));`
- * Maps to: S3 HeadObject.
+ * Maps to: S3 HeadObject (and HeadBucket after a 404, to tell a missing bucket).
  *
  * @internal
  */
@@ -436,10 +604,27 @@ export async function headObject(
       );
       return { sizeBytes: head.ContentLength ?? 0, sha256: head.Metadata?.[SHA256_METADATA_KEY] };
     } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw storeError("Reading", objectUrl(location), e);
+      if (!isNotFound(e)) throw storeError(settings, "Reading", objectUrl(location), e);
+      // A HEAD answer has no body: a 404 names neither the object nor the bucket as missing.
+      if (await bucketExists(client, s3, location.bucket)) return undefined;
+      throw storeError(settings, "Reading", objectUrl(location), noSuchBucket(e));
     }
   });
+}
+
+/** Whether a bucket is there; a store that will not say (403, ...) counts as yes. */
+async function bucketExists(client: S3Client, s3: typeof ClientS3, bucket: string) {
+  try {
+    await client.send(new s3.HeadBucketCommand({ Bucket: bucket }));
+    return true;
+  } catch (e) {
+    return !isNotFound(e);
+  }
+}
+
+/** A 404 known to be the bucket's, as S3 names it in a body. */
+function noSuchBucket(cause: unknown): Error {
+  return Object.assign(new Error("NoSuchBucket"), { name: "NoSuchBucket", cause });
 }
 
 /**
@@ -461,7 +646,7 @@ export async function deleteObject(
     try {
       await client.send(new s3.DeleteObjectCommand({ Bucket: location.bucket, Key: location.key }));
     } catch (e) {
-      throw storeError("Deleting", objectUrl(location), e);
+      throw storeError(settings, "Deleting", objectUrl(location), e);
     }
   });
 }
@@ -495,11 +680,11 @@ export async function openObject(
     };
   } catch (e) {
     client.destroy();
-    if (isNotFound(e)) {
+    if (isNotFound(e) && codeOf(e) !== "NoSuchBucket") {
       throw new ObjectStoreError(`The object ${objectUrl(location)} is not there.`, "NoSuchKey", {
         cause: e,
       });
     }
-    throw storeError("Reading", objectUrl(location), e);
+    throw storeError(settings, "Reading", objectUrl(location), e);
   }
 }

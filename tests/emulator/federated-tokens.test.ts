@@ -111,4 +111,58 @@ describe("portal tokens on a federated server", () => {
     });
     expect(after.json).toMatchObject({ authenticationTier: "GIS_SERVER" });
   });
+
+  // A server's security configuration names one portal (see emulator/portal/federation.ts): the
+  // wording of the refusal is an assumption of docs/emulator.md, its form the sharing API's.
+  it("are a second portal's only after the first unfederates: its federate is refused meanwhile", async () => {
+    const second = await Harness.start({
+      createDelayMs: 0,
+      seed: { portal: { ...SEED.portal, id: "FEDPORTAL02" } },
+    });
+    try {
+      const root = siteRoot(federated);
+      const server = { url: root, adminUrl: root, ...SITE_ADMIN };
+      const first = await federation("federate", server);
+      expect(first.json).toMatchObject({ status: "success" });
+      const secondToken = await second.portalToken(PORTAL_ADMIN.username, PORTAL_ADMIN.password);
+      const secondUrl = second.emu.sharingUrl.replace(/\/sharing\/rest$/, "");
+      const federateAtSecond = () =>
+        send(second.agent, "POST", `${secondUrl}/portaladmin/federation/servers/federate`, {
+          form: { f: "json", token: secondToken, ...server },
+        });
+
+      const refused = await federateAtSecond();
+      expect(refused.json).toEqual({
+        error: {
+          code: 400,
+          message: `Unable to federate the server. The server '${root}' is already federated with another portal ('${portalUrl()}'). Unfederate it from that portal first.`,
+          details: [],
+        },
+      });
+      const listed = await send(
+        second.agent,
+        "GET",
+        `${secondUrl}/portaladmin/federation/servers`,
+        {
+          form: { f: "json", token: secondToken },
+        },
+      );
+      expect(listed.json.servers).toEqual([]);
+      // The server still honours the first portal's tokens only.
+      expect(
+        (await federated.admin("machines", { token: portalToken })).json.machines,
+      ).toHaveLength(1);
+      expect((await federated.admin("machines", { token: secondToken })).json.code).toBe(498);
+
+      expect(
+        (await federation(`${first.json.serverId as string}/unfederate`, {})).json,
+      ).toMatchObject({ status: "success" });
+      expect((await federateAtSecond()).json).toMatchObject({ status: "success" });
+      expect(
+        (await federated.admin("machines", { token: secondToken })).json.machines,
+      ).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
 });

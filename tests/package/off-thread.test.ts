@@ -140,7 +140,7 @@ it("brings the store's refusal back as an ObjectStoreError that names the fix, w
   expect(answer.workers).toBe(1);
   expect(answer.error).toMatchObject({ objectStoreError: true, arcgisError: false });
   expect(answer.error!.code).toEqual(expect.any(String));
-  expect(answer.error!.message).toMatch(/Check objectStoreCredentials/);
+  expect(answer.error!.message).toMatch(/access denied \(\w+\): check objectStoreCredentials/);
   expect(answer.error!.message).not.toContain(secretAccessKey);
   expect(await store.keys(BUCKET, "c/")).toEqual([]);
 }, 120_000);

@@ -44,6 +44,7 @@ module.exports = () => {
           password: config.requireSecret("sitePassword"),
           tls: { caCert: config.require("restoreCaCert") },
           archiveObject: backup.objectUrl,
+          archiveSha256: backup.sha256,
           ...store,
         });
   return {

@@ -42,6 +42,7 @@ afterEach(async () => {
   await emu?.close();
 });
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const portal = () => createPortalSession({ sharingUrl: emu.sharingUrl, ...PORTAL });
 const federateRequests = () =>
   emu.requestLog().filter((r) => r.url.endsWith("/federation/servers/federate"));
@@ -149,6 +150,31 @@ describe("Federation ownership", () => {
     await federation.delete(optedIn.id, optedIn.outs as FederationOutputs);
     expect(await federatedServers(portal())).toHaveLength(0);
     expect(federateRequests()).toHaveLength(1);
+  });
+
+  // A server is federated with one portal at a time; the second portal refuses, and the server
+  // keeps honouring only the first portal's tokens.
+  it("reports a server another portal has federated: refused, nothing federated here", async () => {
+    await start();
+    const first = await startTestEmulator({ tls: false, createDelayMs: 0 });
+    try {
+      await federation.create(await checked({}, first.sharingUrl));
+      const before = federateRequests().length;
+      const failure = federation.create(await checked());
+      await expect(failure).rejects.toThrow(
+        new RegExp(
+          `^The portal ${escape(emu.sharingUrl)} refused to federate ${escape(emu.adminUrl.replace(/\/admin$/, ""))}: ` +
+            "the server is federated with another portal already \\(the portal said: .*" +
+            `${escape(first.sharingUrl.replace(/\/sharing\/rest$/, ""))}.*\\)\\. A server is federated with one ` +
+            "portal at a time: unfederate it from the other portal first, or declare this " +
+            "Federation against that portal\\. Nothing was federated\\.$",
+        ),
+      );
+      expect(federateRequests()).toHaveLength(before + 1);
+      expect(await federatedServers(portal())).toEqual([]);
+    } finally {
+      await first.close();
+    }
   });
 
   it("refresh drops a server unfederated out of band; the next create federates it again", async () => {

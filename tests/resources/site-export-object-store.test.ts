@@ -4,6 +4,7 @@
  * metadata, refresh noticing a deleted object, and destroy keeping the object unless opted in.
  */
 import { createHash } from "node:crypto";
+import * as net from "node:net";
 import { Readable } from "node:stream";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { uploadArchive } from "../../provider/client";
@@ -13,6 +14,7 @@ import type { SiteExportOutputs } from "../../provider/resources/site-export/inp
 import { SITE_EXPORT } from "../../provider/resources/site-export/resource";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startS3Proxy } from "../helpers/s3-proxy";
 
 const BUCKET = "backups";
 let store: TestObjectStore;
@@ -106,16 +108,69 @@ describe("SiteExport to object storage", () => {
   });
 
   it("never replaces an archive already under the same key (a name taken gets -1, -2, ...)", async () => {
-    const settings = { ...storeClientConfig() };
     const put = (text: string) =>
-      uploadArchive(settings, `s3://${BUCKET}/same`, "x.agssite", Readable.from([text]), () =>
-        Promise.resolve(createHash("sha256").update(text).digest("hex")),
+      uploadArchive(
+        storeClientConfig(),
+        `s3://${BUCKET}/same`,
+        "x.agssite",
+        Readable.from([text]),
+        () => Promise.resolve(sha(text)),
       );
     const first = await put("first");
     const second = await put("second");
     expect([first.key, second.key]).toEqual(["same/x.agssite", "same/x-1.agssite"]);
     expect((await store.digest(BUCKET, first.key)).sha256).toBe(first.sha256);
     expect(await store.keys(BUCKET, "same/")).toEqual(["same/x-1.agssite", "same/x.agssite"]);
+  });
+
+  // Two exports of two sites in one stack end in the same second and upload one file name to
+  // one prefix at once; the proxy holds each final write back so that both are in flight.
+  describe.each([
+    ["a store that honours If-None-Match", false],
+    ["a store that ignores If-None-Match", true],
+  ])("two uploads of one name at once, to %s", (_label, dropIfNoneMatch) => {
+    it("keeps both: two objects, each holding what its upload recorded", async () => {
+      const proxy = await startS3Proxy({
+        target: store.endpoint,
+        credentials: { ...storeClientConfig().credentials, region: store.region },
+        writeDelayMs: 300,
+        dropIfNoneMatch,
+      });
+      try {
+        const settings = { ...storeClientConfig(), endpoint: proxy.url };
+        for (let round = 0; round < 8; round++) {
+          const prefix = `race-${String(dropIfNoneMatch)}-${round}/`;
+          const texts = [`archive A ${round}`, `archive B ${round}`];
+          const done = await Promise.all(
+            texts.map((text) =>
+              uploadArchive(
+                settings,
+                `s3://${BUCKET}/${prefix}`,
+                "20260101-120000-UTC.agssite",
+                Readable.from([text]),
+                () => Promise.resolve(sha(text)),
+              ),
+            ),
+          );
+          expect(new Set(done.map((d) => d.key)).size).toBe(2);
+          for (const [i, d] of done.entries()) {
+            expect(d.sha256).toBe(sha(texts[i]!));
+            expect((await store.digest(BUCKET, d.key)).sha256).toBe(d.sha256);
+          }
+          // Only the two archives are left: no temporary object.
+          expect((await store.keys(BUCKET, prefix)).sort()).toEqual(done.map((d) => d.key).sort());
+          if (!dropIfNoneMatch) {
+            expect(done.map((d) => d.key).sort()).toEqual([
+              `${prefix}20260101-120000-UTC-1.agssite`,
+              `${prefix}20260101-120000-UTC.agssite`,
+            ]);
+          }
+        }
+        expect(proxy.conditionals()).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 
   it("refresh keeps an export whose object is there, and reports it gone once deleted", async () => {
@@ -163,10 +218,79 @@ describe("SiteExport to object storage", () => {
     ).inputs;
     const failure = siteExport.create(inputs);
     await expect(failure).rejects.toThrow(
-      /to uploadTo \(s3:\/\/backups\/denied\/\) failed: .*(InvalidAccessKeyId|AccessDenied|SignatureDoesNotMatch).*Check objectStoreCredentials/s,
+      /to uploadTo \(s3:\/\/backups\/denied\/\) failed: .*access denied \((InvalidAccessKeyId|AccessDenied|SignatureDoesNotMatch)\): check objectStoreCredentials \(and the bucket's policy\)/s,
     );
     await failure.catch((e: Error) => expect(e.message).not.toContain(secret));
     expect(await store.keys(BUCKET, "denied/")).toEqual([]);
+  });
+
+  describe("store errors that say what to do", () => {
+    const secret = "wrong-Secret-Key-456";
+    let exported: { id: string; outs: SiteExportOutputs };
+    beforeAll(async () => {
+      exported = await exportTo("errors/", { deleteBackupOnDestroy: true });
+    });
+    /** What refresh and destroy fail with for these state changes (never a pass). */
+    async function failures(change: Partial<SiteExportOutputs>): Promise<string[]> {
+      const props = { ...exported.outs, ...change };
+      const messages: string[] = [];
+      for (const step of [
+        () => siteExport.read(exported.id, props),
+        () => siteExport.delete(exported.id, props),
+      ]) {
+        messages.push(
+          await step().then(
+            () => "passed",
+            (e: Error) => e.message,
+          ),
+        );
+      }
+      return messages;
+    }
+
+    // A HEAD answered 403 has no body, so the SDK names no error: the status says it.
+    it("a wrong secret key: access denied, check objectStoreCredentials, naming the object", async () => {
+      const url = exported.outs.objectUrl!;
+      for (const message of await failures({
+        objectStoreCredentials: { accessKeyId: store.accessKeyId, secretAccessKey: secret },
+      })) {
+        expect(message).toBe(
+          `Reading ${url} failed: access denied (HTTP 403): check objectStoreCredentials (and the bucket's policy).`,
+        );
+      }
+      expect(await store.exists(BUCKET, keyOf(exported.outs))).toBe(true);
+    });
+
+    it("a missing bucket, a wrong endpoint and a TLS failure: each its own line", async () => {
+      const missing = await failures({ objectUrl: "s3://no-such-bucket-38/errors/x.agssite" });
+      for (const message of missing) {
+        expect(message).toBe(
+          `Reading s3://no-such-bucket-38/errors/x.agssite failed: the bucket does not exist at ${store.endpoint}: create it, or check objectStore.endpoint and the bucket's name.`,
+        );
+      }
+      const closed = await closedPort();
+      const refused = await failures({
+        objectStore: { ...store.inputs().objectStore, endpoint: `http://127.0.0.1:${closed}` },
+      });
+      for (const message of refused) {
+        expect(message).toMatch(
+          /failed: the store at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\): check objectStore\.endpoint and that the store is running\.$/,
+        );
+      }
+      // https to a store that serves http: the TLS handshake fails.
+      const tls = `https://${new URL(store.endpoint).host}`;
+      for (const message of await failures({
+        objectStore: { ...store.inputs().objectStore, endpoint: tls },
+      })) {
+        expect(message).toContain(`failed: the TLS connection to ${tls} failed (`);
+        expect(message).toContain(
+          "check objectStore.endpoint (http or https, as the store serves)",
+        );
+      }
+      for (const message of [...missing, ...refused]) {
+        expect(message).not.toContain(store.secretAccessKey);
+      }
+    });
   });
 
   it("exports again when uploadTo or the store changes, and only updates state for deleteBackupOnDestroy and credentials", async () => {
@@ -185,6 +309,17 @@ describe("SiteExport to object storage", () => {
     expect(updated.outs).toMatchObject({ deleteBackupOnDestroy: true, sha256: outs.sha256 });
   });
 });
+
+/** A port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 function storeClientConfig() {
   return {

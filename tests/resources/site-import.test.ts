@@ -21,6 +21,7 @@ import {
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
+import { UNKNOWN } from "../../provider/resources/common/input-check";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "site-Password-1";
@@ -113,6 +114,44 @@ describe("SiteImport check()", () => {
     }
     const bad = await siteImport.check({}, { ...base, location: "/x", archiveSha256: "abc" });
     expect(bad.failures).toEqual([expect.objectContaining({ property: "archiveSha256" })]);
+  });
+
+  // The object's own sha256 metadata is set by whoever writes the bucket: only what the stack
+  // recorded proves the archive.
+  it("refuses archiveObject without archiveSha256, absent or empty, naming archiveSha256", async () => {
+    const base = {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "a",
+      password: "b",
+      archiveObject: "s3://backups/site-a/20260101-120000-UTC.agssite",
+    };
+    const absent = await siteImport.check({}, base);
+    expect(absent.failures).toEqual([
+      {
+        property: "archiveSha256",
+        reason: expect.stringMatching(/required with archiveObject.*SiteExport's sha256 output/),
+      },
+    ]);
+    const empty = await siteImport.check({}, { ...base, archiveSha256: "" });
+    expect(empty.failures).toEqual([
+      { property: "archiveSha256", reason: expect.stringMatching(/^is empty: .*sha256 output/) },
+    ]);
+    const given = await siteImport.check({}, { ...base, archiveSha256: "a".repeat(64) });
+    expect(given.failures ?? []).toEqual([]);
+  });
+
+  it("lets a preview through with archiveSha256 still unknown, and create refuses it absent", async () => {
+    const base = {
+      adminUrl: "https://gis.example.com:20443/arcgis/admin",
+      username: "a",
+      password: "b",
+      archiveObject: "s3://backups/site-a/20260101-120000-UTC.agssite",
+    };
+    const unknown = await siteImport.check({}, { ...base, archiveSha256: UNKNOWN });
+    expect(unknown.failures ?? []).toEqual([]);
+    // Known at `pulumi up` as nothing (a SiteExport that recorded no sha256): refused before any
+    // request (the URL answers nothing).
+    await expect(siteImport.create(base)).rejects.toThrow(/archiveSha256: is required/);
   });
 });
 

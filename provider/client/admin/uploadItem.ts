@@ -73,9 +73,10 @@ export interface UploadedObjectItem {
 /**
  * Streams an archive from S3-compatible object storage to the server as an uploaded item (the
  * multipart `itemFile` of {@link uploadItem}), without writing it to disk or holding it in memory.
- * The expected SHA-256 is the object's `sha256` metadata (what SiteExport's `uploadTo` records),
- * or `expectedSha256`; when both are there they must agree, and an object with neither is refused
- * before anything is sent. The content is hashed and checked as a zip as it goes; the last chunk
+ * The content must hash to `expectedSha256`, which the caller recorded (a SiteExport's `sha256`):
+ * the object's own `sha256` metadata is never proof, anyone who can write the bucket sets it; it
+ * only refuses early, before anything is sent, when it names another archive. The content is
+ * hashed and checked as a zip as it goes; the last chunk
  * and the multipart's closing boundary are sent only once the hash matches, so a server never
  * receives a complete upload of other content (the request is cut, and no item is made). Never
  * retried but for a rejected token (the object is then read again): a second upload would make a
@@ -85,11 +86,13 @@ export interface UploadedObjectItem {
  * @param store - how to reach the store (endpoint, region, path style, credentials).
  * @param object - `s3://bucket/key` of the archive.
  * @param options - `description`: stored with the item; `expectedSha256`: what the content must
- *   hash to (hex).
+ *   hash to (hex), required.
  * @returns the new item's id, the file name, size and SHA-256 of what was sent.
  * @example
  * ```ts
- * const item = await uploadItemFromObject(session, { region: "eu-west-1" }, "s3://backups/site-a/x.agssite");
+ * const item = await uploadItemFromObject(session, { region: "eu-west-1" }, "s3://backups/site-a/x.agssite", {
+ *   expectedSha256: backupSha256,
+ * });
  * await importSite(session, { location: item.itemID, serverType: "arcgis-server" });
  * ```
  * Maps to: S3 GetObject, then `POST {admin_root}/uploads/upload`.
@@ -100,7 +103,7 @@ export async function uploadItemFromObject(
   session: AdminSession,
   store: ObjectStoreSettings,
   object: string,
-  options: { description?: string | undefined; expectedSha256?: string | undefined } = {},
+  options: { description?: string | undefined; expectedSha256: string },
 ): Promise<UploadedObjectItem> {
   const location = objectLocation(object);
   const url = session.url("uploads/upload");
@@ -108,25 +111,16 @@ export async function uploadItemFromObject(
   const fileName =
     (location.key.split("/").pop() ?? "").replace(/[^\w.-]+/g, "_").replace(/^\.+/, "") ||
     "site.agssite";
-  const given = options.expectedSha256?.toLowerCase();
+  const expected = options.expectedSha256.toLowerCase();
   return session.withToken(async (token) => {
     const opened = await openObject(store, location);
     try {
       const recorded = opened.sha256?.toLowerCase();
-      if (given !== undefined && recorded !== undefined && given !== recorded) {
+      if (recorded !== undefined && recorded !== expected) {
         throw new ObjectStoreError(
           `The object ${object} has the sha256 metadata ${recorded}, not the expected ` +
-            `${given}: it is another archive. Nothing was sent to the server.`,
+            `${expected}: it is another archive. Nothing was sent to the server.`,
           "Sha256Mismatch",
-        );
-      }
-      const expected = given ?? recorded;
-      if (expected === undefined) {
-        throw new ObjectStoreError(
-          `The object ${object} has no sha256 metadata (it was not written by a SiteExport), ` +
-            "and no expected SHA-256 was given, so its content cannot be checked. Nothing was " +
-            "sent to the server.",
-          "NoSha256",
         );
       }
       const boundary = `----pulumi-arcgis-admin-${randomBytes(12).toString("hex")}`;
@@ -162,7 +156,7 @@ export async function uploadItemFromObject(
         try {
           if (sha256 !== expected) {
             throw new ObjectStoreError(
-              `The content of ${object} has SHA-256 ${sha256}, not the expected ${expected ?? ""}: ` +
+              `The content of ${object} has SHA-256 ${sha256}, not the expected ${expected}: ` +
                 "it changed since it was written. The upload was cut before its end, so the server " +
                 "has no item of it.",
               "ContentMismatch",

@@ -150,9 +150,7 @@ async function federateOnce(
     }
     return listed;
   } catch (error) {
-    if (!answerMayBeLost(error)) {
-      throw new Error(failureMessage("federate", inputs.sharingUrl, error), { cause: error });
-    }
+    if (!answerMayBeLost(error)) throw federateRefused(inputs, error);
     lost = messageOf(error);
   }
   logWarn(
@@ -176,6 +174,31 @@ async function federateOnce(
       `server within timeouts.federateMs (${inputs.timeouts.federateMs} ms). federate was not ` +
       "sent again. Check the portal's servers (Organization > Settings > Servers); run " +
       "`pulumi up` again once it lists the server (then with adoptExisting: true) or not.",
+  );
+}
+
+/**
+ * The failure of a refused federate. A server is federated with one portal at a time (its security
+ * configuration names one portal): a refusal that says another portal has it gets its own words,
+ * since nothing this stack declares can fix it.
+ */
+function federateRefused(inputs: FederationInputs, error: unknown): Error {
+  const said = messageOf(error);
+  if (
+    /federated with another portal|already (federated|registered)/i.test(said) &&
+    !/this portal/i.test(said)
+  ) {
+    return new Error(
+      `The portal ${inputs.sharingUrl} refused to federate ${siteRootOf(inputs.adminUrl)}: the ` +
+        `server is federated with another portal already (the portal said: ${said}). A server is ` +
+        "federated with one portal at a time: unfederate it from the other portal first, or " +
+        "declare this Federation against that portal. Nothing was federated.",
+      { cause: error },
+    );
+  }
+  return new Error(
+    `${failureMessage("federate", inputs.sharingUrl, error)} Nothing was federated.`,
+    { cause: error },
   );
 }
 

@@ -77,7 +77,12 @@ export function siteImportInputsSchema() {
       objectStoreCredentials: objectStoreCredentialsSchema(),
       archiveSha256: z
         .string()
-        .regex(/^[0-9a-f]{64}$/i, { message: "must be a SHA-256 in hex (64 digits)" })
+        .regex(/^[0-9a-f]{64}$/i, {
+          error: (issue) =>
+            issue.input === ""
+              ? "is empty: give the archive's SHA-256 as the stack recorded it (a SiteExport's sha256 output); an empty value proves nothing"
+              : "must be a SHA-256 in hex (64 digits)",
+        })
         .optional(),
       triggers: z.array(z.unknown()).optional(),
     },
@@ -96,8 +101,8 @@ export type SiteImportInputsMatch = Assert<
 
 /**
  * Exactly one archive; a local archive that exists must be a regular file (a device or a FIFO
- * would be read forever); an archive object names an object (not a bare bucket or prefix); the
- * store's settings only with an archive object.
+ * would be read forever); an archive object names an object (not a bare bucket or prefix) and
+ * comes with its expected SHA-256; the store's settings only with an archive object.
  *
  * @internal
  */
@@ -147,6 +152,16 @@ export function siteImportCrossChecks(values: Record<string, unknown>): CheckFai
         reason: `must name an object, s3://bucket/key (e.g. a SiteExport's objectUrl), not a bucket or a prefix (got ${archiveObject})`,
       });
     }
+  }
+  if (archiveObject !== undefined && values.archiveSha256 === undefined) {
+    // The object's own sha256 metadata is no proof: anyone who can write the bucket sets it.
+    failures.push({
+      property: "archiveSha256",
+      reason:
+        "is required with archiveObject: the archive's SHA-256 as the stack recorded it (a " +
+        "SiteExport's sha256 output), which the object's content must hash to before it is " +
+        "imported; the object's own sha256 metadata is no proof",
+    });
   }
   if (archiveObject === undefined) {
     for (const key of ["objectStore", "objectStoreCredentials"]) {

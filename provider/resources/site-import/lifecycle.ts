@@ -12,9 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
   answerMayBeLost,
-  headObject,
   importSite,
-  objectLocation,
   ObjectStoreError,
   retryWhile,
   uploadItem,
@@ -79,25 +77,14 @@ async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
 
 /**
  * Whether the new inputs name the archive that was imported (by fingerprint where possible). An
- * archive object at the URL that was imported is the same archive (its content is not read
- * again); at another URL, its `sha256` metadata tells.
+ * archive object is named by its `archiveSha256`, at whatever URL: its content is not read again,
+ * and its own metadata is no proof of what it holds.
  */
 async function sameArchive(
   olds: SiteImportOutputs,
   news: Record<string, unknown>,
 ): Promise<boolean> {
-  const { localArchive, location, archiveSha256, archiveObject } = news;
-  if (typeof archiveObject === "string" && typeof archiveSha256 !== "string") {
-    if (archiveObject === olds.archiveObject) return true;
-    try {
-      const info = await headObject(objectStoreSettings(news), objectLocation(archiveObject));
-      return (
-        info?.sha256 !== undefined && `sha256:${info.sha256.toLowerCase()}` === olds.fingerprint
-      );
-    } catch {
-      return false; // unreadable now: another archive as far as can be told
-    }
-  }
+  const { localArchive, location, archiveSha256 } = news;
   if (typeof localArchive === "string") {
     try {
       return `sha256:${await sha256Of(localArchive)}` === olds.fingerprint;
@@ -137,11 +124,19 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   let uploadedItemId: string | undefined;
   if (inputs.archiveObject !== undefined) {
     const object = inputs.archiveObject;
+    const expectedSha256 = inputs.archiveSha256;
+    // check() requires it; a value unknown at the preview is only known here.
+    if (expectedSha256 === undefined) {
+      throw new Error(
+        `archiveSha256 is required with archiveObject ${object}: the archive's SHA-256 as the ` +
+          "stack recorded it (a SiteExport's sha256 output). Nothing was imported.",
+      );
+    }
     const item = await explained(
       () =>
         uploadItemFromObject(session, objectStoreSettings(inputs), object, {
           description: `pulumi-arcgis-admin site archive ${object} upload ${randomUUID()}`,
-          expectedSha256: inputs.archiveSha256,
+          expectedSha256,
         }),
       (error) =>
         isObjectStoreError(error)

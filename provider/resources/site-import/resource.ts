@@ -67,9 +67,9 @@ export interface SiteImportArgs extends ServerResourceArgs {
   /**
    * An archive in S3-compatible object storage, `s3://bucket/key` (e.g. a SiteExport's
    * `objectUrl`): streamed from the store to the server as an uploaded item (never held whole,
-   * never written to disk), then imported. Its content must hash to its `sha256` metadata (which
-   * SiteExport's `uploadTo` records) and to `archiveSha256` when given; an object with neither is
-   * refused. Another URL of the same content is no new import.
+   * never written to disk), then imported. Requires `archiveSha256`: its content must hash to it
+   * before it is imported (the object's own `sha256` metadata is no proof: whoever can write the
+   * bucket sets it). Another URL of the same content is no new import.
    */
   archiveObject?: pulumi.Input<string>;
   /** With archiveObject: the store's endpoint, region and path style (default: AWS S3). */
@@ -81,10 +81,11 @@ export interface SiteImportArgs extends ServerResourceArgs {
    */
   objectStoreCredentials?: pulumi.Input<InputsOf<ObjectStoreCredentials>>;
   /**
-   * The archive's SHA-256 (e.g. a SiteExport's `sha256`): checked against localArchive and
-   * archiveObject, and the fingerprint of a location.
+   * The archive's SHA-256 as the stack recorded it (e.g. a SiteExport's `sha256`): checked against
+   * localArchive and archiveObject (required with archiveObject: absent or empty is refused), and
+   * the fingerprint of a location. A value that resolves to undefined counts as absent.
    */
-  archiveSha256?: pulumi.Input<string>;
+  archiveSha256?: pulumi.Input<string | undefined>;
   /** Any values: a change imports again (as `triggers` in pulumi-command). */
   triggers?: pulumi.Input<pulumi.Input<unknown>[]>;
   /** How long the import may take, including waiting while an export holds the site. */

@@ -337,7 +337,7 @@ function report(
     summary.push(row);
     if (row.met === false) {
       misses.push(
-        `- ${row.figure}: ${row.measured}; the floor fleet of 60 trivial resources peaked at ${mib(peak(twenty.floor))} (+${mib(peak(twenty.floor) - base)}), so ${mib(peak(twenty.fleet) - peak(twenty.floor))} is ours: the package's modules and each resource's own deserialized provider in the host.`,
+        `- ${row.figure}: ${row.measured}; the floor fleet of 60 trivial resources peaked at ${mib(peak(twenty.floor))} (+${mib(peak(twenty.floor) - base)}), so ${mib(peak(twenty.fleet) - peak(twenty.floor))} is ours: the package's modules, loaded once (the host deserializes each distinct \`__provider\` once, and every Site shares one), and what the host keeps per site while it works (connections, TLS contexts, the heap of the operations); the per-site growth up to 100 sites (row below) is what each further site costs.`,
       );
     }
     if (hundred !== undefined) {

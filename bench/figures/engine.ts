@@ -100,7 +100,8 @@ export async function engineFigure(
         met: null,
       },
       {
-        figure: "6. The same `pulumi up` alone (its own CLI process, the stack created and configured)",
+        figure:
+          "6. The same `pulumi up` alone (its own CLI process, the stack created and configured)",
         measured: ms(median(results.map((r) => r.upCliMs))),
         target: "",
         met: null,

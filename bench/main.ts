@@ -12,7 +12,8 @@
  *   --scale 1,10,50        site counts of figure 4
  *   --export-mib 25,100,200  archive padding sizes of figure 5, in MiB
  *   --engine-runs N        measured runs of figures 6 and 8 (default 3)
- *   --only 1,2,3,4,5,6,7,8,9 run only these figures (RESULTS.md says so)
+ *   --fleet 1,5,20,100     fleet sizes (sites) of figure 10; a quick run uses 1
+ *   --only 1,2,3,4,5,6,7,8,9,10 run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
  */
@@ -24,6 +25,7 @@ import { completionFigure, measureCompletion, warmUp } from "./figures/completio
 import { exportDownload } from "./figures/download";
 import { exportUpload } from "./figures/upload";
 import { engineFigure } from "./figures/engine";
+import { fleetFigure } from "./figures/fleet";
 import { creationOverhead } from "./figures/overhead";
 import { scale } from "./figures/scale";
 import { sideBySide } from "./figures/side-by-side";
@@ -37,8 +39,8 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--only 1,2,3,4,5,6,7,8,9] [--pack-ref REF]
-       [--out FILE]`;
+       [--export-mib 25,100,200] [--engine-runs N] [--fleet 1,5,20,100]
+       [--only 1,2,3,4,5,6,7,8,9,10] [--pack-ref REF] [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
   const values = text.split(",").map((v) => Number(v.trim()));
@@ -138,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       scale: { type: "string", default: "1,10,50" },
       "export-mib": { type: "string", default: "25,100,200" },
       "engine-runs": { type: "string", default: "3" },
+      fleet: { type: "string", default: "1,5,20,100" },
       only: { type: "string" },
       "pack-ref": { type: "string" },
       out: { type: "string" },
@@ -159,7 +162,8 @@ export async function main(argv: string[]): Promise<number> {
   const exportMiB = quick ? [1] : numberList(values["export-mib"], "export-mib");
   const engineRuns = quick ? 1 : positive(values["engine-runs"], "engine-runs");
   const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
-  const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const fleetCounts = quick ? [1] : numberList(values.fleet, "fleet");
+  const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const only = values.only === undefined ? ALL : numberList(values.only, "only");
   // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run uses short ones).
   const sideDelays = quick
@@ -253,6 +257,22 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (only.includes(9))
       figures.push(await timed(9, "export upload", () => exportUpload(setup, exportMiB)));
+    if (only.includes(10)) {
+      figures.push(
+        await timed(10, "a fleet of sites in one stack", () =>
+          fleetFigure(setup, {
+            counts: fleetCounts,
+            // The slow comparison of issue 36: 20 sites created in 30 s each against one, with
+            // --parallel raised as docs/fleet.md tells users; a quick run uses short creations.
+            delayMs: quick ? 200 : 30_000,
+            delayCount: quick ? 2 : 20,
+            parallel: 32,
+            defaultParallelToo: !quick,
+            warmUps: quick ? 0 : 1,
+          }),
+        ),
+      );
+    }
   } finally {
     await setup.consumer.cleanup();
   }

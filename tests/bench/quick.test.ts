@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../engine/harness";
 
-const FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 interface Outcome {
   code: number | null;

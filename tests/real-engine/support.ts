@@ -64,8 +64,14 @@ export interface ConfigValue {
 export interface RunOptions {
   /** Stack config to set first (`pulumi config set`; secrets on stdin), unless already set so. */
   config?: Record<string, ConfigValue>;
-  /** The CLI's flags: `--diff`, `--expect-no-changes`, `--refresh`, `--replace <urn>`. */
-  options?: { diff?: boolean; expectNoChanges?: boolean; refresh?: boolean; replace?: string[] };
+  /** The CLI's flags: `--diff`, `--expect-no-changes`, `--refresh`, `--replace <urn>`, `--parallel N`. */
+  options?: {
+    diff?: boolean;
+    expectNoChanges?: boolean;
+    refresh?: boolean;
+    replace?: string[];
+    parallel?: number;
+  };
   /** Send the CLI SIGINT (Ctrl-C) once it has printed this text. */
   abortOnText?: string;
   timeoutMs?: number;
@@ -89,7 +95,10 @@ export interface RunResult {
   changeSummary?: Record<string, number>;
   outputs?: Record<string, unknown>;
   state?: { deployment: { resources?: Array<Record<string, unknown>> } & Record<string, unknown> };
+  /** From the start of {@link RealStack.run} to its end: config commands and `stack output` too. */
   ms: number;
+  /** The operation's own CLI process alone, from its spawn to its exit (0 when it never ran). */
+  cliMs: number;
 }
 
 /** What one `pulumi` command printed, line by line with their times, and how it ended. */
@@ -284,7 +293,7 @@ export class RealStack {
       await this.prepare(options);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, output: message, stderr: "", error: message, lines: [], ms: 0 };
+      return { ok: false, output: message, stderr: "", error: message, lines: [], ms: 0, cliMs: 0 };
     }
     const stackFlag = ["--stack", this.stack];
     if (op === "export" || op === "outputs") {
@@ -292,7 +301,9 @@ export class RealStack {
         op === "export"
           ? ["stack", "export", ...stackFlag]
           : ["stack", "output", "--json", ...stackFlag];
+      const cliStarted = Date.now();
       const done = await this.pulumi(args, options, started);
+      const cliMs = Date.now() - cliStarted;
       const ok = done.code === 0;
       const parsed = ok ? (JSON.parse(done.stdout) as unknown) : undefined;
       return {
@@ -304,6 +315,7 @@ export class RealStack {
         ...(ok && op === "export" ? { state: parsed as NonNullable<RunResult["state"]> } : {}),
         ...(ok && op === "outputs" ? { outputs: parsed as Record<string, unknown> } : {}),
         ms: Date.now() - started,
+        cliMs,
       };
     }
     const events = path.join(this.tmp, `events-${started}-${Math.random()}.jsonl`);
@@ -319,8 +331,11 @@ export class RealStack {
       ...(o.expectNoChanges === true ? ["--expect-no-changes"] : []),
       ...(o.refresh === true ? ["--refresh"] : []),
       ...(o.replace ?? []).flatMap((urn) => ["--replace", urn]),
+      ...(o.parallel === undefined ? [] : ["--parallel", String(o.parallel)]),
     ];
+    const cliStarted = Date.now();
     const done = await this.pulumi(args, options, started);
+    const cliMs = Date.now() - cliStarted;
     const changeSummary = changeSummaryOf(events);
     const ok = done.code === 0;
     let outputs: Record<string, unknown> | undefined;
@@ -337,6 +352,7 @@ export class RealStack {
       ...(changeSummary === undefined ? {} : { changeSummary }),
       ...(outputs === undefined ? {} : { outputs }),
       ms: Date.now() - started,
+      cliMs,
     };
   }
 

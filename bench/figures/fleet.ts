@@ -1,0 +1,439 @@
+/**
+ * Figure 10: a fleet of sites in one stack through `pulumi up` as users run it (the real CLI,
+ * the Node.js language host, a file backend, the packed package in a consumer project), against
+ * the engine's floor: an empty program, one trivial dynamic resource, and a floor fleet of 3N
+ * trivial dynamic resources with the same dependency shape as N sites.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { RealStack, type Op, type RunOptions } from "../../tests/real-engine/support";
+import { closeAll, startBenchEmulator, type BenchEmulator } from "../lib/emulators";
+import { sampleHosts, type HostSample } from "../lib/host-sampler";
+import type { ProviderSetup } from "../lib/provider";
+import { table, type FigureResult, type SummaryRow } from "../lib/report";
+import { mib, ms, num } from "../lib/stats";
+
+/** The program of this figure (its modes are described there). */
+const PROGRAM_DIR = path.join(__dirname, "..", "fleet");
+const PASSWORD = "bench-Fleet-1";
+const TARGET_RATIO = 1.3;
+const TARGET_HOST_EXTRA_BYTES = 60e6;
+const TARGET_DELAY_RATIO = 1.2;
+/** A CLI operation of a 100-site fleet may take minutes on a busy machine. */
+const OP_TIMEOUT_MS = 1_800_000;
+
+/** What one operation cost. */
+interface OpResult {
+  /** The `pulumi <op>` process alone, spawn to exit. */
+  ms: number;
+  /** Requests the emulators received during the operation. */
+  requests: number;
+  host: HostSample;
+}
+
+interface CaseResult {
+  label: string;
+  resources: number;
+  ops: Partial<Record<OpName, OpResult>>;
+}
+
+type OpName = "up" | "noop" | "refresh" | "destroy";
+
+const OPS: ReadonlyArray<{ name: OpName; op: Op; options: RunOptions["options"] }> = [
+  { name: "up", op: "up", options: {} },
+  { name: "noop", op: "up", options: { expectNoChanges: true } },
+  { name: "refresh", op: "refresh", options: { expectNoChanges: true } },
+  { name: "destroy", op: "destroy", options: {} },
+];
+
+/** Options of figure 10. */
+export interface FleetOptions {
+  /** Fleet sizes (sites; the floor fleet has three trivial resources per site). */
+  counts: readonly number[];
+  /** The slow-creation comparison: `delayCount` sites against one, each creation `delayMs`. */
+  delayMs: number;
+  delayCount: number;
+  /** `--parallel` of the slow-creation comparison. */
+  parallel: number;
+  /** Also run the slow comparison at the CLI's default parallelism (minutes; not in quick runs). */
+  defaultParallelToo: boolean;
+  /** Runs of the empty program before measuring (module and binary caches). */
+  warmUps: number;
+}
+
+/** A TLS certificate for 127.0.0.1 that every emulator of the figure serves, so one CA is trusted. */
+interface SharedTls {
+  certFile: string;
+  keyFile: string;
+  caCert: string;
+}
+
+async function sharedTls(dir: string): Promise<SharedTls> {
+  const first = await startBenchEmulator({ createDelayMs: 0 });
+  try {
+    const certFile = path.join(dir, "cert.pem");
+    const keyFile = path.join(dir, "key.pem");
+    const generated = first.emu.caCertFile!;
+    fs.copyFileSync(generated, certFile);
+    fs.copyFileSync(path.join(path.dirname(generated), "key.pem"), keyFile);
+    return { certFile, keyFile, caCert: fs.readFileSync(certFile, "utf8") };
+  } finally {
+    await first.close();
+  }
+}
+
+/** `count` emulators in this process, each one machine for one site, sharing one certificate. */
+async function emulators(count: number, tls: SharedTls, createDelayMs: number) {
+  const started: BenchEmulator[] = [];
+  try {
+    for (let i = 0; i < count; i += 10) {
+      const batch = Math.min(10, count - i);
+      started.push(
+        ...(await Promise.all(
+          Array.from({ length: batch }, () =>
+            startBenchEmulator({
+              createDelayMs,
+              exportDelayMs: 0,
+              tls: { certFile: tls.certFile, keyFile: tls.keyFile },
+            }),
+          ),
+        )),
+      );
+    }
+  } catch (error) {
+    await closeAll(started);
+    throw error;
+  }
+  return started;
+}
+
+function requestsOf(emus: readonly BenchEmulator[]): number {
+  return emus.reduce((sum, e) => sum + e.emu.requestLog().length, 0);
+}
+
+/**
+ * One case: a new stack of the figure's program with `config`, its operations run one after the
+ * other through the CLI; each operation's wall time, requests and host memory.
+ */
+async function runCase(
+  setup: ProviderSetup,
+  label: string,
+  resources: number,
+  config: Record<string, { value: string; secret?: boolean }>,
+  emus: readonly BenchEmulator[],
+  ops: ReadonlyArray<(typeof OPS)[number]>,
+  parallel?: number,
+): Promise<CaseResult> {
+  const name = `fleet-${label.replace(/[^a-z0-9]+/gi, "-")}-${process.pid}`;
+  const stack = await RealStack.create(name, setup.consumer, {
+    dir: PROGRAM_DIR,
+    entry: "program.cjs",
+  });
+  const result: CaseResult = { label, resources, ops: {} };
+  const pids: number[] = [];
+  try {
+    for (const { name: opName, op, options } of ops) {
+      const before = requestsOf(emus);
+      const sampler = sampleHosts(() => pids);
+      let run;
+      let host: HostSample;
+      try {
+        run = await stack.mustRun(op, {
+          config,
+          options: { ...options, ...(parallel === undefined ? {} : { parallel }) },
+          timeoutMs: OP_TIMEOUT_MS,
+          onSpawn: (pid) => pids.push(pid),
+        });
+      } finally {
+        host = sampler.stop();
+      }
+      if (opName === "up") {
+        const created = run.changeSummary?.create ?? 0;
+        // The stack itself is created too.
+        if (created !== resources + 1) {
+          throw new Error(`${label}: up created ${created} resources, expected ${resources + 1}`);
+        }
+      }
+      result.ops[opName] = { ms: run.cliMs, requests: requestsOf(emus) - before, host };
+    }
+  } finally {
+    fs.rmSync(stack.tmp, { recursive: true, force: true });
+    fs.rmSync(path.join(stack.projectDir, `Pulumi.${name}.yaml`), { force: true });
+  }
+  return result;
+}
+
+/** A fleet of `count` sites, each on its own emulator. */
+async function fleetCase(
+  setup: ProviderSetup,
+  tls: SharedTls,
+  count: number,
+  label: string,
+  ops: ReadonlyArray<(typeof OPS)[number]>,
+  createDelayMs = 0,
+  parallel?: number,
+): Promise<CaseResult> {
+  const emus = await emulators(count, tls, createDelayMs);
+  try {
+    const config = {
+      mode: { value: "fleet" },
+      adminUrls: { value: JSON.stringify(emus.map((e) => e.emu.adminUrl)) },
+      caCert: { value: tls.caCert },
+      sitePassword: { value: PASSWORD, secret: true },
+    };
+    return await runCase(setup, label, 3 * count, config, emus, ops, parallel);
+  } finally {
+    await closeAll(emus);
+  }
+}
+
+function floorCase(
+  setup: ProviderSetup,
+  mode: "empty" | "trivial" | "floor",
+  count: number,
+  label: string,
+): Promise<CaseResult> {
+  const resources = mode === "empty" ? 0 : mode === "trivial" ? 1 : 3 * count;
+  const config = { mode: { value: mode }, count: { value: String(count) } };
+  return runCase(setup, label, resources, config, [], OPS);
+}
+
+const OP_LABELS: Record<OpName, string> = {
+  up: "`up`",
+  noop: "unchanged `up`",
+  refresh: "`refresh`",
+  destroy: "`destroy`",
+};
+
+/**
+ * Runs figure 10.
+ *
+ * @param options - fleet sizes and the slow-creation comparison (see {@link FleetOptions}).
+ */
+export async function fleetFigure(
+  setup: ProviderSetup,
+  options: FleetOptions,
+): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
+  try {
+    const tls = await sharedTls(dir);
+    for (let i = 0; i < options.warmUps; i++) {
+      await floorCase(setup, "empty", 0, `warm-up ${i + 1}`);
+    }
+    const empty = await floorCase(setup, "empty", 0, "empty program");
+    const trivial = await floorCase(setup, "trivial", 1, "one trivial resource");
+    const pairs: Array<{ count: number; floor: CaseResult; fleet: CaseResult }> = [];
+    for (const count of options.counts) {
+      const floor = await floorCase(setup, "floor", count, `floor fleet ${3 * count}`);
+      const fleet = await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
+      pairs.push({ count, floor, fleet });
+    }
+    const upOnly = OPS.slice(0, 1);
+    const slowLabel = (n: number, p: number | undefined) =>
+      `${n} site${n === 1 ? "" : "s"}, ${options.delayMs / 1000} s creation, ${p === undefined ? "default parallelism" : `--parallel ${p}`}`;
+    const slowOne = await fleetCase(
+      setup,
+      tls,
+      1,
+      slowLabel(1, options.parallel),
+      upOnly,
+      options.delayMs,
+      options.parallel,
+    );
+    const slowMany = await fleetCase(
+      setup,
+      tls,
+      options.delayCount,
+      slowLabel(options.delayCount, options.parallel),
+      upOnly,
+      options.delayMs,
+      options.parallel,
+    );
+    const slowDefault = options.defaultParallelToo
+      ? await fleetCase(
+          setup,
+          tls,
+          options.delayCount,
+          slowLabel(options.delayCount, undefined),
+          upOnly,
+          options.delayMs,
+        )
+      : undefined;
+    return report(options, empty, trivial, pairs, { slowOne, slowMany, slowDefault });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function op(c: CaseResult, name: OpName): OpResult {
+  const found = c.ops[name];
+  if (found === undefined) throw new Error(`${c.label} has no ${name}`);
+  return found;
+}
+
+function report(
+  options: FleetOptions,
+  empty: CaseResult,
+  trivial: CaseResult,
+  pairs: ReadonlyArray<{ count: number; floor: CaseResult; fleet: CaseResult }>,
+  slow: { slowOne: CaseResult; slowMany: CaseResult; slowDefault: CaseResult | undefined },
+): Omit<FigureResult, "figure" | "otherCores" | "durationMs"> {
+  const summary: SummaryRow[] = [];
+  const misses: string[] = [];
+  const peak = (c: CaseResult): number =>
+    Math.max(...Object.values(c.ops).map((o) => o.host.peakHwm));
+  summary.push({
+    figure: "10. Floor: empty program, `up` / unchanged `up` / `refresh` / `destroy`",
+    measured: (["up", "noop", "refresh", "destroy"] as const)
+      .map((n) => ms(op(empty, n).ms))
+      .join(" / "),
+    target: "",
+    met: null,
+  });
+  summary.push({
+    figure:
+      "10. Floor: one trivial dynamic resource, `up` / unchanged `up` / `refresh` / `destroy`; host peak",
+    measured: `${(["up", "noop", "refresh", "destroy"] as const).map((n) => ms(op(trivial, n).ms)).join(" / ")}; ${mib(peak(trivial))}`,
+    target: "",
+    met: null,
+  });
+  for (const { count, floor, fleet } of pairs) {
+    const goal = count >= 20;
+    for (const n of ["up", "noop", "refresh"] as const) {
+      const ratio = op(fleet, n).ms / op(floor, n).ms;
+      const row: SummaryRow = {
+        figure: `10. ${count} site${count === 1 ? "" : "s"} (${3 * count} resources) vs the floor fleet of ${3 * count} trivial resources: ${OP_LABELS[n]}`,
+        measured: `${ms(op(fleet, n).ms)} vs ${ms(op(floor, n).ms)} (${num(ratio)}x)`,
+        target: goal ? `≤ ${TARGET_RATIO}x` : "",
+        met: goal ? ratio <= TARGET_RATIO : null,
+      };
+      summary.push(row);
+      if (row.met === false) {
+        misses.push(
+          `- ${row.figure}: ${row.measured}, ${ms(op(fleet, n).ms - op(floor, n).ms)} more, ${ms((op(fleet, n).ms - op(floor, n).ms) / (3 * count))} per resource; the emulators received ${op(fleet, n).requests} requests during it (${num(op(fleet, n).requests / count, 1)} per site) and the provider host used ${ms(op(fleet, n).host.cpuMs)} of CPU against the floor's ${ms(op(floor, n).host.cpuMs)}.`,
+        );
+      }
+    }
+    summary.push({
+      figure: `10. ${count} site${count === 1 ? "" : "s"}: \`destroy\` vs the floor fleet; requests of \`up\` / unchanged \`up\` / \`refresh\` / \`destroy\`; host peak`,
+      measured: `${ms(op(fleet, "destroy").ms)} vs ${ms(op(floor, "destroy").ms)}; ${(["up", "noop", "refresh", "destroy"] as const).map((n) => op(fleet, n).requests).join(" / ")}; ${mib(peak(fleet))} (floor fleet: ${mib(peak(floor))})`,
+      target: "",
+      met: null,
+    });
+  }
+  const at = (count: number) => pairs.find((p) => p.count === count);
+  const twenty = at(20);
+  const hundred = at(100);
+  const base = peak(trivial);
+  if (twenty !== undefined) {
+    const extra = peak(twenty.fleet) - base;
+    const row: SummaryRow = {
+      figure: "10. Host peak, 20 sites vs one trivial resource",
+      measured: `${mib(peak(twenty.fleet))} vs ${mib(base)} (+${mib(extra)})`,
+      target: `≤ + ${mib(TARGET_HOST_EXTRA_BYTES)} (60 MB)`,
+      met: extra <= TARGET_HOST_EXTRA_BYTES,
+    };
+    summary.push(row);
+    if (row.met === false) {
+      misses.push(
+        `- ${row.figure}: ${row.measured}; the floor fleet of 60 trivial resources peaked at ${mib(peak(twenty.floor))} (+${mib(peak(twenty.floor) - base)}), so ${mib(peak(twenty.fleet) - peak(twenty.floor))} is ours: the package's modules, loaded once (the host deserializes each distinct \`__provider\` once, and every Site shares one), and what the host keeps per site while it works (connections, TLS contexts, the heap of the operations); the per-site growth up to 100 sites (row below) is what each further site costs.`,
+      );
+    }
+    if (hundred !== undefined) {
+      const growth20 = extra / 20;
+      const growth100 = (peak(hundred.fleet) - base) / 100;
+      const linear: SummaryRow = {
+        figure: "10. Host peak growth per site above one trivial resource: 20 sites vs 100 sites",
+        measured: `${mib(growth20)} vs ${mib(growth100)} per site (100 sites: ${mib(peak(hundred.fleet))})`,
+        target: "at 100 ≤ at 20 (at most linear)",
+        met: growth100 <= growth20,
+      };
+      summary.push(linear);
+      if (linear.met === false) {
+        misses.push(
+          `- ${linear.figure}: ${linear.measured}; the floor fleet grew from ${mib(peak(twenty.floor))} (60 resources) to ${mib(peak(hundred.floor))} (300 resources).`,
+        );
+      }
+    }
+  }
+  const oneUp = op(slow.slowOne, "up").ms;
+  const manyUp = op(slow.slowMany, "up").ms;
+  const delayRow: SummaryRow = {
+    figure: `10. ${options.delayCount} sites vs 1 site, each created in ${options.delayMs / 1000} s, \`pulumi up --parallel ${options.parallel}\``,
+    measured: `${ms(manyUp)} vs ${ms(oneUp)} (${num(manyUp / oneUp)}x)`,
+    target: `≤ ${TARGET_DELAY_RATIO}x`,
+    met: manyUp / oneUp <= TARGET_DELAY_RATIO,
+  };
+  summary.push(delayRow);
+  if (delayRow.met === false) {
+    misses.push(
+      `- ${delayRow.figure}: ${delayRow.measured}, ${ms(manyUp - oneUp)} more for ${options.delayCount - 1} more sites; the same fleet without slow creations (above) shows what the engine and the provider add per site.`,
+    );
+  }
+  if (slow.slowDefault !== undefined) {
+    const d = op(slow.slowDefault, "up").ms;
+    summary.push({
+      figure: `10. The same ${options.delayCount} sites at the CLI's default parallelism`,
+      measured: `${ms(d)} (${num(d / oneUp)}x one site)`,
+      target: "",
+      met: null,
+    });
+  }
+
+  const cases = [
+    empty,
+    trivial,
+    ...pairs.flatMap((p) => [p.floor, p.fleet]),
+    slow.slowOne,
+    slow.slowMany,
+    ...(slow.slowDefault === undefined ? [] : [slow.slowDefault]),
+  ];
+  const rows = cases.flatMap((c) =>
+    (Object.entries(c.ops) as Array<[OpName, OpResult]>).map(([n, o]) => [
+      c.label,
+      String(c.resources),
+      OP_LABELS[n],
+      ms(o.ms),
+      String(o.requests),
+      o.host.pids.length === 0 ? "no host" : mib(o.host.peakHwm),
+      o.host.pids.length === 0 ? "" : ms(o.host.cpuMs),
+    ]),
+  );
+  const perResource = pairs.length >= 2 ? slopes(pairs) : [];
+  return {
+    title: "A fleet of sites in one stack through `pulumi up`, against the engine's floor",
+    summary,
+    details: [
+      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by scripts/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tests/engine/harness.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
+      "",
+      ...table(
+        ["Case", "Resources", "Operation", "Wall time", "Requests", "Host peak", "Host CPU"],
+        rows,
+      ),
+      ...(perResource.length === 0 ? [] : ["", ...perResource]),
+    ],
+    misses,
+  };
+}
+
+/** Per-site cost between the smallest and the largest fleet, ours and the floor's. */
+function slopes(
+  pairs: ReadonlyArray<{ count: number; floor: CaseResult; fleet: CaseResult }>,
+): string[] {
+  const first = pairs[0]!;
+  const last = pairs.at(-1)!;
+  const sites = last.count - first.count;
+  if (sites <= 0) return [];
+  const per = (c: (p: (typeof pairs)[number]) => number) => (c(last) - c(first)) / sites;
+  const parts = (["up", "noop", "refresh", "destroy"] as const).map((n) => {
+    const ours = per((p) => op(p.fleet, n).ms);
+    const floor = per((p) => op(p.floor, n).ms);
+    const cpu = per((p) => op(p.fleet, n).host.cpuMs);
+    const floorCpu = per((p) => op(p.floor, n).host.cpuMs);
+    return `${OP_LABELS[n]} ${ms(ours)} (floor ${ms(floor)}; host CPU ${ms(cpu)}, floor ${ms(floorCpu)})`;
+  });
+  return [
+    `Each further site (three resources), from ${first.count} to ${last.count} sites: ${parts.join("; ")}.`,
+  ];
+}

@@ -24,7 +24,8 @@ const qs = require("../../scripts/quickstart.cjs") as {
 
 /** The emulator's defaults, which npm start uses: createNewSite 1000 ms, exportSite 500 ms. */
 const EMULATOR_WORK_MS = 1000 + 500;
-const TARGET_MORE_MS = 3000;
+/** Issue 36: the emulator's work + 5 s, the first time and again. */
+const TARGET_MORE_MS = 5000;
 
 interface Run {
   firstMs: number;
@@ -105,6 +106,7 @@ export async function startFigure(
   const repeat = median(results.map((r) => r.repeatMs));
   const firstRange = range(results.map((r) => r.firstMs));
   const met = first <= EMULATOR_WORK_MS + TARGET_MORE_MS;
+  const repeatMet = repeat <= EMULATOR_WORK_MS + TARGET_MORE_MS;
   const cliOf = (calls: string[]) => `${calls.length}: ${calls.map((c) => `\`${c}\``).join(", ")}`;
   return {
     title: "`npm start` through the real engine",
@@ -119,8 +121,8 @@ export async function startFigure(
       {
         figure: "8. `npm start` again (no changes): wall time, Pulumi CLI processes",
         measured: `${ms(repeat)}, ${results[0]?.repeatCli.length ?? 0} processes`,
-        target: "",
-        met: null,
+        target: `≤ the emulator's work + ${ms(TARGET_MORE_MS)}`,
+        met: repeatMet,
       },
     ],
     details: [

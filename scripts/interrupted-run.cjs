@@ -16,7 +16,7 @@ const FEDERATION_TYPE = "pulumi-nodejs:dynamic/arcgis-admin:Federation";
 
 /**
  * @typedef {(args: string[], options?: {input?: string, capture?: boolean}) =>
- *   Promise<{code: number, stdout: string}>} Pulumi runs one `pulumi` command for the stack's project
+ *   Promise<{code: number, stdout: string, stderr: string}>} Pulumi runs one `pulumi` command for the stack's project
  */
 
 /**

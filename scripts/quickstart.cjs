@@ -209,7 +209,7 @@ function pulumiEnv(settings, env = process.env) {
  * @param {PulumiCli} cli
  * @param {string[]} args
  * @param {{env?: NodeJS.ProcessEnv, input?: string, capture?: boolean, log?: Log}} [options]
- * @returns {Promise<{code: number, stdout: string}>}
+ * @returns {Promise<{code: number, stdout: string, stderr: string}>}
  */
 function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } = {}) {
   const shown = args.map((a) => (a.length > 60 || a.includes("\n") ? `${a.slice(0, 40)}…` : a));
@@ -218,10 +218,16 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
     const child = spawn(cli.command, args, {
       cwd: REPO_ROOT,
       env,
-      stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "inherit", "inherit"],
+      stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "inherit", "pipe"],
     });
     let stdout = "";
+    let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    // Shown as it comes, and kept: some answers come on stderr ("Created stack").
+    child.stderr?.setEncoding("utf8").on("data", (/** @type {string} */ chunk) => {
+      stderr += chunk;
+      process.stderr.write(chunk);
+    });
     child.stdin?.end(input);
     // Ctrl-C or a runner's SIGTERM reaches the whole process group: pulumi cancels gracefully on
     // its own (it lets the operation in flight finish and records it), so this process waits for
@@ -230,7 +236,7 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
     process.on("SIGINT", wait).on("SIGTERM", wait);
     const done = () => process.off("SIGINT", wait).off("SIGTERM", wait);
     child.on("error", (error) => (done(), reject(error)));
-    child.on("close", (code) => (done(), resolve({ code: code ?? 1, stdout })));
+    child.on("close", (code) => (done(), resolve({ code: code ?? 1, stdout, stderr })));
   });
 }
 
@@ -282,11 +288,22 @@ function stackConfig(ready, settings, seed = readSeed()) {
   if (ready.caCertFile !== null) {
     plain["arcgis-admin:caCert"] = fs.readFileSync(ready.caCertFile, "utf8");
   }
-  const secret = {
+  return { plain, secret: stackSecrets(seed) };
+}
+
+/**
+ * The quick start's secret config, the site's and the portal's administrator passwords: they
+ * depend on nothing the emulator reports.
+ *
+ * @returns {Record<string, string>}
+ */
+function stackSecrets(seed = readSeed()) {
+  const admin = seed.portal.users.find((u) => u.role === "org_admin");
+  if (admin === undefined) throw new Error(`${SEED_FILE} must hold an org_admin user.`);
+  return {
     "arcgis-admin:password": SITE_ADMIN.password,
     "arcgis-admin:portalPassword": admin.password,
   };
-  return { plain, secret };
 }
 
 /**
@@ -393,6 +410,7 @@ module.exports = {
   runPulumi,
   mustRunPulumi,
   stackConfig,
+  stackSecrets,
   readSeed,
   parseJson,
   runningEmulator,

@@ -33,14 +33,13 @@ try {
   // The build also links node_modules/pulumi-arcgis-admin here (scripts/self-link.cjs).
   if (!settings.skipBuild) qs.build();
 
-  let emulator = await qs.runningEmulator(settings.dataDir);
-  if (emulator !== undefined) {
-    log(`Reusing the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
-  } else {
-    emulator = await qs.startEmulatorInBackground(settings);
-    log(`Started the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
-    log(`  data: ${settings.dataDir}  log: ${emulator.logFile}`);
+  // The emulator starts in the background while the stack is prepared: that needs nothing of it.
+  const running = await qs.runningEmulator(settings.dataDir);
+  if (running !== undefined) {
+    log(`Reusing the emulator (process ${running.pid}) at ${running.adminUrl}.`);
   }
+  const starting = running === undefined ? qs.startEmulatorInBackground(settings) : undefined;
+  starting?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
 
   const env = qs.pulumiEnv(settings);
   const stack = settings.stack;
@@ -48,16 +47,16 @@ try {
   const pulumi = (args, options = {}) => qs.runPulumi(cli, args, { env, log, ...options });
   log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
   fs.mkdirSync(settings.stateDir, { recursive: true }); // a file backend needs its folder
-  await qs.mustRunPulumi(cli, ["stack", "select", "--create", stack, "--non-interactive"], {
-    env,
-    log,
-  });
-  const { plain, secret } = qs.stackConfig(emulator, settings);
+  const selected = await qs.mustRunPulumi(
+    cli,
+    ["stack", "select", "--create", stack, "--non-interactive"],
+    { env, log },
+  );
   // The passwords are fixed demo values: one already stored (encrypted) in the stack's config
   // file is not set again, which saves a CLI start and a key derivation each.
   const stackFile = path.join(qs.REPO_ROOT, `Pulumi.${stack}.yaml`);
   const stored = fs.existsSync(stackFile) ? fs.readFileSync(stackFile, "utf8") : "";
-  for (const [key, value] of Object.entries(secret)) {
+  for (const [key, value] of Object.entries(qs.stackSecrets())) {
     if (stored.includes(`${key}:\n    secure:`)) continue;
     await qs.mustRunPulumi(cli, ["config", "set", "--secret", "--stack", stack, key], {
       env,
@@ -66,10 +65,21 @@ try {
     });
   }
   // A run killed before it could finish left a lock or an operation pending: finish it first,
-  // so that this `pulumi up` sends nothing twice.
-  for (const line of await recoverInterruptedRun(pulumi, { stack, stateDir: settings.stateDir })) {
-    log(`Recovered from an interrupted run: ${line}.`);
+  // so that this `pulumi up` sends nothing twice. A stack created just now has nothing to finish.
+  if (!/^Created stack/m.test(selected.stderr)) {
+    for (const line of await recoverInterruptedRun(pulumi, {
+      stack,
+      stateDir: settings.stateDir,
+    })) {
+      log(`Recovered from an interrupted run: ${line}.`);
+    }
   }
+  const emulator = running ?? (await /** @type {NonNullable<typeof starting>} */ (starting));
+  if (running === undefined) {
+    log(`Started the emulator (process ${emulator.pid}) at ${emulator.adminUrl}.`);
+    log(`  data: ${settings.dataDir}  log: ${emulator.logFile}`);
+  }
+  const { plain } = qs.stackConfig(emulator, settings);
   // The plain values go with `up` itself (`--config`: saved to the stack's config first).
   const config = Object.entries(plain).flatMap(([k, v]) => ["--config", `${k}=${v}`]);
   const up = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack, ...config]);

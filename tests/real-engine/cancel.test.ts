@@ -228,6 +228,10 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
   }
   expect(providerHostsOf(s).filter((pid) => hosts.includes(pid))).toEqual([]);
   expect(pendingOperations(s)).not.toEqual([]);
+  // The killed create goes on on the server; the recovery (scripts/interrupted-run.cjs) proves a
+  // site that exists, so the next run starts once it does. A creation still under way when the
+  // recovery reads the machine is the recovery issue's case (Pulumi's pending-create handling).
+  while ((await stats(s)).sitesCreated === 0) await new Promise((r) => setTimeout(r, 100));
   const again = await run(process.execPath, [START, ...s.flags], {
     cwd: REPO_ROOT,
     env: s.env,

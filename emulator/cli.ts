@@ -88,6 +88,8 @@ interface CliFlags {
   tokenLifetime?: number;
   exportPaddingBytes: number;
   failCreate?: string;
+  upgradeFrom?: string;
+  upgradeDelay?: number;
   quiet: boolean;
   readyFile?: string;
   exitWithParent: boolean;
@@ -197,6 +199,15 @@ export function buildProgram(): Command {
       0,
     )
     .option("--fail-create <message>", "the first site creation fails with this message")
+    .option(
+      "--upgrade-from <version>",
+      "start the data dir's site in the 'upgrade required' state, as after installing --server-version over a site of this older version; the 'upgrade' operation completes it",
+    )
+    .option(
+      "--upgrade-delay <ms>",
+      "how long the 'upgrade' operation takes (default 500)",
+      wholeNumber(),
+    )
     .option("--quiet", "no log lines on stderr", false)
     .option(
       "--ready-file <file>",
@@ -264,6 +275,8 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     },
     ...(flags.tokenLifetime === undefined ? {} : { tokenLifetimeMinutes: flags.tokenLifetime }),
     ...(flags.failCreate === undefined ? {} : { failCreate: flags.failCreate }),
+    ...(flags.upgradeFrom === undefined ? {} : { upgradeFrom: flags.upgradeFrom }),
+    ...(flags.upgradeDelay === undefined ? {} : { upgradeDelayMs: flags.upgradeDelay }),
   };
 }
 

@@ -320,7 +320,10 @@ export class RequestHandler {
     const op = req.segments.join("/");
     const site = rt.store.current.site;
     if (op === "info") {
-      if (rt.product.infoTokenRequired && site?.status === "ready") authenticate(rt, req, site);
+      // No token can be had while an upgrade is due, so none is asked for then (an assumption).
+      if (rt.product.infoTokenRequired && site?.status === "ready" && site.upgrade === null) {
+        authenticate(rt, req, site);
+      }
       const tokenService =
         rt.product.dialect === "classic"
           ? "/arcgis/tokens/generateToken"
@@ -338,7 +341,8 @@ export class RequestHandler {
     }
     const rule = rt.product.healthCheck;
     if (rule.paths.includes(op) && atLeast(rt.options.serverVersion, rule.since)) {
-      const ready = site?.status === "ready";
+      // A site waiting for (or running) its upgrade serves nothing yet: unhealthy (an assumption).
+      const ready = site?.status === "ready" && site.upgrade === null;
       // Video Server's docs require a token; before a site exists none can be had, so the
       // unhealthy answer needs none (an assumption, docs/emulator.md).
       if (ready && rule.tokenRequired) authenticate(rt, req, site);

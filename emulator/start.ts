@@ -25,6 +25,7 @@ import { registerMachine } from "./core/registry";
 import { CONTROL_PREFIX, expireTokens, healthPath, RequestHandler } from "./server";
 import { SHARING_PREFIX } from "./portal/sharing-api";
 import { finishCreationLater, removeAbandonedArchives } from "./admin/site";
+import { upgradeAtStart } from "./admin/upgrade";
 import { STATE_FILE, StateStore, type EmulatorState } from "./core/state";
 import { loadTls, selfSignedTls, type TlsMaterial } from "./process/tls";
 import { hashPassword } from "./core/tokens";
@@ -141,6 +142,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       throw new Error(
         `The data dir ${resolved.dataDir} holds a site of a ${existing}; start it with serverType ${existing} (--server-type ${existing}), or use another data dir.`,
       );
+    }
+    // `--upgrade-from`, or an upgrade a stop cut short (admin/upgrade.ts).
+    const upgradeState = upgradeAtStart({ options: resolved }, store.current.site);
+    if (upgradeState !== undefined) {
+      await store.update((draft) => {
+        if (draft.site !== null) draft.site.upgrade = upgradeState;
+      });
+      if (upgradeState?.status === "required") {
+        resolved.log(
+          `the site waits for the upgrade from ${upgradeState.fromVersion} to ${resolved.serverVersion.full}`,
+        );
+      }
     }
     await removeStaleStateFiles(resolved.dataDir);
     const tls = await tlsMaterial(resolved);

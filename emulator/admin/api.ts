@@ -23,7 +23,10 @@ import {
 } from "./site";
 import { importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
-import { findService, service, serviceStatus, setServiceState } from "./services";
+import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
+import { addMachinesToCluster, cluster, listClusters } from "./clusters";
+import { adminUrlOf, editMachine, machine } from "./machine";
+import { upgrade, upgradePendingError, upgradeRoot } from "./upgrade";
 import {
   editServicesDirectory,
   licenses,
@@ -66,6 +69,15 @@ interface Route {
 /** Handles one request under {@link ADMIN_PREFIX}. */
 export async function handleAdmin(rt: Runtime, req: ApiRequest): Promise<Reply> {
   const op = req.segments.join("/");
+  // Esri's tools ask `upgrade` without a token, whatever the state (admin/upgrade.ts).
+  if (op === "upgrade") return upgrade(rt, req);
+  const pendingUpgrade = rt.store.current.site?.upgrade ?? null;
+  if (pendingUpgrade !== null) {
+    // While an upgrade is due or runs the root reports it (the docs poll the root); nothing
+    // else, signing in included, is served until it is done.
+    if (op === "") return upgradeRoot(rt, rt.store.current.site!);
+    throw upgradePendingError(rt, pendingUpgrade);
+  }
   if (op === "generateToken") {
     requirePost(req, op);
     return generateToken(rt, req);
@@ -128,7 +140,28 @@ function resolveRoute(segments: readonly string[]): Route | null {
   const read = (run: Handler): Route => ({ post: false, run });
   const write = (run: Handler): Route => ({ post: true, run });
   const path = segments.join("/").toLowerCase();
+  if (path === "services/federate") {
+    return write((rt, req, site) =>
+      classicOnly(rt, "federate", () => federateServices(rt, req, site)),
+    );
+  }
   if (first === "services" && second !== undefined) return serviceRoute(segments.slice(1));
+  // ArcGIS Server's clusters (admin/clusters.ts).
+  if (first === "clusters") {
+    const name = second;
+    if (name === undefined) {
+      return read((rt, _req, site) => classicOnly(rt, "clusters", () => listClusters(site)));
+    }
+    if (third === undefined) {
+      return read((rt, _req, site) => classicOnly(rt, name, () => cluster(site, name)));
+    }
+    if (third === "machines" && rest.length === 1 && rest[0] === "add") {
+      return write((rt, req, site) =>
+        classicOnly(rt, "add", () => addMachinesToCluster(rt, req, site, name)),
+      );
+    }
+    return null;
+  }
   if (path === "system/handlers/rest/servicesdirectory") {
     return read((rt, _req, site) =>
       classicOnly(rt, "servicesdirectory", () => servicesDirectory(site)),
@@ -154,6 +187,12 @@ function resolveRoute(segments: readonly string[]): Route | null {
     case "machines":
       if (third === "unregister" && second !== undefined) {
         return write((rt, _req, site) => unregisterMachine(rt, site, second));
+      }
+      // ArcGIS Server's machine edit (admin/machine.ts); Chef and DSC call it on ArcGIS Server only.
+      if (third === "edit" && second !== undefined) {
+        return write((rt, req, site) =>
+          classicOnly(rt, "edit", () => editMachine(rt, req, site, second)),
+        );
       }
       if (third !== undefined) return null;
       return second === undefined
@@ -202,11 +241,11 @@ function resolveRoute(segments: readonly string[]): Route | null {
     // ArcGIS Server's machine resource of the machine answering (Chef `local_machine_name`).
     case "local":
       return second === undefined
-        ? read((rt) =>
+        ? read((rt, _req, site) =>
             classicOnly(rt, "local", () =>
               json({
                 machineName: rt.options.machineName,
-                adminURL: machineAdminUrl(rt, rt.options.machineName),
+                adminURL: adminUrlOf(rt, site, rt.options.machineName),
               }),
             ),
           )
@@ -292,28 +331,12 @@ function root(rt: Runtime): Reply {
   });
 }
 
-function machineAdminUrl(rt: Runtime, name: string): string {
-  return `https://${name}:${rt.product.adminPort}/arcgis/admin`;
-}
-
 function machines(rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
   return json({
     machines: site.machines.map((machineName) => ({
       machineName,
-      adminURL: machineAdminUrl(rt, machineName),
+      adminURL: adminUrlOf(rt, site, machineName),
     })),
-  });
-}
-
-function machine(rt: Runtime, site: SiteRecord, name: string): Reply {
-  const found = site.machines.find((m) => m.toLowerCase() === name.toLowerCase());
-  if (found === undefined) throw notFoundError(name);
-  return json({
-    machineName: found,
-    adminURL: machineAdminUrl(rt, found),
-    platform: process.platform,
-    configuredState: "STARTED",
-    synchronize: false,
   });
 }
 

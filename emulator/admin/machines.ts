@@ -128,9 +128,29 @@ function siteAt(rt: Runtime, adminURL: string): SiteRecord {
 }
 
 async function updateMachineLists(siteId: string, machineList: readonly string[]): Promise<void> {
-  for (const member of membersOf(siteId)) {
+  await updateOnMembers(siteId, (site) => {
+    site.machines = [...machineList];
+  });
+}
+
+/**
+ * Applies a change of the site's shared configuration (machine list, clusters, machine settings)
+ * on every member of the site in this process, so that each machine answers the same; the
+ * machine `rt` (the one asked) is changed first, so its refusal (`change` throwing) changes none.
+ */
+export async function updateOnMembers(
+  siteId: string,
+  change: (site: SiteRecord) => void,
+  rt?: Runtime,
+): Promise<void> {
+  const members = membersOf(siteId);
+  const ordered =
+    rt === undefined
+      ? members
+      : [...members.filter((m) => m.rt === rt), ...members.filter((m) => m.rt !== rt)];
+  for (const member of ordered) {
     await member.rt.store.update((draft) => {
-      if (draft.site?.id === siteId) draft.site.machines = [...machineList];
+      if (draft.site?.id === siteId) change(draft.site);
     });
   }
 }
@@ -166,7 +186,14 @@ export async function unregisterMachine(
     await member.rt.store.update((draft) => {
       if (draft.site?.id !== site.id) return;
       if (member.rt.options.machineName === found) draft.site = null;
-      else draft.site.machines = [...machineList];
+      else {
+        draft.site.machines = [...machineList];
+        // A machine that leaves the site leaves its cluster, and its settings go with it.
+        for (const cluster of draft.site.clusters) {
+          cluster.machineNames = cluster.machineNames.filter((m) => m !== found);
+        }
+        delete draft.site.machineSettings[found];
+      }
     });
   }
   rt.log(`machine '${found}' unregistered from the site`);

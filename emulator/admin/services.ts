@@ -16,7 +16,8 @@
  * answers its whole configuration); start and stop answer `{"status":"success"}` and take effect
  * at once, so the real-time state is the configured one; an unknown service is code 404.
  */
-import { json, type Reply } from "../core/http";
+import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
+import { federationOf } from "../core/federations";
 import type { Runtime } from "../core/runtime";
 import type { ServiceRecord, SiteRecord } from "../core/state";
 import { notFoundError } from "./api";
@@ -78,5 +79,23 @@ export async function setServiceState(
     if (record === undefined) throw notFoundError(`${found.serviceName}.${found.type}`);
     record.configuredState = state;
   });
+  return json({ status: "success" });
+}
+
+/**
+ * `services/federate` (ArcGIS Server): imports the site's services as items of the portal that
+ * federated it. Chef's `federate` (the same Chef file, after `security/config/update`) POSTs it
+ * with the portal's token and f=json and fails on an error;
+ * https://developers.arcgis.com/rest/enterprise-administration/server/federate documents POST `f`
+ * and `{"status": "success"}`, to be run once the server is federated. The emulated portal keeps
+ * no items, so nothing changes there (docs/emulator.md); a site no portal of this process has
+ * federated is refused with code 400 (this project's text).
+ */
+export function federateServices(_rt: Runtime, _req: ApiRequest, site: SiteRecord): Reply {
+  if (federationOf(site) === null) {
+    throw new AdminError(400, [
+      "The server is not federated with a portal. Federate it with the portal first, then import its services.",
+    ]);
+  }
   return json({ status: "success" });
 }

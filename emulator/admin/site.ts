@@ -77,6 +77,14 @@ export async function startCreation(rt: Runtime, input: CreateSiteInput): Promis
       webAdaptors: [],
       servicesDirectory: null,
       security: {},
+      // ArcGIS Server's machines-page docs (10.1): "When you create a new site, a cluster called
+      // 'default' is created for you"; clusters exist on ArcGIS Server only.
+      clusters:
+        rt.product.dialect === "classic"
+          ? [{ clusterName: "default", machineNames: [rt.options.machineName] }]
+          : [],
+      machineSettings: {},
+      upgrade: null,
     };
     draft.site = record;
     draft.lastCreateFailure = null;

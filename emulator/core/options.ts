@@ -32,6 +32,8 @@ export const DEFAULT_CREATE_DELAY_MS = 1000;
 export const DEFAULT_EXPORT_DELAY_MS = 500;
 /** Default of {@link EmulatorOptions.importDelayMs}. */
 export const DEFAULT_IMPORT_DELAY_MS = 500;
+/** Default of {@link EmulatorOptions.upgradeDelayMs}. */
+export const DEFAULT_UPGRADE_DELAY_MS = 500;
 
 /**
  * Default server timeouts, in ms. Without them a client that connects and sends nothing,
@@ -189,6 +191,14 @@ export interface EmulatorOptions {
   readonly exportPaddingBytes?: number;
   /** The first site creation fails with this message (`--fail-create`). */
   readonly failCreate?: string;
+  /**
+   * Start the data dir's site in the "upgrade required" state, as after installing the software
+   * of `serverVersion` over a site of this older version (`--upgrade-from`, e.g. "11.2"); the
+   * `upgrade` operation completes it (emulator/admin/upgrade.ts). The data dir must hold a site.
+   */
+  readonly upgradeFrom?: string;
+  /** How long the `upgrade` operation takes, in ms (`--upgrade-delay`). Default 500. */
+  readonly upgradeDelayMs?: number;
   /** No log lines at all (`--quiet`). */
   readonly quiet?: boolean;
   /** Where log lines go. Default: stderr. */
@@ -218,6 +228,8 @@ export interface ResolvedOptions {
   readonly tokenLifetimeMinutes: number | undefined;
   readonly exportPaddingBytes: number;
   readonly failCreate: string | undefined;
+  readonly upgradeFrom: string | null;
+  readonly upgradeDelayMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -329,6 +341,10 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "Option serverTimeouts.requestMs must not be shorter than serverTimeouts.headersMs.",
     );
   }
+  const upgradeFrom = options.upgradeFrom ?? null;
+  if (upgradeFrom !== null && !/^\d{1,3}\.\d{1,2}(\.\d{1,2})?$/.test(upgradeFrom.trim())) {
+    throw new Error(`Option upgradeFrom must look like 11.2 or 10.9.1, got '${upgradeFrom}'.`);
+  }
   const quiet = options.quiet ?? false;
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let tls: ResolvedOptions["tls"] = "generate";
@@ -380,6 +396,12 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
     tokenLifetimeMinutes: lifetime,
     exportPaddingBytes: nonNegativeInteger("exportPaddingBytes", options.exportPaddingBytes, 0),
     failCreate: options.failCreate,
+    upgradeFrom,
+    upgradeDelayMs: nonNegativeInteger(
+      "upgradeDelayMs",
+      options.upgradeDelayMs,
+      DEFAULT_UPGRADE_DELAY_MS,
+    ),
     log: quiet ? () => undefined : (line: string) => sink(`arcgis-admin-emulator: ${line}`),
   };
 }

@@ -72,6 +72,8 @@ export class Runtime {
    * would let whoever sits in between steer where a client sends its token. Set once listening.
    */
   publicOrigin = "";
+  /** When this emulator started (epoch ms): a machine's `ServerStartTime`. */
+  readonly startedAt = Date.now();
   private readonly shutdown = new AbortController();
 
   constructor(

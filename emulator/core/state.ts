@@ -87,6 +87,33 @@ const SecuritySettings = z.object({
 /** The security settings an update has set; an absent one has its default (admin/security.ts). */
 export type SecuritySettings = z.infer<typeof SecuritySettings>;
 
+const MachineSettings = z.object({
+  adminURL: z.string().optional(),
+  webServerMaxHeapSize: z.number().optional(),
+  webServerCertificateAlias: z.string().optional(),
+  appServerMaxHeapSize: z.number().optional(),
+  socMaxHeapSize: z.number().optional(),
+  /** Ports by name, as `edit` took them (e.g. `OpenEJBPort`). */
+  ports: z.record(z.string(), z.number()).optional(),
+});
+/** A machine's settings as `machines/<name>/edit` last gave them (admin/machine-edit.ts). */
+export type MachineSettings = z.infer<typeof MachineSettings>;
+
+const UpgradeRecord = z.object({
+  /** The version the site was at before the software was upgraded (`--upgrade-from`). */
+  fromVersion: z.string(),
+  /**
+   * `required` until the `upgrade` operation runs; `running` while it runs; `failed` when a run
+   * was cut short (a stop), which Esri's clients read as LAST_ATTEMPT_FAILED (admin/upgrade.ts).
+   */
+  status: z.enum(["required", "running", "failed"]),
+  /** Whether the running upgrade was started with runAsync (its answers differ). */
+  async: z.boolean().default(false),
+  startedAt: z.number().nullable().default(null),
+});
+/** A pending upgrade of the site (admin/upgrade.ts). */
+export type UpgradeRecord = z.infer<typeof UpgradeRecord>;
+
 const SiteRecord = z.object({
   id: z.string(),
   /** The product that created the site (null in state written before products existed). */
@@ -125,6 +152,14 @@ const SiteRecord = z.object({
   servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
   /** security/config's settings as security/config/update last set them (admin/security.ts). */
   security: SecuritySettings.default({}),
+  /** ArcGIS Server's clusters (admin/clusters.ts); a new site has `default` with its machine. */
+  clusters: z
+    .array(z.object({ clusterName: z.string(), machineNames: z.array(z.string()) }))
+    .default([]),
+  /** Per machine (by name), what `machines/<name>/edit` set (admin/machine-edit.ts). */
+  machineSettings: z.record(z.string(), MachineSettings).default({}),
+  /** Set while the site waits for (or runs) the `upgrade` operation (admin/upgrade.ts). */
+  upgrade: UpgradeRecord.nullable().default(null),
 });
 /** The site this machine participates in. */
 export type SiteRecord = z.infer<typeof SiteRecord>;

@@ -60,8 +60,11 @@ export interface CaseRequest {
   params: Record<string, Json>;
   /** Names of the parameters whose value is JSON text. */
   jsonParams?: string[];
-  /** Whether the source sends an admin token with it (the value is never part of a case). */
-  token?: boolean;
+  /**
+   * Whether the source sends an admin token with it (the value is never part of a case); `portal`:
+   * a token of the portal's administrator instead, as Chef sends to a server its portal federated.
+   */
+  token?: boolean | "portal";
   /**
    * File parts: the request is `multipart/form-data`, with these parameters carrying a file
    * (parameter name to the placeholder of the file sent, e.g. `{archive}`).
@@ -162,7 +165,23 @@ export interface ConformanceCase {
    * admin URL). `two-machine-site`: the second machine has joined the first one's site, and the
    * request goes to the first (`{joinedMachine}` in the path is the second machine's name).
    */
-  given: "no-site" | "site" | "site-being-created" | "joining-machine" | "two-machine-site";
+  /**
+   * `site-with-web-adaptor`: a site with one Web Adaptor registered (`{webAdaptorId}` in the path is
+   * its id). `upgrade-required`: a site whose emulator was restarted with the case's version as
+   * the server version and `upgradeFrom` as the site's former version (the software upgraded, the
+   * site not yet). `federated-site`: a site the emulator's own portal has federated.
+   */
+  given:
+    | "no-site"
+    | "site"
+    | "site-being-created"
+    | "joining-machine"
+    | "two-machine-site"
+    | "site-with-web-adaptor"
+    | "upgrade-required"
+    | "federated-site";
+  /** For `upgrade-required`: the version the site was at before the software was upgraded. */
+  upgradeFrom?: string;
   request: CaseRequest;
   answer: CaseAnswer;
   /** How the client is made to perform the same exchange, and what it must conclude. */

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Agent, FormData, request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DEFAULT_PORTAL_ADMIN } from "../../emulator/core/options";
 import type {
   CaseAnswer,
   CaseRequest,
@@ -162,6 +163,29 @@ class Replay {
     return { "x-esri-authorization": `Bearer ${token}`, referer: REFERER };
   }
 
+  /**
+   * A token of the emulator's portal administrator, sent as a server's admin token is: what Chef
+   * sends to a server its portal federated (`federate`'s `services/federate`).
+   */
+  async portalTokenHeaders() {
+    const answer = await this.send(
+      "POST",
+      "/sharing/rest/generateToken",
+      [
+        ["username", DEFAULT_PORTAL_ADMIN.username],
+        ["password", DEFAULT_PORTAL_ADMIN.password],
+        ["client", "referer"],
+        ["referer", REFERER],
+        ["f", "json"],
+      ],
+      {},
+      "/portal",
+    );
+    const token = (answer.json as { token?: unknown } | undefined)?.token;
+    if (typeof token !== "string") throw new Error(`portal generateToken failed: ${answer.text}`);
+    return { "x-esri-authorization": `Bearer ${token}`, referer: REFERER };
+  }
+
   /** Sends a case's request (or another request of the case) as its source does. */
   replay(
     c: ConformanceCase,
@@ -212,10 +236,15 @@ async function given(
     }
     return credentials;
   }
-  if (c.given === "site") {
+  // The site was created before the emulator was restarted as the upgraded software (see the test).
+  if (c.given === "upgrade-required") return credentialsOf(creation);
+  if (c.given === "site" || c.given === "site-with-web-adaptor" || c.given === "federated-site") {
     const answer = await replay.replay(creation);
     expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
-    return credentialsOf(creation);
+    const credentials = credentialsOf(creation);
+    if (c.given === "site-with-web-adaptor") await registerWebAdaptor(replay, credentials);
+    if (c.given === "federated-site") await federateWithOwnPortal(replay, credentials);
+    return credentials;
   }
   // A slow creation, started asynchronously so that the case's request meets it under way.
   const flag = c.serverType === "arcgis-server" ? "runAsync" : "async";
@@ -227,6 +256,61 @@ async function given(
   const root = await replay.send("GET", "/admin/", [["f", "json"]]);
   expect(matchesExpected(root.json, errorWithCode(c.serverType, 503))).toEqual([]);
   return null;
+}
+
+/**
+ * Registers a Web Adaptor as python-mission-register-web-adaptor does, and names its id
+ * `{webAdaptorId}` (what Chef's `unregister_web_adaptors` reads from the list before unregistering).
+ */
+async function registerWebAdaptor(
+  replay: Replay,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const headers = await replay.tokenHeaders(credentials);
+  const registered = await replay.send(
+    "POST",
+    "/admin/system/webadaptors/register",
+    [
+      ["machineName", "webadaptor.example.com"],
+      ["machineIP", "10.0.0.5"],
+      ["webAdaptorURL", "https://gis.example.com/server"],
+      ["description", ""],
+      ["httpPort", "80"],
+      ["httpsPort", "443"],
+      ["f", "json"],
+    ],
+    headers,
+  );
+  expect(matchesExpected(registered.json, { status: "success" })).toEqual([]);
+  const listed = await replay.send("GET", "/admin/system/webadaptors", [["f", "json"]], headers);
+  const [adaptor] = (listed.json as { webAdaptors: Array<{ id: string }> }).webAdaptors;
+  replay.placeholders.webAdaptorId = adaptor!.id;
+}
+
+/**
+ * Federates the site with the emulator's own portal as Chef's `federate_server` does (the site
+ * root as `url` and `adminUrl`, the primary administrator's credentials).
+ */
+async function federateWithOwnPortal(
+  replay: Replay,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const portal = await replay.portalTokenHeaders();
+  const siteRoot = replay.emu.adminUrl.replace(/\/admin$/, "");
+  const federated = await replay.send(
+    "POST",
+    "/portaladmin/federation/servers/federate",
+    [
+      ["url", siteRoot],
+      ["adminUrl", siteRoot],
+      ["username", credentials.username],
+      ["password", credentials.password],
+      ["f", "json"],
+    ],
+    portal,
+    "/portal",
+  );
+  expect(federated.json).toMatchObject({ serverId: expect.any(String) });
 }
 
 /** What the emulator stored must be what createNewSite sent (secrets and Chef's ids aside). */
@@ -301,6 +385,17 @@ async function expectMachinesAfter(
   } else {
     expect(names).toContain(SECOND_MACHINE);
     expect(inSite).toBe(true);
+  }
+  // Added to a cluster: the cluster lists it (Chef's join_cluster).
+  const cluster = /^\/admin\/clusters\/([^/]+)\/machines\/add$/.exec(c.request.path)?.[1];
+  if (cluster !== undefined) {
+    const read = await first.send(
+      "GET",
+      `/admin/clusters/${cluster}`,
+      [["f", "json"]],
+      await first.tokenHeaders(credentials),
+    );
+    expect((read.json as { machineNames: string[] }).machineNames).toContain(SECOND_MACHINE);
   }
 }
 
@@ -395,14 +490,15 @@ async function replayUpload(
   return answer;
 }
 
-/** The answer has the HTTP status and the body the case shows. */
-function expectAnswer(answer: Answer, expected: CaseAnswer): void {
+/** The answer has the HTTP status and the body the case shows (placeholders filled). */
+function expectAnswer(answer: Answer, expected: CaseAnswer, placeholders: Placeholders): void {
   const { httpStatus } = expected;
   if (typeof httpStatus === "number") expect(answer.status).toBe(httpStatus);
   else expect(answer.status).not.toBe(httpStatus.not);
   if (expected.body !== undefined) {
     expect(answer.json).toBeDefined();
-    expect(matchesExpected(answer.json, expected.body)).toEqual([]);
+    const body = JSON.parse(fill(JSON.stringify(expected.body), placeholders)) as Expected;
+    expect(matchesExpected(answer.json, body)).toEqual([]);
   }
 }
 
@@ -427,21 +523,43 @@ describe("the conformance corpus replayed against the emulator", () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
     const twoMachines = c.given === "joining-machine" || c.given === "two-machine-site";
     try {
-      const emu = await startEmulator({
+      const common = {
         dataDir,
         quiet: true,
         serverType: c.serverType,
-        ...(c.version === undefined ? {} : { serverVersion: c.version }),
         // Long enough for a "being created" site to stay so during the case.
         createDelayMs: c.given === "site-being-created" ? 60_000 : 20,
         exportDelayMs: 20,
         importDelayMs: 20,
+        upgradeDelayMs: 20,
         exportRoots: [exportFolder],
+      };
+      if (c.given === "upgrade-required") {
+        // The site is created by the former version, then the software is "upgraded": the same
+        // data dir started again as the case's version, with the site's former version.
+        if (c.upgradeFrom === undefined) throw new Error(`${c.name} has no upgradeFrom`);
+        const former = new Replay(
+          await startEmulator({ ...common, serverVersion: c.upgradeFrom }),
+          {},
+        );
+        try {
+          const created = await former.replay(creationCaseOf(c.serverType));
+          expect(matchesExpected(created.json, { status: "success" })).toEqual([]);
+        } finally {
+          await former.close();
+        }
+      }
+      const emu = await startEmulator({
+        ...common,
+        ...(c.version === undefined ? {} : { serverVersion: c.version }),
+        ...(c.given === "upgrade-required" ? { upgradeFrom: c.upgradeFrom } : {}),
       });
       const placeholders: Placeholders = {
         exportFolder,
         siteAdminUrl: emu.adminUrl,
         joinedMachine: SECOND_MACHINE,
+        // The emulator's default machine name (emulator/core/options.ts): Chef asks `local` for it.
+        siteMachine: os.hostname(),
       };
       replay = new Replay(emu, placeholders);
       if (twoMachines) {
@@ -459,9 +577,11 @@ describe("the conformance corpus replayed against the emulator", () => {
       // joinSite goes to the machine that joins; everything else to the site's first machine.
       const target = c.given === "joining-machine" ? second! : replay;
       const headers =
-        c.request.token === true && credentials !== null
-          ? await target.tokenHeaders(credentials)
-          : {};
+        c.request.token === "portal"
+          ? await target.portalTokenHeaders()
+          : c.request.token === true && credentials !== null
+            ? await target.tokenHeaders(credentials)
+            : {};
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
       const exported = await prepareImport(c, target, headers);
@@ -470,9 +590,13 @@ describe("the conformance corpus replayed against the emulator", () => {
           ? await target.replay(c, headers)
           : await replayUpload(c, target, headers);
 
-      expectAnswer(answer, c.answer);
+      expectAnswer(answer, c.answer, target.placeholders);
       if (c.followUp !== undefined) {
-        expectAnswer(await target.replay(c, headers, c.followUp.request), c.followUp.answer);
+        expectAnswer(
+          await target.replay(c, headers, c.followUp.request),
+          c.followUp.answer,
+          target.placeholders,
+        );
       }
 
       if (exported !== null) {

@@ -65,6 +65,18 @@ import { chefMissionUnregisterMachine } from "./cases/chef-mission-unregister-ma
 import { chefNotebookUnregisterMachine } from "./cases/chef-notebook-unregister-machine";
 import { chefVideoUnregisterMachine } from "./cases/chef-video-unregister-machine";
 import { chefArcgisServerUnregisterMachine } from "./cases/chef-arcgis-server-unregister-machine";
+import { chefArcgisServerUpgradeRequired } from "./cases/chef-arcgis-server-upgrade-required";
+import { docsArcgisServerUpgradeRoot } from "./cases/docs-arcgis-server-upgrade-root";
+import { chefArcgisServerCompleteUpgrade } from "./cases/chef-arcgis-server-complete-upgrade";
+import { chefArcgisServerCompleteUpgradeAsync } from "./cases/chef-arcgis-server-complete-upgrade-async";
+import { chefMissionUpgradeRequired } from "./cases/chef-mission-upgrade-required";
+import { chefMissionCompleteUpgrade } from "./cases/chef-mission-complete-upgrade";
+import { chefArcgisServerAddMachineToCluster } from "./cases/chef-arcgis-server-add-machine-to-cluster";
+import { chefArcgisServerMachineInfo } from "./cases/chef-arcgis-server-machine-info";
+import { chefArcgisServerEditMachine } from "./cases/chef-arcgis-server-edit-machine";
+import { chefArcgisServerFederateServices } from "./cases/chef-arcgis-server-federate-services";
+import { chefArcgisServerUnregisterWebAdaptor } from "./cases/chef-arcgis-server-unregister-web-adaptor";
+import { chefMissionUnregisterWebAdaptor } from "./cases/chef-mission-unregister-web-adaptor";
 
 export const CASES: readonly ConformanceCase[] = [
   ansibleArcgisServerCreateSite,
@@ -132,4 +144,16 @@ export const CASES: readonly ConformanceCase[] = [
   chefArcgisServerStopService,
   chefArcgisServerStartService,
   chefPortalGenerateTokenWithoutRest,
+  chefArcgisServerUpgradeRequired,
+  docsArcgisServerUpgradeRoot,
+  chefArcgisServerCompleteUpgrade,
+  chefArcgisServerCompleteUpgradeAsync,
+  chefMissionUpgradeRequired,
+  chefMissionCompleteUpgrade,
+  chefArcgisServerAddMachineToCluster,
+  chefArcgisServerMachineInfo,
+  chefArcgisServerEditMachine,
+  chefArcgisServerFederateServices,
+  chefArcgisServerUnregisterWebAdaptor,
+  chefMissionUnregisterWebAdaptor,
 ];

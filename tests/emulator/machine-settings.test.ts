@@ -1,0 +1,106 @@
+/**
+ * ArcGIS Server's machine settings and clusters across the machines of one site (emulated in this
+ * process): an edit made on one machine shows on the other's read, DSC's form of the edit (every
+ * field of the read sent back) is taken, bad values are refused naming the field, and the
+ * refusals of `clusters/<c>/machines/add` and `services/federate` (docs/emulator.md).
+ */
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+
+const ADMIN = { username: "siteadmin", password: "settings-Pass-1" };
+
+async function post(emu: TestEmulator, op: string, form: Record<string, string> = {}) {
+  const res = await fetch(`${emu.adminUrl}/${op}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...form, f: "json" }).toString(),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function token(emu: TestEmulator): Promise<string> {
+  const answer = await post(emu, "generateToken", { ...ADMIN, client: "requestip" });
+  return answer.token as string;
+}
+
+describe("machine settings and clusters of an ArcGIS Server site", () => {
+  const started: TestEmulator[] = [];
+  let a: TestEmulator;
+  let b: TestEmulator;
+
+  beforeAll(async () => {
+    for (const name of ["settings-a", "settings-b"]) {
+      started.push(
+        await startTestEmulator({
+          tls: false,
+          machineName: name,
+          serverType: "arcgis-server",
+          createDelayMs: 0,
+          joinDelayMs: 0,
+        }),
+      );
+    }
+    [a, b] = started as [TestEmulator, TestEmulator];
+    expect(await post(a, "createNewSite", ADMIN)).toEqual({ status: "success" });
+    expect(await post(b, "joinSite", { adminURL: a.adminUrl, ...ADMIN })).toMatchObject({
+      status: "success",
+    });
+  });
+  afterAll(async () => {
+    for (const emu of started) await emu.close();
+  });
+
+  it("keeps an edit made on one machine, shown by the other machine's read", async () => {
+    const before = await post(a, "machines/settings-b", { token: await token(a) });
+    // DSC's Update-SSLCertificate: every field of the read sent back, one changed, ports empty.
+    const form: Record<string, string> = { token: await token(a), ports: "" };
+    for (const [key, value] of Object.entries(before)) {
+      if (typeof value !== "object") form[key] = String(value);
+    }
+    form.webServerCertificateAlias = "gis.example.com";
+    form.JMXPort = "4100";
+    expect(await post(a, "machines/settings-b/edit", form)).toEqual({ status: "success" });
+    const read = await post(b, "machines/settings-b", { token: await token(b) });
+    expect(read).toMatchObject({
+      webServerCertificateAlias: "gis.example.com",
+      socMaxHeapSize: before.socMaxHeapSize,
+      ports: { ...(before.ports as object), JMXPort: 4100 },
+    });
+  });
+
+  it("refuses a value that is not a whole number, naming the field", async () => {
+    const answer = await post(a, "machines/settings-a/edit", {
+      token: await token(a),
+      socMaxHeapSize: "lots",
+    });
+    expect(answer).toMatchObject({ status: "error", code: 400 });
+    expect(String(answer.messages)).toContain("'socMaxHeapSize'");
+  });
+
+  it("adds a joined machine to a cluster once, and refuses what the site cannot do", async () => {
+    const t = await token(a);
+    for (let i = 0; i < 2; i++) {
+      expect(
+        await post(a, "clusters/default/machines/add", { token: t, machineNames: "settings-b" }),
+      ).toEqual({ status: "success" });
+    }
+    expect(await post(b, "clusters/default", { token: await token(b) })).toEqual({
+      clusterName: "default",
+      machineNames: ["settings-a", "settings-b"],
+    });
+    const unknown = await post(a, "clusters/maps/machines/add", {
+      token: t,
+      machineNames: "settings-b",
+    });
+    expect(unknown).toMatchObject({ status: "error", code: 404 });
+    const stranger = await post(a, "clusters/default/machines/add", {
+      token: t,
+      machineNames: "nowhere.example.com",
+    });
+    expect(stranger).toMatchObject({ status: "error", code: 400 });
+  });
+
+  it("refuses services/federate on a site no portal federated", async () => {
+    const answer = await post(a, "services/federate", { token: await token(a) });
+    expect(answer).toMatchObject({ status: "error", code: 400 });
+  });
+});

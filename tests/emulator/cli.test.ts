@@ -173,6 +173,8 @@ describe("the arcgis-admin-emulator CLI", () => {
       "--token-lifetime",
       "--export-padding-bytes",
       "--fail-create",
+      "--upgrade-from",
+      "--upgrade-delay",
       "--quiet",
       "--server-type",
       "--server-version",
@@ -353,6 +355,31 @@ describe("the arcgis-admin-emulator CLI", () => {
       `${exported.json.location as string}?token=${token}`,
     );
     expect(download.headers["content-type"]).toBe("application/octet-stream");
+  });
+
+  it("maps --upgrade-from and --upgrade-delay: the site waits for its upgrade", async () => {
+    const first = await start([
+      "--data-dir",
+      dataDir,
+      "--server-version",
+      "11.2",
+      "--create-delay",
+      "0",
+    ]);
+    expect((await first.admin("createNewSite", SITE_ADMIN)).json.status).toBe("success");
+    await first.stop();
+    const s = await start([
+      "--data-dir",
+      dataDir,
+      "--upgrade-from",
+      "11.2",
+      "--upgrade-delay",
+      "0",
+    ]);
+    const due = await send(s.agent, "GET", `${s.ready.adminUrl}/upgrade?f=json`);
+    expect(due.json).toEqual({ isUpgrade: true });
+    expect((await s.admin("upgrade")).json).toEqual({ status: "success" });
+    expect(await s.adminToken()).toEqual(expect.any(String));
   });
 
   it("takes the product from the seed's server, and refuses to open another product's site", async () => {

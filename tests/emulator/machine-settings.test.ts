@@ -54,7 +54,9 @@ describe("machine settings and clusters of an ArcGIS Server site", () => {
     // DSC's Update-SSLCertificate: every field of the read sent back, one changed, ports empty.
     const form: Record<string, string> = { token: await token(a), ports: "" };
     for (const [key, value] of Object.entries(before)) {
-      if (typeof value !== "object") form[key] = String(value);
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        form[key] = String(value);
+      }
     }
     form.webServerCertificateAlias = "gis.example.com";
     form.JMXPort = "4100";

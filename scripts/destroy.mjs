@@ -39,9 +39,19 @@ try {
       const emulator = await qs.startEmulatorInBackground(settings);
       log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
     }
-    const destroyed = await qs.runPulumi(
+    const killed = qs.killedRun(settings.stateDir);
+    if (killed !== undefined) {
+      log(`The last \`pulumi ${killed}\` was killed; finishing it with pulumi cancel and refresh.`);
+      await qs.recoverKilledRun(
+        (args) => qs.runPulumi(cli, args, { env, log }),
+        stack,
+        settings.stateDir,
+      );
+    }
+    const destroyed = await qs.runRecorded(
       cli,
       ["destroy", "--yes", "--skip-preview", "--stack", stack],
+      settings.stateDir,
       { env, log },
     );
     if (destroyed.code !== 0) throw new Error("`pulumi destroy` failed (its output is above).");

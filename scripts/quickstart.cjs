@@ -7,6 +7,7 @@
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
 const buildStamp = require("./build-stamp.cjs");
@@ -208,10 +209,10 @@ function pulumiEnv(settings, env = process.env) {
  *
  * @param {PulumiCli} cli
  * @param {string[]} args
- * @param {{env?: NodeJS.ProcessEnv, input?: string, capture?: boolean, log?: Log}} [options]
- * @returns {Promise<{code: number, stdout: string, stderr: string}>}
+ * @param {{env?: NodeJS.ProcessEnv, input?: string, capture?: boolean, log?: Log, onSpawn?: (pid: number) => void}} [options]
+ * @returns {Promise<{code: number, signal: NodeJS.Signals | null, stdout: string, stderr: string}>}
  */
-function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } = {}) {
+function runPulumi(cli, args, { env, input, capture = false, log = defaultLog, onSpawn } = {}) {
   const shown = args.map((a) => (a.length > 60 || a.includes("\n") ? `${a.slice(0, 40)}…` : a));
   log(`$ pulumi ${shown.join(" ")}${input === undefined ? "" : " < (stdin)"}`);
   return new Promise((resolve, reject) => {
@@ -228,6 +229,7 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
       stderr += chunk;
       process.stderr.write(chunk);
     });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     child.stdin?.end(input);
     // Ctrl-C or a runner's SIGTERM reaches the whole process group: pulumi cancels gracefully on
     // its own (it lets the operation in flight finish and records it), so this process waits for
@@ -236,8 +238,94 @@ function runPulumi(cli, args, { env, input, capture = false, log = defaultLog } 
     process.on("SIGINT", wait).on("SIGTERM", wait);
     const done = () => process.off("SIGINT", wait).off("SIGTERM", wait);
     child.on("error", (error) => (done(), reject(error)));
-    child.on("close", (code) => (done(), resolve({ code: code ?? 1, stdout, stderr })));
+    child.on(
+      "close",
+      (code, signal) => (done(), resolve({ code: code ?? 1, signal, stdout, stderr })),
+    );
   });
+}
+
+/** The record of an `npm start` or `npm run destroy` whose Pulumi command is under way. */
+const RUN_RECORD = "quickstart-run.json";
+
+/**
+ * Runs `pulumi up` or `pulumi destroy` under a record, in the state folder, of this process and
+ * the CLI's: a record still there at the next start, with both processes gone, is a run that was
+ * killed (see {@link killedRun}). The record goes once the CLI has exited by itself, its lock
+ * released; a CLI killed by a signal leaves it.
+ *
+ * @param {PulumiCli} cli
+ * @param {string[]} args
+ * @param {string} stateDir
+ * @param {Parameters<typeof runPulumi>[2]} [options]
+ */
+async function runRecorded(cli, args, stateDir, options = {}) {
+  const file = path.join(stateDir, RUN_RECORD);
+  const record = { command: args[0], pids: [process.pid], hostname: os.hostname() };
+  fs.writeFileSync(file, JSON.stringify(record));
+  const result = await runPulumi(cli, args, {
+    ...options,
+    onSpawn: (pid) =>
+      fs.writeFileSync(file, JSON.stringify({ ...record, pids: [...record.pids, pid] })),
+  });
+  if (result.signal === null) fs.rmSync(file, { force: true });
+  return result;
+}
+
+/**
+ * The command of a run that was killed (its record is there and its processes are gone), or
+ * undefined. A record whose process still runs stops this one: two runs of one stack at once
+ * would wait on each other's lock.
+ *
+ * @param {string} stateDir
+ * @returns {string | undefined}
+ */
+function killedRun(stateDir) {
+  const file = path.join(stateDir, RUN_RECORD);
+  if (!fs.existsSync(file)) return undefined;
+  const record = /** @type {{command: string, pids: number[], hostname: string}} */ (
+    parseJson(fs.readFileSync(file, "utf8"))
+  );
+  const running = record.pids.find((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return /** @type {NodeJS.ErrnoException} */ (error).code === "EPERM";
+    }
+  });
+  if (record.hostname !== os.hostname() || running !== undefined) {
+    throw new Error(
+      `Another \`pulumi ${record.command}\` of the quick start is running (process ` +
+        `${running ?? "?"} on ${record.hostname}). Wait for it to finish, or stop it first.`,
+    );
+  }
+  return record.command;
+}
+
+/**
+ * Finishes what a killed run left, with the commands docs/troubleshooting.md gives every user:
+ * `pulumi cancel` removes the lock of the run that is gone, `pulumi refresh
+ * --clear-pending-creates` forgets the creates it left pending (each resource's next create looks
+ * at the server before it acts). The record of the killed run goes once both have run.
+ *
+ * @param {(args: string[]) => ReturnType<typeof runPulumi>} pulumi
+ * @param {string} stack
+ * @param {string} stateDir
+ */
+async function recoverKilledRun(pulumi, stack, stateDir) {
+  const cancelled = await pulumi(["cancel", "--yes", "--stack", stack]);
+  if (cancelled.code !== 0) throw new Error("`pulumi cancel` failed (its output is above).");
+  const refreshed = await pulumi([
+    "refresh",
+    "--clear-pending-creates",
+    "--yes",
+    "--skip-preview",
+    "--stack",
+    stack,
+  ]);
+  if (refreshed.code !== 0) throw new Error("`pulumi refresh` failed (its output is above).");
+  fs.rmSync(path.join(stateDir, RUN_RECORD), { force: true });
 }
 
 /**
@@ -409,6 +497,9 @@ module.exports = {
   pulumiEnv,
   runPulumi,
   mustRunPulumi,
+  runRecorded,
+  killedRun,
+  recoverKilledRun,
   stackConfig,
   stackSecrets,
   readSeed,

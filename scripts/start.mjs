@@ -14,7 +14,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import qs from "./quickstart.cjs";
-import { recoverInterruptedRun } from "./interrupted-run.cjs";
 
 const settings = qs.readCommandLine("npm start", [
   "Usage: npm start [-- --port N --stack NAME --state-dir DIR --data-dir DIR",
@@ -47,11 +46,10 @@ try {
   const pulumi = (args, options = {}) => qs.runPulumi(cli, args, { env, log, ...options });
   log(`State: ${env.PULUMI_BACKEND_URL} (passphrase: ${qs.DEMO_PASSPHRASE})`);
   fs.mkdirSync(settings.stateDir, { recursive: true }); // a file backend needs its folder
-  const selected = await qs.mustRunPulumi(
-    cli,
-    ["stack", "select", "--create", stack, "--non-interactive"],
-    { env, log },
-  );
+  await qs.mustRunPulumi(cli, ["stack", "select", "--create", stack, "--non-interactive"], {
+    env,
+    log,
+  });
   // The passwords are fixed demo values: one already stored (encrypted) in the stack's config
   // file is not set again, which saves a CLI start and a key derivation each.
   const stackFile = path.join(qs.REPO_ROOT, `Pulumi.${stack}.yaml`);
@@ -64,15 +62,12 @@ try {
       input: value,
     });
   }
-  // A run killed before it could finish left a lock or an operation pending: finish it first,
-  // so that this `pulumi up` sends nothing twice. A stack created just now has nothing to finish.
-  if (!/^Created stack/m.test(selected.stderr)) {
-    for (const line of await recoverInterruptedRun(pulumi, {
-      stack,
-      stateDir: settings.stateDir,
-    })) {
-      log(`Recovered from an interrupted run: ${line}.`);
-    }
+  // A run killed before it could finish left its lock and its creates pending: Pulumi's own
+  // commands finish it, and the site that run created is then adopted, not created again.
+  const killed = qs.killedRun(settings.stateDir);
+  if (killed !== undefined) {
+    log(`The last \`pulumi ${killed}\` was killed; finishing it with pulumi cancel and refresh.`);
+    await qs.recoverKilledRun(pulumi, stack, settings.stateDir);
   }
   const emulator = running ?? (await /** @type {NonNullable<typeof starting>} */ (starting));
   if (running === undefined) {
@@ -82,7 +77,15 @@ try {
   const { plain } = qs.stackConfig(emulator, settings);
   // The plain values go with `up` itself (`--config`: saved to the stack's config first).
   const config = Object.entries(plain).flatMap(([k, v]) => ["--config", `${k}=${v}`]);
-  const up = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack, ...config]);
+  // After a killed run, the site on the machine is the one that run created (the emulator and
+  // its data are the quick start's own): the quick start adopts it (examples/quickstart).
+  if (killed !== undefined) config.push("--config", "adoptExistingSite=true");
+  const up = await qs.runRecorded(
+    cli,
+    ["up", "--yes", "--skip-preview", "--stack", stack, ...config],
+    settings.stateDir,
+    { env, log },
+  );
   if (up.code !== 0) throw new Error("`pulumi up` failed (its output is above).");
   console.log(
     `\nThe emulator keeps running (process ${emulator.pid}); \`npm run destroy\` deletes the ` +

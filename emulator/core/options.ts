@@ -165,6 +165,11 @@ export interface EmulatorOptions {
   readonly importDelayMs?: number;
   /** How long joinSite takes, in ms (`--join-delay`). Default 20. */
   readonly joinDelayMs?: number;
+  /**
+   * How long the portal's federate takes before the server is listed, in ms. Default 0. A real
+   * federate contacts the server and imports its certificate; tests use it to kill a run mid-call.
+   */
+  readonly federateDelayMs?: number;
   /** The `pollAfter` (seconds) joinSite answers (`--join-poll-after`). Default 0. */
   readonly joinPollAfterSeconds?: number;
   /** Folders exportSite may write into (`--export-root`, repeatable). Default: the data dir. */
@@ -216,6 +221,7 @@ export interface ResolvedOptions {
   readonly exportDelayMs: number;
   readonly importDelayMs: number;
   readonly joinDelayMs: number;
+  readonly federateDelayMs: number;
   readonly joinPollAfterSeconds: number;
   readonly exportRoots: readonly string[];
   readonly machineName: string;
@@ -377,6 +383,7 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       DEFAULT_IMPORT_DELAY_MS,
     ),
     joinDelayMs: nonNegativeInteger("joinDelayMs", options.joinDelayMs, 20),
+    federateDelayMs: nonNegativeInteger("federateDelayMs", options.federateDelayMs, 0),
     joinPollAfterSeconds: nonNegativeInteger(
       "joinPollAfterSeconds",
       options.joinPollAfterSeconds,

@@ -122,6 +122,7 @@ async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
       `Unable to federate the server. The server '${adminUrl}' is already federated with another portal ('${portalUrlOf(owner.portal)}'). Unfederate it from that portal first.`,
     );
   }
+  await rt.delay(rt.options.federateDelayMs);
   const id = randomBytes(12).toString("base64url").slice(0, 16);
   await rt.store.update((draft) => {
     const taken = draft.portal.servers.find((s) => s.adminUrl === adminUrl || s.url === url);

@@ -20,7 +20,9 @@
  *
  * - `collaborationId`: a collaboration this portal hosts;
  * - `portalId` (optional): this portal's id, looked up when omitted;
- * - `downloadDir` (optional): where the backup goes, default `site-exports`.
+ * - `downloadDir` (optional): where the backup goes, default `site-exports`;
+ * - `adoptExistingSite` (optional): adopt a site already on the machine (docs/troubleshooting.md,
+ *   after a killed run).
  *
  * Set secrets with `pulumi config set --secret arcgis-admin:password`, which prompts for the value
  * (or reads it from stdin), so that it never shows in the shell history.
@@ -36,7 +38,10 @@ const portalId = config.get("portalId");
  * adminUrl, administrator and TLS settings (a CA certificate to trust; unset, the system's trusted
  * CAs apply) are the arcgis-admin:* stack config.
  */
-const site = new Site("site", {});
+const site = new Site("site", {
+  // Set by `npm start` after a killed run only: the site on the machine is the one that run created.
+  adoptExisting: config.getBoolean("adoptExistingSite") ?? false,
+});
 
 /**
  * Exports the site configuration once the site exists, and streams the archive to a local folder.

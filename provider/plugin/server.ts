@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_DEFAULTS } from "../resources/common/connection";
+import { isPartialCreate, type PartialCreateError } from "../resources/common/partial-create";
 import { sameValue } from "../resources/common/state-diff";
 import { sameUrl } from "../resources/common/urls";
 import { pluginResource, type PluginResource } from "./resources";
@@ -31,6 +32,17 @@ const emptyproto = pulumiRequire("google-protobuf/google/protobuf/empty_pb.js") 
 };
 const structproto = pulumiRequire("google-protobuf/google/protobuf/struct_pb.js") as {
   Struct: { fromJavaScript(value: Record<string, unknown>): unknown };
+};
+const anyproto = pulumiRequire("google-protobuf/google/protobuf/any_pb.js") as {
+  Any: new () => { pack(bytes: Uint8Array, name: string): void };
+};
+const statusproto = pulumiRequire("./proto/status_pb") as {
+  Status: new () => {
+    setCode(code: number): void;
+    setMessage(message: string): void;
+    addDetails(detail: unknown): void;
+    serializeBinary(): Uint8Array;
+  };
 };
 
 /** A protobuf Struct as the stubs give it. */
@@ -170,9 +182,24 @@ function typeOfUrn(urn: string): string {
 }
 
 /** A gRPC error the engine shows as the operation's failure. */
-function failure(error: unknown): { code: number; details: string } {
+interface Failure {
+  code: number;
+  details: string;
+  metadata?: grpcTypes.Metadata;
+}
+
+/** The gRPC error of a failed operation (one already made into one is passed on). */
+function failure(error: unknown): Failure {
+  if (error instanceof GrpcFailure) return error.failure;
   const message = error instanceof Error ? error.message : String(error);
   return { code: grpc.status.UNKNOWN, details: message };
+}
+
+/** A failure already in its gRPC form (e.g. a create's partial state). */
+class GrpcFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.details);
+  }
 }
 
 /**
@@ -222,6 +249,27 @@ export class PluginServer {
           (error: unknown) => callback(failure(error), null),
         );
     };
+  }
+
+  /**
+   * A create's partial state as the protocol carries it: `ErrorResourceInitFailed` in the
+   * status details, so that the engine records the resource (as the dynamic-provider host does).
+   */
+  private initFailed(resource: PluginResource, error: PartialCreateError): GrpcFailure {
+    const { __provider: _provider, ...properties } = error.properties;
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(error.id);
+    detail.setProperties(this.struct(resource, properties) as never);
+    detail.setReasonsList(error.reasons);
+    const packed = new anyproto.Any();
+    packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(error.message);
+    status.addDetails(packed);
+    const metadata = new grpc.Metadata();
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+    return new GrpcFailure({ code: grpc.status.UNKNOWN, details: error.message, metadata });
   }
 
   /** The service implementation handed to grpc's `addService`. */
@@ -330,7 +378,13 @@ export class PluginServer {
       create: this.serve(async (req: provTypes.CreateRequest) => {
         const resource = this.resourceOf(req.getUrn());
         const inputs = (req.getProperties() as Struct | undefined)?.toJavaScript() ?? {};
-        const result = await resource.implementation.create(inputs);
+        let result: Awaited<ReturnType<typeof resource.implementation.create>>;
+        try {
+          result = await resource.implementation.create(inputs);
+        } catch (error) {
+          if (isPartialCreate(error)) throw this.initFailed(resource, error);
+          throw error;
+        }
         const resp = new p.CreateResponse();
         resp.setId(result.id);
         resp.setProperties(this.struct(resource, (result.outs ?? {}) as Values) as never);

@@ -228,10 +228,8 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
   }
   expect(providerHostsOf(s).filter((pid) => hosts.includes(pid))).toEqual([]);
   expect(pendingOperations(s)).not.toEqual([]);
-  // The killed create goes on on the server; the recovery (scripts/interrupted-run.cjs) proves a
-  // site that exists, so the next run starts once it does. A creation still under way when the
-  // recovery reads the machine is the recovery issue's case (Pulumi's pending-create handling).
-  while ((await stats(s)).sitesCreated === 0) await new Promise((r) => setTimeout(r, 100));
+  // The killed create goes on on the server. The next npm start finishes the killed run with
+  // Pulumi's commands (pulumi cancel, refresh --clear-pending-creates) and adopts that site.
   const again = await run(process.execPath, [START, ...s.flags], {
     cwd: REPO_ROOT,
     env: s.env,
@@ -239,8 +237,9 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
   });
   expect(`${again.stdout}${again.stderr}`).not.toMatch(/npm start failed/);
   expect(again.code).toBe(0);
-  expect(again.stderr).toContain("Recovered from an interrupted run");
-  expect(again.stdout).toMatch(/siteState\s*: "created"/);
+  expect(again.stderr).toContain("was killed; finishing it with pulumi cancel and refresh");
+  expect(again.stderr).toMatch(/\$ pulumi refresh --clear-pending-creates/);
+  expect(again.stdout).toMatch(/siteState\s*: "adopted"/);
   expect((await stats(s)).createNewSiteRequests).toBe(1);
   expect(pendingOperations(s)).toEqual([]);
 }, 300_000);

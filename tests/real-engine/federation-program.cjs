@@ -4,7 +4,8 @@
  * server in stack config `servers` (JSON: name, serverType, adminUrl, caCert), a Site and its
  * Federation with one portal (sharingUrl, portalCaCert, portalUsername, portalPassword secret).
  * Also: sitePassword (secret); `<name>Function` and `<name>Role` (optional) set that server's
- * function and role.
+ * function and role; `adoptSites` and `<name>Adopt` (booleans) set the Sites' and that
+ * Federation's adoptExisting.
  */
 const pulumi = require("@pulumi/pulumi");
 const { Federation, Site } = require("pulumi-arcgis-admin");
@@ -18,17 +19,21 @@ module.exports = () => {
       adminUrl: server.adminUrl,
       username: "siteadmin",
       password: config.requireSecret("sitePassword"),
-      tls: { caCert: server.caCert },
+      ...(server.caCert === undefined ? {} : { tls: { caCert: server.caCert } }),
+      adoptExisting: config.getBoolean("adoptSites") ?? false,
     });
     const federation = new Federation(`${server.name}-federation`, {
       sharingUrl: config.require("sharingUrl"),
       username: config.require("portalUsername"),
       password: config.requireSecret("portalPassword"),
-      tls: { caCert: config.require("portalCaCert") },
+      ...(config.get("portalCaCert") === undefined
+        ? {}
+        : { tls: { caCert: config.get("portalCaCert") } }),
       serverType: site.serverType,
       adminUrl: site.adminUrl,
       serverUsername: site.username,
       serverPassword: site.password,
+      adoptExisting: config.getBoolean(`${server.name}Adopt`) ?? false,
       ...(config.get(`${server.name}Role`) === undefined
         ? {}
         : { serverRole: config.get(`${server.name}Role`) }),

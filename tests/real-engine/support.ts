@@ -102,7 +102,7 @@ export interface RunResult {
 }
 
 /** What one `pulumi` command printed, line by line with their times, and how it ended. */
-interface Spawned {
+export interface Spawned {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -365,6 +365,15 @@ export class RealStack {
       );
     }
     return result;
+  }
+
+  /**
+   * Any other `pulumi` command in the project folder (e.g. `cancel`, `refresh` with its
+   * pending-create flags), on this stack; resolves (never rejects on exit codes).
+   */
+  async cli(args: readonly string[], options: RunOptions = {}): Promise<Spawned> {
+    await this.prepare(options);
+    return this.pulumi([...args, "--stack", this.stack], options);
   }
 
   /** Every file of the backend, as text (what `.pulumi/` holds on disk). */

@@ -11,7 +11,6 @@ import {
   createNewSite,
   createPortalSession,
   federatedServers,
-  federateServer,
   unfederateServer,
   updateFederatedServer,
   type ServerType,
@@ -201,45 +200,6 @@ describe("Federation ownership", () => {
     expect(
       await federation.diff(id, olds, { ...inputs, serverFunction: "MissionServer,Other" }),
     ).toEqual({ changes: true });
-  });
-});
-
-describe("Federation after a killed run (npm start's recovery records an interrupted create)", () => {
-  const interrupted = (inputs: object) =>
-    ({ ...inputs, state: "interrupted" }) as unknown as FederationOutputs;
-
-  it("refresh finds the server the killed run federated, records it as the stack's own under the portal's id, and sends no federate", async () => {
-    await start();
-    const inputs = await checked();
-    // The killed run's federate reached the portal; the run died before it set role and function.
-    const { serverId } = await federateServer(portal(), {
-      url: emu.adminUrl.replace(/\/admin$/, ""),
-      adminUrl: emu.adminUrl.replace(/\/admin$/, ""),
-      username: SITE.username,
-      password: SITE.password,
-    });
-    const read = await federation.read("interrupted", interrupted(inputs));
-    expect(read.id).toBe(serverId);
-    expect(read.props).toMatchObject({ state: "federated", serverId });
-    expect(federateRequests()).toHaveLength(1);
-    // The role and function the run did not set are the next up's update, in place.
-    const diff = await federation.diff(serverId, read.props as FederationOutputs, inputs);
-    expect(diff).toEqual({ changes: true });
-    await federation.update(serverId, read.props as FederationOutputs, inputs);
-    expect((await federatedServers(portal()))[0]).toMatchObject({
-      serverRole: "FEDERATED_SERVER",
-      serverFunction: "MissionServer",
-    });
-    // It is the stack's own: destroy unfederates it.
-    await federation.delete(serverId, read.props as FederationOutputs);
-    expect(await federatedServers(portal())).toHaveLength(0);
-  });
-
-  it("refresh drops the create when the portal does not list the server, so that up federates it", async () => {
-    await start();
-    const inputs = await checked();
-    expect(await federation.read("interrupted", interrupted(inputs))).toEqual({});
-    expect(federateRequests()).toHaveLength(0);
   });
 });
 

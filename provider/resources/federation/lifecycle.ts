@@ -19,6 +19,7 @@ import {
 import { implementationOf } from "../common/implementation";
 import { withoutProvider } from "../common/lazy-provider";
 import { failureMessage, messageOf } from "../common/failures";
+import { partialCreate } from "../common/partial-create";
 import { logInfo, logWarn } from "../common/log";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
@@ -123,7 +124,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     await trustServerCertificate(inputs, session);
     server = await federateOnce(inputs, session);
   }
-  const outs = await applyRoleAndFunction(inputs, session, server, state);
+  const outs = await applyRoleAndFunction(inputs, session, server, state, raw);
   return { id: outs.serverId, outs };
 }
 
@@ -208,27 +209,41 @@ async function applyRoleAndFunction(
   session: PortalSession,
   server: FederatedServer,
   state: FederationOutputs["state"],
+  raw: unknown,
 ): Promise<FederationOutputs> {
-  const wantedFunction = serverFunctionOf(inputs);
-  if (server.serverRole !== inputs.serverRole || (server.serverFunction ?? "") !== wantedFunction) {
-    try {
-      await updateFederatedServer(session, server.id, inputs.serverRole, wantedFunction);
-    } catch (error) {
-      throw new Error(
-        `${failureMessage("update (federated server)", inputs.sharingUrl, error)} The server ` +
-          `is federated (server id ${server.id}); run \`pulumi up\` again to set its role and ` +
-          "function.",
-        { cause: error },
-      );
-    }
-  }
-  return {
+  const outs: FederationOutputs = {
     ...inputs,
     serverId: server.id,
     state,
     serverName: server.name ?? "",
     portalServerType: server.serverType ?? "",
   };
+  const wantedFunction = serverFunctionOf(inputs);
+  if (server.serverRole !== inputs.serverRole || (server.serverFunction ?? "") !== wantedFunction) {
+    try {
+      await updateFederatedServer(session, server.id, inputs.serverRole, wantedFunction);
+    } catch (error) {
+      // The server is federated: the stack keeps it (Pulumi's partial state), with the role and
+      // function the portal has, so that the next `pulumi up`'s update sets the declared ones and
+      // destroy unfederates what this stack federated.
+      throw partialCreate(
+        `${failureMessage("update (federated server)", inputs.sharingUrl, error)} The server ` +
+          `is federated (server id ${server.id}) and recorded in the stack; run \`pulumi up\` ` +
+          "again to set its role and function.",
+        server.id,
+        {
+          ...outs,
+          serverRole:
+            (server.serverRole as FederationOutputs["serverRole"] | undefined) ??
+            "FEDERATED_SERVER",
+          serverFunction: server.serverFunction ?? "",
+        },
+        raw,
+        error,
+      );
+    }
+  }
+  return outs;
 }
 
 /**
@@ -247,7 +262,6 @@ async function read(id: string, props: FederationOutputs): Promise<pulumi.dynami
       { cause: error },
     );
   }
-  if ((props.state as string) === INTERRUPTED) return recoverInterruptedCreate(servers, inputs);
   const server = servers.find((s) => s.id === id);
   if (server === undefined) {
     logInfo(`The portal no longer lists ${describeTarget(inputs)}; it was unfederated.`);
@@ -271,58 +285,6 @@ async function read(id: string, props: FederationOutputs): Promise<pulumi.dynami
   }
   const { serverId: _i, state: _s, serverName: _n, portalServerType: _t, ...recorded } = now;
   return { id, props: now, inputs: recorded };
-}
-
-/**
- * The `state` that `npm start`'s recovery (scripts/quickstart.cjs `recoverInterruptedRun`) records
- * for a Federation whose create was interrupted by a killed run (the engine had recorded a
- * pending create), before it refreshes. Its id is a placeholder: the portal's server id was
- * never read.
- */
-const INTERRUPTED = "interrupted";
-
-/**
- * refresh of an interrupted create: the portal's list decides, as for a lost federate answer.
- * The create looked at the list before it sent federate and found the server absent (else it
- * would have stopped or adopted), so a server listed now under the declared URLs was federated by
- * that call: it is recorded as federated (the stack's own; destroy unfederates it) under the
- * portal's id, and federate is not sent again. A role or function that the killed run did not get
- * to set shows as a change, which the next `pulumi up` makes in place. Not listed: the federate
- * never took effect, and the create is dropped from state, so that `pulumi up` sends it.
- */
-function recoverInterruptedCreate(
-  servers: FederatedServer[],
-  inputs: FederationInputs,
-): pulumi.dynamic.ReadResult {
-  const server = findServer(servers, inputs);
-  if (server === undefined) {
-    logInfo(
-      `The interrupted federate of ${describeTarget(inputs)} had not taken effect (the portal ` +
-        "does not list the server); `pulumi up` federates it.",
-    );
-    return {};
-  }
-  logInfo(
-    `The interrupted federate of ${describeTarget(inputs)} had completed (server id ` +
-      `${server.id}). Recorded as federated; federate is not sent again.`,
-  );
-  const props: FederationOutputs = {
-    ...inputs,
-    serverRole:
-      (server.serverRole as FederationOutputs["serverRole"] | undefined) ?? "FEDERATED_SERVER",
-    serverFunction: server.serverFunction ?? "",
-    serverId: server.id,
-    state: "federated",
-    serverName: server.name ?? "",
-    portalServerType: server.serverType ?? "",
-  };
-  const { serverId: _i, state: _s, serverName: _n, portalServerType: _t, ...recorded } = props;
-  // The declared role and function stay the inputs: a difference is the next up's update.
-  return {
-    id: server.id,
-    props,
-    inputs: { ...recorded, serverRole: inputs.serverRole, serverFunction: inputs.serverFunction },
-  };
 }
 
 /** update: the role and function in place (update is idempotent); the rest is state only. */

@@ -3,9 +3,7 @@
  * `createNewSite`, in that product's dialect, as a Pulumi dynamic resource. This file is its
  * lifecycle (create, diff, update, read, delete) and the implementation the provider host loads
  * by this module path; the inputs are in inputs.ts, the outputs in report.ts, the
- * server checks in server.ts, the waits in waits.ts, the proof of an interrupted create in
- * recovery.ts, and the `Site` class in
- * resource.ts.
+ * server checks in server.ts, the waits in waits.ts, and the `Site` class in resource.ts.
  *
  * Somewhat over 300 lines: the five operations and the implementation stay together so that the
  * file reads top-down as the lifecycle; everything they call lives in those files.
@@ -62,7 +60,6 @@ import {
   transportOf,
 } from "./server";
 import { retryWhileHeld, waitUntilAnswering } from "../common/admin-resource";
-import { isInterruptedCreate, recoverInterruptedCreate } from "./recovery";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/state-diff";
 
@@ -236,7 +233,6 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
     logInfo(`The machine at ${inputs.adminUrl} is no longer in a site.`);
     return {};
   }
-  if (isInterruptedCreate(props)) return recoverInterruptedCreate(id, server, props);
   return { id, props: await currentOutputs(server, props) };
 }
 

@@ -323,14 +323,9 @@ export async function currentOutputs(server: SiteServer, props: SiteOutputs): Pr
 /**
  * After a lost answer, tells whether the site that appeared is the one this stack asked for:
  * the config store, directories and log settings the server reports must match what was sent
- * (at least one of them compared, none different). Returns true, or why not. With
- * `credentialsSuffice` (an interrupted run's create, whose credentials the caller has proven),
- * nothing to compare is no objection; a difference still is.
+ * (at least one of them compared, none different). Returns true, or why not.
  */
-export async function isOurSite(
-  server: SiteServer,
-  options: { credentialsSuffice?: boolean } = {},
-): Promise<true | string> {
+export async function isOurSite(server: SiteServer): Promise<true | string> {
   const { inputs, session } = server;
   const compared: string[] = [];
   const differences: string[] = [];
@@ -384,7 +379,7 @@ export async function isOurSite(
     );
   }
   if (differences.length > 0) return differences.join("; ");
-  if (compared.length === 0 && !options.credentialsSuffice) {
+  if (compared.length === 0) {
     return (
       "nothing this stack sent can be compared with what the server reports (give " +
       "configStoreConnection or directories to make a site recognisable)"

@@ -1,0 +1,246 @@
+/**
+ * A `pulumi up` killed (SIGKILL of the CLI, its provider host ending with it) in the middle of a
+ * create, then recovered with the commands docs/troubleshooting.md gives: `pulumi cancel` (the
+ * stale lock), `pulumi refresh --clear-pending-creates` (the pending create) and `pulumi up` with
+ * `adoptExisting` where the server holds what the killed create made. Nothing is sent twice,
+ * nothing is recorded as made by the stack that it cannot prove, and destroy leaves what the stack
+ * only adopted.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { closeDispatchers, createPortalSession, federatedServers } from "../../provider/client";
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { RealStack, type ConfigValue, type RunResult } from "./support";
+
+jest.setTimeout(300_000);
+
+const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
+const SITE_PASSWORD = "killed-Run-Pass-3";
+
+const emulators: TestEmulator[] = [];
+const stacks: RealStack[] = [];
+
+afterAll(async () => {
+  for (const stack of stacks) await stack.cleanup();
+  for (const emu of emulators) await emu.close();
+  await closeDispatchers();
+});
+
+async function emulator(options: Parameters<typeof startTestEmulator>[0]): Promise<TestEmulator> {
+  const emu = await startTestEmulator(options);
+  emulators.push(emu);
+  return emu;
+}
+
+async function stack(name: string, program?: string): Promise<RealStack> {
+  const created = await RealStack.create(name);
+  if (program !== undefined) fs.copyFileSync(path.join(__dirname, program), created.program);
+  stacks.push(created);
+  return created;
+}
+
+function requests(emu: TestEmulator, suffix: string): number {
+  return emu.requestLog().filter((r) => r.url.split("?")[0]!.endsWith(suffix)).length;
+}
+
+async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Starts `pulumi up` and SIGKILLs its CLI once `sent` holds (the create's call has reached the
+ * server); resolves once the killed CLI has ended.
+ */
+async function killedUp(
+  s: RealStack,
+  config: Record<string, ConfigValue>,
+  sent: () => boolean,
+): Promise<RunResult> {
+  let pid = 0;
+  const running = s.run("up", { config, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
+  await until(() => pid !== 0 && sent(), "the create's call");
+  process.kill(pid, "SIGKILL");
+  return running;
+}
+
+/** The documented recovery: the stale lock, then the pending creates. */
+async function recover(s: RealStack): Promise<void> {
+  const cancel = await s.cli(["cancel", "--yes"]);
+  expect(cancel.code).toBe(0);
+  const refresh = await s.cli([
+    "refresh",
+    "--clear-pending-creates",
+    "--yes",
+    "--skip-preview",
+    "--non-interactive",
+  ]);
+  expect(`${refresh.stdout}${refresh.stderr}`).not.toMatch(/error:/);
+  expect(refresh.code).toBe(0);
+}
+
+async function pendingOperations(s: RealStack): Promise<unknown[]> {
+  const exported = await s.run("export");
+  return (exported.state?.deployment["pending_operations"] as unknown[] | undefined) ?? [];
+}
+
+function federationProgramConfig(
+  servers: Array<{ name: string; emu: TestEmulator; adminUrl?: string }>,
+  portal: { sharingUrl: string; caCert?: string },
+): Record<string, ConfigValue> {
+  return {
+    servers: {
+      value: JSON.stringify(
+        servers.map(({ name, emu, adminUrl }) => ({
+          name,
+          serverType: "mission-server",
+          adminUrl: adminUrl ?? emu.adminUrl,
+          ...(emu.caCert === undefined ? {} : { caCert: emu.caCert }),
+        })),
+      ),
+    },
+    sharingUrl: { value: portal.sharingUrl },
+    ...(portal.caCert === undefined ? {} : { portalCaCert: { value: portal.caCert } }),
+    portalUsername: { value: PORTAL.username },
+    portalPassword: { value: PORTAL.password, secret: true },
+    sitePassword: { value: SITE_PASSWORD, secret: true },
+  };
+}
+
+it("Site: killed during createNewSite, recovered with cancel, refresh --clear-pending-creates and adoptExisting", async () => {
+  const emu = await emulator({ createDelayMs: 5_000 });
+  const s = await stack("site");
+  const config: Record<string, ConfigValue> = {
+    adminUrl: { value: emu.adminUrl },
+    caCert: { value: emu.caCert! },
+    siteUsername: { value: "siteadmin" },
+    sitePassword: { value: SITE_PASSWORD, secret: true },
+    siteOnly: { value: "true" },
+  };
+  const killed = await killedUp(s, config, () => emu.stats().createNewSiteRequests === 1);
+  expect(killed.ok).toBe(false);
+  expect(await pendingOperations(s)).toHaveLength(1);
+
+  // The lock of the killed run stops the next run until `pulumi cancel` removes it.
+  const locked = await s.run("up", { config });
+  expect(locked.output + locked.stderr).toMatch(/locked by 1 lock/);
+  await recover(s);
+  expect(await pendingOperations(s)).toEqual([]);
+
+  // The site the killed run created is not claimed without the user's word.
+  const refused = await s.run("up", { config });
+  expect(refused.ok).toBe(false);
+  expect(refused.output).toMatch(/already participates in a site[\s\S]*adoptExisting: true/);
+
+  const adopting = { ...config, siteExtra: { value: JSON.stringify({ adoptExisting: true }) } };
+  const up = await s.mustRun("up", { config: adopting });
+  expect(up.outputs).toMatchObject({ siteState: "adopted" });
+  expect(emu.stats().createNewSiteRequests).toBe(1);
+  expect(await pendingOperations(s)).toEqual([]);
+  await s.mustRun("up", { config: adopting, options: { expectNoChanges: true } });
+
+  await s.mustRun("destroy", { config: adopting });
+  expect(emu.stats().sitesCreated).toBe(1);
+  expect(requests(emu, "/deleteSite")).toBe(0);
+});
+
+it("SiteMachine: killed during joinSite, recovered with cancel and refresh --clear-pending-creates: adopted, not joined twice", async () => {
+  const first = await emulator({ machineName: "gis1", createDelayMs: 0 });
+  const certFile = first.caCertFile!;
+  const second = await emulator({
+    machineName: "gis2",
+    joinDelayMs: 5_000,
+    tls: { certFile, keyFile: path.join(path.dirname(certFile), "key.pem") },
+  });
+  const s = await stack("machine");
+  const config: Record<string, ConfigValue> = {
+    adminUrl: { value: first.adminUrl },
+    caCert: { value: first.caCert! },
+    siteUsername: { value: "siteadmin" },
+    sitePassword: { value: SITE_PASSWORD, secret: true },
+    siteOnly: { value: "true" },
+    secondAdminUrl: { value: second.adminUrl },
+    secondMachineName: { value: "gis2" },
+  };
+  await killedUp(s, config, () => requests(second, "/joinSite") === 1);
+  await recover(s);
+  const up = await s.mustRun("up", { config });
+  expect(up.outputs).toMatchObject({ siteState: "created", secondState: "adopted" });
+  expect(requests(second, "/joinSite")).toBe(1);
+  expect(await pendingOperations(s)).toEqual([]);
+  // Adopted: destroy leaves the machine in the site (unregisterAdoptedOnDestroy is false).
+  await s.mustRun("destroy", { config });
+  expect(requests(first, "/unregister")).toBe(0);
+});
+
+it("Federation (no serverFunction): killed during federate, recovered and adopted; destroy leaves it federated", async () => {
+  const emu = await emulator({ createDelayMs: 0, federateDelayMs: 5_000 });
+  const s = await stack("federation", "federation-program.cjs");
+  const config = federationProgramConfig([{ name: "mission", emu }], {
+    sharingUrl: emu.sharingUrl,
+    caCert: emu.caCert!,
+  });
+  await killedUp(s, config, () => requests(emu, "/federation/servers/federate") === 1);
+  await recover(s);
+  await until(() => emu.stats().serversFederated === 1, "the killed federate to end");
+
+  const refused = await s.run("up", { config });
+  expect(refused.ok).toBe(false);
+  expect(refused.output).toMatch(/federated .* already[\s\S]*adoptExisting: true/);
+
+  const adopting = { ...config, adoptSites: { value: "true" }, missionAdopt: { value: "true" } };
+  const up = await s.mustRun("up", { config: adopting });
+  expect(up.outputs).toMatchObject({ missionState: "adopted" });
+  expect(requests(emu, "/federation/servers/federate")).toBe(1);
+  expect(await pendingOperations(s)).toEqual([]);
+  await s.mustRun("up", { config: adopting, options: { expectNoChanges: true } });
+
+  await s.mustRun("destroy", { config: adopting });
+  expect(emu.stats().serversUnfederated).toBe(0);
+  const portal = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...PORTAL,
+    tls: { caCert: emu.caCert! },
+  });
+  expect(await federatedServers(portal)).toHaveLength(1);
+});
+
+it("Federation: a server another stack federated during the killed run stays that stack's after recovery and destroy", async () => {
+  const emu = await emulator({ createDelayMs: 0, federateDelayMs: 20_000 });
+  const owner = await stack("owner", "federation-program.cjs");
+  const config = federationProgramConfig([{ name: "mission", emu }], {
+    sharingUrl: emu.sharingUrl,
+    caCert: emu.caCert!,
+  });
+  const other = await stack("other", "federation-program.cjs");
+  const otherConfig = { ...config, adoptSites: { value: "true" } };
+  await other.cli(["stack", "ls"], { config: otherConfig }); // its stack and config, ahead
+  // The owner's federate is under way when the other stack's create reads the portal's list
+  // (the server is not listed yet), so the other stack sends its own federate, and is killed.
+  const owning = owner.mustRun("up", { config });
+  await until(() => requests(emu, "/federation/servers/federate") === 1, "the owner's federate");
+  await killedUp(other, otherConfig, () => requests(emu, "/federation/servers/federate") === 2);
+  const owned = await owning;
+  const ownerId = owned.outputs?.missionServerId;
+  expect(owned.outputs).toMatchObject({ missionState: "federated" });
+
+  await recover(other);
+  await other.mustRun("up", { config: { ...otherConfig, missionAdopt: { value: "true" } } });
+  expect((await other.run("outputs")).outputs).toMatchObject({
+    missionState: "adopted",
+    missionServerId: ownerId,
+  });
+  expect(requests(emu, "/federation/servers/federate")).toBe(2);
+  await other.mustRun("destroy", { config: { ...otherConfig, missionAdopt: { value: "true" } } });
+  expect(emu.stats().serversUnfederated).toBe(0);
+  const portal = createPortalSession({
+    sharingUrl: emu.sharingUrl,
+    ...PORTAL,
+    tls: { caCert: emu.caCert! },
+  });
+  expect((await federatedServers(portal)).map((s) => s.id)).toEqual([ownerId]);
+  await owner.mustRun("up", { config, options: { expectNoChanges: true } });
+});

@@ -398,6 +398,20 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * The info and warning messages of an operation by the resource they are filed under (the URN's
+ * type and name, e.g. `arcgis-admin:index:Site::site`; "" for the stack), in the order shown.
+ */
+export function messagesByResource(diagnostics: Diagnostic[]): Record<string, string[]> {
+  const byResource: Record<string, string[]> = {};
+  for (const d of diagnostics) {
+    if (d.severity !== "info" && d.severity !== "warning") continue;
+    const key = d.urn.split("::").slice(2).join("::");
+    (byResource[key] ??= []).push(d.message);
+  }
+  return byResource;
+}
+
 /** The lines of the engine's event log (`--event-log`) read here. */
 interface EngineEvent {
   summaryEvent?: { resourceChanges?: Record<string, number> };

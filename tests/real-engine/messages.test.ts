@@ -48,11 +48,6 @@ afterAll(async () => {
   if (downloadDir !== undefined) fs.rmSync(downloadDir, { recursive: true, force: true });
 });
 
-function dump(name: string, value: unknown): void {
-  if (process.env.DEBUG_MSGS)
-    fs.writeFileSync(`/tmp/msgs-debug-${name}.json`, JSON.stringify(value, null, 2));
-}
-
 /** The diagnostics whose text matches. */
 function matching(diagnostics: Diagnostic[] | undefined, pattern: RegExp): Diagnostic[] {
   return (diagnostics ?? []).filter((d) => pattern.test(d.message));
@@ -88,7 +83,6 @@ describe("dynamic resources (TypeScript)", () => {
     };
     await stack.mustRun("up", { config });
     const destroyed = await stack.mustRun("destroy");
-    dump("ts-destroy", destroyed);
     for (const pattern of [
       /^The site at https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin was left running/,
       /^Deleted the collaboration/,
@@ -120,7 +114,6 @@ describe("dynamic resources (TypeScript)", () => {
       siteOnly: { value: "true" },
     };
     const preview = await stack.mustRun("preview", { config, options: { diff: true } });
-    dump("ts-preview", preview);
     expect(matching(preview.diagnostics, PLAIN_HTTP)).toEqual([
       expect.objectContaining({ urn: "", severity: "warning" }),
     ]);
@@ -130,11 +123,9 @@ describe("dynamic resources (TypeScript)", () => {
 
     // check, then create: one warning.
     const up = await stack.mustRun("up");
-    dump("ts-up", up);
     expect(matching(up.diagnostics, PLAIN_HTTP)).toHaveLength(1);
     // A run whose site exists: check, then diff.
     const again = await stack.mustRun("preview", { options: { diff: true } });
-    dump("ts-again", again);
     expect(matching(again.diagnostics, PLAIN_HTTP)).toHaveLength(1);
     expect(linesMatching({ stdout: again.output, stderr: again.stderr }, PLAIN_HTTP)).toHaveLength(
       1,
@@ -167,7 +158,6 @@ describe("the plugin (Pulumi YAML)", () => {
       ...["--secret", "arcgis-admin:password=messages-Yaml-Http-1"],
     ]);
     const preview = await project.deploy("preview", ["--diff"]);
-    dump("yaml-preview", preview);
     const found = matching(preview.diagnostics, PLAIN_HTTP);
     expect(found).toHaveLength(1);
     expect(found[0]!.severity).toBe("warning");

@@ -1,15 +1,19 @@
 /**
  * The entry of the provider plugin `pulumi-resource-arcgis-admin` (bin/ has its launcher): starts
  * the gRPC server and prints its port, the first line the engine reads from a plugin. The engine
- * passes its own address as an argument; the plugin needs nothing from it.
+ * passes the address of its own `Engine` service as an argument: the resources' messages go there,
+ * each under the URN of the resource it is about.
  */
-import { startPluginServer } from "./server";
+import { EngineLog, engineAddress } from "../resources/common/engine-log";
+import { PluginServer, startPluginServer } from "./server";
 
 /** How often the parent is looked at: a plugin whose engine is gone ends. */
 const WATCH_INTERVAL_MS = 1_000;
 
 async function main(): Promise<void> {
-  const { port } = await startPluginServer();
+  const address = engineAddress(process.argv.slice(2));
+  const engine = address === undefined ? undefined : new EngineLog(address);
+  const { port } = await startPluginServer(new PluginServer(undefined, engine));
   // A string, so that Node does not colour it.
   process.stdout.write(`${String(port)}\n`);
   const parent = process.ppid;

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_DEFAULTS } from "../resources/common/connection";
+import { type EngineLog, loggedTo } from "../resources/common/engine-log";
 import { isPartialCreate, type PartialCreateError } from "../resources/common/partial-create";
 import { sameValue } from "../resources/common/state-diff";
 import { sameUrl } from "../resources/common/urls";
@@ -213,7 +214,15 @@ export class PluginServer {
   private engineAcceptsSecrets = false;
   private readonly schema: PackageSchema;
 
-  constructor(readonly version = packageVersion()) {
+  /**
+   * @param version - the plugin's version, the package's.
+   * @param engine - the engine's log, where each request's messages go under its URN; without
+   *   it (a test's server, no engine), they go through Pulumi's log.
+   */
+  constructor(
+    readonly version = packageVersion(),
+    private readonly engine?: EngineLog,
+  ) {
     this.schema = packageSchema(version);
   }
 
@@ -237,17 +246,23 @@ export class PluginServer {
     return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(marked)) as Values);
   }
 
-  /** Runs one method: its answer, or its error, to the callback. */
+  /**
+   * Runs one method: its answer, or its error, to the callback. What the resource writes meanwhile
+   * goes to the engine under the request's URN (Check, Diff, Create, Read, Update and Delete carry
+   * it), so that the user sees it under that resource.
+   */
   private serve<Req>(
     body: (request: Req) => unknown,
   ): (call: Call<Req>, callback: Callback) => void {
     return (call, callback) => {
-      Promise.resolve()
-        .then(() => body(call.request))
-        .then(
-          (value) => callback(null, value),
-          (error: unknown) => callback(failure(error), null),
-        );
+      const request = call.request as Req & { getUrn?: () => string };
+      const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
+      const run = async (): Promise<unknown> => body(call.request);
+      const engine = this.engine;
+      (engine === undefined ? run() : loggedTo(engine, urn, run)).then(
+        (value) => callback(null, value),
+        (error: unknown) => callback(failure(error), null),
+      );
     };
   }
 

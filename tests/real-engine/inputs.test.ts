@@ -89,9 +89,15 @@ it("warns at preview that a plain-http adminUrl sends the password unencrypted, 
     },
   });
   expect(preview.ok).toBe(true);
-  // The host has no engine connection: its log lines reach the user through the engine as the
-  // stack's `[runtime]` diagnostics.
+  // Once, sent to the engine's log by the dynamic-provider host (under the stack: the host does not
+  // pass the resource's URN); tests/real-engine/messages.test.ts has `--diff` and the plugin.
+  const warnings = (preview.diagnostics ?? []).filter((d) =>
+    /^adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is plain http: the password/.test(
+      d.message,
+    ),
+  );
+  expect(warnings).toEqual([expect.objectContaining({ urn: "", severity: "warning" })]);
   expect(preview.output).toMatch(
-    /warning: \[runtime\] adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is plain http: the password/,
+    /warning: adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is plain http/,
   );
 }, 180_000);

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../engine/harness";
 import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject } from "./support";
+import { CliProject, messagesByResource } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs") as { SEED_FILE: string };
@@ -188,6 +188,18 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
 
   const destroyed = await project.deploy("destroy");
   expect(destroyed.changeSummary).toEqual({ delete: 4 });
+  // What each resource did, once each, told under that resource (the engine's events, and the display).
+  expect(messagesByResource(destroyed.diagnostics)).toMatchObject({
+    "arcgis-admin:index:Site::site": [expect.stringMatching(/^The site at \S+ was left running/)],
+    "arcgis-admin:index:SiteExport::site-backup": [
+      expect.stringMatching(/^Kept the site export \S+\.agssite: backups must outlive stacks/),
+    ],
+    "arcgis-admin:index:Collaboration::partners": [
+      expect.stringMatching(/^Deleted the collaboration quickstart-partners /),
+    ],
+  });
+  const shown = destroyed.stdout.slice(destroyed.stdout.indexOf("Diagnostics:"));
+  expect(shown).toMatch(/arcgis-admin:index:Site \(site\):\n\s+The site at \S+ was left running/);
   expect((await project.exportState()).deployment.resources ?? []).toEqual([]);
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, SEED_PORTAL)).toBe(false);
 }, 280_000);

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { REPO_ROOT } from "../engine/harness";
 import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import type { PackageSchema } from "../../provider/plugin/schema";
-import { CliProject, stateResources } from "./support";
+import { CliProject, messagesByResource, stateResources } from "./support";
 
 jest.setTimeout(240_000);
 
@@ -144,7 +144,28 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
 
   // destroy: the collaboration (hosted by this portal) is deleted; the state is empty.
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(true);
-  await project.mustCli(["destroy", "--yes", "--skip-preview"]);
+  const destroyed = await project.deploy("destroy", ["--skip-preview"]);
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(false);
   expect(stateResources(await project.exportState())).toEqual([]);
+  // What each resource did, once each, told under that resource: in the engine's events (by URN) and in the
+  // display's Diagnostics, grouped under each resource's heading.
+  expect(messagesByResource(destroyed.diagnostics)).toMatchObject({
+    "arcgis-admin:index:Site::site": [
+      expect.stringMatching(
+        /^The site at https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin was left running/,
+      ),
+    ],
+    "arcgis-admin:index:SiteExport::site-backup": [
+      expect.stringMatching(/^Kept the site export .*\.agssite: backups must outlive stacks/),
+    ],
+    "arcgis-admin:index:Collaboration::partners": [
+      expect.stringMatching(/^Deleted the collaboration quickstart-partners /),
+    ],
+  });
+  const shown = destroyed.stdout.slice(destroyed.stdout.indexOf("Diagnostics:"));
+  expect(shown).toMatch(/arcgis-admin:index:Site \(site\):\n\s+The site at \S+ was left running/);
+  expect(shown).toMatch(/arcgis-admin:index:SiteExport \(site-backup\):\n\s+Kept the site export/);
+  expect(shown).toMatch(
+    /arcgis-admin:index:Collaboration \(partners\):\n\s+Deleted the collaboration/,
+  );
 });

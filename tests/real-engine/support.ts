@@ -93,6 +93,8 @@ export interface RunResult {
   /** The CLI's output lines, each with the time it arrived (ms since the run started). */
   lines: Array<{ ms: number; text: string }>;
   changeSummary?: Record<string, number>;
+  /** The messages the engine showed (its event log's diagnostic events). */
+  diagnostics?: Diagnostic[];
   outputs?: Record<string, unknown>;
   state?: { deployment: { resources?: Array<Record<string, unknown>> } & Record<string, unknown> };
   /** From the start of {@link RealStack.run} to its end: config commands and `stack output` too. */
@@ -336,7 +338,7 @@ export class RealStack {
     const cliStarted = Date.now();
     const done = await this.pulumi(args, options, started);
     const cliMs = Date.now() - cliStarted;
-    const changeSummary = changeSummaryOf(events);
+    const { changeSummary, diagnostics } = engineEventsOf(events);
     const ok = done.code === 0;
     let outputs: Record<string, unknown> | undefined;
     if (ok && op === "up") {
@@ -350,6 +352,7 @@ export class RealStack {
       ...(ok ? {} : { error: `pulumi ${op} exited with code ${done.code}: ${done.stderr}` }),
       lines: done.lines,
       ...(changeSummary === undefined ? {} : { changeSummary }),
+      diagnostics,
       ...(outputs === undefined ? {} : { outputs }),
       ms: Date.now() - started,
       cliMs,
@@ -396,28 +399,63 @@ export class RealStack {
   }
 }
 
-/** The one line of the engine's event log (`--event-log`) read here. */
-interface EngineEvent {
-  summaryEvent?: { resourceChanges?: Record<string, number> };
+/** One message the engine showed (a diagnostic event of its event log). */
+export interface Diagnostic {
+  /** The resource it is filed under; "" for none (the display shows it under the stack). */
+  urn: string;
+  severity: string;
+  message: string;
 }
 
 /**
- * The change summary of an operation from the engine's event log (`--event-log <file>`), which
- * is then removed; undefined when there is none (the CLI failed before the engine ran).
+ * The info and warning messages of an operation by the resource they are filed under (the URN's
+ * type and name, e.g. `arcgis-admin:index:Site::site`; "" for the stack), in the order shown.
  */
-export function changeSummaryOf(events: string): Record<string, number> | undefined {
+export function messagesByResource(diagnostics: Diagnostic[]): Record<string, string[]> {
+  const byResource: Record<string, string[]> = {};
+  for (const d of diagnostics) {
+    if (d.severity !== "info" && d.severity !== "warning") continue;
+    const key = d.urn.split("::").slice(2).join("::");
+    (byResource[key] ??= []).push(d.message);
+  }
+  return byResource;
+}
+
+/** The lines of the engine's event log (`--event-log`) read here. */
+interface EngineEvent {
+  summaryEvent?: { resourceChanges?: Record<string, number> };
+  diagnosticEvent?: { urn?: string; severity?: string; message?: string; ephemeral?: boolean };
+}
+
+/**
+ * What the engine's event log (`--event-log <file>`) says of an operation, then removes it: the
+ * change summary (undefined when the CLI failed before the engine ran) and the messages shown.
+ */
+export function engineEventsOf(events: string): {
+  changeSummary: Record<string, number> | undefined;
+  diagnostics: Diagnostic[];
+} {
   let changeSummary: Record<string, number> | undefined;
+  const diagnostics: Diagnostic[] = [];
   try {
     for (const line of fs.readFileSync(events, "utf8").split("\n")) {
       const event = line.trim() === "" ? undefined : (JSON.parse(line) as EngineEvent);
       if (event?.summaryEvent) changeSummary = event.summaryEvent.resourceChanges ?? {};
+      const diag = event?.diagnosticEvent;
+      if (diag !== undefined && diag.ephemeral !== true) {
+        diagnostics.push({
+          urn: diag.urn ?? "",
+          severity: diag.severity ?? "",
+          message: (diag.message ?? "").trim(),
+        });
+      }
     }
   } catch {
     // No event log.
   } finally {
     fs.rmSync(events, { force: true });
   }
-  return changeSummary;
+  return { changeSummary, diagnostics };
 }
 
 /** The resources of an exported state, by type token suffix and name. */
@@ -655,12 +693,12 @@ export class CliProject {
   async deploy(
     op: "preview" | "up" | "refresh" | "destroy",
     flags: readonly string[] = [],
-  ): Promise<CliResult & { changeSummary?: Record<string, number> }> {
+  ): Promise<CliResult & { changeSummary?: Record<string, number>; diagnostics: Diagnostic[] }> {
     const events = path.join(this.tmp, `events-${Date.now()}-${Math.random()}.jsonl`);
     const args = [op, ...(op === "preview" ? [] : ["--yes"]), "--event-log", events, ...flags];
     const result = await this.mustCli(args, 240_000);
-    const changeSummary = changeSummaryOf(events);
-    return { ...result, ...(changeSummary === undefined ? {} : { changeSummary }) };
+    const { changeSummary, diagnostics } = engineEventsOf(events);
+    return { ...result, ...(changeSummary === undefined ? {} : { changeSummary }), diagnostics };
   }
 
   /** `pulumi stack output --json` of the current stack (secrets shown as `[secret]`). */

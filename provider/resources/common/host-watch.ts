@@ -13,7 +13,7 @@ const WATCH_INTERVAL_MS = 1_000;
 let watching = false;
 
 /** Whether this process is the dynamic-provider host that `pulumi` starts. */
-function inProviderHost(): boolean {
+export function inProviderHost(): boolean {
   return /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "");
 }
 

@@ -6,11 +6,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { type CheckFailure, checkInputs, parseValidInputs } from "./input-check";
+import { type CheckFailure, checkInputs, parseValidInputs, warnOfPlainHttp } from "./input-check";
 import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
+import { hostEngineLog, loggedTo } from "./engine-log";
+import { operationLogger } from "./operation-log";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -89,7 +91,13 @@ export function implementationOf<O>(
 ): ResourceImplementation {
   return {
     check: async (_olds: unknown, news: unknown) =>
-      plainErrors(() => checkInputs(rules.schema(), news, rules.crossChecks)),
+      plainErrors(() => {
+        const result = checkInputs(rules.schema(), news, rules.crossChecks);
+        // Here only: diff, create and update read the same inputs again, and a warning said at
+        // every step would reach the user two or three times for one run.
+        warnOfPlainHttp(result.inputs);
+        return result;
+      }),
     diff: async (id: string, olds: O, news: unknown) =>
       plainErrors(() => lifecycle.diff(id, olds, news)),
     create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs)),
@@ -108,12 +116,18 @@ export function implementationOf<O>(
  */
 async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
   watchHostParent();
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof Error && (error.constructor === Error || isArcGISRequestError(error))) {
-      error.stack = "";
+  const run = async (): Promise<T> => {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof Error && (error.constructor === Error || isArcGISRequestError(error))) {
+        error.stack = "";
+      }
+      throw error;
     }
-    throw error;
-  }
+  };
+  // In Pulumi's dynamic-provider host, the step's messages go to the engine's log (under the
+  // stack: the host does not pass the step the resource's URN); the plugin has set its logger.
+  const engine = operationLogger() === undefined ? hostEngineLog() : undefined;
+  return engine === undefined ? run() : loggedTo(engine, "", run);
 }

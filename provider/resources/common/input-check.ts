@@ -78,7 +78,6 @@ export function checkInputs<S extends z.ZodType>(
     (f) => !unknowns.some((u) => f.property.startsWith(formatPath(u))),
   );
   if (result.success) {
-    warnOfPlainHttp(result.data as Record<string, unknown>);
     return { inputs: result.data as Record<string, unknown>, failures: extra };
   }
   const failures: CheckFailure[] = [...extra];
@@ -100,12 +99,14 @@ export function checkInputs<S extends z.ZodType>(
 const SERVER_URL_INPUTS = ["adminUrl", "sharingUrl"] as const;
 
 /**
- * Warns, at every check (so at `pulumi preview` too), about a server URL in plain http: the
- * password and the tokens would cross the network unencrypted. A warning rather than a refusal:
- * an http URL to a web adaptor inside a trusted network, or to a local test server, is a choice
- * the user may make, but never unknowingly.
+ * Warns about a server URL in plain http: the password and the tokens would cross the network
+ * unencrypted. A warning rather than a refusal: an http URL to a web adaptor inside a trusted
+ * network, or to a local test server, is a choice the user may make, but never unknowingly.
+ * `check()` calls it, so it is said at every preview and update, once.
+ *
+ * @internal
  */
-function warnOfPlainHttp(inputs: Record<string, unknown>): void {
+export function warnOfPlainHttp(inputs: Record<string, unknown>): void {
   for (const key of SERVER_URL_INPUTS) {
     const value = inputs[key];
     if (typeof value !== "string") continue;

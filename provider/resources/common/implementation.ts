@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type CheckFailure, checkInputs, parseValidInputs, warnOfPlainHttp } from "./input-check";
+import { isPartialCreate } from "./partial-create";
 import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
@@ -120,7 +121,10 @@ async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
     try {
       return await step();
     } catch (error) {
-      if (error instanceof Error && (error.constructor === Error || isArcGISRequestError(error))) {
+      if (
+        error instanceof Error &&
+        (error.constructor === Error || isArcGISRequestError(error) || isPartialCreate(error))
+      ) {
         error.stack = "";
       }
       throw error;

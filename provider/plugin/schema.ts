@@ -255,7 +255,11 @@ function resourceSpec(
     const typeName = childTypeName(resource.type, key, node);
     inputProperties[key] = builder.property(key, node, typeName, own.args[key]);
   }
-  const defaulted = DEFAULTED_INPUTS[resource.connection];
+  const account = resource.serverAccount;
+  const defaulted = [
+    ...DEFAULTED_INPUTS[resource.connection],
+    ...(account === undefined ? [] : [account.username, account.password]),
+  ];
   const requiredInputs = (json.required ?? []).filter((key) => !defaulted.includes(key));
   const properties: Record<string, PropertySpec> = { ...inputProperties };
   for (const key of resource.frame.outputOnly) {

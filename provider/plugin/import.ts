@@ -11,25 +11,34 @@ import { parseImportId, type Values } from "../resources/common/importer";
 import type { PluginResource } from "./resources";
 import { isSecretInput } from "./schema";
 
-/** Where a connection input's default comes from, for the message that says it is missing. */
-const CONFIG_KEYS: Record<PluginResource["connection"], Record<string, string>> = {
-  server: {
-    adminUrl: "arcgis-admin:adminUrl",
-    username: "arcgis-admin:username",
-    password: "arcgis-admin:password (secret)",
-  },
-  machine: {
-    siteAdminUrl: "arcgis-admin:adminUrl",
-    username: "arcgis-admin:username",
-    password: "arcgis-admin:password (secret)",
-  },
+/** A connection input's default: its config key, whether secret, and the URL key it serves. */
+interface ConfigKey {
+  key: string;
+  secret?: boolean;
+  /** A credential serves only the server or portal this URL key names (or any, unset). */
+  serves?: string;
+}
+
+const SERVER_KEYS: Record<string, ConfigKey> = {
+  username: { key: "arcgis-admin:username", serves: "arcgis-admin:adminUrl" },
+  password: { key: "arcgis-admin:password", secret: true, serves: "arcgis-admin:adminUrl" },
+};
+
+/** Where each connection input's default comes from, for the message that says it is missing. */
+const CONFIG_KEYS: Record<PluginResource["connection"], Record<string, ConfigKey>> = {
+  server: { adminUrl: { key: "arcgis-admin:adminUrl" }, ...SERVER_KEYS },
+  machine: { siteAdminUrl: { key: "arcgis-admin:adminUrl" }, ...SERVER_KEYS },
   portal: {
-    sharingUrl: "arcgis-admin:sharingUrl",
-    username: "arcgis-admin:portalUsername",
-    password: "arcgis-admin:portalPassword (secret)",
-    token: "arcgis-admin:portalToken (secret)",
-    serverUsername: "arcgis-admin:username",
-    serverPassword: "arcgis-admin:password (secret)",
+    sharingUrl: { key: "arcgis-admin:sharingUrl" },
+    username: { key: "arcgis-admin:portalUsername", serves: "arcgis-admin:sharingUrl" },
+    password: {
+      key: "arcgis-admin:portalPassword",
+      secret: true,
+      serves: "arcgis-admin:sharingUrl",
+    },
+    token: { key: "arcgis-admin:portalToken", secret: true, serves: "arcgis-admin:sharingUrl" },
+    serverUsername: SERVER_KEYS.username!,
+    serverPassword: SERVER_KEYS.password!,
   },
 };
 
@@ -38,10 +47,14 @@ function failureText(resource: PluginResource, failures: readonly CheckFailure[]
   const keys = CONFIG_KEYS[resource.connection];
   return failures
     .map((f) => {
-      const key = keys[f.property];
-      return key === undefined
-        ? `${f.property}: ${f.reason}`
-        : `${f.property}: ${f.reason} (set it with \`pulumi config set ${key.replace(" (secret)", " --secret")}\`; credentials apply only to the server or portal its URL key names)`;
+      const source = keys[f.property];
+      if (source === undefined) return `${f.property}: ${f.reason}`;
+      const command = `pulumi config set ${source.secret === true ? "--secret " : ""}${source.key}`;
+      const serves =
+        source.serves === undefined
+          ? ""
+          : `; it serves only the URL that ${source.serves} names, or any URL when that is unset`;
+      return `${f.property}: ${f.reason} (\`${command}\`${serves})`;
     })
     .join("; ");
 }

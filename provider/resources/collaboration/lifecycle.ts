@@ -46,8 +46,10 @@ function diff(
   rawNews: unknown,
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  // State written before deleteAdoptedOnDestroy existed holds its default: no change.
+  // State written before deleteAdoptedOnDestroy existed, and news not yet checked, hold its
+  // default: no change.
   olds = { ...olds, deleteAdoptedOnDestroy: olds.deleteAdoptedOnDestroy ?? false };
+  news.deleteAdoptedOnDestroy ??= false;
   const replaces = REPLACING_INPUTS.filter((key) => {
     // A looked-up portalId changes only when the user gives one that differs ("self" does not).
     const looksUp = news.portalId === undefined || news.portalId === SELF;

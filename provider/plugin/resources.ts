@@ -5,6 +5,12 @@
  * serves exactly these objects, so the two paths can never behave differently.
  */
 import type { InputRules } from "../resources/common/implementation";
+import type { Importer } from "../resources/common/importer";
+import { collaborationImporter } from "../resources/collaboration/import";
+import { federationImporter } from "../resources/federation/import";
+import { logSettingsImporter } from "../resources/log-settings/import";
+import { siteMachineImporter } from "../resources/site-machine/import";
+import { siteImporter } from "../resources/site/import";
 import type { ResourceImplementation } from "../resources/common/lazy-provider";
 import type { ResourceFrame } from "../resources/common/registration";
 import { COLLABORATION_INPUTS } from "../resources/collaboration/inputs";
@@ -46,6 +52,14 @@ export interface PluginResource {
   frame: ResourceFrame;
   implementation: ResourceImplementation;
   connection: ConnectionKind;
+  /** How `pulumi import` reads it (docs/import.md); none: it cannot be imported. */
+  importer?: Importer;
+  /**
+   * Inputs naming a server's administrator beside a portal connection (Federation's
+   * `serverUsername`, `serverPassword`): filled from the server defaults (`arcgis-admin:username`,
+   * `arcgis-admin:password`) for the default server, as a server resource's credentials are.
+   */
+  serverAccount?: { username: string; password: string };
 }
 
 /**
@@ -63,6 +77,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     frame: SITE,
     implementation: site,
     connection: "server",
+    importer: siteImporter,
   },
   {
     type: "SiteExport",
@@ -87,6 +102,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     frame: SITE_MACHINE,
     implementation: siteMachine,
     connection: "machine",
+    importer: siteMachineImporter,
   },
   {
     type: "LogSettings",
@@ -95,6 +111,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     frame: LOG_SETTINGS,
     implementation: logSettings,
     connection: "server",
+    importer: logSettingsImporter,
   },
   {
     type: "Collaboration",
@@ -103,6 +120,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     frame: COLLABORATION,
     implementation: collaboration,
     connection: "portal",
+    importer: collaborationImporter,
   },
   {
     type: "Federation",
@@ -111,6 +129,8 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     frame: FEDERATION,
     implementation: federation,
     connection: "portal",
+    importer: federationImporter,
+    serverAccount: { username: "serverUsername", password: "serverPassword" },
   },
 ];
 

@@ -120,6 +120,20 @@ export const DEFAULTED_INPUTS: Record<PluginResource["connection"], readonly str
   portal: ["sharingUrl", "username", "password", "token", "tls"],
 };
 
+/**
+ * The inputs of one resource that the connection defaults fill: its connection's, and a server
+ * administrator's beside a portal connection (Federation's `serverUsername`, `serverPassword`).
+ *
+ * @internal
+ */
+export function defaultedInputs(resource: PluginResource): readonly string[] {
+  const account = resource.serverAccount;
+  return [
+    ...DEFAULTED_INPUTS[resource.connection],
+    ...(account === undefined ? [] : [account.username, account.password]),
+  ];
+}
+
 /** Names of inputs that hold a credential: secret wherever they appear, nested ones included. */
 const SECRET_NAME = /password|token|secret/i;
 
@@ -255,7 +269,7 @@ function resourceSpec(
     const typeName = childTypeName(resource.type, key, node);
     inputProperties[key] = builder.property(key, node, typeName, own.args[key]);
   }
-  const defaulted = DEFAULTED_INPUTS[resource.connection];
+  const defaulted = defaultedInputs(resource);
   const requiredInputs = (json.required ?? []).filter((key) => !defaulted.includes(key));
   const properties: Record<string, PropertySpec> = { ...inputProperties };
   for (const key of resource.frame.outputOnly) {

@@ -15,6 +15,7 @@ import { type EngineLog, loggedTo } from "../resources/common/engine-log";
 import { isPartialCreate, type PartialCreateError } from "../resources/common/partial-create";
 import { sameValue } from "../resources/common/state-diff";
 import { sameUrl } from "../resources/common/urls";
+import { importRead } from "./import";
 import { pluginResource, type PluginResource } from "./resources";
 import { packageSchema, packageVersion, type PackageSchema, type PropertySpec } from "./schema";
 
@@ -100,6 +101,8 @@ export function withConnectionDefaults(
         : "sharingUrl";
   const defaultUrl = connectionDefault(config, portal ? "sharingUrl" : "adminUrl");
   if (out[urlKey] === undefined && defaultUrl !== undefined) out[urlKey] = defaultUrl;
+  const account = resource.serverAccount;
+  if (account !== undefined) fillServerAccount(out, account, config);
   // Without a default URL, the credential defaults serve any URL (as in the program).
   if (defaultUrl !== undefined && !sameUrl(out[urlKey], defaultUrl)) return out;
   const credentials: Array<[string, keyof typeof CONNECTION_DEFAULTS]> = portal
@@ -132,6 +135,25 @@ export function withConnectionDefaults(
     }
   }
   return out;
+}
+
+/**
+ * A server administrator's inputs beside a portal connection (Federation's), from the server
+ * defaults when the resource's `adminUrl` is the default one or there is none: the same rule as a
+ * server resource's credentials.
+ */
+function fillServerAccount(
+  out: Values,
+  account: { username: string; password: string },
+  config: ProviderConfig,
+): void {
+  const defaultUrl = connectionDefault(config, "adminUrl");
+  if (defaultUrl !== undefined && !sameUrl(out.adminUrl, defaultUrl)) return;
+  if (out[account.username] !== undefined || out[account.password] !== undefined) return;
+  const username = connectionDefault(config, "username");
+  const password = connectionDefault(config, "password");
+  if (username !== undefined) out[account.username] = username;
+  if (password !== undefined) out[account.password] = password;
 }
 
 /**
@@ -408,8 +430,19 @@ export class PluginServer {
       read: this.serve(async (req: provTypes.ReadRequest) => {
         const resource = this.resourceOf(req.getUrn());
         const props = (req.getProperties() as Struct | undefined)?.toJavaScript() ?? {};
-        const result = await resource.implementation.read(req.getId(), props);
         const resp = new p.ReadResponse();
+        // `pulumi import` (or the import option) reads with the id alone: see import.ts.
+        const given = (req.getInputs() as Struct | undefined)?.toJavaScript() ?? {};
+        if (Object.keys(props).length === 0 && Object.keys(given).length === 0) {
+          const found = await importRead(resource, req.getId(), (values) =>
+            withConnectionDefaults(resource, values, this.config),
+          );
+          resp.setId(found.id);
+          resp.setProperties(this.struct(resource, found.outs) as never);
+          resp.setInputs(this.struct(resource, found.inputs, true) as never);
+          return resp;
+        }
+        const result = await resource.implementation.read(req.getId(), props);
         resp.setId(result.id ?? req.getId());
         const outs = (result.props ?? props) as Values;
         resp.setProperties(this.struct(resource, outs) as never);

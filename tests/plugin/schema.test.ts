@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
 import {
-  DEFAULTED_INPUTS,
+  defaultedInputs,
   packageSchema,
   type PackageSchema,
   type PropertySpec,
@@ -114,7 +114,7 @@ function differences(schema: PackageSchema, type: string): string[] {
       problems.push(`${type}.${path}: accepted by zod, missing from the schema`);
       continue;
     }
-    const defaulted = DEFAULTED_INPUTS[resource.connection].includes(path);
+    const defaulted = defaultedInputs(resource).includes(path);
     if (got.required !== (field.required && !defaulted)) {
       problems.push(`${type}.${path}: required ${String(got.required)} in the schema`);
     }

@@ -57,6 +57,7 @@ describe("Collaboration diff()", () => {
     collaborationId: "c1",
     ...ADMIN,
     leaveAsGuest: false,
+    deleteAdoptedOnDestroy: false,
     portalId: PORTAL_ID,
     portalIdGiven: false,
     name: "n",

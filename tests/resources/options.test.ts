@@ -1,7 +1,8 @@
 /**
  * Resource options as users expect them: the user's additionalSecretOutputs are kept and ours
- * added; customTimeouts and import, which dynamic resources cannot honour, are warned about with
- * the argument that does the job. Type tokens name each resource.
+ * added; customTimeouts and replaceOnChanges, which dynamic resources cannot honour, are warned
+ * about with the argument that does the job; import is refused, naming what works. Type tokens
+ * name each resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { resourceOptions, typeToken } from "../../provider/resources/common/resource-options";
@@ -62,13 +63,15 @@ describe("resourceOptions()", () => {
     expect(warnings[0]).toContain("pulumi up --replace");
   });
 
-  it("warns that import is ignored and points a Site at adoptExisting", () => {
-    resourceOptions("Site", "site", { import: "https://gis.example.com/arcgis/admin" }, [
-      "password",
-    ]);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('Site "site": the import option is ignored');
-    expect(warnings[0]).toContain("set adoptExisting: true");
+  it("refuses the import option, pointing a Site at adoptExisting and at the plugin", () => {
+    expect(() =>
+      resourceOptions("Site", "site", { import: "https://gis.example.com/arcgis/admin" }, [
+        "password",
+      ]),
+    ).toThrow(
+      /Site "site": the import option does not work .*set adoptExisting: true.*docs\/import\.md/,
+    );
+    expect(warnings).toHaveLength(0);
   });
 });
 

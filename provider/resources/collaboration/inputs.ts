@@ -27,6 +27,11 @@ export interface CollaborationInputs {
   token?: string;
   /** Whether destroy on a guest portal removes this portal's participation. */
   leaveAsGuest: boolean;
+  /**
+   * Whether destroy deletes (host) or leaves (guest, with leaveAsGuest) a collaboration this
+   * stack imported with `pulumi import`. Default false: an imported one is left as it is.
+   */
+  deleteAdoptedOnDestroy: boolean;
   /** How the portal's certificate is checked. */
   tls?: TlsSettings;
 }
@@ -45,6 +50,11 @@ export interface CollaborationOutputs extends CollaborationInputs {
   hostPortalId: string;
   /** This portal's role in it. */
   role: "host" | "guest";
+  /**
+   * `confirmed` when the program declared it, `adopted` when `pulumi import` brought it in
+   * (absent from state written before it existed: declared).
+   */
+  state?: "confirmed" | "adopted";
 }
 
 /**
@@ -61,6 +71,7 @@ export function collaborationInputsSchema() {
     password: nonEmpty().optional(),
     token: nonEmpty().optional(),
     leaveAsGuest: z.boolean().default(false),
+    deleteAdoptedOnDestroy: z.boolean().default(false),
     tls: tlsSchema(),
   });
 }
@@ -145,4 +156,8 @@ export const REPLACING_INPUTS = ["sharingUrl", "collaborationId", "portalId"] as
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [...PORTAL_ACCESS_INPUTS, "leaveAsGuest"] as const;
+export const STATE_ONLY_INPUTS = [
+  ...PORTAL_ACCESS_INPUTS,
+  "leaveAsGuest",
+  "deleteAdoptedOnDestroy",
+] as const;

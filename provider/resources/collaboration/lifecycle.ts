@@ -46,6 +46,10 @@ function diff(
   rawNews: unknown,
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
+  // State written before deleteAdoptedOnDestroy existed, and news not yet checked, hold its
+  // default: no change.
+  olds = { ...olds, deleteAdoptedOnDestroy: olds.deleteAdoptedOnDestroy ?? false };
+  news.deleteAdoptedOnDestroy ??= false;
   const replaces = REPLACING_INPUTS.filter((key) => {
     // A looked-up portalId changes only when the user gives one that differs ("self" does not).
     const looksUp = news.portalId === undefined || news.portalId === SELF;
@@ -62,7 +66,19 @@ function diff(
  * and records this portal's role in it (a guest needs leaveAsGuest).
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseCollaborationInputs(raw);
+  return confirm(parseCollaborationInputs(raw), "confirmed");
+}
+
+/**
+ * What create does, and `pulumi import` (import.ts) with `adopted`: an adopted guest is recorded
+ * without leaveAsGuest, since its destroy leaves the collaboration alone unless told otherwise.
+ *
+ * @internal
+ */
+export async function confirm(
+  inputs: CollaborationInputs,
+  state: NonNullable<CollaborationOutputs["state"]>,
+): Promise<{ id: string; outs: CollaborationOutputs }> {
   const session = portalSessionFor(inputs);
   const user = await communitySelf(session);
   if (user.role !== "org_admin") {
@@ -91,7 +107,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     throw error;
   }
   const role = info.collaborationHostPortalId === selfId ? "host" : "guest";
-  if (role === "guest" && !inputs.leaveAsGuest) {
+  if (role === "guest" && !inputs.leaveAsGuest && state === "confirmed") {
     throw new Error(
       `Portal ${portalId} is a guest of the ${describeTarget(inputs, portalId)}, and a guest ` +
         "cannot delete a collaboration (only its host portal's administrator can). Set " +
@@ -107,6 +123,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     description: info.description ?? "",
     hostPortalId: info.collaborationHostPortalId,
     role,
+    state,
   };
   return { id: `${portalId}/${inputs.collaborationId}`, outs };
 }
@@ -152,11 +169,26 @@ async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dyn
 /** update: state only. */
 const update = stateOnlyUpdate<CollaborationOutputs>(parseCollaborationInputs, STATE_ONLY_INPUTS);
 
-/** delete: deletes the collaboration (host) or leaves it (guest); already gone is done. */
+/**
+ * delete: deletes the collaboration (host) or leaves it (guest); already gone is done. One this
+ * stack imported is left alone unless deleteAdoptedOnDestroy.
+ */
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
   const inputs = parseCollaborationInputs(props);
   const session = portalSessionFor(inputs);
   const target = describeTarget(inputs, props.portalId);
+  // An imported collaboration existed before the stack: it is deleted (or left) only on request.
+  if (props.state === "adopted" && !inputs.deleteAdoptedOnDestroy) {
+    logInfo(
+      `Left the ${target} as it is: this stack imported it (set deleteAdoptedOnDestroy: true ` +
+        "to delete it, or leave it as a guest, on destroy).",
+    );
+    return;
+  }
+  if (props.role === "guest" && !inputs.leaveAsGuest) {
+    logInfo(`Left the ${target}: a guest leaves only with leaveAsGuest: true.`);
+    return;
+  }
   try {
     if (props.role === "host") {
       await deleteCollaboration(session, props.portalId, props.collaborationId);

@@ -22,8 +22,8 @@ export const collaborationProvider = lazyProvider("collaboration");
  * @internal
  */
 export const COLLABORATION = portalResourceFrame("Collaboration", collaborationProvider, {
-  fromArguments: ["leaveAsGuest", "portalId"],
-  outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role"],
+  fromArguments: ["leaveAsGuest", "deleteAdoptedOnDestroy", "portalId"],
+  outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role", "state"],
 });
 
 /**
@@ -37,6 +37,12 @@ export interface CollaborationArgs extends PortalConnectionArgs {
   portalId?: pulumi.Input<string>;
   /** On a guest portal: make destroy remove this portal's participation (default false). */
   leaveAsGuest?: pulumi.Input<boolean>;
+  /**
+   * For a collaboration imported with `pulumi import` (through the provider plugin): make destroy
+   * delete it (host) or leave it (guest, with leaveAsGuest). Default false: an imported one is
+   * left as it is.
+   */
+  deleteAdoptedOnDestroy?: pulumi.Input<boolean>;
 }
 
 /**
@@ -63,6 +69,10 @@ export class Collaboration extends PortalResource {
   declare public readonly leaveAsGuest: pulumi.Output<boolean>;
   /** The portal id used. */
   declare public readonly portalId: pulumi.Output<string>;
+  /** Whether destroy deletes or leaves a collaboration this stack imported. */
+  declare public readonly deleteAdoptedOnDestroy: pulumi.Output<boolean>;
+  /** `confirmed` (declared in the program) or `adopted` (brought in by `pulumi import`). */
+  declare public readonly state: pulumi.Output<"confirmed" | "adopted" | undefined>;
   /** The collaboration's name. */
   declare public readonly name: pulumi.Output<string>;
   /** The collaboration's description. */

@@ -18,7 +18,7 @@ import { ProgressReporter } from "./progress";
 import { transportFor } from "./tls";
 
 /** The inputs an admin session is built from. */
-interface AdminTarget {
+export interface AdminTarget {
   adminUrl: string;
   username: string;
   password: string;

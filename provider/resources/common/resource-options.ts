@@ -1,7 +1,7 @@
 /**
  * Type tokens and the resource options every resource registers with.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { logWarn } from "./log";
 
 /**
@@ -31,9 +31,10 @@ export function typeToken(type: string): string {
  * The resource options a resource registers with: the user's, with this resource's secret outputs
  * added to (never replacing) the user's `additionalSecretOutputs`. Options that dynamic resources
  * cannot honour are warned about, naming the argument that does the job: `customTimeouts` (the
- * engine does not apply them to dynamic resources: use `timeouts`), `replaceOnChanges` (the host
- * reports no changed keys) and `import` (`pulumi import`
- * does not work for dynamic resources: `Site` has `adoptExisting`).
+ * engine does not apply them to dynamic resources: use `timeouts`) and `replaceOnChanges` (the host
+ * reports no changed keys). `import` is refused: the engine reads an imported resource without the
+ * provider code a dynamic resource carries, so it would fail anyway, with a stack trace
+ * (tests/real-engine/ts-import-option.test.ts).
  *
  * A resource class gets them through `registration(...)` (registration.ts), from its frame's
  * `secretOutputs`.
@@ -65,12 +66,14 @@ export function resourceOptions(
     );
   }
   if (opts?.import !== undefined) {
-    logWarn(
-      `${type} "${name}": the import option is ignored (pulumi import does not work for dynamic ` +
-        `resources)` +
-        (type === "Site"
-          ? "; to manage an existing site, set adoptExisting: true."
-          : "; this resource reads the existing object when it is created."),
+    throw new pulumi.RunError(
+      `${type} "${name}": the import option does not work on this package's TypeScript classes ` +
+        "(Pulumi reads an imported resource without the provider code a dynamic resource " +
+        "carries). " +
+        (type === "Site" || type === "Federation"
+          ? "To manage an existing one, set adoptExisting: true instead"
+          : "Declare it without the option: it takes on what it finds when created") +
+        "; or import it with `pulumi import` through the provider plugin (docs/import.md).",
     );
   }
   return { ...opts, additionalSecretOutputs: merged };

@@ -200,6 +200,27 @@ async function adoptOrRefuse(
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };
 }
 
+/**
+ * `pulumi import` (import.ts): the machine as the site lists it, recorded as adopted (destroy
+ * leaves it in the site unless unregisterAdoptedOnDestroy). Only the site's list is read.
+ *
+ * @internal
+ */
+export async function adoptListed(
+  inputs: SiteMachineInputs,
+): Promise<{ id: string; outs: SiteMachineOutputs }> {
+  const name = nameOf(inputs);
+  const machines = await siteMachines(inputs, `import the machine '${name}'`);
+  if (!listsMachine(machines, name)) {
+    throw new Error(
+      `Cannot import the machine at ${inputs.adminUrl}: the site at ${inputs.siteAdminUrl} lists ` +
+        `no machine named '${name}' (it lists ${machines.join(", ") || "none"}). If the site ` +
+        "names it otherwise, add ,machineName=<name> to the import id.",
+    );
+  }
+  return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };
+}
+
 /** Follows pollAfter, then waits until the site lists the machine, bounded by joinMs. */
 async function joined(
   inputs: SiteMachineInputs,

@@ -1,0 +1,72 @@
+/**
+ * `pulumi import` of a LogSettings (through the provider plugin): the id is the server's
+ * administrative root (or the resource's own id, `<adminUrl>/logs/settings`). Every field the
+ * server reports becomes a declared input with the server's value, so the imported resource
+ * changes nothing until the program does; `restoreOnDestroy` is false (destroy leaves them).
+ */
+import { getLogSettings } from "../../client";
+import { adminSessionFor, type AdminTarget } from "../common/admin-resource";
+import { explained, messageOf } from "../common/failures";
+import { type Importer, urlOfId, type Values } from "../common/importer";
+import { serverTypeOfId } from "../site/import";
+import {
+  type LogSettingsOutputs,
+  parseLogSettingsInputs,
+  type ReportedLogSettings,
+} from "./inputs";
+import { MANAGED_LOG_FIELDS } from "./resource";
+
+const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
+
+/** The server's settings, plain scalars only, or an error naming the server. */
+async function reported(target: AdminTarget, id: string): Promise<ReportedLogSettings> {
+  const settings = await explained(
+    () => getLogSettings(adminSessionFor(target)),
+    (error) =>
+      `Cannot import the LogSettings "${id}": the log settings of ${target.adminUrl} cannot be ` +
+      `read (${messageOf(error)}).`,
+  );
+  const out: ReportedLogSettings = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (["string", "number", "boolean"].includes(typeof value)) {
+      out[key] = value as string | number | boolean;
+    }
+  }
+  return out;
+}
+
+/** @internal */
+export const logSettingsImporter: Importer = {
+  idFormat: "<adminUrl>[/logs/settings][,serverType=<type>]",
+  options: ["serverType"],
+  fromId(id) {
+    return {
+      serverType: serverTypeOfId("LogSettings", id.options.serverType) ?? "mission-server",
+      adminUrl: urlOfId(
+        "LogSettings",
+        "adminUrl",
+        id.main.replace(/\/+$/, "").replace(/\/logs\/settings$/i, ""),
+        EXAMPLE,
+      ),
+    };
+  },
+  async declared(id, connection) {
+    const settings = await reported(connection as unknown as AdminTarget, id.text);
+    const declared: Values = { serverType: connection.serverType, adminUrl: connection.adminUrl };
+    for (const field of MANAGED_LOG_FIELDS) {
+      // ArcGIS Server does not report usage metering; the inputs' rule refuses it there.
+      if (field === "usageMeteringEnabled" && connection.serverType === "arcgis-server") continue;
+      if (settings[field] !== undefined) declared[field] = settings[field];
+    }
+    return declared;
+  },
+  async adopt(id, raw) {
+    const inputs = parseLogSettingsInputs(raw);
+    const now = await reported(inputs, id.text);
+    const outs: LogSettingsOutputs = { ...inputs, previousSettings: now, serverLogSettings: now };
+    return {
+      id: `${inputs.adminUrl.replace(/\/+$/, "")}/logs/settings`,
+      outs: outs as unknown as Values,
+    };
+  },
+};

@@ -21,7 +21,7 @@ import {
   siteUnavailableError,
   startCreation,
 } from "./site";
-import { importSite, listItems, uploadItem } from "./site-import";
+import { deleteItem, importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
 import { addMachinesToCluster, cluster, listClusters } from "./clusters";
@@ -268,6 +268,13 @@ function resolveRoute(segments: readonly string[]): Route | null {
         );
       }
       if (third === undefined) return read((rt) => upload(rt, second));
+      if (third === "delete") {
+        return write(async (rt) => {
+          // An unknown id gets the admin API's usual "not found" (assumed: docs/emulator.md).
+          if (!(await deleteItem(rt, second))) throw notFoundError(second);
+          return json({ status: "success" });
+        });
+      }
       return third === "download" ? read((rt) => itemDownload(rt, second)) : null;
     default:
       return null;

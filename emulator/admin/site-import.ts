@@ -90,6 +90,19 @@ export async function listItems(rt: Runtime): Promise<UploadedItem[]> {
 }
 
 /**
+ * uploads/<id>/delete: removes the item and its file (ArcGIS Server docs, deleteitem:
+ * https://developers.arcgis.com/rest/enterprise-administration/server/deleteitem.htm, answer
+ * `{"status": "success"}`); false for an id that names no uploaded item.
+ */
+export async function deleteItem(rt: Runtime, id: string): Promise<boolean> {
+  const found = await uploadedFile(rt, id);
+  if (found === null) return false;
+  await fs.rm(found.dir, { recursive: true, force: true });
+  rt.log(`deleted uploaded item ${id}`);
+  return true;
+}
+
+/**
  * The longest item file name taken, in bytes: a file system's 255, less the hidden temporary
  * name's `.` and `.partial` around it.
  */

@@ -15,6 +15,7 @@ import {
   editLogSettings,
   exportSite,
   getLogSettings,
+  listUploadedItems,
   type ServerType,
   uploadItem,
 } from "../../provider/client";
@@ -170,19 +171,39 @@ describe.each(["mission-server", "notebook-server"] as const)("SiteImport on %s"
   it("uploads a local archive itself each time: an item already on the server is never trusted", async () => {
     await start(serverType);
     const local = await archive();
-    const first = (await siteImport.create(await checked({ localArchive: local })))
-      .outs as SiteImportOutputs;
-    expect(first.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(first.uploadedItemId).toMatch(/^[0-9a-f]{32}$/);
+    const first = await siteImport.create(await checked({ localArchive: local }));
+    const firstOuts = first.outs as SiteImportOutputs;
+    expect(firstOuts.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(firstOuts.uploadedItemId).toMatch(/^[0-9a-f]{32}$/);
     expect(emuNow().stats().itemsUploaded).toBe(1);
+    // Destroy deletes the item it uploaded; the same archive imported again is uploaded again.
+    await siteImport.delete(first.id, firstOuts);
+    expect(await listUploadedItems(session())).toEqual([]);
 
     const copy = path.join(folder, "copy.agssite");
     fs.copyFileSync(local, copy);
     const second = (await siteImport.create(await checked({ localArchive: copy })))
       .outs as SiteImportOutputs;
-    expect(second.uploadedItemId).not.toBe(first.uploadedItemId);
+    expect(second.uploadedItemId).not.toBe(firstOuts.uploadedItemId);
     expect(emuNow().stats().itemsUploaded).toBe(2);
     expect(emuNow().stats().importsCompleted).toBe(2);
+  });
+
+  it("a create run again after an attempt that left its upload (a killed run) sends no second importSite", async () => {
+    await start(serverType);
+    const local = await archive();
+    const inputs = await checked({ localArchive: local });
+    // The killed run's create: it uploaded and imported; its answer never reached state.
+    await siteImport.create(inputs);
+    const again = (await siteImport.create(inputs)).outs as SiteImportOutputs;
+    expect(again.outcome).toBe("answer-lost");
+    expect(emuNow().stats().importsStarted).toBe(1);
+    expect(emuNow().stats().itemsUploaded).toBe(1);
+    // Changed triggers are another import: sent.
+    const other = (await siteImport.create(await checked({ localArchive: local, triggers: ["2"] })))
+      .outs as SiteImportOutputs;
+    expect(other.outcome).toBe("imported");
+    expect(emuNow().stats().importsStarted).toBe(2);
   });
 
   it("never restores a planted item that carries the archive's fingerprint in its description", async () => {

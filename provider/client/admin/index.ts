@@ -16,6 +16,7 @@ export * from "./listDirectories";
 export * from "./importSite";
 export * from "./uploadItem";
 export * from "./listUploadedItems";
+export * from "./deleteUploadedItem";
 export * from "./waitForImport";
 export * from "./joinSite";
 export * from "./unregisterMachine";

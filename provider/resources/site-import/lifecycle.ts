@@ -12,7 +12,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
   answerMayBeLost,
+  deleteUploadedItem,
   importSite,
+  isNotFoundError,
   ObjectStoreError,
   retryWhile,
   uploadItem,
@@ -36,6 +38,7 @@ import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 import { objectStoreSettings } from "../common/object-store-inputs";
+import { attemptMark, earlierAttempt } from "./attempt";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
@@ -122,6 +125,11 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   );
   let location = inputs.location;
   let uploadedItemId: string | undefined;
+  const mark = attemptMark(inputs, fingerprint);
+  if (inputs.location === undefined) {
+    const earlier = await earlierAttempt(session, mark);
+    if (earlier !== undefined) return afterInterruptedAttempt(inputs, fingerprint, earlier.itemID);
+  }
   if (inputs.archiveObject !== undefined) {
     const object = inputs.archiveObject;
     const expectedSha256 = inputs.archiveSha256;
@@ -135,7 +143,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     const item = await explained(
       () =>
         uploadItemFromObject(session, objectStoreSettings(inputs), object, {
-          description: `pulumi-arcgis-admin site archive ${object} upload ${randomUUID()}`,
+          description: `pulumi-arcgis-admin site archive ${object} ${mark} upload ${randomUUID()}`,
           expectedSha256,
         }),
       (error) =>
@@ -151,7 +159,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   }
   if (inputs.localArchive !== undefined) {
     uploadedItemId = await explained(
-      () => uploadOnce(inputs, session, fingerprint),
+      () => uploadOnce(inputs, session, `${fingerprint} ${mark}`),
       (error) =>
         `${failureMessage("uploads/upload", inputs.adminUrl, error)} Nothing was imported. ` +
         "A server that refuses the .agssite extension for uploads needs it in its allowed " +
@@ -231,6 +239,32 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
 }
 
+/**
+ * create, when an earlier attempt with the same inputs left its upload on the server: that run
+ * was killed or lost its answer after the upload, so its importSite may have run. It is not sent
+ * again; the outcome is recorded as unknown (`answer-lost`), with what to do.
+ */
+function afterInterruptedAttempt(
+  inputs: SiteImportInputs,
+  fingerprint: string,
+  itemId: string,
+): pulumi.dynamic.CreateResult {
+  logWarn(
+    `An earlier run's import of ${fingerprint} into ${inputs.adminUrl} ended after it had ` +
+      `uploaded the archive (item ${itemId}); its importSite may have run, so it is not sent ` +
+      "again. Check the site's configuration. Recorded as outcome answer-lost; to import " +
+      "again, change triggers.",
+  );
+  const outs: SiteImportOutputs = {
+    ...inputs,
+    fingerprint,
+    outcome: "answer-lost",
+    importedAt: new Date().toISOString(),
+    uploadedItemId: itemId,
+  };
+  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
+}
+
 /** SHA-256 of a local file, streamed; a device, FIFO or folder is refused before it is opened. */
 async function sha256Of(file: string): Promise<string> {
   if (!(await fsp.stat(file)).isFile()) throw new Error(`${file} is not a regular file`);
@@ -265,16 +299,17 @@ async function fingerprintOf(inputs: SiteImportInputs): Promise<string> {
 
 /**
  * Uploads the local archive and returns the new item's id. The archive is always uploaded by this
- * resource itself: an item already on the server is never used, whatever its description says,
- * because the server cannot prove its content (anyone allowed to upload could have planted it).
- * The description names the archive's fingerprint and this upload's own nonce, for the operator.
+ * resource itself: an item already on the server is never imported, whatever its description
+ * says, because the server cannot prove its content (anyone allowed to upload could have planted
+ * it). The description names the archive's fingerprint, the attempt's mark and this upload's own
+ * nonce.
  */
 async function uploadOnce(
   inputs: SiteImportInputs,
   session: AdminSession,
-  fingerprint: string,
+  marked: string,
 ): Promise<string> {
-  const description = `pulumi-arcgis-admin site archive ${fingerprint} upload ${randomUUID()}`;
+  const description = `pulumi-arcgis-admin site archive ${marked} upload ${randomUUID()}`;
   const { itemID } = await uploadItem(session, { file: inputs.localArchive!, description });
   return itemID;
 }
@@ -293,17 +328,27 @@ async function read(id: string, props: SiteImportOutputs): Promise<pulumi.dynami
 const update = stateOnlyUpdate<SiteImportOutputs>(parseSiteImportInputs, STATE_ONLY_INPUTS);
 
 /**
- * delete: nothing is sent (an import cannot be undone; restore another archive for that). The
- * uploaded item stays on the server with its description, so that a later SiteImport of the same
- * archive finds it.
+ * delete: an import cannot be undone (restore another archive for that). The item this resource
+ * uploaded is deleted from the server: an archive left there would be taken, by a later create
+ * with the same inputs, for the trace of an interrupted attempt (see attempt.ts).
  */
 async function remove(_id: string, props: SiteImportOutputs): Promise<void> {
+  const item = props.uploadedItemId;
+  if (item !== undefined) {
+    await deleteUploadedItem(adminSessionFor(props), item).catch((error: unknown) => {
+      if (!isNotFoundError(error)) {
+        throw new Error(
+          `${failureMessage("uploads/delete", props.adminUrl, error)} The uploaded archive ` +
+            `(item ${item}) is still on the server; run \`pulumi destroy\` again.`,
+          { cause: error },
+        );
+      }
+    });
+  }
   logInfo(
     `Forgot the import of ${props.fingerprint} into ${props.adminUrl}: an import cannot be ` +
-      "undone, and nothing was sent to the server." +
-      (props.uploadedItemId === undefined
-        ? ""
-        : ` The uploaded item ${props.uploadedItemId} stays on the server.`),
+      "undone." +
+      (item === undefined ? "" : ` Deleted the uploaded archive (item ${item}) from the server.`),
   );
 }
 

@@ -1,0 +1,31 @@
+/**
+ * The mark an import's upload carries, so that a create run again after a killed one can tell
+ * that an earlier attempt with the same inputs reached the server. The killed run's importSite may
+ * have run (its answer never came), so it is not sent again.
+ */
+import { createHash } from "node:crypto";
+import { type AdminSession, listUploadedItems, type UploadedItemSummary } from "../../client";
+import { canonicalUrl } from "../common/urls";
+import type { SiteImportInputs } from "./inputs";
+
+/**
+ * The attempt's mark: a hash of what makes the import another one (the site, the archive's
+ * fingerprint, `triggers`), so that a replacement, which changes one of them, is never taken for
+ * an earlier attempt.
+ */
+export function attemptMark(inputs: SiteImportInputs, fingerprint: string): string {
+  const key = JSON.stringify([canonicalUrl(inputs.adminUrl), fingerprint, inputs.triggers ?? null]);
+  return `attempt ${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * The item an earlier attempt with the same mark uploaded, or undefined. Such an item stays on
+ * the server only when that attempt never finished: a SiteImport deletes its item on destroy.
+ */
+export async function earlierAttempt(
+  session: AdminSession,
+  mark: string,
+): Promise<UploadedItemSummary | undefined> {
+  const items = await listUploadedItems(session);
+  return items.find((item) => item.description?.includes(mark) === true);
+}

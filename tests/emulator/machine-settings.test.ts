@@ -58,12 +58,14 @@ describe("machine settings and clusters of an ArcGIS Server site", () => {
         form[key] = String(value);
       }
     }
-    form.webServerCertificateAlias = "gis.example.com";
+    // A new certificate alias must be imported first (tests/emulator/certificates.test.ts).
+    form.adminURL = "https://settings-b.example.com:6443/arcgis/admin";
     form.JMXPort = "4100";
     expect(await post(a, "machines/settings-b/edit", form)).toEqual({ status: "success" });
     const read = await post(b, "machines/settings-b", { token: await token(b) });
     expect(read).toMatchObject({
-      webServerCertificateAlias: "gis.example.com",
+      adminURL: "https://settings-b.example.com:6443/arcgis/admin",
+      webServerCertificateAlias: "SelfSignedCertificate",
       socMaxHeapSize: before.socMaxHeapSize,
       ports: { ...(before.ports as object), JMXPort: 4100 },
     });

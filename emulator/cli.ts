@@ -90,6 +90,7 @@ interface CliFlags {
   failCreate?: string;
   upgradeFrom?: string;
   upgradeDelay?: number;
+  restartDelay?: number;
   quiet: boolean;
   readyFile?: string;
   exitWithParent: boolean;
@@ -208,6 +209,11 @@ export function buildProgram(): Command {
       "how long the 'upgrade' operation takes (default 500)",
       wholeNumber(),
     )
+    .option(
+      "--restart-delay <ms>",
+      "how long a machine's web server takes to restart after its certificate changed (default 200)",
+      wholeNumber(),
+    )
     .option("--quiet", "no log lines on stderr", false)
     .option(
       "--ready-file <file>",
@@ -277,6 +283,7 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     ...(flags.failCreate === undefined ? {} : { failCreate: flags.failCreate }),
     ...(flags.upgradeFrom === undefined ? {} : { upgradeFrom: flags.upgradeFrom }),
     ...(flags.upgradeDelay === undefined ? {} : { upgradeDelayMs: flags.upgradeDelay }),
+    ...(flags.restartDelay === undefined ? {} : { restartDelayMs: flags.restartDelay }),
   };
 }
 

@@ -26,6 +26,7 @@ import { CONTROL_PREFIX, expireTokens, healthPath, RequestHandler } from "./serv
 import { SHARING_PREFIX } from "./portal/sharing-api";
 import { finishCreationLater, removeAbandonedArchives } from "./admin/site";
 import { upgradeAtStart } from "./admin/upgrade";
+import { certificateAtStart } from "./admin/certificates";
 import { STATE_FILE, StateStore, type EmulatorState } from "./core/state";
 import { loadTls, selfSignedTls, type TlsMaterial } from "./process/tls";
 import { hashPassword } from "./core/tokens";
@@ -85,6 +86,7 @@ async function openState(options: ResolvedOptions): Promise<StateStore> {
     lastCreateFailure: null,
     portal: await portalFromSeed(options.seed),
     pendingArchives: [],
+    keystore: { entries: [], selfSignedDeleted: false },
   }));
   const { seed } = options;
   if (seed !== null && store.current.portal.seedHash !== seedHash(seed)) {
@@ -171,19 +173,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         Math.min(30_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)),
       ),
     };
+    // The certificate the machine's webServerCertificateAlias names (admin/certificates.ts).
+    const presented =
+      tls === null ? null : certificateAtStart(store.current, resolved.machineName, tls);
     const server =
-      tls === null
+      tls === null || presented === null
         ? http.createServer(serverOptions, handler.listener)
         : https.createServer(
             // A connection that never completes its TLS handshake never reaches HTTP.
             {
               ...serverOptions,
-              cert: tls.cert,
-              key: tls.key,
+              cert: presented.cert,
+              key: presented.key,
               handshakeTimeout: timeouts.headersMs,
             },
             handler.listener,
           );
+    if (tls !== null && server instanceof https.Server) {
+      rt.webServer = {
+        initial: { cert: tls.cert, key: tls.key },
+        // Connections made from now on get the new certificate; open ones keep theirs.
+        present: (cert, key) => server.setSecureContext({ cert, key }),
+      };
+    }
     handler.applyIdleTimeout(server, timeouts.idleMs);
     try {
       await new Promise<void>((resolve, reject) => {

@@ -26,6 +26,7 @@ import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
 import { addMachinesToCluster, cluster, listClusters } from "./clusters";
 import { adminUrlOf, editMachine, machine } from "./machine";
+import { certificateRoute } from "./certificates";
 import { upgrade, upgradePendingError, upgradeRoot } from "./upgrade";
 import {
   editServicesDirectory,
@@ -178,6 +179,13 @@ function resolveRoute(segments: readonly string[]): Route | null {
   ) {
     return write((rt) => unregisterWebAdaptor(rt, third!));
   }
+  // A machine's keystore (admin/certificates.ts): Chef spells it `sslcertificates`, DSC
+  // `sslCertificates`.
+  if (first === "machines" && second !== undefined && third?.toLowerCase() === "sslcertificates") {
+    const route = certificateRoute(second, rest);
+    if (route === null) return null;
+    return route.post ? write(route.run) : read(route.run);
+  }
   if (rest.length > 0) return null;
   switch (first) {
     case undefined:
@@ -188,11 +196,10 @@ function resolveRoute(segments: readonly string[]): Route | null {
       if (third === "unregister" && second !== undefined) {
         return write((rt, _req, site) => unregisterMachine(rt, site, second));
       }
-      // ArcGIS Server's machine edit (admin/machine.ts); Chef and DSC call it on ArcGIS Server only.
+      // The machine's edit (admin/machine.ts): Chef calls it on ArcGIS Server, DSC's
+      // ArcGIS_Server_TLS on every product, and Mission and Notebook Server document it too.
       if (third === "edit" && second !== undefined) {
-        return write((rt, req, site) =>
-          classicOnly(rt, "edit", () => editMachine(rt, req, site, second)),
-        );
+        return write((rt, req, site) => editMachine(rt, req, site, second));
       }
       if (third !== undefined) return null;
       return second === undefined

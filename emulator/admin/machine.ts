@@ -1,6 +1,6 @@
 /**
- * One machine of the site: its resource (`machines/<name>`) and, on ArcGIS Server, its `edit`
- * operation, which keeps the settings as given and shows them on the next read.
+ * One machine of the site: its resource (`machines/<name>`) and its `edit` operation, which keeps
+ * the settings as given and shows them on the next read, and binds the web server certificate.
  *
  * Evidence:
  * - The resource's fields: https://developers.arcgis.com/rest/enterprise-administration/server/machine
@@ -19,10 +19,15 @@
  *   `Update-SocMaxHeapSize` (every field of the read sent back, `ports` empty, reads
  *   `status` "success"); https://developers.arcgis.com/rest/enterprise-administration/server/editmachine
  *   (adminURL, webServerMaxHeapSize, webServerCertificateAlias, appServerMaxHeapSize,
- *   socMaxHeapSize, port names as parameters).
+ *   socMaxHeapSize, port names as parameters); Mission and Notebook Server's edit pages
+ *   (https://developers.arcgis.com/rest/enterprise-administration/mission-server/machines-machine-edit-machine,
+ *   .../notebook/edit-machine: adminURL, webServerCertificateAlias, f); DSC's ArcGIS_Server_TLS
+ *   sends it to Mission, Notebook and Video Server too, with `ports` as PowerShell's text of an
+ *   object (ignored here).
  * Assumptions (docs/emulator.md): the default alias `SelfSignedCertificate`; `edit` answers at once
- * (a real machine restarts); fields it does not know, and empty values, are ignored; the refusals'
- * texts; settings are kept in step on every machine of the site in this process.
+ * and the new certificate is presented after `restartDelayMs` (a real machine restarts); fields it
+ * does not know, and empty values, are ignored; the refusals' texts; settings are kept in step on
+ * every machine of the site in this process.
  */
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
@@ -30,6 +35,12 @@ import type { MachineSettings, SiteRecord } from "../core/state";
 import { notFoundError } from "./api";
 import { updateOnMembers } from "./machines";
 import { refuseDuringExport } from "./site";
+import {
+  boundAlias,
+  machineRuntime,
+  presentAfterRestart,
+  requireServerCertificate,
+} from "./certificates";
 
 /** The admin URL a machine's resources show: as `edit` set it, else built from its name. */
 export function adminUrlOf(rt: Runtime, site: SiteRecord, name: string): string {
@@ -65,7 +76,7 @@ export function machine(rt: Runtime, site: SiteRecord, name: string): Reply {
     appServerMaxHeapSize: settings.appServerMaxHeapSize ?? 256,
     socMaxHeapSize: settings.socMaxHeapSize ?? 64,
     webServerSSLEnabled: rt.tlsEnabled,
-    webServerCertificateAlias: settings.webServerCertificateAlias ?? "SelfSignedCertificate",
+    webServerCertificateAlias: boundAlias(site, found),
     configuredState: "STARTED",
     synchronize: false,
     underMaintenance: false,
@@ -91,8 +102,9 @@ function integer(req: ApiRequest, name: string, min: number, max: number): numbe
 }
 
 /**
- * `machines/<name>/edit` (ArcGIS Server): keeps each setting given, as given, for the next read;
- * an absent or empty parameter leaves its setting as it is.
+ * `machines/<name>/edit` (every product): keeps each setting given, as given, for the next read;
+ * an absent or empty parameter leaves its setting as it is. A new `webServerCertificateAlias`
+ * must name a server certificate of the machine's keystore, which its listener then presents.
  */
 export async function editMachine(rt: Runtime, req: ApiRequest, site: SiteRecord, name: string) {
   const found = findMachine(site, name);
@@ -104,7 +116,12 @@ export async function editMachine(rt: Runtime, req: ApiRequest, site: SiteRecord
     }
     edited.adminURL = adminURL;
   }
+  // A new web server certificate must be in the machine's keystore; the machine's listener
+  // presents it once the machine has "restarted" (admin/certificates.ts).
   const alias = req.params.get("webServerCertificateAlias")?.trim() ?? "";
+  const target = machineRuntime(rt, site, found);
+  const rebind = alias !== "" && alias.toLowerCase() !== boundAlias(site, found).toLowerCase();
+  if (rebind) requireServerCertificate(target, alias);
   if (alias !== "") edited.webServerCertificateAlias = alias;
   for (const field of HEAP_SIZES) {
     const value = integer(req, field, -1, 1_048_576);
@@ -130,5 +147,6 @@ export async function editMachine(rt: Runtime, req: ApiRequest, site: SiteRecord
     rt,
   );
   rt.log(`machine '${found}' edited`);
+  if (rebind) presentAfterRestart(target.rt, alias);
   return json({ status: "success" });
 }

@@ -34,6 +34,8 @@ export const DEFAULT_EXPORT_DELAY_MS = 500;
 export const DEFAULT_IMPORT_DELAY_MS = 500;
 /** Default of {@link EmulatorOptions.upgradeDelayMs}. */
 export const DEFAULT_UPGRADE_DELAY_MS = 500;
+/** Default of {@link EmulatorOptions.restartDelayMs}. */
+export const DEFAULT_RESTART_DELAY_MS = 200;
 
 /**
  * Default server timeouts, in ms. Without them a client that connects and sends nothing,
@@ -204,6 +206,12 @@ export interface EmulatorOptions {
   readonly upgradeFrom?: string;
   /** How long the `upgrade` operation takes, in ms (`--upgrade-delay`). Default 500. */
   readonly upgradeDelayMs?: number;
+  /**
+   * How long a machine's web server takes to restart after `machines/<name>/edit` changed its
+   * certificate, in ms (`--restart-delay`): the new certificate is presented to connections made
+   * after it (emulator/admin/certificates.ts). Default 200.
+   */
+  readonly restartDelayMs?: number;
   /** No log lines at all (`--quiet`). */
   readonly quiet?: boolean;
   /** Where log lines go. Default: stderr. */
@@ -236,6 +244,7 @@ export interface ResolvedOptions {
   readonly failCreate: string | undefined;
   readonly upgradeFrom: string | null;
   readonly upgradeDelayMs: number;
+  readonly restartDelayMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -408,6 +417,11 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "upgradeDelayMs",
       options.upgradeDelayMs,
       DEFAULT_UPGRADE_DELAY_MS,
+    ),
+    restartDelayMs: nonNegativeInteger(
+      "restartDelayMs",
+      options.restartDelayMs,
+      DEFAULT_RESTART_DELAY_MS,
     ),
     log: quiet ? () => undefined : (line: string) => sink(`arcgis-admin-emulator: ${line}`),
   };

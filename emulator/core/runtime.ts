@@ -41,6 +41,17 @@ export interface EmulatorStats {
   tokensIssued: number;
 }
 
+/**
+ * The machine's HTTPS listener as the certificate operations see it (admin/certificates.ts): the
+ * certificate it started with, and a way to present another one.
+ */
+export interface WebServerTls {
+  /** The certificate and key the emulator was started with: generated, or the user's. */
+  readonly initial: { readonly cert: string; readonly key: string };
+  /** Presents this certificate (chain, PEM) and key to every connection made from now on. */
+  present(chainPem: string, keyPem: string): void;
+}
+
 /** Shared state of one running emulator. */
 export class Runtime {
   readonly stats: EmulatorStats = {
@@ -74,6 +85,8 @@ export class Runtime {
   publicOrigin = "";
   /** When this emulator started (epoch ms): a machine's `ServerStartTime`. */
   readonly startedAt = Date.now();
+  /** The HTTPS listener's certificate control; null without TLS. Set once listening. */
+  webServer: WebServerTls | null = null;
   private readonly shutdown = new AbortController();
 
   constructor(

@@ -200,6 +200,20 @@ export type PortalCertificate = z.infer<typeof PortalCertificate>;
 /** An ArcGIS server federated with this portal (portal/federation.ts). */
 export type FederatedServer = z.infer<typeof FederatedServer>;
 
+const KeystoreEntry = z.object({
+  /** As the keystore holds it: lower case (emulator/admin/certificates.ts). */
+  alias: z.string(),
+  /** `PrivateKeyEntry` (a server certificate with its key) or `trustedCertEntry` (a root). */
+  entryType: z.enum(["PrivateKeyEntry", "trustedCertEntry"]),
+  /** The certificate, then (a server certificate's) chain as the PKCS #12 file carried it. */
+  chain: z.array(z.string()).min(1),
+  /** PKCS #8 PEM of a server certificate's key; never shown by the API. */
+  key: z.string().optional(),
+  importedAt: z.number(),
+});
+/** A certificate imported into the machine's keystore (admin/certificates.ts). */
+export type KeystoreEntry = z.infer<typeof KeystoreEntry>;
+
 const EmulatorState = z.object({
   formatVersion: z.literal(1),
   /** Key that signs tokens (HMAC-SHA256), so tokens survive a restart like real ones. */
@@ -222,6 +236,16 @@ const EmulatorState = z.object({
   }),
   /** Temporary archive files being written; removed at start-up after a crash. */
   pendingArchives: z.array(z.string()),
+  /**
+   * This machine's keystore (admin/certificates.ts): the certificates imported, and whether the
+   * self-signed certificate it starts with was deleted. Absent in data dirs of earlier versions.
+   */
+  keystore: z
+    .object({
+      entries: z.array(KeystoreEntry).default([]),
+      selfSignedDeleted: z.boolean().default(false),
+    })
+    .default({ entries: [], selfSignedDeleted: false }),
 });
 /** Everything the emulator persists. */
 export type EmulatorState = z.infer<typeof EmulatorState>;

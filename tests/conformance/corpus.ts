@@ -70,6 +70,11 @@ export interface CaseRequest {
    * (parameter name to the placeholder of the file sent, e.g. `{archive}`).
    */
   files?: Record<string, string>;
+  /**
+   * How a multipart request carries the token: as a form field (`form`, the default: Chef), or in
+   * the `X-Esri-Authorization` header (`header`: DSC to Mission, Notebook and Video Server).
+   */
+  multipartToken?: "form" | "header";
 }
 
 /** The answer the source shows, or reads. */
@@ -170,6 +175,9 @@ export interface ConformanceCase {
    * its id). `upgrade-required`: a site whose emulator was restarted with the case's version as
    * the server version and `upgradeFrom` as the site's former version (the software upgraded, the
    * site not yet). `federated-site`: a site the emulator's own portal has federated.
+   * `site-with-certificates`: a site whose machine imported a test CA as the root `rootca` and a
+   * server certificate it signed as `gisserver.example.com` (`{rootCertificate}`, `{serverPfx}` and
+   * `{pfxPassword}` name the same files and password).
    */
   given:
     | "no-site"
@@ -179,7 +187,8 @@ export interface ConformanceCase {
     | "two-machine-site"
     | "site-with-web-adaptor"
     | "upgrade-required"
-    | "federated-site";
+    | "federated-site"
+    | "site-with-certificates";
   /** For `upgrade-required`: the version the site was at before the software was upgraded. */
   upgradeFrom?: string;
   request: CaseRequest;

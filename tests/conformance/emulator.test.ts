@@ -20,6 +20,7 @@ import type {
 } from "./corpus";
 import { CASES } from "./index";
 import { matchesExpected } from "./match";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 
 const REFERER = "https://conformance.replay";
 
@@ -124,6 +125,7 @@ class Replay {
     fields: Array<[string, string]>,
     files: Record<string, string>,
     headers: Record<string, string>,
+    tokenIn: "form" | "header" = "form",
   ): Promise<Answer> {
     const form = new FormData();
     for (const [name, value] of fields) form.append(name, value);
@@ -131,11 +133,17 @@ class Replay {
       form.append(name, await openAsBlob(file), path.basename(file));
     }
     const token = headers["x-esri-authorization"]?.replace(/^Bearer /, "");
-    // Chef sends the token as a form field of the multipart body.
-    if (token !== undefined) form.append("token", token);
+    // Chef sends the token as a form field of the multipart body; DSC, to Mission, Notebook and
+    // Video Server, in the X-Esri-Authorization header.
+    if (token !== undefined && tokenIn === "form") form.append("token", token);
     const res = await request(`${this.origin}/arcgis${pathBelowRoot}`, {
       method: "POST",
-      headers: { referer: headers.referer ?? REFERER },
+      headers: {
+        referer: headers.referer ?? REFERER,
+        ...(token !== undefined && tokenIn === "header"
+          ? { "x-esri-authorization": `Bearer ${token}` }
+          : {}),
+      },
       body: form,
       dispatcher: this.agent,
     });
@@ -238,12 +246,18 @@ async function given(
   }
   // The site was created before the emulator was restarted as the upgraded software (see the test).
   if (c.given === "upgrade-required") return credentialsOf(creation);
-  if (c.given === "site" || c.given === "site-with-web-adaptor" || c.given === "federated-site") {
+  if (
+    c.given === "site" ||
+    c.given === "site-with-web-adaptor" ||
+    c.given === "federated-site" ||
+    c.given === "site-with-certificates"
+  ) {
     const answer = await replay.replay(creation);
     expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
     const credentials = credentialsOf(creation);
     if (c.given === "site-with-web-adaptor") await registerWebAdaptor(replay, credentials);
     if (c.given === "federated-site") await federateWithOwnPortal(replay, credentials);
+    if (c.given === "site-with-certificates") await importCertificates(replay, credentials);
     return credentials;
   }
   // A slow creation, started asynchronously so that the case's request meets it under way.
@@ -400,6 +414,44 @@ async function expectMachinesAfter(
 }
 
 /**
+ * The `site-with-certificates` state: the test CA imported as the root `rootca` and the server
+ * certificate it signed as `gisserver.example.com` on the site's machine, as Chef imports them.
+ */
+async function importCertificates(
+  replay: Replay,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const headers = await replay.tokenHeaders(credentials);
+  const base = `/admin/machines/${replay.placeholders.siteMachine!}/sslcertificates`;
+  const imports: Array<[string, Array<[string, string]>, Record<string, string>]> = [
+    ["importRootOrIntermediate", [["alias", "rootca"]], { rootCACertificate: "{rootCertificate}" }],
+    [
+      "importExistingServerCertificate",
+      [
+        ["alias", "gisserver.example.com"],
+        ["certPassword", replay.placeholders.pfxPassword!],
+      ],
+      { certFile: "{serverPfx}" },
+    ],
+  ];
+  for (const [op, fields, files] of imports) {
+    const answer = await replay.sendMultipart(
+      `${base}/${op}`,
+      [...fields, ["f", "json"]],
+      fillFiles(files, replay.placeholders),
+      headers,
+    );
+    expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
+  }
+}
+
+function fillFiles(files: Record<string, string>, placeholders: Placeholders) {
+  return Object.fromEntries(
+    Object.entries(files).map(([name, file]) => [name, fill(file, placeholders)]),
+  );
+}
+
+/**
  * An import case names its archive by a placeholder: `{archive}` (a path the server can read) or
  * `{uploadId}` (an archive stored on the server). The replay makes it real with an export (added
  * to the replay's placeholders), then changes the log settings, so that the import has something
@@ -507,8 +559,20 @@ describe("the conformance corpus replayed against the emulator", () => {
   let replay: Replay | null = null;
   let second: Replay | null = null;
 
+  /** `{rootCertificate}` (a CA's PEM), `{serverPfx}` (a certificate it signed) and `{pfxPassword}`. */
+  let pki: Placeholders;
+
   beforeAll(async () => {
     exportFolder = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-exports-"));
+    const ca = makeRootCa();
+    const server = issueServerCertificate(ca, ["localhost", "127.0.0.1"], "gisserver.example.com");
+    pki = {
+      rootCertificate: path.join(exportFolder, "rootca.cer"),
+      serverPfx: path.join(exportFolder, "gisserver.pfx"),
+      pfxPassword: "conformance-Pfx-1",
+    };
+    await fs.writeFile(pki.rootCertificate!, ca.certPem);
+    await fs.writeFile(pki.serverPfx!, pkcs12(server, pki.pfxPassword!, { chain: [ca.certPem] }));
   });
   afterEach(async () => {
     await replay?.close();
@@ -560,6 +624,7 @@ describe("the conformance corpus replayed against the emulator", () => {
         joinedMachine: SECOND_MACHINE,
         // The emulator's default machine name (emulator/core/options.ts): Chef asks `local` for it.
         siteMachine: os.hostname(),
+        ...pki,
       };
       replay = new Replay(emu, placeholders);
       if (twoMachines) {
@@ -588,7 +653,15 @@ describe("the conformance corpus replayed against the emulator", () => {
       const answer =
         c.request.files === undefined
           ? await target.replay(c, headers)
-          : await replayUpload(c, target, headers);
+          : c.request.path.toLowerCase().includes("/sslcertificates/")
+            ? await target.sendMultipart(
+                fill(c.request.path, target.placeholders),
+                formFields(c, target.placeholders),
+                fillFiles(c.request.files, target.placeholders),
+                headers,
+                c.request.multipartToken ?? "form",
+              )
+            : await replayUpload(c, target, headers);
 
       expectAnswer(answer, c.answer, target.placeholders);
       if (c.followUp !== undefined) {

@@ -77,8 +77,26 @@ import { chefArcgisServerEditMachine } from "./cases/chef-arcgis-server-edit-mac
 import { chefArcgisServerFederateServices } from "./cases/chef-arcgis-server-federate-services";
 import { chefArcgisServerUnregisterWebAdaptor } from "./cases/chef-arcgis-server-unregister-web-adaptor";
 import { chefMissionUnregisterWebAdaptor } from "./cases/chef-mission-unregister-web-adaptor";
+import { chefArcgisServerImportRootCertificate } from "./cases/chef-arcgis-server-import-root-certificate";
+import { chefArcgisServerImportServerCertificate } from "./cases/chef-arcgis-server-import-server-certificate";
+import { ansibleArcgisServerCertificateAbsent } from "./cases/ansible-arcgis-server-certificate-absent";
+import { dscMissionImportServerCertificate } from "./cases/dsc-mission-import-server-certificate";
+import { dscNotebookImportRootCertificate } from "./cases/dsc-notebook-import-root-certificate";
+import { docsArcgisServerListCertificates } from "./cases/docs-arcgis-server-list-certificates";
+import { dscVideoListCertificates } from "./cases/dsc-video-list-certificates";
+import { dscArcgisServerDeleteCertificate } from "./cases/dsc-arcgis-server-delete-certificate";
+import { dscMissionEditMachineCertificate } from "./cases/dsc-mission-edit-machine-certificate";
 
 export const CASES: readonly ConformanceCase[] = [
+  chefArcgisServerImportRootCertificate,
+  chefArcgisServerImportServerCertificate,
+  ansibleArcgisServerCertificateAbsent,
+  dscMissionImportServerCertificate,
+  dscNotebookImportRootCertificate,
+  docsArcgisServerListCertificates,
+  dscVideoListCertificates,
+  dscArcgisServerDeleteCertificate,
+  dscMissionEditMachineCertificate,
   ansibleArcgisServerCreateSite,
   ansibleArcgisServerSiteExists,
   chefMissionCreateSite,

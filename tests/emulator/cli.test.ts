@@ -175,6 +175,7 @@ describe("the arcgis-admin-emulator CLI", () => {
       "--fail-create",
       "--upgrade-from",
       "--upgrade-delay",
+      "--restart-delay",
       "--quiet",
       "--server-type",
       "--server-version",

@@ -2,9 +2,11 @@
  * ArcGIS Server's machine settings and clusters across the machines of one site (emulated in this
  * process): an edit made on one machine shows on the other's read, DSC's form of the edit (every
  * field of the read sent back) is taken, bad values are refused naming the field, and the
- * refusals of `clusters/<c>/machines/add` and `services/federate` (docs/emulator.md).
+ * refusals of `clusters/<c>/machines/add` and `services/federate`, and each machine's keystore
+ * reached through the other (docs/emulator.md).
  */
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { makeRootCa } from "../helpers/test-pki";
 
 const ADMIN = { username: "siteadmin", password: "settings-Pass-1" };
 
@@ -58,12 +60,14 @@ describe("machine settings and clusters of an ArcGIS Server site", () => {
         form[key] = String(value);
       }
     }
-    form.webServerCertificateAlias = "gis.example.com";
+    // A new certificate alias must be imported first (tests/emulator/certificates.test.ts).
+    form.adminURL = "https://settings-b.example.com:6443/arcgis/admin";
     form.JMXPort = "4100";
     expect(await post(a, "machines/settings-b/edit", form)).toEqual({ status: "success" });
     const read = await post(b, "machines/settings-b", { token: await token(b) });
     expect(read).toMatchObject({
-      webServerCertificateAlias: "gis.example.com",
+      adminURL: "https://settings-b.example.com:6443/arcgis/admin",
+      webServerCertificateAlias: "SelfSignedCertificate",
       socMaxHeapSize: before.socMaxHeapSize,
       ports: { ...(before.ports as object), JMXPort: 4100 },
     });
@@ -99,6 +103,33 @@ describe("machine settings and clusters of an ArcGIS Server site", () => {
       machineNames: "nowhere.example.com",
     });
     expect(stranger).toMatchObject({ status: "error", code: 400 });
+  });
+
+  it("imports a certificate into the machine a request names: its own keystore", async () => {
+    const form = new FormData();
+    form.append("alias", "OrgRoot");
+    form.append("token", await token(a));
+    form.append("f", "json");
+    form.append("rootCACertificate", new Blob([makeRootCa().certPem]), "root.cer");
+    const res = await fetch(
+      `${a.adminUrl}/machines/settings-b/sslcertificates/importRootOrIntermediate`,
+      {
+        method: "POST",
+        body: form,
+      },
+    );
+    expect(await res.json()).toEqual({ status: "success" });
+    // Without TLS a machine has no self-signed certificate: only what was imported is listed.
+    expect(await post(b, "machines/settings-b/sslcertificates", { token: await token(b) })).toEqual(
+      {
+        certificates: ["orgroot"],
+      },
+    );
+    expect(await post(b, "machines/settings-a/sslcertificates", { token: await token(b) })).toEqual(
+      {
+        certificates: [],
+      },
+    );
   });
 
   it("refuses services/federate on a site no portal federated", async () => {

@@ -25,7 +25,7 @@ export const chefArcgisServerEditMachine: ConformanceCase = {
         "POST <machine-url>/edit: adminURL, webServerMaxHeapSize, webServerCertificateAlias, appServerMaxHeapSize, socMaxHeapSize, f",
     },
   ],
-  given: "site",
+  given: "site-with-certificates",
   request: {
     method: "POST",
     path: "/admin/machines/{siteMachine}/edit",
@@ -63,6 +63,6 @@ export const chefArcgisServerEditMachine: ConformanceCase = {
     why: "The provider manages no machine settings; the case is evidence for the emulator only.",
   },
   assumptions: [
-    'The answer {"status": "success"} (DSC reads status; the docs page shows no answer); the machine is not restarted; empty and unknown parameters are ignored.',
+    'The answer {"status": "success"} (DSC reads status; the docs page shows no answer); the machine restarts after the answer (the new certificate is presented after the emulator\'s restart delay); empty and unknown parameters are ignored.',
   ],
 };

@@ -4,111 +4,27 @@
  * stale lock), `pulumi refresh --clear-pending-creates` (the pending create) and `pulumi up` with
  * `adoptExisting` where the server holds what the killed create made. Nothing is sent twice,
  * nothing is recorded as made by the stack that it cannot prove, and destroy leaves what the stack
- * only adopted.
+ * only adopted. The backups' resources are in killed-run-backups.test.ts.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { closeDispatchers, createPortalSession, federatedServers } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "./support";
+import { createPortalSession, federatedServers } from "../../provider/client";
+import {
+  closeAfterAll,
+  emulator,
+  federationProgramConfig,
+  killedUp,
+  pendingOperations,
+  PORTAL,
+  recover,
+  requests,
+  SITE_PASSWORD,
+  stack,
+  until,
+} from "./killed-run-support";
+import type { ConfigValue } from "./support";
 
 jest.setTimeout(300_000);
-
-const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
-const SITE_PASSWORD = "killed-Run-Pass-3";
-
-const emulators: TestEmulator[] = [];
-const stacks: RealStack[] = [];
-
-afterAll(async () => {
-  for (const stack of stacks) await stack.cleanup();
-  for (const emu of emulators) await emu.close();
-  await closeDispatchers();
-});
-
-async function emulator(options: Parameters<typeof startTestEmulator>[0]): Promise<TestEmulator> {
-  const emu = await startTestEmulator(options);
-  emulators.push(emu);
-  return emu;
-}
-
-async function stack(name: string, program?: string): Promise<RealStack> {
-  const created = await RealStack.create(name);
-  if (program !== undefined) fs.copyFileSync(path.join(__dirname, program), created.program);
-  stacks.push(created);
-  return created;
-}
-
-function requests(emu: TestEmulator, suffix: string): number {
-  return emu.requestLog().filter((r) => r.url.split("?")[0]!.endsWith(suffix)).length;
-}
-
-async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/**
- * Starts `pulumi up` and SIGKILLs its CLI once `sent` holds (the create's call has reached the
- * server); resolves once the killed CLI has ended.
- */
-async function killedUp(
-  s: RealStack,
-  config: Record<string, ConfigValue>,
-  sent: () => boolean,
-): Promise<RunResult> {
-  let pid = 0;
-  const running = s.run("up", { config, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
-  await until(() => pid !== 0 && sent(), "the create's call");
-  process.kill(pid, "SIGKILL");
-  return running;
-}
-
-/** The documented recovery: the stale lock, then the pending creates. */
-async function recover(s: RealStack): Promise<void> {
-  const cancel = await s.cli(["cancel", "--yes"]);
-  expect(cancel.code).toBe(0);
-  const refresh = await s.cli([
-    "refresh",
-    "--clear-pending-creates",
-    "--yes",
-    "--skip-preview",
-    "--non-interactive",
-  ]);
-  expect(`${refresh.stdout}${refresh.stderr}`).not.toMatch(/error:/);
-  expect(refresh.code).toBe(0);
-}
-
-async function pendingOperations(s: RealStack): Promise<unknown[]> {
-  const exported = await s.run("export");
-  return (exported.state?.deployment["pending_operations"] as unknown[] | undefined) ?? [];
-}
-
-function federationProgramConfig(
-  servers: Array<{ name: string; emu: TestEmulator; adminUrl?: string }>,
-  portal: { sharingUrl: string; caCert?: string },
-): Record<string, ConfigValue> {
-  return {
-    servers: {
-      value: JSON.stringify(
-        servers.map(({ name, emu, adminUrl }) => ({
-          name,
-          serverType: "mission-server",
-          adminUrl: adminUrl ?? emu.adminUrl,
-          ...(emu.caCert === undefined ? {} : { caCert: emu.caCert }),
-        })),
-      ),
-    },
-    sharingUrl: { value: portal.sharingUrl },
-    ...(portal.caCert === undefined ? {} : { portalCaCert: { value: portal.caCert } }),
-    portalUsername: { value: PORTAL.username },
-    portalPassword: { value: PORTAL.password, secret: true },
-    sitePassword: { value: SITE_PASSWORD, secret: true },
-  };
-}
+closeAfterAll();
 
 it("Site: killed during createNewSite, recovered with cancel, refresh --clear-pending-creates and adoptExisting", async () => {
   const emu = await emulator({ createDelayMs: 5_000 });

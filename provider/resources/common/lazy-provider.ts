@@ -2,6 +2,7 @@
  * The lazy provider that Pulumi serializes into every resource's state, and the methods every
  * resource implementation provides.
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- the host loads the implementation by name */
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The package name under which the host resolves our implementation at run time. */
@@ -34,14 +35,12 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
   // Exports patterns add no extension: name the .js file itself.
   const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile + ".js";
   return {
+    // Comments stay outside the methods: a method's text, comments included, is stored in state.
+    // The engine prints a failure with a property as "property P value V has a problem", V being
+    // the input as it is, a secret's plain value included: the property goes into the reason.
     async check(olds: unknown, news: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       const result = await m.implementation.check(olds, news);
-      // The engine prints a failure with a property as "property P value V has a problem", V
-      // being the input under the key P as it is, a secret's plain value included (seen with
-      // pulumi 3.259: `property password value {&{{...}}}`). So the property goes into the
-      // reason, and the engine prints "resource 'site' has a problem: password: ...".
       return {
         ...result,
         failures: (result.failures ?? []).map((f) => ({
@@ -51,27 +50,22 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
       };
     },
     async diff(id: string, olds: unknown, news: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       return m.implementation.diff(id, olds, news);
     },
     async create(inputs: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       return m.implementation.create(inputs);
     },
     async read(id: string, props: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       return m.implementation.read(id, props);
     },
     async update(id: string, olds: unknown, news: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       return m.implementation.update(id, olds, news);
     },
     async delete(id: string, props: unknown) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const m = require(modulePath) as { implementation: ResourceImplementation };
       return m.implementation.delete(id, props);
     },

@@ -10,11 +10,17 @@ import type { SiteImportInputs } from "./inputs";
 
 /**
  * The attempt's mark: a hash of what makes the import another one (the site, the archive's
- * fingerprint, `triggers`), so that a replacement, which changes one of them, is never taken for
- * an earlier attempt.
+ * source and fingerprint, `triggers`), so that a replacement, which changes one of them, is never
+ * taken for an earlier attempt.
  */
 export function attemptMark(inputs: SiteImportInputs, fingerprint: string): string {
-  const key = JSON.stringify([canonicalUrl(inputs.adminUrl), fingerprint, inputs.triggers ?? null]);
+  const source = inputs.archiveObject ?? inputs.localArchive ?? null;
+  const key = JSON.stringify([
+    canonicalUrl(inputs.adminUrl),
+    source,
+    fingerprint,
+    inputs.triggers ?? null,
+  ]);
   return `attempt ${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
 }
 

@@ -11,6 +11,7 @@ import { isArcGISRequestError } from "../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
+import { whatToChange } from "./failures";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -92,11 +93,11 @@ export function implementationOf<O>(
       plainErrors(() => checkInputs(rules.schema(), news, rules.crossChecks)),
     diff: async (id: string, olds: O, news: unknown) =>
       plainErrors(() => lifecycle.diff(id, olds, news)),
-    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs)),
-    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props)),
+    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs),
+    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props),
     update: (id: string, olds: O, news: unknown) =>
-      plainErrors(() => lifecycle.update(id, olds, news)),
-    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props)),
+      plainErrors(() => lifecycle.update(id, olds, news), news),
+    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props),
   };
 }
 
@@ -104,15 +105,21 @@ export function implementationOf<O>(
  * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
  * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
  * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
- * (TypeError and the like) keeps its trace.
+ * (TypeError and the like) keeps its trace. A failure waiting cannot fix gets, once, what to
+ * change in which input (`whatToChange`): every step of every resource passes here, so no step
+ * can forget to name it.
  */
-async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
+async function plainErrors<T>(step: () => T | Promise<T>, inputs?: unknown): Promise<T> {
   watchHostParent();
   try {
     return await step();
   } catch (error) {
     if (error instanceof Error && (error.constructor === Error || isArcGISRequestError(error))) {
       error.stack = "";
+      const change = whatToChange(error, inputs);
+      if (change !== undefined && !error.message.includes(change)) {
+        error.message = `${error.message} ${change}`;
+      }
     }
     throw error;
   }

@@ -73,6 +73,7 @@ export interface ArcGISRequestErrorInit {
  * deadline (readiness.ts `permanentReason` reads it, and words the rest):
  *
  * - `plain-http`: an `http://` URL on a port that speaks TLS;
+ * - `no-tls`: an `https://` URL on a port that does not speak TLS (plain http);
  * - `not-found`: HTTP 404 at the URL (a path typo);
  * - `wrong-product`: another product than the one declared answers (or a portal, for a server);
  * - `tls-untrusted`, `tls-hostname`: the certificate is not trusted, or names another host;
@@ -82,6 +83,7 @@ export interface ArcGISRequestErrorInit {
  */
 export type PermanentReason =
   | "plain-http"
+  | "no-tls"
   | "not-found"
   | "wrong-product"
   | "tls-untrusted"

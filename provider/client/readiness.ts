@@ -13,7 +13,8 @@ import {
 } from "./errors";
 import { serverProduct, serverRootOf, type ServerType } from "./products";
 import { arcgisRequest } from "./request";
-import { healthCheck } from "./admin/healthCheck";
+import { healthCheck, type HealthCheckResult } from "./admin/healthCheck";
+import { serverInfo } from "./admin/serverInfo";
 
 /**
  * Why waiting cannot fix a failure, or undefined when it may go away on its own. The one
@@ -115,23 +116,55 @@ export interface AdminRootAnswer {
 }
 
 /**
+ * Reads what {@link productMismatch} needs beyond the admin root's answer: Mission Server's
+ * health check (`rest/healthcheck`, its documented path from 10.8, its first release with
+ * createNewSite; Notebook and Video Server answer 404 there). Started beside the look at the admin
+ * root, it costs no round trip of its own. Never rejects: undefined when nothing answered.
+ *
+ * @param adminUrl - the administrative root.
+ * @param serverType - the declared product (other products need nothing more: undefined).
+ * @param transport - TLS options, timeouts and dispatcher.
+ * @returns the health check's answer, or undefined.
+ * @example
+ * ```ts
+ * const early = productEvidence(adminUrl, "mission-server", transport);
+ * ```
+ * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server only).
+ *
+ * REST Documentation: https://developers.arcgis.com/rest/services-reference/mission/site-health-check
+ *
+ * @internal
+ */
+export function productEvidence(
+  adminUrl: string,
+  serverType: ServerType,
+  transport: TransportOptions,
+): Promise<HealthCheckResult | undefined> {
+  if (serverType !== "mission-server") return Promise.resolve(undefined);
+  return healthCheck(adminUrl, { ...transport, serverType }).catch(() => undefined);
+}
+
+/**
  * Checks that the server answering at `adminUrl` is the product `serverType` declares, from what
  * it answers without a token: its admin root's error format (ArcGIS Server's `status` format, or
  * the `error` format of Mission, Notebook and Video Server), and, for Mission Server, its health
- * check `rest/healthcheck` (Mission Server's documented path from 10.8, its first release with
- * createNewSite; Notebook and Video Server answer 404 there).
+ * check ({@link productEvidence}). A Mission Server older than its health check (rest/info says
+ * so) is left to the version check, which names the version.
  *
  * @param adminUrl - the administrative root.
  * @param serverType - the declared product.
  * @param answer - what its admin root answered (see `siteStatus`).
- * @param transport - TLS options and dispatcher.
+ * @param transport - TLS options, timeouts and dispatcher.
+ * @param early - {@link productEvidence} read beside the admin root; read again when it reached
+ *   no server.
  * @returns an error (`permanent: "wrong-product"`) when another product answers, else undefined.
  * @example
  * ```ts
  * const mismatch = await productMismatch(adminUrl, "mission-server", status, transport);
  * if (mismatch) throw mismatch;
  * ```
- * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server only).
+ * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server, unless read early), and
+ * `GET {server_root}/rest/info?f=json` when it answers 404.
  *
  * REST Documentation: https://developers.arcgis.com/rest/services-reference/mission/site-health-check
  *
@@ -142,6 +175,7 @@ export async function productMismatch(
   serverType: ServerType,
   answer: AdminRootAnswer,
   transport: TransportOptions,
+  early?: Promise<HealthCheckResult | undefined>,
 ): Promise<ArcGISRequestError | undefined> {
   const product = serverProduct(serverType);
   const mismatch = (detail: string) =>
@@ -170,13 +204,18 @@ export async function productMismatch(
       );
     }
   }
-  if (serverType !== "mission-server") return undefined;
-  const health = await healthCheck(adminUrl, { ...transport, serverType }).catch(() => undefined);
+  const health = (await early) ?? (await productEvidence(adminUrl, serverType, transport));
   if (health?.state !== "absent") return undefined;
+  const info = await serverInfo(adminUrl, transport).catch(() => undefined);
+  if (info !== undefined && info.currentVersion < MISSION_HEALTH_CHECK_SINCE) return undefined;
   return mismatch(
     `it has no Mission Server health check (${serverRootOf(adminUrl)}/` +
-      `${product.healthCheckPath} answers 404; every Mission Server from 10.8 has it), so ` +
-      "another product answers there, e.g. a Notebook or Video Server. Set serverType to the " +
-      "server's product, or check that adminUrl is the Mission Server's.",
+      `${product.healthCheckPath} answers 404; every Mission Server from ` +
+      `${MISSION_HEALTH_CHECK_SINCE} has it), so another product answers there, e.g. a Notebook ` +
+      "or Video Server. Set serverType to the server's product, or check that adminUrl is the " +
+      "Mission Server's.",
   );
 }
+
+/** Mission Server's documented health check exists from this version. */
+const MISSION_HEALTH_CHECK_SINCE = 10.8;

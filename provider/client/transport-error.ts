@@ -39,6 +39,13 @@ export function transportError(
   const what = describeError(e);
   const timeout = TIMEOUT_DETAILS[code]?.(effectiveTimeouts(transport.timeouts));
   if (timeout) return requestError(ctx, "TIMEOUT", timeout, { cause });
+  // A TLS handshake answered in plain text is no certificate problem: the port speaks http.
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || /wrong version number/i.test(what)) {
+    const detail =
+      "the port does not speak TLS (its answer to the TLS handshake was not TLS, e.g. plain " +
+      "http). Use the server's https port, or an http:// URL if it serves only http.";
+    return requestError(ctx, "NETWORK", detail, { cause, permanent: "no-tls" });
+  }
   if (isTlsCode(code)) {
     const permanent = isHostnameCode(code) ? "tls-hostname" : "tls-untrusted";
     return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause, permanent });

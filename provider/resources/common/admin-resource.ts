@@ -10,6 +10,7 @@ import {
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
+  productEvidence,
   productMismatch,
   retryWhile,
   type ServerType,
@@ -129,6 +130,9 @@ export async function waitUntilAnswering(
     target.timeouts.serverReadyMs,
   );
   const transport = transportFor(target.adminUrl, target.tls);
+  const probe = { ...transport, timeouts: { connectMs: 10_000, headersMs: 30_000 } };
+  // Beside the first look, so that a server that answers at once costs no extra round trip.
+  const early = productEvidence(target.adminUrl, target.serverType, probe);
   try {
     const status = await waitForServer(target.adminUrl, transport, {
       deadline: Date.now() + target.timeouts.serverReadyMs,
@@ -137,11 +141,16 @@ export async function waitUntilAnswering(
     });
     // Before anything is sent: createNewSite or joinSite in another product's dialect would be
     // refused or misread.
-    const mismatch = await productMismatch(target.adminUrl, target.serverType, status, {
-      ...transport,
-      timeouts: { connectMs: 10_000, headersMs: 30_000 },
-    });
-    if (mismatch !== undefined) throw mismatch;
+    const mismatch = await productMismatch(
+      target.adminUrl,
+      target.serverType,
+      status,
+      probe,
+      early,
+    );
+    if (mismatch !== undefined) {
+      throw new Error(`${mismatch.message} Nothing was sent.`, { cause: mismatch });
+    }
     return status;
   } catch (error) {
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;

@@ -86,6 +86,11 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
         `${name} is an http:// URL on a port that speaks https: set ${name} to ` +
         `${shown.replace(/^http:/i, "https:")}. ${notWaited}`
       );
+    case "no-tls":
+      return (
+        `${name} (${shown}) is an https:// URL, but its port does not speak TLS: check the ` +
+        `port in ${name} (the server's https port, e.g. 6443 or 20443). ${notWaited}`
+      );
     case "not-found":
       return (
         `Nothing answers at ${name} (${shown}, HTTP 404): check the path of ${name}; it must be ` +

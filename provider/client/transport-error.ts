@@ -230,7 +230,7 @@ export async function confirmPlainHttp(
     url: error.url,
     detail:
       `the port ${url.host} speaks TLS (https), and a plain http request gets no answer ` +
-      `there. Use an https:// URL (https://${url.host}).`,
+      `there: use an https:// URL (https://${url.host}).`,
     httpStatus: error.httpStatus,
     cause: error,
     permanent: "plain-http",

@@ -46,7 +46,7 @@ describe("waitForServer ends at once on what waiting cannot fix", () => {
   it("an http:// URL on the emulator's https port: plain-http, saying to use https", async () => {
     const { error, ms, reason } = await failureOf(emu.adminUrl.replace(/^https:/, "http:"));
     expect(reason).toBe("plain-http");
-    expect(error.message).toContain(`Use an https:// URL (https://${new URL(emu.adminUrl).host})`);
+    expect(error.message).toContain(`use an https:// URL (https://${new URL(emu.adminUrl).host})`);
     expect(ms).toBeLessThan(5_000);
   });
 

@@ -173,7 +173,12 @@ export declare const deleteCollaboration: typeof Client.deleteCollaboration;
 export declare const removeParticipation: typeof Client.removeParticipation;
 
 // Client: the error family and its guards.
-export type { ArcGISErrorCode, ArcGISRequestErrorInit, ErrorFormat } from "./client";
+export type {
+  ArcGISErrorCode,
+  ArcGISRequestErrorInit,
+  ErrorFormat,
+  PermanentReason,
+} from "./client";
 export declare const ArcGISRequestError: typeof Client.ArcGISRequestError;
 export type ArcGISRequestError = Client.ArcGISRequestError;
 export declare const isArcGISRequestError: typeof Client.isArcGISRequestError;

@@ -64,7 +64,33 @@ export interface ArcGISRequestErrorInit {
   secrets?: readonly string[] | undefined;
   /** Which error body the server answered, when it answered one (see {@link ErrorFormat}). */
   errorFormat?: ErrorFormat | undefined;
+  /** Why waiting cannot fix this failure, when whoever made it knows (see {@link PermanentReason}). */
+  permanent?: PermanentReason | undefined;
 }
+
+/**
+ * Why waiting for a server cannot fix a failure, so that a wait ends at once instead of at its
+ * deadline (readiness.ts `permanentReason` reads it, and words the rest):
+ *
+ * - `plain-http`: an `http://` URL on a port that speaks TLS;
+ * - `no-tls`: an `https://` URL on a port that does not speak TLS (plain http);
+ * - `not-found`: HTTP 404 at the URL (a path typo);
+ * - `wrong-product`: another product than the one declared answers (or a portal, for a server);
+ * - `tls-untrusted`, `tls-hostname`: the certificate is not trusted, or names another host;
+ * - `credentials`: generateToken refused the username and password;
+ * - `redirect`: the URL redirects elsewhere (never followed);
+ * - `aborted`: the caller stopped it.
+ */
+export type PermanentReason =
+  | "plain-http"
+  | "no-tls"
+  | "not-found"
+  | "wrong-product"
+  | "tls-untrusted"
+  | "tls-hostname"
+  | "credentials"
+  | "redirect"
+  | "aborted";
 
 /**
  * The two error bodies of ArcGIS servers: `status` is `{"status":"error","code","messages"}`
@@ -113,6 +139,8 @@ export class ArcGISRequestError extends Error {
   readonly httpStatus?: number;
   /** Which error body the server answered, when it answered one. */
   readonly errorFormat?: ErrorFormat;
+  /** Why waiting cannot fix it, when the client established that (see {@link PermanentReason}). */
+  readonly permanent?: PermanentReason;
   /** The underlying failure. */
   declare readonly cause?: unknown;
 
@@ -142,6 +170,7 @@ export class ArcGISRequestError extends Error {
     if (init.serverCode !== undefined) this.serverCode = init.serverCode;
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;
     if (init.errorFormat !== undefined) this.errorFormat = init.errorFormat;
+    if (init.permanent !== undefined) this.permanent = init.permanent;
   }
 }
 
@@ -283,6 +312,8 @@ export function isTransientError(
   e: unknown,
 ): e is ArcGISRequestError & { code: "NETWORK" | "TIMEOUT" | "HTTP" } {
   if (!isArcGISRequestError(e)) return false;
+  // Established as final where it was made (an http:// URL on a TLS port): no retry fixes it.
+  if (e.permanent !== undefined) return false;
   if (e.code === "NETWORK" || e.code === "TIMEOUT") return true;
   return e.code === "HTTP" && [502, 503, 504].includes(e.httpStatus ?? 0);
 }

@@ -12,6 +12,7 @@ export * from "./retry";
 export * from "./dispatcher";
 export * from "./request";
 export * from "./transport-error";
+export * from "./readiness";
 export * from "./download";
 export * from "./archive-check";
 export * from "./partial-files";

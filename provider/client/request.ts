@@ -9,7 +9,7 @@ import { request, type Dispatcher, type FormData } from "undici";
 import { dispatcherFor, effectiveTimeouts, type TransportOptions } from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 import { withRetry, type RetryPolicy } from "./retry";
-import { describeError, transportError } from "./transport-error";
+import { confirmPlainHttp, describeError, transportError } from "./transport-error";
 
 export type { TlsOptions, RequestTimeouts, TransportOptions } from "./dispatcher";
 
@@ -69,7 +69,10 @@ export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<
     body = form.toString();
   }
   return withRetry(
-    () => sendForAnswer({ url, method, headers, body }, opts, ctx),
+    () =>
+      sendForAnswer({ url, method, headers, body }, opts, ctx).catch(async (e: unknown) => {
+        throw await confirmPlainHttp(e, opts);
+      }),
     opts.retry,
     opts.signal,
   );

@@ -116,7 +116,10 @@ export function requestError(
   code: ArcGISErrorCode,
   detail: string,
   extra: Partial<
-    Pick<ArcGISRequestErrorInit, "messages" | "serverCode" | "httpStatus" | "cause" | "errorFormat">
+    Pick<
+      ArcGISRequestErrorInit,
+      "messages" | "serverCode" | "httpStatus" | "cause" | "errorFormat" | "permanent"
+    >
   > = {},
 ): ArcGISRequestError {
   return new ArcGISRequestError({
@@ -206,6 +209,7 @@ function errorFromStatus(answer: RawAnswer, ctx: AnswerContext): ArcGISRequestEr
   if (status < 400) {
     return requestError(ctx, "REDIRECT", redirectDetail(status, answer.location, ctx.url), {
       httpStatus: status,
+      permanent: "redirect",
     });
   }
   const code = status === 401 || status === 403 ? "AUTH" : "HTTP";

@@ -2,7 +2,9 @@
  * What went wrong before or while an answer arrived (refused, reset, timed out, TLS, aborted),
  * told apart from undici's and Node's error codes and worded so the message says what to change.
  */
-import { isArcGISRequestError, type ArcGISRequestError } from "./errors";
+import * as net from "node:net";
+import * as tls from "node:tls";
+import { ArcGISRequestError, isArcGISRequestError } from "./errors";
 import { effectiveTimeouts, type DEFAULT_TIMEOUTS, type TransportOptions } from "./dispatcher";
 import { requestError, type AnswerContext } from "./response";
 
@@ -37,7 +39,17 @@ export function transportError(
   const what = describeError(e);
   const timeout = TIMEOUT_DETAILS[code]?.(effectiveTimeouts(transport.timeouts));
   if (timeout) return requestError(ctx, "TIMEOUT", timeout, { cause });
-  if (isTlsCode(code)) return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause });
+  // A TLS handshake answered in plain text is no certificate problem: the port speaks http.
+  if (code === "ERR_SSL_WRONG_VERSION_NUMBER" || /wrong version number/i.test(what)) {
+    const detail =
+      "the port does not speak TLS (its answer to the TLS handshake was not TLS, e.g. plain " +
+      "http). Use the server's https port, or an http:// URL if it serves only http.";
+    return requestError(ctx, "NETWORK", detail, { cause, permanent: "no-tls" });
+  }
+  if (isTlsCode(code)) {
+    const permanent = isHostnameCode(code) ? "tls-hostname" : "tls-untrusted";
+    return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause, permanent });
+  }
   return requestError(
     ctx,
     "NETWORK",
@@ -77,8 +89,12 @@ function networkHint(code: string, what: string, url: string): string {
   return "";
 }
 
-/** The proxy the environment sends a request to `target` through, if any (undici's rules). */
-function proxyFor(target: URL): { url: string; variable: string } | undefined {
+/**
+ * The proxy the environment sends a request to `target` through, if any (undici's rules).
+ *
+ * @internal
+ */
+export function proxyFor(target: URL): { url: string; variable: string } | undefined {
   const env = process.env;
   const pick = (name: string) =>
     env[name.toLowerCase()] !== undefined
@@ -157,11 +173,85 @@ function isTlsCode(code: string): boolean {
   return TLS_CODE.test(code);
 }
 
+/** A certificate that is valid but names other hosts than the URL's. */
+function isHostnameCode(code: string): boolean {
+  return /ALTNAME|HOSTNAME/.test(code);
+}
+
 function tlsAdvice(code: string, what: string, transport: TransportOptions): string {
   const lastResort = "as a last resort set tls.insecureSkipVerify: true.";
-  if (/ALTNAME|HOSTNAME/.test(code)) {
+  if (isHostnameCode(code)) {
     return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
   }
   const given = transport.tls?.caCert ? " (the tls.caCert given does not match it)" : "";
   return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert (or stack config arcgis-admin:caCert, or ARCGIS_ADMIN_CA_CERT); ${lastResort}`;
+}
+
+/**
+ * Confirms the likely cause of a failed plain-http request: the connection was closed (Node's
+ * own https server) or answered 400 (Tomcat: "This combination of host and port requires TLS."),
+ * and a TLS handshake on the same port succeeds. Then the failure is final (`plain-http`), so it
+ * is neither retried nor waited out; a server that is still starting closes connections too, and
+ * that stays a NETWORK error. Not probed through a proxy (the proxy answered, not the server).
+ *
+ * @param error - the failure of a request.
+ * @param transport - the transport in use (a dispatcher of its own is not probed around).
+ * @returns the confirmed failure, or `error` unchanged.
+ * @example
+ * ```ts
+ * catch (e) { throw await confirmPlainHttp(e, transport); }
+ * ```
+ * Maps to: a TLS handshake to the URL's port; nothing is sent over it.
+ *
+ * @internal
+ */
+export async function confirmPlainHttp(
+  error: unknown,
+  transport: TransportOptions,
+): Promise<unknown> {
+  if (!isArcGISRequestError(error) || error.permanent !== undefined) return error;
+  let url: URL;
+  try {
+    url = new URL(error.url);
+  } catch {
+    return error;
+  }
+  if (url.protocol !== "http:" || transport.dispatcher !== undefined) return error;
+  if (proxyFor(url) !== undefined) return error;
+  const closed =
+    error.code === "NETWORK" && /ECONNRESET|other side closed|socket hang up/i.test(error.message);
+  if (!closed && error.httpStatus !== 400) return error;
+  if (!(await speaksTls(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 80)))) {
+    return error;
+  }
+  return new ArcGISRequestError({
+    code: error.code,
+    operation: error.operation,
+    url: error.url,
+    detail:
+      `the port ${url.host} speaks TLS (https), and a plain http request gets no answer ` +
+      `there: use an https:// URL (https://${url.host}).`,
+    httpStatus: error.httpStatus,
+    cause: error,
+    permanent: "plain-http",
+  });
+}
+
+/** Opens a TLS handshake (certificate not checked: nothing is sent over it) and closes it. */
+function speaksTls(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({
+      host,
+      port,
+      rejectUnauthorized: false,
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+    });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(5_000, () => done(false));
+    socket.once("secureConnect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }

@@ -471,14 +471,18 @@ describe("Site: answers that waiting does not change", () => {
       expect(error.message).toBe(
         `siteStatus on ${adminUrl} failed: the server redirected (HTTP ${status}) to ` +
           `${target}${change}; it was not followed, so that no credentials go to another ` +
-          "address: use that URL if it is the same server.",
+          "address: use that URL if it is the same server. " +
+          `adminUrl (${adminUrl}) redirects elsewhere, which is never followed: put the address ` +
+          "it redirects to into adminUrl if it is the same server. Waiting cannot change this, " +
+          "so it was not waited for.",
       );
       // Said at once, not after serverReadyMs (60 s) of "not answering yet".
       expect(outcome.ms).toBeLessThan(10_000);
-      // The status request and, beside it, rest/info (which carries no credentials); no token
-      // request; nothing reached the server or the target.
+      // The status request and, beside it, rest/info and Mission Server's health check (which
+      // carry no credentials); no token request; nothing reached the server or the target.
       expect([...proxy.seen].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
         { method: "GET", path: "/arcgis/admin/?f=json", fault: "answer" },
+        { method: "GET", path: "/arcgis/rest/healthcheck?f=json", fault: "answer" },
         { method: "GET", path: "/arcgis/rest/info?f=json", fault: "answer" },
       ]);
       expect(emu.requestLog().length).toBe(logBefore);

@@ -352,7 +352,7 @@ describe("Site against the emulator", () => {
     maxLogFileAge: 90,
   };
 
-  it("creates with 3 requests: status and version side by side, then createNewSite, and returns with its answer", async () => {
+  it("creates with 4 requests: status, version and Mission Server's health check side by side, then createNewSite, and returns with its answer", async () => {
     emu = await startTestEmulator({ createDelayMs: 0 });
     const inputs = await checked(
       siteInputs(emu, {
@@ -364,11 +364,15 @@ describe("Site against the emulator", () => {
     const before = emu.requestLog().length;
     const { outs } = await site.create(inputs);
     const sent = sentSince(emu, before);
-    // The exact sequence; the pair travels side by side, so its order may vary. No token and no
+    // The exact sequence; the three travel side by side, so their order may vary. No token and no
     // read after createNewSite's answer, as Esri's Ansible flow.
-    expect(sent).toHaveLength(3);
-    expect(sent.slice(0, 2).sort()).toEqual(["GET /arcgis/admin/", "GET /arcgis/rest/info"]);
-    expect(sent[2]).toBe("POST /arcgis/admin/createNewSite");
+    expect(sent).toHaveLength(4);
+    expect(sent.slice(0, 3).sort()).toEqual([
+      "GET /arcgis/admin/",
+      "GET /arcgis/rest/healthcheck",
+      "GET /arcgis/rest/info",
+    ]);
+    expect(sent[3]).toBe("POST /arcgis/admin/createNewSite");
     // Not read back after the synchronous answer: unset (not copied from the inputs) until a refresh.
     for (const key of ["machines", "serverLogSettings", "serverDirectories", "serverConfigStore"]) {
       expect(outs).not.toHaveProperty(key);
@@ -509,7 +513,7 @@ describe("Site against the emulator", () => {
   it("refuses a server whose answers show another product before sending createNewSite", async () => {
     emu = await startTestEmulator({ serverType: "arcgis-server" });
     await expect(site.create(await checked(siteInputs(emu)))).rejects.toThrow(
-      /answers its admin root in ArcGIS Server's format .* but serverType is "mission-server".*Nothing was sent.*serverType: "arcgis-server"/,
+      /answers its admin root in ArcGIS Server's format .* but serverType is "mission-server".*serverType: "arcgis-server".*Nothing was sent/,
     );
     expect(emu.stats().createNewSiteRequests).toBe(0);
   });

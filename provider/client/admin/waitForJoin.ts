@@ -1,6 +1,7 @@
 import { TokenCache } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { isArcGISRequestError } from "../errors";
+import { endsTheWait, permanentReason } from "../readiness";
 import { pause } from "../retry";
 import { createAdminSession } from "../session";
 import { listMachines } from "./listMachines";
@@ -99,7 +100,8 @@ export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions):
         machines = await listMachines(session);
       } catch (e) {
         if (!isArcGISRequestError(e)) throw e;
-        if (["TLS", "REDIRECT", "ABORTED"].includes(e.code)) throw e;
+        // The site refusing its own credentials (or any other final failure) is not waited out.
+        if (permanentReason(e) !== undefined) throw e;
         const detail = `the machine is in a site; its machine list cannot be read: ${e.message}`;
         throw new NotYet("site-unreadable", detail);
       }
@@ -111,7 +113,8 @@ export async function waitForJoin(target: WaitForJoinTarget, wait: WaitOptions):
       const detail = `the machine answers ${status.serverCode ?? "an error"}: ${status.message}`;
       throw new NotYet("no-site", detail);
     }
-    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+    const final = await endsTheWait(adminUrl, status.error, look);
+    if (final !== undefined) throw final;
     throw new NotYet("unreachable", `not answering (${status.error.message})`);
   });
 }

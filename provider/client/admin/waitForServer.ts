@@ -1,4 +1,5 @@
 import type { TransportOptions } from "../dispatcher";
+import { endsTheWait } from "../readiness";
 import { siteStatus, type SiteStatus } from "./siteStatus";
 import { NotYet, pollUntil, type WaitOptions } from "./wait";
 
@@ -6,8 +7,9 @@ export type { WaitOptions, WaitStatus } from "./wait";
 
 /**
  * Waits until the machine behind `adminUrl` answers its admin root with something that says
- * whether it is in a site (a fresh install can take minutes to answer). A TLS failure ends the
- * wait at once: waiting will not fix it.
+ * whether it is in a site (a fresh install can take minutes to answer). Only a server that is not
+ * answering yet is waited for; what waiting cannot fix (an http:// URL on a TLS port, a 404, a
+ * portal, TLS, a redirect: readiness.ts) ends the wait at once.
  *
  * @param adminUrl - administrative root.
  * @param transport - TLS options and dispatcher (timeouts are set per look from the deadline).
@@ -37,8 +39,8 @@ export async function waitForServer(
   return pollUntil(subject, wait, async (timeouts) => {
     const status = await siteStatus(adminUrl, { ...transport, timeouts });
     if (status.state !== "unreachable") return status;
-    // Waiting does not change a certificate or a redirect (never followed): say so at once.
-    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+    const final = await endsTheWait(adminUrl, status.error, { ...transport, timeouts });
+    if (final !== undefined) throw final;
     const detail = `not answering yet (${status.error.message})`;
     throw new NotYet("unreachable", detail, status.error);
   });

@@ -2,6 +2,7 @@ import type { TransportOptions } from "../dispatcher";
 import { isArcGISRequestError } from "../errors";
 import type { ServerType } from "../products";
 import { arcgisRequest } from "../request";
+import { permanentReason, endsTheWait } from "../readiness";
 import { createAdminSession } from "../session";
 import { TokenCache } from "../auth";
 import { healthCheck } from "./healthCheck";
@@ -73,8 +74,8 @@ export async function waitForSite(target: WaitForSiteTarget, wait: WaitOptions):
       const detail = `the admin root answers ${status.serverCode ?? "an error"}: ${status.message}`;
       throw new NotYet("no-site", detail);
     }
-    // Waiting does not change a certificate or a redirect (never followed): say so at once.
-    if (["TLS", "REDIRECT", "ABORTED"].includes(status.error.code)) throw status.error;
+    const final = await endsTheWait(adminUrl, status.error, look);
+    if (final !== undefined) throw final;
     throw new NotYet("unreachable", `not answering (${status.error.message})`);
   });
 }
@@ -110,7 +111,10 @@ async function siteReady(
     return `the health check says not ready (${health.error?.message ?? JSON.stringify(health.raw)})`;
   } catch (e) {
     if (!isArcGISRequestError(e)) throw e;
-    if (e.code === "TLS" || e.code === "REDIRECT") throw e;
+    // A refused generateToken is not final here: a site being created refuses its credentials
+    // until it exists (DSC's own "site exists" test is a generateToken that succeeds).
+    const reason = permanentReason(e);
+    if (reason !== undefined && reason !== "credentials") throw e;
     return `not ready: ${e.message}`;
   }
 }

@@ -10,7 +10,10 @@ import {
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
+  productEvidence,
+  productMismatch,
   retryWhile,
+  type ServerType,
   waitForServer,
 } from "../../client";
 import { logInfo } from "./log";
@@ -106,13 +109,17 @@ function isHeld(error: unknown, message: RegExp): boolean {
 
 /**
  * Waits until the server's admin root answers at all (a fresh install can take minutes), bounded
- * by `timeouts.serverReadyMs`, with progress in Pulumi's log; a timeout says what to check.
+ * by `timeouts.serverReadyMs`, with progress in Pulumi's log; a timeout says what to check. Only a
+ * server that is not answering yet is waited for: what waiting cannot fix ends the wait at once
+ * (client/readiness.ts), and so does another product than `serverType` answering. Its message
+ * names the input to change (`whatToChange`, added where every lifecycle step ends).
  *
  * @internal
  */
 export async function waitUntilAnswering(
   target: {
     adminUrl: string;
+    serverType: ServerType;
     tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
     timeouts: { serverReadyMs: number };
   },
@@ -122,12 +129,29 @@ export async function waitUntilAnswering(
     `${target.adminUrl} to answer`,
     target.timeouts.serverReadyMs,
   );
+  const transport = transportFor(target.adminUrl, target.tls);
+  const probe = { ...transport, timeouts: { connectMs: 10_000, headersMs: 30_000 } };
+  // Beside the first look, so that a server that answers at once costs no extra round trip.
+  const early = productEvidence(target.adminUrl, target.serverType, probe);
   try {
-    return await waitForServer(target.adminUrl, transportFor(target.adminUrl, target.tls), {
+    const status = await waitForServer(target.adminUrl, transport, {
       deadline: Date.now() + target.timeouts.serverReadyMs,
       pollIntervalMs,
       onStatus: (s) => progress.tick(s.detail),
     });
+    // Before anything is sent: createNewSite or joinSite in another product's dialect would be
+    // refused or misread.
+    const mismatch = await productMismatch(
+      target.adminUrl,
+      target.serverType,
+      status,
+      probe,
+      early,
+    );
+    if (mismatch !== undefined) {
+      throw new Error(`${mismatch.message} Nothing was sent.`, { cause: mismatch });
+    }
+    return status;
   } catch (error) {
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
     throw new Error(

@@ -2,7 +2,12 @@
  * What a failed step tells the user: the message of a failed operation, and a step whose failure is
  * thrown again as one error worded for the resource, the failure kept as its cause.
  */
-import { isArcGISRequestError } from "../../client";
+import {
+  type ArcGISRequestError,
+  cleanUrl,
+  isArcGISRequestError,
+  permanentReason,
+} from "../../client";
 
 /**
  * The message for a failed operation: a client error already says which operation failed where,
@@ -39,4 +44,112 @@ export async function explained<T>(
   } catch (error) {
     throw new Error(explain(error), { cause: error });
   }
+}
+
+/** The URL inputs of the resources, and what each should look like, for {@link whatToChange}. */
+const URL_INPUTS: Record<string, string> = {
+  adminUrl:
+    "a server's administrative root, e.g. https://gis.example.com:6443/arcgis/admin (Mission Server: port 20443)",
+  siteAdminUrl:
+    "a server's administrative root, e.g. https://gis.example.com:6443/arcgis/admin (Mission Server: port 20443)",
+  sharingUrl:
+    "a portal's sharing API, e.g. https://gis.example.com/portal/sharing/rest or https://gis.example.com:7443/arcgis/sharing/rest",
+};
+
+/**
+ * What to change when waiting cannot fix a failure (client/readiness.ts classifies it), naming
+ * the input: the URL input whose server failed (found in `inputs` by the failed request's URL),
+ * `tls.caCert`, `username` and `password`. Undefined for any other failure. Never shows a secret:
+ * only URLs and the username are quoted.
+ *
+ * @example
+ * ```ts
+ * whatToChange(error, { adminUrl: "http://gis:20443/arcgis/admin" })
+ * // "adminUrl is an http:// URL on a port that speaks https: set adminUrl to https://gis:20443/arcgis/admin. …"
+ * ```
+ */
+export function whatToChange(error: unknown, inputs: unknown): string | undefined {
+  const failure = requestErrorIn(error);
+  const reason = permanentReason(failure);
+  if (failure === undefined || reason === undefined || reason === "aborted") return undefined;
+  const values = (typeof inputs === "object" && inputs !== null ? inputs : {}) as Record<
+    string,
+    unknown
+  >;
+  const input = urlInputOf(failure, values);
+  const name = input?.name ?? "the URL";
+  const shown = input === undefined ? failure.url : input.value;
+  const notWaited = "Waiting cannot change this, so it was not waited for.";
+  switch (reason) {
+    case "plain-http":
+      return (
+        `${name} is an http:// URL on a port that speaks https: set ${name} to ` +
+        `${shown.replace(/^http:/i, "https:")}. ${notWaited}`
+      );
+    case "no-tls":
+      return (
+        `${name} (${shown}) is an https:// URL, but its port does not speak TLS: check the ` +
+        `port in ${name} (the server's https port, e.g. 6443 or 20443). ${notWaited}`
+      );
+    case "not-found":
+      return (
+        `Nothing answers at ${name} (${shown}, HTTP 404): check the path of ${name}; it must be ` +
+        `${URL_INPUTS[input?.name ?? ""] ?? "the service's root"}. ${notWaited}`
+      );
+    case "wrong-product":
+      return (
+        `${name} (${shown}) does not reach the product this resource declares: set ${name} to ` +
+        `${URL_INPUTS[input?.name ?? ""] ?? "the right server"}, or serverType to the product ` +
+        `that answers there. ${notWaited}`
+      );
+    case "tls-untrusted":
+      return (
+        `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted: set ` +
+        `tls.caCert to the PEM certificate of the CA that signed it. ${notWaited}`
+      );
+    case "tls-hostname":
+      return (
+        `The certificate of ${name} (${new URL(failure.url).origin}) does not name the host ` +
+        `${new URL(failure.url).hostname}: use in ${name} a host name the certificate names. ` +
+        notWaited
+      );
+    case "credentials": {
+      const user = typeof values["username"] === "string" ? ` "${values["username"]}"` : "";
+      return (
+        `The server at ${name} (${shown}) refused the username${user} with the password ` +
+        `given: check username and password. ${notWaited}`
+      );
+    }
+    case "redirect":
+      return (
+        `${name} (${shown}) redirects elsewhere, which is never followed: put the address it ` +
+        `redirects to into ${name} if it is the same server. ${notWaited}`
+      );
+  }
+}
+
+/** The client's error in a failure: the failure itself, or one of its causes. */
+function requestErrorIn(error: unknown): ArcGISRequestError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined; depth++) {
+    if (isArcGISRequestError(current)) return current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+/** The URL input whose address the failed request went to: the longest one it starts with. */
+function urlInputOf(
+  failure: ArcGISRequestError,
+  values: Record<string, unknown>,
+): { name: string; value: string } | undefined {
+  const target = cleanUrl(failure.url).toLowerCase();
+  let best: { name: string; value: string } | undefined;
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== "string" || !/^https?:\/\//i.test(value)) continue;
+    const root = cleanUrl(value).toLowerCase();
+    if (target !== root && !target.startsWith(`${root}/`)) continue;
+    if (best === undefined || value.length > best.value.length) best = { name, value };
+  }
+  return best;
 }

@@ -14,6 +14,7 @@ import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
 import { hostEngineLog, loggedTo } from "./engine-log";
 import { operationLogger } from "./operation-log";
+import { whatToChange } from "./failures";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -101,11 +102,11 @@ export function implementationOf<O>(
       }),
     diff: async (id: string, olds: O, news: unknown) =>
       plainErrors(() => lifecycle.diff(id, olds, news)),
-    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs)),
-    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props)),
+    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs),
+    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props),
     update: (id: string, olds: O, news: unknown) =>
-      plainErrors(() => lifecycle.update(id, olds, news)),
-    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props)),
+      plainErrors(() => lifecycle.update(id, olds, news), news),
+    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props),
   };
 }
 
@@ -113,9 +114,11 @@ export function implementationOf<O>(
  * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
  * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
  * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
- * (TypeError and the like) keeps its trace.
+ * (TypeError and the like) keeps its trace. A failure waiting cannot fix gets, once, what to
+ * change in which input (`whatToChange`): every step of every resource passes here, so no step
+ * can forget to name it.
  */
-async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
+async function plainErrors<T>(step: () => T | Promise<T>, inputs?: unknown): Promise<T> {
   watchHostParent();
   const run = async (): Promise<T> => {
     try {
@@ -126,6 +129,10 @@ async function plainErrors<T>(step: () => T | Promise<T>): Promise<T> {
         (error.constructor === Error || isArcGISRequestError(error) || isPartialCreate(error))
       ) {
         error.stack = "";
+        const change = whatToChange(error, inputs);
+        if (change !== undefined && !error.message.includes(change)) {
+          error.message = `${error.message} ${change}`;
+        }
       }
       throw error;
     }

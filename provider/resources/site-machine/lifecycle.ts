@@ -20,7 +20,6 @@ import {
   listsMachine,
   retryWhile,
   serverProduct,
-  type SiteStatus,
   type TransportOptions,
   unregisterMachine,
   waitForJoin,
@@ -127,7 +126,6 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSiteMachineInputs(raw);
   const name = nameOf(inputs);
   const status = await waitUntilAnswering(inputs, 1_000);
-  requireDeclaredProduct(inputs, status);
   if (status.state === "in-site") return adoptOrRefuse(inputs, name);
 
   const deadline = Date.now() + inputs.timeouts.joinMs;
@@ -164,18 +162,6 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   }
   const machines = await joined(inputs, name, deadline, pollAfterSeconds, lost);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "joined", name, machines) };
-}
-
-/** Refuses a machine whose admin root answers in another product's error format. */
-function requireDeclaredProduct(inputs: SiteMachineInputs, status: SiteStatus): void {
-  if (status.state === "unreachable" || status.errorFormat === undefined) return;
-  const expected = serverProduct(inputs.serverType).dialect === "classic" ? "status" : "error";
-  if (status.errorFormat === expected) return;
-  throw new Error(
-    `The machine at ${inputs.adminUrl} answers its admin root in another product's error ` +
-      `format than serverType "${inputs.serverType}" (${serverProduct(inputs.serverType).label}) ` +
-      "speaks. Nothing was sent. Set serverType to the machine's product.",
-  );
 }
 
 /**

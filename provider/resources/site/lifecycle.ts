@@ -53,7 +53,6 @@ import {
   noSiteIsConclusive,
   proveCredentials,
   readVersionEarly,
-  requireDeclaredProduct,
   requireVersion,
   siteServer,
   type SiteServer,
@@ -97,7 +96,6 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
   // The version (rest/info, no token) is read beside the status check: one round trip, not two.
   const version = readVersionEarly(server);
   const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
-  requireDeclaredProduct(inputs, status);
   if (status.state === "in-site") {
     const early = await version;
     if ("info" in early) server.info = early.info;

@@ -90,30 +90,6 @@ function expectedErrorFormat(serverType: ServerType): "status" | "error" {
   return serverProduct(serverType).dialect === "classic" ? "status" : "error";
 }
 
-/**
- * Refuses to go on when the admin root answers in another product's error format: the server is
- * not the product `serverType` declares, and a createNewSite in the wrong dialect would be
- * refused or misread.
- */
-export function requireDeclaredProduct(inputs: SiteInputs, status: SiteStatus): void {
-  if (status.state === "unreachable" || status.errorFormat === undefined) return;
-  if (status.errorFormat === expectedErrorFormat(inputs.serverType)) return;
-  const declared = serverProduct(inputs.serverType).label;
-  const seen =
-    status.errorFormat === "status"
-      ? 'ArcGIS Server\'s format ({"status":"error",...})'
-      : 'the format of Mission, Notebook and Video Server ({"error":{...}})';
-  const hint =
-    status.errorFormat === "status"
-      ? 'set serverType: "arcgis-server"'
-      : 'set serverType to "mission-server", "notebook-server" or "video-server"';
-  throw new Error(
-    `The server at ${inputs.adminUrl} answers its admin root in ${seen}, but serverType is ` +
-      `"${inputs.serverType}" (${declared}). Nothing was sent. If this is the right server, ` +
-      `${hint}; if a web adaptor or proxy answers for it, check that it reaches the server.`,
-  );
-}
-
 /** rest/info without a token, as read before createNewSite: its answer, or why there is none. */
 export type EarlyVersion = { info: ServerInfo } | { error: unknown };
 

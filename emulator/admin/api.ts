@@ -24,12 +24,7 @@ import {
 import { deleteItem, importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
-import {
-  addMachinesToCluster,
-  cluster,
-  listClusters,
-  removeMachinesFromCluster,
-} from "./clusters";
+import { addMachinesToCluster, cluster, listClusters, removeMachinesFromCluster } from "./clusters";
 import { adminUrlOf, editMachine, machine, machineStatus, setMachineState } from "./machine";
 import { certificateRoute } from "./certificates";
 import { upgrade, upgradePendingError, upgradeRoot } from "./upgrade";
@@ -214,7 +209,9 @@ function resolveRoute(segments: readonly string[]): Route | null {
       // A machine's state (admin/machine.ts): only ArcGIS Server's sources (Chef's `stop_machine`
       // and `unregister_stopped_machines`, the Python API's server `Machine`) and pages show it.
       if (second !== undefined && third === "status") {
-        return read((rt, _req, site) => classicOnly(rt, "status", () => machineStatus(site, second)));
+        return read((rt, _req, site) =>
+          classicOnly(rt, "status", () => machineStatus(site, second)),
+        );
       }
       if (second !== undefined && (third === "stop" || third === "start")) {
         const state = third === "stop" ? "STOPPED" : "STARTED";

@@ -24,8 +24,8 @@ import {
 import { deleteItem, importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
-import { addMachinesToCluster, cluster, listClusters } from "./clusters";
-import { adminUrlOf, editMachine, machine } from "./machine";
+import { addMachinesToCluster, cluster, listClusters, removeMachinesFromCluster } from "./clusters";
+import { adminUrlOf, editMachine, machine, machineStatus, setMachineState } from "./machine";
 import { certificateRoute } from "./certificates";
 import { upgrade, upgradePendingError, upgradeRoot } from "./upgrade";
 import {
@@ -161,6 +161,11 @@ function resolveRoute(segments: readonly string[]): Route | null {
         classicOnly(rt, "add", () => addMachinesToCluster(rt, req, site, name)),
       );
     }
+    if (third === "machines" && rest.length === 1 && rest[0] === "remove") {
+      return write((rt, req, site) =>
+        classicOnly(rt, "remove", () => removeMachinesFromCluster(rt, req, site, name)),
+      );
+    }
     return null;
   }
   if (path === "system/handlers/rest/servicesdirectory") {
@@ -200,6 +205,19 @@ function resolveRoute(segments: readonly string[]): Route | null {
       // ArcGIS_Server_TLS on every product, and Mission and Notebook Server document it too.
       if (third === "edit" && second !== undefined) {
         return write((rt, req, site) => editMachine(rt, req, site, second));
+      }
+      // A machine's state (admin/machine.ts): only ArcGIS Server's sources (Chef's `stop_machine`
+      // and `unregister_stopped_machines`, the Python API's server `Machine`) and pages show it.
+      if (second !== undefined && third === "status") {
+        return read((rt, _req, site) =>
+          classicOnly(rt, "status", () => machineStatus(site, second)),
+        );
+      }
+      if (second !== undefined && (third === "stop" || third === "start")) {
+        const state = third === "stop" ? "STOPPED" : "STARTED";
+        return write((rt, _req, site) =>
+          classicOnly(rt, third, () => setMachineState(rt, site, second, state)),
+        );
       }
       if (third !== undefined) return null;
       return second === undefined

@@ -1,6 +1,7 @@
 /**
  * ArcGIS Server's clusters: `clusters`, `clusters/<name>` and `clusters/<name>/machines/add`,
- * which Chef's `join_cluster` action calls on every run for the machine it joined to the site.
+ * which Chef's `join_cluster` action calls on every run for the machine it joined to the site, and
+ * `.../machines/remove`, which its `stop_machine` action calls.
  *
  * Evidence:
  * - Esri/arcgis-cookbook at 6b807249eec03146b913a2ad8661425472d53780,
@@ -44,14 +45,8 @@ export function cluster(site: SiteRecord, name: string): Reply {
   return json(findCluster(site, name));
 }
 
-/** `clusters/<name>/machines/add`: `machineNames`, a comma-separated list of site machines. */
-export async function addMachinesToCluster(
-  rt: Runtime,
-  req: ApiRequest,
-  site: SiteRecord,
-  name: string,
-): Promise<Reply> {
-  const target = findCluster(site, name);
+/** The machines a `machineNames` parameter names, as the site lists them (code 400 otherwise). */
+function namedMachines(req: ApiRequest, site: SiteRecord, verb: string): string[] {
   const asked = (req.params.get("machineNames") ?? "")
     .split(",")
     .map((m) => m.trim())
@@ -61,13 +56,53 @@ export async function addMachinesToCluster(
       "The parameter 'machineNames' is required: machine names, comma separated.",
     ]);
   }
-  const names = asked.map((m) => {
+  return asked.map((m) => {
     const found = site.machines.find((s) => s.toLowerCase() === m.toLowerCase());
     if (found === undefined) {
       throw new AdminError(400, [
-        `Machine '${m}' is not registered with the site. Register it before adding it to a cluster.`,
+        `Machine '${m}' is not registered with the site. Register it before ${verb}.`,
       ]);
     }
+    return found;
+  });
+}
+
+/**
+ * `clusters/<name>/machines/remove`: the machines go back to the pool of registered machines (the
+ * removemachines page: `machineNames`, `{"status": "success"}`). Chef's `stop_machine` action
+ * calls it for the machine it stopped (`remove_machine_from_cluster`, cluster `default`). A
+ * machine the cluster does not hold is no error (assumed, as `add` of a member is none).
+ */
+export async function removeMachinesFromCluster(
+  rt: Runtime,
+  req: ApiRequest,
+  site: SiteRecord,
+  name: string,
+): Promise<Reply> {
+  const target = findCluster(site, name);
+  const names = namedMachines(req, site, "removing it from a cluster");
+  await updateOnMembers(
+    site.id,
+    (draft) => {
+      refuseDuringExport(rt);
+      const own = draft.clusters.find((c) => c.clusterName === target.clusterName);
+      if (own === undefined) throw notFoundError(name);
+      own.machineNames = own.machineNames.filter((m) => !names.includes(m));
+    },
+    rt,
+  );
+  return json({ status: "success" });
+}
+
+/** `clusters/<name>/machines/add`: `machineNames`, a comma-separated list of site machines. */
+export async function addMachinesToCluster(
+  rt: Runtime,
+  req: ApiRequest,
+  site: SiteRecord,
+  name: string,
+): Promise<Reply> {
+  const target = findCluster(site, name);
+  const names = namedMachines(req, site, "adding it to a cluster").map((found) => {
     const other = site.clusters.find(
       (c) => c.clusterName !== target.clusterName && c.machineNames.includes(found),
     );

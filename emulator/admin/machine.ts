@@ -77,7 +77,7 @@ export function machine(rt: Runtime, site: SiteRecord, name: string): Reply {
     socMaxHeapSize: settings.socMaxHeapSize ?? 64,
     webServerSSLEnabled: rt.tlsEnabled,
     webServerCertificateAlias: boundAlias(site, found),
-    configuredState: "STARTED",
+    configuredState: settings.configuredState ?? "STARTED",
     synchronize: false,
     underMaintenance: false,
   });
@@ -148,5 +148,41 @@ export async function editMachine(rt: Runtime, req: ApiRequest, site: SiteRecord
   );
   rt.log(`machine '${found}' edited`);
   if (rebind) presentAfterRestart(target.rt, alias);
+  return json({ status: "success" });
+}
+
+/**
+ * `machines/<name>/status` (ArcGIS Server): the configured state and the real-time one, which are
+ * the same here (an emulated machine is never "powered off"). Chef's `unregister_stopped_machines`
+ * asks it of every machine; the ArcGIS API for Python's `Machine.status` GETs it.
+ */
+export function machineStatus(site: SiteRecord, name: string): Reply {
+  const state = site.machineSettings[findMachine(site, name)]?.configuredState ?? "STARTED";
+  return json({ configuredState: state, realTimeState: state });
+}
+
+/**
+ * `machines/<name>/stop` and `start` (ArcGIS Server): the configured state, kept on every member
+ * of the site, shown by `status` and the machine's resource. The docs say a stopped machine still
+ * processes administrative commands, so the emulated machine keeps answering everything (its
+ * services' own endpoints are not emulated). Stopping a stopped machine, or starting a started
+ * one, succeeds (assumed: docs/emulator.md).
+ */
+export async function setMachineState(
+  rt: Runtime,
+  site: SiteRecord,
+  name: string,
+  state: "STARTED" | "STOPPED",
+): Promise<Reply> {
+  const found = findMachine(site, name);
+  await updateOnMembers(
+    site.id,
+    (draft) => {
+      refuseDuringExport(rt);
+      draft.machineSettings[found] = { ...draft.machineSettings[found], configuredState: state };
+    },
+    rt,
+  );
+  rt.log(`machine '${found}' ${state === "STOPPED" ? "stopped" : "started"}`);
   return json({ status: "success" });
 }

@@ -95,6 +95,8 @@ const MachineSettings = z.object({
   socMaxHeapSize: z.number().optional(),
   /** Ports by name, as `edit` took them (e.g. `OpenEJBPort`). */
   ports: z.record(z.string(), z.number()).optional(),
+  /** ArcGIS Server's `machines/<name>/stop` and `start` (admin/machine.ts); absent: STARTED. */
+  configuredState: z.enum(["STARTED", "STOPPED"]).optional(),
 });
 /** A machine's settings as `machines/<name>/edit` last gave them (admin/machine-edit.ts). */
 export type MachineSettings = z.infer<typeof MachineSettings>;

@@ -325,6 +325,8 @@ async function federateWithOwnPortal(
     "/portal",
   );
   expect(federated.json).toMatchObject({ serverId: expect.any(String) });
+  // The portal's cases name the federation by its id (Chef reads it from the servers' list).
+  replay.placeholders.serverId = (federated.json as { serverId: string }).serverId;
 }
 
 /** What the emulator stored must be what createNewSite sent (secrets and Chef's ids aside). */
@@ -624,6 +626,8 @@ describe("the conformance corpus replayed against the emulator", () => {
         joinedMachine: SECOND_MACHINE,
         // The emulator's default machine name (emulator/core/options.ts): Chef asks `local` for it.
         siteMachine: os.hostname(),
+        // The site root a portal federates (`url` and `adminUrl` of Chef's federate_server).
+        siteRoot: emu.adminUrl.replace(/\/admin$/, ""),
         ...pki,
       };
       replay = new Replay(emu, placeholders);

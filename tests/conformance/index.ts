@@ -86,6 +86,19 @@ import { docsArcgisServerListCertificates } from "./cases/docs-arcgis-server-lis
 import { dscVideoListCertificates } from "./cases/dsc-video-list-certificates";
 import { dscArcgisServerDeleteCertificate } from "./cases/dsc-arcgis-server-delete-certificate";
 import { dscMissionEditMachineCertificate } from "./cases/dsc-mission-edit-machine-certificate";
+import { chefArcgisServerStopMachine } from "./cases/chef-arcgis-server-stop-machine";
+import { chefArcgisServerMachineStatus } from "./cases/chef-arcgis-server-machine-status";
+import { pythonArcgisServerStartMachine } from "./cases/python-arcgis-server-start-machine";
+import { chefArcgisServerRemoveMachineFromCluster } from "./cases/chef-arcgis-server-remove-machine-from-cluster";
+import { dscMissionDeleteSite } from "./cases/dsc-mission-delete-site";
+import { chefArcgisServerHealthcheckLowercase } from "./cases/chef-arcgis-server-healthcheck-lowercase";
+import { chefPortalGenerateToken } from "./cases/chef-portal-generate-token";
+import { chefPortalSiteExists } from "./cases/chef-portal-site-exists";
+import { chefPortalFederateServer } from "./cases/chef-portal-federate-server";
+import { chefPortalServers } from "./cases/chef-portal-servers";
+import { dscPortalFederationServers } from "./cases/dsc-portal-federation-servers";
+import { chefPortalUpdateServer } from "./cases/chef-portal-update-server";
+import { chefPortalUnfederateServer } from "./cases/chef-portal-unfederate-server";
 
 export const CASES: readonly ConformanceCase[] = [
   chefArcgisServerImportRootCertificate,
@@ -174,4 +187,17 @@ export const CASES: readonly ConformanceCase[] = [
   chefArcgisServerFederateServices,
   chefArcgisServerUnregisterWebAdaptor,
   chefMissionUnregisterWebAdaptor,
+  chefArcgisServerStopMachine,
+  chefArcgisServerMachineStatus,
+  pythonArcgisServerStartMachine,
+  chefArcgisServerRemoveMachineFromCluster,
+  dscMissionDeleteSite,
+  chefArcgisServerHealthcheckLowercase,
+  chefPortalGenerateToken,
+  chefPortalSiteExists,
+  chefPortalFederateServer,
+  chefPortalServers,
+  dscPortalFederationServers,
+  chefPortalUpdateServer,
+  chefPortalUnfederateServer,
 ];

@@ -2,8 +2,9 @@
  * ArcGIS Server's machine settings and clusters across the machines of one site (emulated in this
  * process): an edit made on one machine shows on the other's read, DSC's form of the edit (every
  * field of the read sent back) is taken, bad values are refused naming the field, and the
- * refusals of `clusters/<c>/machines/add` and `services/federate`, and each machine's keystore
- * reached through the other (docs/emulator.md).
+ * refusals of `clusters/<c>/machines/add` and `services/federate`, a machine stopped and started
+ * (its status seen from the other machine, and out of and back into its cluster), and each
+ * machine's keystore reached through the other (docs/emulator.md).
  */
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { makeRootCa } from "../helpers/test-pki";
@@ -103,6 +104,52 @@ describe("machine settings and clusters of an ArcGIS Server site", () => {
       machineNames: "nowhere.example.com",
     });
     expect(stranger).toMatchObject({ status: "error", code: 400 });
+  });
+
+  it("stops a machine and takes it out of its cluster as Chef's stop_machine does; start undoes the stop", async () => {
+    const t = await token(b);
+    // Chef's :stop_machine runs on the machine it stops: stop, then remove from 'default'.
+    expect(await post(b, "machines/settings-b/stop", { token: t })).toEqual({ status: "success" });
+    expect(
+      await post(b, "clusters/default/machines/remove", { token: t, machineNames: "settings-b" }),
+    ).toEqual({ status: "success" });
+    // The other machine of the site sees it (Chef's unregister_stopped_machines asks any machine).
+    const ta = await token(a);
+    expect(await post(a, "machines/settings-b/status", { token: ta })).toEqual({
+      configuredState: "STOPPED",
+      realTimeState: "STOPPED",
+    });
+    expect(await post(a, "machines/settings-b", { token: ta })).toMatchObject({
+      configuredState: "STOPPED",
+    });
+    expect(await post(a, "clusters/default", { token: ta })).toEqual({
+      clusterName: "default",
+      machineNames: ["settings-a"],
+    });
+    // Stopping again, and removing a machine the cluster no longer holds, are no errors.
+    expect(await post(a, "machines/settings-b/stop", { token: ta })).toEqual({ status: "success" });
+    expect(
+      await post(a, "clusters/default/machines/remove", { token: ta, machineNames: "settings-b" }),
+    ).toEqual({ status: "success" });
+    expect(
+      await post(a, "clusters/default/machines/remove", { token: ta, machineNames: "nowhere" }),
+    ).toMatchObject({ status: "error", code: 400 });
+    expect(await post(a, "machines/nowhere/status", { token: ta })).toMatchObject({
+      status: "error",
+      code: 404,
+    });
+    // A GET is refused for the operations, not for the status resource (the Python API GETs it).
+    const get = await fetch(`${a.adminUrl}/machines/settings-b/stop?f=json&token=${ta}`);
+    expect(await get.json()).toMatchObject({ status: "error", code: 405 });
+    expect(await post(a, "machines/settings-b/start", { token: ta })).toEqual({
+      status: "success",
+    });
+    const status = await fetch(`${b.adminUrl}/machines/settings-b/status?f=json&token=${t}`);
+    expect(await status.json()).toEqual({ configuredState: "STARTED", realTimeState: "STARTED" });
+    // Back in the cluster for the tests that follow.
+    expect(
+      await post(a, "clusters/default/machines/add", { token: ta, machineNames: "settings-b" }),
+    ).toEqual({ status: "success" });
   });
 
   it("imports a certificate into the machine a request names: its own keystore", async () => {

@@ -3,6 +3,7 @@
  * the list gives (Chef's `unregister_web_adaptors`, the ArcGIS API for Python's
  * `WebAdaptor.unregister`), and the refusals of the system resources (docs/emulator.md).
  */
+import os from "node:os";
 import { Harness } from "./support";
 
 describe("system resources", () => {
@@ -47,8 +48,17 @@ describe("system resources", () => {
     }
   });
 
-  it("serves ArcGIS Server's services directory and local only on ArcGIS Server", async () => {
-    for (const resource of ["local", "system/handlers/rest/servicesdirectory"]) {
+  it("serves ArcGIS Server's services directory, local, machine state and cluster removal only on ArcGIS Server", async () => {
+    // The emulator's default machine name is the host's (emulator/core/options.ts).
+    const machine = `machines/${os.hostname()}`;
+    for (const resource of [
+      "local",
+      "system/handlers/rest/servicesdirectory",
+      `${machine}/status`,
+      `${machine}/stop`,
+      `${machine}/start`,
+      "clusters/default/machines/remove",
+    ]) {
       const answer = await h.admin(resource, { token });
       expect(answer.json).toMatchObject({ error: { code: 404 } });
     }

@@ -1,11 +1,12 @@
 /**
- * SiteImport, SiteExport and Collaboration after a `pulumi up` killed in the middle of their
- * create and recovered with the documented commands (see killed-run.test.ts): no second
- * importSite, one more export, the collaboration confirmed.
+ * SiteImport, SiteExport, Collaboration and LogSettings after a `pulumi up` killed in the middle
+ * of their create and recovered with the documented commands (see killed-run.test.ts): no second
+ * importSite, one more export, the collaboration confirmed, the log settings applied.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { createAdminSession, getLogSettings } from "../../provider/client";
 import { portalSeed } from "../helpers/emulator";
 import {
   closeAfterAll,
@@ -80,6 +81,37 @@ it("SiteExport and Collaboration: killed during exportSite, recovered; the next 
   expect(requests(emu, "/exportSite")).toBe(2);
   expect(fs.existsSync(String(up.outputs?.["backupFile"]))).toBe(true);
   expect(emu.stats().createNewSiteRequests).toBe(1);
+  expect(await pendingOperations(s)).toEqual([]);
+  await s.mustRun("up", { config, options: { expectNoChanges: true } });
+  fs.rmSync(downloadDir, { recursive: true, force: true });
+});
+
+it("LogSettings: killed while it waits for an export to release the site, recovered; the next up applies it", async () => {
+  const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-logs-"));
+  const emu = await emulator({ createDelayMs: 0, exportDelayMs: 8_000 });
+  const s = await stack("logs", "site-logs-program.cjs");
+  const config: Record<string, ConfigValue> = {
+    adminUrl: { value: emu.adminUrl },
+    caCert: { value: emu.caCert! },
+    sitePassword: { value: SITE_PASSWORD, secret: true },
+    downloadDir: { value: downloadDir },
+  };
+  // The export holds the site; the LogSettings create has read the settings and waits to edit.
+  await killedUp(
+    s,
+    config,
+    () => requests(emu, "/exportSite") === 1 && requests(emu, "/logs/settings") >= 1,
+  );
+  await recover(s);
+  const up = await s.mustRun("up", { config });
+  expect(up.outputs).toMatchObject({ logLevel: "WARNING" });
+  const session = createAdminSession({
+    adminUrl: emu.adminUrl,
+    username: "siteadmin",
+    password: SITE_PASSWORD,
+    tls: { caCert: emu.caCert! },
+  });
+  expect((await getLogSettings(session)).logLevel).toBe("WARNING");
   expect(await pendingOperations(s)).toEqual([]);
   await s.mustRun("up", { config, options: { expectNoChanges: true } });
   fs.rmSync(downloadDir, { recursive: true, force: true });

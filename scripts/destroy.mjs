@@ -16,7 +16,7 @@ await qs.runCommand("npm run destroy", usage, async ({ settings, env, pulumi }) 
   const found = stacks.find((s) => s.name === stack || s.name.endsWith(`/${stack}`));
   if ((found?.resourceCount ?? 0) > 0) {
     // The destroy deletes the collaboration on the emulator.
-    if ((await qs.runningEmulator(dataDir)) === undefined) {
+    if ((await qs.daemon().findRunning(dataDir)) === undefined) {
       const emulator = await qs.startEmulatorInBackground(settings);
       qs.log(`Started the emulator (process ${emulator.pid}) for the destroy.`);
     }
@@ -25,7 +25,7 @@ await qs.runCommand("npm run destroy", usage, async ({ settings, env, pulumi }) 
   } else {
     qs.log(`No resources in stack ${stack} (${env.PULUMI_BACKEND_URL}): nothing to destroy.`);
   }
-  const stopped = await qs.stopEmulator(dataDir);
+  const stopped = await qs.daemon().stopDetached(dataDir);
   if (stopped !== undefined) qs.log(`Stopped the emulator (process ${stopped}).`);
   if (qs.removeEmulatorData(dataDir)) qs.log(`Removed the emulator's files from ${dataDir}.`);
   console.log(

@@ -66,9 +66,8 @@ async function resolvePulumiCli({ env = process.env, log: say = log } = {}) {
   const installed = findPulumiCli({ env });
   if (installed !== undefined) return installed;
   const { candidateVersions, cachedEngine, findGo, ensureEngine } = require("./engine.cjs");
-  const cached = candidateVersions(env)
-    .map((v) => cachedEngine(v, env))
-    .find(Boolean);
+  const versions = candidateVersions(env);
+  const cached = versions.map((v) => cachedEngine(v, env)).find(Boolean);
   if (cached === undefined && findGo(env) === undefined) return undefined;
   const built = cached ?? (await ensureEngine({ env, log: say }));
   const source = `${built.bin} (the Pulumi engine v${built.version} built by scripts/engine.cjs)`;
@@ -221,9 +220,6 @@ function daemon() {
   return /** @type {typeof import("../emulator/process/daemon")} */ (loaded);
 }
 
-/** @param {string} dataDir */ const runningEmulator = (dataDir) => daemon().findRunning(dataDir);
-/** @param {string} dataDir */ const stopEmulator = (dataDir) => daemon().stopDetached(dataDir);
-
 /** Seeded, in the background. @param {{dataDir: string, port: number}} settings */
 async function startEmulatorInBackground({ dataDir, port }) {
   if (!fs.existsSync(dataDir)) {
@@ -231,20 +227,16 @@ async function startEmulatorInBackground({ dataDir, port }) {
     fs.writeFileSync(path.join(dataDir, MADE_BY_START), "made by npm start\n");
   }
   const args = ["--port", String(port), "--seed", SEED_FILE];
-  return daemon()
-    .startDetached({ dataDir, args })
-    .catch((/** @type {unknown} */ error) => {
-      if (error instanceof Error && /EADDRINUSE/.test(error.message)) {
-        error.message += `\nPort ${port} is taken: choose another with \`npm start -- --port N\` (and the same for \`npm run destroy\`).`;
-      }
-      throw error;
-    });
+  const started = daemon().startDetached({ dataDir, args });
+  return started.catch((/** @type {unknown} */ error) => {
+    if (error instanceof Error && /EADDRINUSE/.test(error.message)) {
+      error.message += `\nPort ${port} is taken: choose another with \`npm start -- --port N\` (and the same for \`npm run destroy\`).`;
+    }
+    throw error;
+  });
 }
 
-/**
- * Removes the emulator's own files (an operator's stay) and, when `npm start` made it, the emptied
- * folder; returns whether there were such files. @param {string} dataDir
- */
+/** Removes the emulator's files (an operator's stay); true if there were any. @param {string} dataDir */
 function removeEmulatorData(dataDir) {
   if (!daemon().removeDetachedData(dataDir)) return false;
   if (fs.existsSync(path.join(dataDir, MADE_BY_START)) && fs.readdirSync(dataDir).length === 1) {
@@ -325,5 +317,5 @@ module.exports = {
   ...{ REPO_ROOT, STACK, DEMO_PASSPHRASE, SEED_FILE, SITE_ADMIN, EMULATOR_RECORD, log, parseJson },
   ...{ defaultPaths, findPulumiCli, resolvePulumiCli, pulumiEnv, runCommand, runRecorded },
   ...{ recoverKilledRun, readSeed, stackConfig, build },
-  ...{ runningEmulator, startEmulatorInBackground, stopEmulator, removeEmulatorData },
+  ...{ daemon, startEmulatorInBackground, removeEmulatorData },
 };

@@ -12,7 +12,7 @@ await qs.runCommand("npm start", usage, async ({ settings, env, pulumi }) => {
   const { stack } = settings;
   // The build also links node_modules/pulumi-arcgis-admin here (scripts/self-link.cjs).
   if (!settings.skipBuild) qs.build();
-  const running = await qs.runningEmulator(settings.dataDir);
+  const running = await qs.daemon().findRunning(settings.dataDir);
   if (running) qs.log(`Reusing the emulator (process ${running.pid}) at ${running.adminUrl}.`);
   // Started while the stack is prepared, which needs nothing of it.
   const starting = running ? Promise.resolve(running) : qs.startEmulatorInBackground(settings);
@@ -38,7 +38,8 @@ await qs.runCommand("npm start", usage, async ({ settings, env, pulumi }) => {
   if (killed) config.push("--config", "adoptExistingSite=true");
   await qs.runRecorded(pulumi, settings, "up", ...config);
   console.log(
-    `\nThe emulator keeps running (process ${emulator.pid}); \`npm run destroy\` deletes the collaboration, ` +
-      `stops the emulator and removes its data. Downloaded backups stay in ${settings.downloadDir}.`,
+    `\nThe emulator keeps running (process ${emulator.pid}); \`npm run destroy\` deletes the ` +
+      "collaboration, stops the emulator and removes its data. Downloaded backups stay in " +
+      `${settings.downloadDir}.`,
   );
 });

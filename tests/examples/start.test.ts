@@ -135,14 +135,14 @@ describe("the emulator between npm start and npm run destroy", () => {
     const emulator = await qs.startEmulatorInBackground({ dataDir, port: 0 });
     let stopped = false;
     try {
-      expect(await qs.runningEmulator(dataDir)).toEqual(emulator);
+      expect(await qs.daemon().findRunning(dataDir)).toEqual(emulator);
       // Seeded as the quick start's stack config expects.
       const { plain } = qs.stackConfig(emulator, { downloadDir: tmp });
       expect(plain["arcgis-admin:adminUrl"]).toBe(emulator.adminUrl);
       expect(plain.portalId).toBe(qs.readSeed().portal.id);
-      expect(await qs.stopEmulator(dataDir)).toBe(emulator.pid);
+      expect(await qs.daemon().stopDetached(dataDir)).toBe(emulator.pid);
       stopped = true;
-      expect(await qs.runningEmulator(dataDir)).toBeUndefined();
+      expect(await qs.daemon().findRunning(dataDir)).toBeUndefined();
       expect(qs.removeEmulatorData(dataDir)).toBe(true);
       expect(fs.existsSync(dataDir)).toBe(false);
     } finally {
@@ -160,7 +160,7 @@ describe("what npm start and npm run destroy do to their surroundings", () => {
     fs.writeFileSync(path.join(dataDir, "20261101-backup.agssite"), "a downloaded backup");
     const emulator = await qs.startEmulatorInBackground({ dataDir, port: 0 });
     try {
-      expect(await qs.stopEmulator(dataDir)).toBe(emulator.pid);
+      expect(await qs.daemon().stopDetached(dataDir)).toBe(emulator.pid);
     } catch (error) {
       process.kill(emulator.pid, "SIGKILL");
       throw error;

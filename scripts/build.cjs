@@ -2,7 +2,8 @@
 // @ts-check
 "use strict";
 /**
- * `npm run build`: compiles provider/ and emulator/ into dist/ (tsconfig.build.json), incrementally.
+ * `npm run build`: writes what the resources' definitions imply (scripts/definitions.cjs), then
+ * compiles provider/ and emulator/ into dist/ (tsconfig.build.json), incrementally.
  *
  * The compiler's record of the last build (`--tsBuildInfoFile`) is kept in dist/ itself, so that
  * it goes with what it describes: removing dist/ makes the next build a full one (the compiler
@@ -62,8 +63,11 @@ function moduleOf(file) {
   return match?.[1];
 }
 
-function build() {
+async function build() {
   stamp.removeStamp(REPO_ROOT);
+  // What the resources' definitions imply (generated.ts, the docs' argument tables) is written
+  // before compiling, so that the compiler checks it with the rest.
+  for (const file of await require("./definitions.cjs").generate()) console.log(`wrote ${file}`);
   const missing = SOURCES.some((folder) =>
     sourceModules(folder).some((module) => !fs.existsSync(path.join(DIST, folder, `${module}.js`))),
   );
@@ -128,4 +132,12 @@ function removeEmptyFolders(dir) {
   if (dir !== DIST && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 }
 
-process.exitCode = build();
+build().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -3,6 +3,7 @@
  * time limits.
  */
 import { z } from "zod";
+import { named } from "./definition";
 
 /**
  * Input schema of the `tls` argument shared by every resource.
@@ -10,17 +11,29 @@ import { z } from "zod";
  * @internal
  */
 export function tlsSchema() {
-  return z
-    .strictObject({
+  // The descriptions are TlsSettings' (common/tls.ts), for the plugin schema.
+  return named(
+    z.strictObject({
       caCert: z
         .string()
         .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
           message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
         })
-        .optional(),
-      insecureSkipVerify: z.boolean().optional(),
-    })
-    .optional();
+        .optional()
+        .describe(
+          "CA certificate(s) in PEM to trust in addition to the system store (and to the " +
+            "certificates of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate " +
+            "of port 6443/20443.",
+        ),
+      insecureSkipVerify: z
+        .boolean()
+        .optional()
+        .describe(
+          "Switches certificate verification off (discouraged; warns on every run). Default false.",
+        ),
+    }),
+    { name: "TlsSettings", from: "../common/tls" },
+  ).optional();
 }
 
 /**

@@ -279,7 +279,9 @@ function renderGenerated(definition, names) {
     }
   }
 
-  r.addImport(definition.base, BASES[definition.base] ?? "");
+  for (const [name, from] of Object.entries(BASES)) {
+    if (new RegExp(`\\b${name}\\b`).test(definition.base)) r.addImport(name, from);
+  }
   if (argLines.some((l) => l.includes("InputsOf<"))) r.addImport("InputsOf", "../common/tls");
   const imports = [...r.imports]
     .sort(([a], [b]) => a.localeCompare(b))

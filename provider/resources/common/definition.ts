@@ -107,8 +107,11 @@ export interface ResourceDefinition<
   folder: string;
   /** What the resource is: the plugin schema's description. */
   doc: string;
-  /** What its Args extend: a server resource's, a portal resource's or the connection's. */
-  base: "ServerResourceArgs" | "PortalConnectionArgs" | "ServerConnectionArgs";
+  /**
+   * What its Args extend: `ServerResourceArgs`, `PortalConnectionArgs` or `ServerConnectionArgs`
+   * (TypeScript text, e.g. `Omit<ServerConnectionArgs, "adminUrl">`).
+   */
+  base: string;
   /** The Args' TSDoc. */
   argsDoc: string;
   inputs: I;

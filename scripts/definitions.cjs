@@ -29,7 +29,7 @@ const TABLE_END = "<!-- /arguments -->";
  * @typedef {{
  *   schema: () => Zod, doc: string, outputDoc?: string, defaultText?: string, secret?: boolean,
  *   replaces?: boolean, stateOnly?: boolean, inherited?: "connection" | "base", own?: boolean,
- *   argType?: string, argOptional?: boolean, outputType?: string,
+ *   argType?: string, argOptional?: boolean, outputType?: string, optionalInState?: boolean,
  * }} InputSpec
  * @typedef {{ type: string, doc: string, secret?: boolean, optional?: boolean }} OutputSpec
  * @typedef {{
@@ -233,7 +233,8 @@ function renderGenerated(definition, names) {
   const outputOnly = Object.entries(outputs).filter(([key]) => !(key in inputs));
 
   const inputLines = own.map(([key, spec]) => {
-    const { node, optional } = unwrap(spec.schema());
+    const { node } = unwrap(spec.schema());
+    const optional = unwrap(spec.schema()).optional || spec.optionalInState === true;
     const doc = tsdoc(spec.outputDoc ?? spec.doc, "  ");
     return `${doc}  ${key}${optional ? "?" : ""}: ${r.value(node)};\n`;
   });
@@ -255,7 +256,8 @@ function renderGenerated(definition, names) {
     ...own
       .filter(([key, spec]) => spec.inherited === undefined && !(key in outputs))
       .map(([key, spec]) => {
-        const { node, optional } = unwrap(spec.schema());
+        const { node } = unwrap(spec.schema());
+        const optional = unwrap(spec.schema()).optional || spec.optionalInState === true;
         const t = spec.outputType ?? `${r.value(node)}${optional ? " | undefined" : ""}`;
         return `${tsdoc(spec.outputDoc ?? spec.doc, "  ")}  readonly ${key}: pulumi.Output<${t}>;\n`;
       }),

@@ -72,6 +72,8 @@ export interface InputSpec {
   argType?: string;
   /** The argument is optional though the input is required (the class fills it). */
   argOptional?: boolean;
+  /** Absent from state written before the input existed, though it has a default now. */
+  optionalInState?: boolean;
   /** The output's TypeScript type (inside `pulumi.Output<>`), when it is not zod's. */
   outputType?: string;
 }

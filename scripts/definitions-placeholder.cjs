@@ -5,6 +5,6 @@ module.exports = new Proxy(
   {},
   {
     get: (_target, key) =>
-      key === "__esModule" ? true : { inputs: [], outputOnly: [], secret: [] },
+      key === "__esModule" ? true : { fromArguments: [], outputOnly: [], secret: [] },
   },
 );

@@ -31,7 +31,9 @@ const TABLE_END = "<!-- /arguments -->";
  *   replaces?: boolean, stateOnly?: boolean, inherited?: "connection" | "base", own?: boolean,
  *   argType?: string, argOptional?: boolean, outputType?: string, optionalInState?: boolean,
  * }} InputSpec
- * @typedef {{ type: string, doc: string, secret?: boolean, optional?: boolean }} OutputSpec
+ * @typedef {{
+ *   type: string, doc: string, secret?: boolean, optional?: boolean, registeredAsArgument?: boolean,
+ * }} OutputSpec
  * @typedef {{
  *   type: string, folder: string, doc: string, base: string, argsDoc: string,
  *   inputs: Record<string, InputSpec>, outputs: Record<string, OutputSpec>,
@@ -230,7 +232,10 @@ function renderGenerated(definition, names) {
   const r = new Renderer(names);
   const { type, inputs, outputs } = definition;
   const own = Object.entries(inputs);
-  const outputOnly = Object.entries(outputs).filter(([key]) => !(key in inputs));
+  const outputOnly = Object.entries(outputs).filter(
+    ([key, spec]) => !(key in inputs) && spec.registeredAsArgument !== true,
+  );
+  const asArguments = Object.entries(outputs).filter(([, spec]) => spec.registeredAsArgument);
 
   const inputLines = own.map(([key, spec]) => {
     const { node } = unwrap(spec.schema());
@@ -311,7 +316,7 @@ function renderGenerated(definition, names) {
     "/**\n * The keys the class registers: every input, the outputs only the lifecycle sets, the\n" +
       " * secrets.\n *\n * @internal\n */\n",
     `export const ${keys}_KEYS = {\n`,
-    `  inputs: ${JSON.stringify(own.map(([k]) => k))},\n`,
+    `  fromArguments: ${JSON.stringify([...own, ...asArguments].map(([k]) => k))},\n`,
     `  outputOnly: ${JSON.stringify(outputOnly.map(([k]) => k))},\n`,
     `  secret: ${JSON.stringify(secret)},\n`,
     "} as const;\n",

@@ -105,7 +105,7 @@ export interface CollaborationOutputProperties {
  * @internal
  */
 export const COLLABORATION_KEYS = {
-  inputs: [
+  fromArguments: [
     "sharingUrl",
     "collaborationId",
     "portalId",

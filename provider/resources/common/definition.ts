@@ -91,6 +91,11 @@ export interface OutputSpec {
   doc: string;
   /** Absent from some states (`| undefined` in the class). */
   optional?: boolean;
+  /**
+   * Registered as the arguments are (known, unset until the lifecycle sets it), not as unknown:
+   * SiteExport's `requestedLocation`, which has always been, and which the plugin schema leaves out.
+   */
+  registeredAsArgument?: boolean;
   /** Always stored as a secret. */
   secret?: boolean;
 }

@@ -75,7 +75,7 @@ export function portalResourceFrame(
     type,
     provider,
     secretOutputs: [...new Set(["password", "token", ...keys.secret])],
-    fromArguments: keys.inputs,
+    fromArguments: keys.fromArguments,
     outputOnly: keys.outputOnly,
   };
 }

@@ -32,13 +32,13 @@ export interface ResourceFrame {
 }
 
 /**
- * The keys a resource's definition gives its frame (its generated.ts): every input, the outputs
- * only the lifecycle sets, and those always secret.
+ * The keys a resource's definition gives its frame (its generated.ts): every input (and output
+ * registered as one), the outputs only the lifecycle sets, and those always secret.
  *
  * @internal
  */
 export interface DefinitionKeys {
-  inputs: readonly string[];
+  fromArguments: readonly string[];
   outputOnly: readonly string[];
   secret: readonly string[];
 }

@@ -61,7 +61,7 @@ export function serverResourceFrame(
     type,
     provider,
     secretOutputs: [...new Set(["password", ...keys.secret])],
-    fromArguments: keys.inputs,
+    fromArguments: keys.fromArguments,
     outputOnly: keys.outputOnly,
   };
 }

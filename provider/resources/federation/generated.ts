@@ -195,7 +195,7 @@ export interface FederationOutputProperties {
  * @internal
  */
 export const FEDERATION_KEYS = {
-  inputs: [
+  fromArguments: [
     "sharingUrl",
     "username",
     "password",

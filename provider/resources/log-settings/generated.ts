@@ -99,7 +99,7 @@ export interface LogSettingsOutputProperties {
  * @internal
  */
 export const LOG_SETTINGS_KEYS = {
-  inputs: [
+  fromArguments: [
     "serverType",
     "adminUrl",
     "username",

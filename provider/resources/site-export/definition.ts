@@ -155,6 +155,7 @@ export const SITE_EXPORT_DEFINITION = defineResource({
     requestedLocation: {
       type: "string",
       optional: true,
+      registeredAsArgument: true,
       doc: "The `location` input (a server folder), when one was given.",
     },
     fileName: {

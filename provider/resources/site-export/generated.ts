@@ -169,7 +169,7 @@ export interface SiteExportOutputProperties {
  * @internal
  */
 export const SITE_EXPORT_KEYS = {
-  inputs: [
+  fromArguments: [
     "serverType",
     "adminUrl",
     "username",
@@ -185,9 +185,9 @@ export const SITE_EXPORT_KEYS = {
     "maxDownloadBytes",
     "tls",
     "timeouts",
+    "requestedLocation",
   ],
   outputOnly: [
-    "requestedLocation",
     "fileName",
     "exportedAt",
     "localPath",

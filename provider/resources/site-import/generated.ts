@@ -137,7 +137,7 @@ export interface SiteImportOutputProperties {
  * @internal
  */
 export const SITE_IMPORT_KEYS = {
-  inputs: [
+  fromArguments: [
     "serverType",
     "adminUrl",
     "username",

@@ -106,7 +106,7 @@ export interface SiteMachineOutputProperties {
  * @internal
  */
 export const SITE_MACHINE_KEYS = {
-  inputs: [
+  fromArguments: [
     "serverType",
     "adminUrl",
     "username",

@@ -231,7 +231,7 @@ export interface SiteOutputProperties {
  * @internal
  */
 export const SITE_KEYS = {
-  inputs: [
+  fromArguments: [
     "serverType",
     "adminUrl",
     "username",

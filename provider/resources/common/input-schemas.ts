@@ -135,18 +135,3 @@ export function timeoutMsSchema(defaultMs: number) {
     })
     .default(defaultMs);
 }
-
-/**
- * Input schema of a `timeouts` argument: each of its limits (milliseconds) with its default, and
- * all of them when the argument is left out.
- *
- * @param defaults - each limit's name and default, e.g. `{ exportMs: 30 * 60_000 }`.
- *
- * @internal
- */
-export function timeoutsSchema<K extends string>(defaults: Record<K, number>) {
-  const limits = Object.fromEntries(
-    Object.entries<number>(defaults).map(([key, ms]) => [key, timeoutMsSchema(ms)]),
-  ) as Record<K, ReturnType<typeof timeoutMsSchema>>;
-  return z.strictObject(limits).default(defaults as never);
-}

@@ -229,7 +229,12 @@ function resourceSpec(resource: PluginResource, types: Record<string, ObjectSpec
   for (const [key, node] of Object.entries(json.properties ?? {})) {
     const typeName = childTypeName(resource.type, key, node);
     const description = inputs[key]?.doc;
-    inputProperties[key] = builder.property(key, node, typeName, description ? { description } : {});
+    inputProperties[key] = builder.property(
+      key,
+      node,
+      typeName,
+      description ? { description } : {},
+    );
   }
   const defaulted = defaultedInputs(resource);
   const requiredInputs = (json.required ?? []).filter((key) => !defaulted.includes(key));

@@ -23,14 +23,9 @@ export type {
   SiteLogSettings,
   SiteTimeouts,
 } from "./generated";
-export {
-  CLEANUP_MODES,
-  CONFIG_STORE_TYPES,
-  DEFAULT_CREATE_MS,
-  DEFAULT_SERVER_READY_MS,
-  DIRECTORY_TYPES,
-  LOG_LEVELS,
-} from "./definition";
+export { CLEANUP_MODES, CONFIG_STORE_TYPES, DIRECTORY_TYPES, LOG_LEVELS } from "./definition";
+/** @internal */
+export { DEFAULT_CREATE_MS, DEFAULT_SERVER_READY_MS } from "./definition";
 import { allCrossChecks } from "./rules";
 
 /**

@@ -2,7 +2,8 @@
 // @ts-check
 "use strict";
 /**
- * `npm run build`: compiles provider/ and emulator/ into dist/ (tsconfig.build.json), incrementally.
+ * `npm run build`: writes what the resources' definitions imply (scripts/definitions.cjs), then
+ * compiles provider/ and emulator/ into dist/ (tsconfig.build.json), incrementally.
  *
  * The compiler's record of the last build (`--tsBuildInfoFile`) is kept in dist/ itself, so that
  * it goes with what it describes: removing dist/ makes the next build a full one (the compiler
@@ -24,8 +25,6 @@ const DIST = path.join(REPO_ROOT, "dist");
 /** The source folders tsconfig.build.json compiles, each into dist/<folder>. */
 const SOURCES = ["provider", "emulator"];
 const BUILD_INFO = path.join(DIST, ".tsbuildinfo");
-/** What scripts/schema-docs.cjs writes (the provider plugin's descriptions): kept by the clean-up. */
-const SCHEMA_DOCS = path.join(DIST, "provider", "plugin", "schema-docs.json");
 
 /**
  * Every file under `dir` (relative paths), or none when it does not exist.
@@ -62,8 +61,11 @@ function moduleOf(file) {
   return match?.[1];
 }
 
-function build() {
+async function build() {
   stamp.removeStamp(REPO_ROOT);
+  // What the resources' definitions imply (generated.ts, the docs' argument tables) is written
+  // before compiling, so that the compiler checks it with the rest.
+  for (const file of await require("./definitions.cjs").generate()) console.log(`wrote ${file}`);
   const missing = SOURCES.some((folder) =>
     sourceModules(folder).some((module) => !fs.existsSync(path.join(DIST, folder, `${module}.js`))),
   );
@@ -80,7 +82,6 @@ function build() {
     const sources = new Set(sourceModules(folder));
     const out = path.join(DIST, folder);
     for (const file of filesUnder(out)) {
-      if (path.join(out, file) === SCHEMA_DOCS) continue;
       const module = moduleOf(file);
       if (module === undefined || !sources.has(module)) fs.rmSync(path.join(out, file));
     }
@@ -92,32 +93,9 @@ function build() {
     }
   }
   removeEmptyFolders(DIST);
-  writeSchemaDocs();
   require("./self-link.cjs").ensureSelfLink(REPO_ROOT, { strict: false });
   stamp.writeStamp(REPO_ROOT);
   return 0;
-}
-
-/**
- * Writes the TSDoc the provider plugin's schema reads (scripts/schema-docs.cjs), when a source of
- * provider/resources/ is newer than it: the package never loads the TypeScript compiler itself.
- */
-function writeSchemaDocs() {
-  const docs = require("./schema-docs.cjs");
-  if (docs.OUTPUT !== SCHEMA_DOCS) throw new Error("schema-docs.cjs writes elsewhere");
-  const resources = path.join(REPO_ROOT, "provider", "resources");
-  let written;
-  try {
-    written = fs.statSync(docs.OUTPUT).mtimeMs;
-  } catch {
-    written = 0;
-  }
-  const newest = Math.max(
-    ...filesUnder(resources).map((f) => fs.statSync(path.join(resources, f)).mtimeMs),
-  );
-  if (written > newest) return;
-  fs.mkdirSync(path.dirname(docs.OUTPUT), { recursive: true });
-  fs.writeFileSync(docs.OUTPUT, `${JSON.stringify(docs.extractSchemaDocs(REPO_ROOT), null, 2)}\n`);
 }
 
 /** @param {string} dir */
@@ -128,4 +106,12 @@ function removeEmptyFolders(dir) {
   if (dir !== DIST && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 }
 
-process.exitCode = build();
+build().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -4,6 +4,7 @@
  * the implementation the dynamic-provider host loads from the released module path. The plugin
  * serves exactly these objects, so the two paths can never behave differently.
  */
+import type { ResourceDefinition } from "../resources/common/definition";
 import type { InputRules } from "../resources/common/implementation";
 import type { Importer } from "../resources/common/importer";
 import { collaborationImporter } from "../resources/collaboration/import";
@@ -13,24 +14,31 @@ import { siteMachineImporter } from "../resources/site-machine/import";
 import { siteImporter } from "../resources/site/import";
 import type { ResourceImplementation } from "../resources/common/lazy-provider";
 import type { ResourceFrame } from "../resources/common/registration";
+import { COLLABORATION_DEFINITION } from "../resources/collaboration/definition";
 import { COLLABORATION_INPUTS } from "../resources/collaboration/inputs";
 import { COLLABORATION } from "../resources/collaboration/resource";
 import { implementation as collaboration } from "../resources/collaboration";
+import { FEDERATION_DEFINITION } from "../resources/federation/definition";
 import { FEDERATION_INPUTS } from "../resources/federation/inputs";
 import { FEDERATION } from "../resources/federation/resource";
 import { implementation as federation } from "../resources/federation";
+import { LOG_SETTINGS_DEFINITION } from "../resources/log-settings/definition";
 import { LOG_SETTINGS_INPUTS } from "../resources/log-settings/inputs";
 import { LOG_SETTINGS } from "../resources/log-settings/resource";
 import { implementation as logSettings } from "../resources/log-settings";
+import { SITE_EXPORT_DEFINITION } from "../resources/site-export/definition";
 import { SITE_EXPORT_INPUTS } from "../resources/site-export/inputs";
 import { SITE_EXPORT } from "../resources/site-export/resource";
 import { implementation as siteExport } from "../resources/site-export";
+import { SITE_IMPORT_DEFINITION } from "../resources/site-import/definition";
 import { SITE_IMPORT_INPUTS } from "../resources/site-import/inputs";
 import { SITE_IMPORT } from "../resources/site-import/resource";
 import { implementation as siteImport } from "../resources/site-import";
+import { SITE_MACHINE_DEFINITION } from "../resources/site-machine/definition";
 import { SITE_MACHINE_INPUTS } from "../resources/site-machine/inputs";
 import { SITE_MACHINE } from "../resources/site-machine/resource";
 import { implementation as siteMachine } from "../resources/site-machine";
+import { SITE_DEFINITION } from "../resources/site/definition";
 import { SITE_INPUTS } from "../resources/site/inputs";
 import { SITE } from "../resources/site/resource";
 import { implementation as site } from "../resources/site";
@@ -46,8 +54,8 @@ export type ConnectionKind = "server" | "machine" | "portal";
 export interface PluginResource {
   /** The class name: the type token is `arcgis-admin:index:<type>`. */
   type: string;
-  /** What the resource is, for the schema. */
-  description: string;
+  /** Its inputs and outputs, defined once (the schema's properties and descriptions). */
+  definition: ResourceDefinition;
   rules: InputRules;
   frame: ResourceFrame;
   implementation: ResourceImplementation;
@@ -70,9 +78,7 @@ export interface PluginResource {
 export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   {
     type: "Site",
-    description:
-      "A site of a Mission, ArcGIS, Notebook or Video Server, created with createNewSite on a " +
-      "machine that is in no site yet.",
+    definition: SITE_DEFINITION,
     rules: SITE_INPUTS,
     frame: SITE,
     implementation: site,
@@ -81,7 +87,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "SiteExport",
-    description: "An export of a site's configuration (exportSite), optionally downloaded.",
+    definition: SITE_EXPORT_DEFINITION,
     rules: SITE_EXPORT_INPUTS,
     frame: SITE_EXPORT,
     implementation: siteExport,
@@ -89,7 +95,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "SiteImport",
-    description: "An import of an exported site configuration (importSite): a one-shot.",
+    definition: SITE_IMPORT_DEFINITION,
     rules: SITE_IMPORT_INPUTS,
     frame: SITE_IMPORT,
     implementation: siteImport,
@@ -97,7 +103,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "SiteMachine",
-    description: "A machine joined to an existing site (joinSite).",
+    definition: SITE_MACHINE_DEFINITION,
     rules: SITE_MACHINE_INPUTS,
     frame: SITE_MACHINE,
     implementation: siteMachine,
@@ -106,7 +112,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "LogSettings",
-    description: "A server's log settings, restored on destroy when asked.",
+    definition: LOG_SETTINGS_DEFINITION,
     rules: LOG_SETTINGS_INPUTS,
     frame: LOG_SETTINGS,
     implementation: logSettings,
@@ -115,7 +121,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "Collaboration",
-    description: "A portal's membership in a distributed collaboration.",
+    definition: COLLABORATION_DEFINITION,
     rules: COLLABORATION_INPUTS,
     frame: COLLABORATION,
     implementation: collaboration,
@@ -124,7 +130,7 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
   },
   {
     type: "Federation",
-    description: "A server federated with a portal.",
+    definition: FEDERATION_DEFINITION,
     rules: FEDERATION_INPUTS,
     frame: FEDERATION,
     implementation: federation,

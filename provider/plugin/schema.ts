@@ -4,10 +4,8 @@
  * every input a resource accepts is a property of its schema, required when zod requires it
  * (unless a connection default can fill it), secret when the resource keeps it secret.
  *
- * Its descriptions (of each resource, input and output) are the TSDoc of the resource classes and
- * their `<Class>Args`, which the build extracts with the TypeScript compiler
- * (scripts/schema-docs.cjs) into `schema-docs.json` next to this module: the package never loads
- * the compiler. From the sources (tests), the docs are extracted when first asked for.
+ * Its descriptions are the resources' definitions' (`<name>/definition.ts`): each resource's, each
+ * input's and output's, and a nested field's from its zod description.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -56,43 +54,11 @@ export interface PackageSchema {
   language: Record<string, unknown>;
 }
 
-/** A property's TSDoc and its nested properties' (what scripts/schema-docs.cjs extracts). */
-export interface DocShape {
+/** The description of a property (a nested one's is its zod description). */
+interface DocShape {
   description?: string;
-  items?: DocShape;
   properties?: Record<string, DocShape>;
-}
-
-/** The TSDoc of every resource class: its own, its arguments' and its outputs'. */
-export interface SchemaDocs {
-  resources: Record<
-    string,
-    { description: string; args: Record<string, DocShape>; outputs: Record<string, DocShape> }
-  >;
-}
-
-/** Where the build writes the docs (dist/provider/plugin/schema-docs.json). */
-export const SCHEMA_DOCS_FILE = path.join(__dirname, "schema-docs.json");
-
-let extracted: SchemaDocs | undefined;
-
-/**
- * The TSDoc of the resources: the build's `schema-docs.json`, or (running from the sources, where
- * there is none) extracted now by scripts/schema-docs.cjs.
- *
- * @internal
- */
-export function schemaDocs(): SchemaDocs {
-  if (extracted !== undefined) return extracted;
-  if (fs.existsSync(SCHEMA_DOCS_FILE)) {
-    extracted = JSON.parse(fs.readFileSync(SCHEMA_DOCS_FILE, "utf8")) as SchemaDocs;
-  } else {
-    const script = path.join(__dirname, "..", "..", "scripts", "schema-docs.cjs");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- build tooling, sources only
-    const extractor = require(script) as { extractSchemaDocs(): SchemaDocs };
-    extracted = extractor.extractSchemaDocs();
-  }
-  return extracted;
+  items?: DocShape;
 }
 
 /** A JSON Schema node as zod's `toJSONSchema` writes it (the parts read here). */
@@ -255,19 +221,20 @@ export function inputJsonSchema(resource: PluginResource): JsonSchema {
 }
 
 /** The schema of one resource: its inputs, and its outputs (inputs and output-only keys). */
-function resourceSpec(
-  resource: PluginResource,
-  types: Record<string, ObjectSpec>,
-  docs: SchemaDocs,
-): ResourceSpec {
-  const own = docs.resources[resource.type];
-  if (own === undefined) throw new Error(`schema: the docs have no class ${resource.type}`);
+function resourceSpec(resource: PluginResource, types: Record<string, ObjectSpec>): ResourceSpec {
+  const { inputs, outputs, doc } = resource.definition;
   const json = inputJsonSchema(resource);
   const builder = new SpecBuilder(resource, types);
   const inputProperties: Record<string, PropertySpec> = {};
   for (const [key, node] of Object.entries(json.properties ?? {})) {
     const typeName = childTypeName(resource.type, key, node);
-    inputProperties[key] = builder.property(key, node, typeName, own.args[key]);
+    const description = inputs[key]?.doc;
+    inputProperties[key] = builder.property(
+      key,
+      node,
+      typeName,
+      description ? { description } : {},
+    );
   }
   const defaulted = defaultedInputs(resource);
   const requiredInputs = (json.required ?? []).filter((key) => !defaulted.includes(key));
@@ -275,22 +242,16 @@ function resourceSpec(
   for (const key of resource.frame.outputOnly) {
     properties[key] = {
       ...ANY,
-      description: own.outputs[key]?.description || "Set by the provider.",
+      description: outputs[key]?.doc ?? "Set by the provider.",
       ...(isSecretInput(resource, key) ? { secret: true } : {}),
     };
   }
-  // An output that is also an input: the class's doc of the output where it has one.
+  // An output that is also an input: what the output holds, where the definition says.
   for (const key of Object.keys(inputProperties)) {
-    const doc = own.outputs[key]?.description;
-    if (doc) properties[key] = { ...inputProperties[key], description: doc };
+    const description = outputs[key]?.doc ?? inputs[key]?.outputDoc;
+    if (description !== undefined) properties[key] = { ...inputProperties[key], description };
   }
-  return {
-    type: "object",
-    description: own.description || resource.description,
-    properties,
-    inputProperties,
-    requiredInputs,
-  };
+  return { type: "object", description: doc, properties, inputProperties, requiredInputs };
 }
 
 /** The provider's configuration: the connection defaults (docs/connection.md). */
@@ -312,14 +273,11 @@ function configVariables(): Record<string, PropertySpec> {
  *
  * @internal
  */
-export function packageSchema(
-  version = packageVersion(),
-  docs: SchemaDocs = schemaDocs(),
-): PackageSchema {
+export function packageSchema(version = packageVersion()): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
   const resources: Record<string, ResourceSpec> = {};
   for (const resource of PLUGIN_RESOURCES) {
-    resources[`${PACKAGE}:index:${resource.type}`] = resourceSpec(resource, types, docs);
+    resources[`${PACKAGE}:index:${resource.type}`] = resourceSpec(resource, types);
   }
   const variables = configVariables();
   return {

@@ -202,7 +202,7 @@ describe("the plugin's package schema", () => {
     ]);
   });
 
-  it("describes every resource, input and output with its TSDoc", () => {
+  it("describes every resource, input and output from its definition", () => {
     const undocumented: string[] = [];
     for (const [token, resource] of Object.entries(schema.resources)) {
       if (!resource.description) undocumented.push(token);
@@ -215,15 +215,13 @@ describe("the plugin's package schema", () => {
     }
     expect(undocumented).toEqual([]);
     const site = schema.resources["arcgis-admin:index:Site"]!;
-    // The class's TSDoc, the Args' and a nested type's (TlsArgs), word for word.
+    // The definition's, an input's and a nested field's (its zod description), word for word.
     expect(site.description).toMatch(/^A site of a Mission, ArcGIS, Notebook or Video Server/);
-    expect(site.inputProperties.adminUrl!.description).toMatch(
-      /^Administrative root of the server/,
-    );
+    expect(site.inputProperties.adminUrl!.description).toMatch(/^Administrative root, e\.g\./);
     expect(schema.types["arcgis-admin:index:Tls"]!.properties.caCert!.description).toMatch(
       /^CA certificate\(s\) in PEM to trust/,
     );
-    // An output that is no input: the class's doc of it.
+    // An output that is no input: the definition's doc of it.
     expect(site.properties.createdAt!.description).not.toBe("Set by the provider.");
   });
 

@@ -1,61 +1,16 @@
 /**
- * The inputs of a `Collaboration`: their types, the zod schema that checks them, the credential
- * rule across fields, and which inputs replace the resource and which only update state.
+ * The inputs of a `Collaboration` as the lifecycle reads them: the schema and lists derived from
+ * its definition (definition.ts), and the credential rule across fields.
  */
-import { z } from "zod";
+import { inputsSchema, inputsWith } from "../common/definition";
 import { type CheckFailure } from "../common/input-check";
-import { httpUrlSchema, nonEmpty, tlsSchema } from "../common/input-schemas";
-import { PORTAL_ACCESS_INPUTS } from "../common/portal-session";
-import { type TlsSettings } from "../common/tls";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { COLLABORATION_DEFINITION } from "./definition";
+import type { CollaborationInputs } from "./generated";
 import { COLLABORATION } from "./resource";
 
-/** Inputs of a `Collaboration` whose values are known. */
-export interface CollaborationInputs {
-  /** The portal's sharing API root. */
-  sharingUrl: string;
-  /** The collaboration's id. */
-  collaborationId: string;
-  /** The portal the collaboration is looked up on. */
-  portalId?: string;
-  /** A portal administrator's name. */
-  username?: string;
-  /** That administrator's password (a secret). */
-  password?: string;
-  /** A portal token instead of username and password (a secret). */
-  token?: string;
-  /** Whether destroy on a guest portal removes this portal's participation. */
-  leaveAsGuest: boolean;
-  /**
-   * Whether destroy deletes (host) or leaves (guest, with leaveAsGuest) a collaboration this
-   * stack imported with `pulumi import`. Default false: an imported one is left as it is.
-   */
-  deleteAdoptedOnDestroy: boolean;
-  /** How the portal's certificate is checked. */
-  tls?: TlsSettings;
-}
-
-/** Outputs of a `Collaboration` as stored in state. */
-export interface CollaborationOutputs extends CollaborationInputs {
-  /** The portal id used: the input, or the portal's own id from portals/self. */
-  portalId: string;
-  /** Whether portalId was given (false: it was looked up and may be looked up again). */
-  portalIdGiven: boolean;
-  /** The collaboration's name, as the portal reports it. */
-  name: string;
-  /** Its description, as the portal reports it. */
-  description: string;
-  /** The id of the portal that hosts it. */
-  hostPortalId: string;
-  /** This portal's role in it. */
-  role: "host" | "guest";
-  /**
-   * `confirmed` when the program declared it, `adopted` when `pulumi import` brought it in
-   * (absent from state written before it existed: declared).
-   */
-  state?: "confirmed" | "adopted";
-}
+export type { CollaborationInputs, CollaborationOutputs } from "./generated";
 
 /**
  * The zod schema of the Collaboration inputs.
@@ -63,21 +18,11 @@ export interface CollaborationOutputs extends CollaborationInputs {
  * @internal
  */
 export function collaborationInputsSchema() {
-  return z.strictObject({
-    sharingUrl: httpUrlSchema(),
-    collaborationId: nonEmpty(),
-    portalId: nonEmpty().optional(),
-    username: nonEmpty().optional(),
-    password: nonEmpty().optional(),
-    token: nonEmpty().optional(),
-    leaveAsGuest: z.boolean().default(false),
-    deleteAdoptedOnDestroy: z.boolean().default(false),
-    tls: tlsSchema(),
-  });
+  return inputsSchema(COLLABORATION_DEFINITION);
 }
 
 /**
- * The hand-written {@link CollaborationInputs} and the schema agree (a build error otherwise).
+ * The generated {@link CollaborationInputs} and the schema agree (a build error otherwise).
  *
  * @internal
  */
@@ -149,15 +94,11 @@ export const SELF = "self";
  *
  * @internal
  */
-export const REPLACING_INPUTS = ["sharingUrl", "collaborationId", "portalId"] as const;
+export const REPLACING_INPUTS = inputsWith(COLLABORATION_DEFINITION, "replaces");
 
 /**
  * Inputs whose change only updates state.
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [
-  ...PORTAL_ACCESS_INPUTS,
-  "leaveAsGuest",
-  "deleteAdoptedOnDestroy",
-] as const;
+export const STATE_ONLY_INPUTS = inputsWith(COLLABORATION_DEFINITION, "stateOnly");

@@ -5,8 +5,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { lazyProvider } from "../common/lazy-provider";
 import { registration } from "../common/registration";
+import {
+  COLLABORATION_KEYS,
+  type CollaborationArgs,
+  type CollaborationOutputProperties,
+} from "./generated";
 import { PortalResource, portalResourceFrame } from "../common/portal-resource";
-import type { PortalConnectionArgs } from "../common/portal-resource";
 import { resolvePortalConnection } from "../common/connection";
 
 /**
@@ -21,29 +25,13 @@ export const collaborationProvider = lazyProvider("collaboration");
  *
  * @internal
  */
-export const COLLABORATION = portalResourceFrame("Collaboration", collaborationProvider, {
-  fromArguments: ["leaveAsGuest", "deleteAdoptedOnDestroy", "portalId"],
-  outputOnly: ["portalIdGiven", "name", "description", "hostPortalId", "role", "state"],
-});
+export const COLLABORATION = portalResourceFrame(
+  "Collaboration",
+  collaborationProvider,
+  COLLABORATION_KEYS,
+);
 
-/**
- * Arguments of a {@link Collaboration}: the portal's connection ({@link PortalConnectionArgs})
- * and the collaboration. Every field accepts a `pulumi.Input`.
- */
-export interface CollaborationArgs extends PortalConnectionArgs {
-  /** The collaboration's id. */
-  collaborationId: pulumi.Input<string>;
-  /** This portal's id; omitted, it is read from portals/self. */
-  portalId?: pulumi.Input<string>;
-  /** On a guest portal: make destroy remove this portal's participation (default false). */
-  leaveAsGuest?: pulumi.Input<boolean>;
-  /**
-   * For a collaboration imported with `pulumi import` (through the provider plugin): make destroy
-   * delete it (host) or leave it (guest, with leaveAsGuest). Default false: an imported one is
-   * left as it is.
-   */
-  deleteAdoptedOnDestroy?: pulumi.Input<boolean>;
-}
+export type { CollaborationArgs } from "./generated";
 
 /**
  * A distributed collaboration whose deletion this stack owns: `pulumi destroy` calls
@@ -60,28 +48,8 @@ export interface CollaborationArgs extends PortalConnectionArgs {
  * });
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface below
 export class Collaboration extends PortalResource {
-  /** The collaboration's id. */
-  declare public readonly collaborationId: pulumi.Output<string>;
-  /** Whether portalId was given (false: it was read from portals/self). */
-  declare public readonly portalIdGiven: pulumi.Output<boolean>;
-  /** Whether destroy on a guest portal removes this portal's participation. */
-  declare public readonly leaveAsGuest: pulumi.Output<boolean>;
-  /** The portal id used. */
-  declare public readonly portalId: pulumi.Output<string>;
-  /** Whether destroy deletes or leaves a collaboration this stack imported. */
-  declare public readonly deleteAdoptedOnDestroy: pulumi.Output<boolean>;
-  /** `confirmed` (declared in the program) or `adopted` (brought in by `pulumi import`). */
-  declare public readonly state: pulumi.Output<"confirmed" | "adopted" | undefined>;
-  /** The collaboration's name. */
-  declare public readonly name: pulumi.Output<string>;
-  /** The collaboration's description. */
-  declare public readonly description: pulumi.Output<string>;
-  /** The host portal's id. */
-  declare public readonly hostPortalId: pulumi.Output<string>;
-  /** This portal's role in the collaboration. */
-  declare public readonly role: pulumi.Output<"host" | "guest">;
-
   /**
    * @param name - the resource's name in the stack.
    * @param args - the collaboration and credentials; see {@link CollaborationArgs}.
@@ -92,3 +60,7 @@ export class Collaboration extends PortalResource {
     super(...registration(COLLABORATION, name, args, connection, opts));
   }
 }
+
+// The outputs come from the definition (generated.ts): merged into the class, declared nowhere else.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface Collaboration extends CollaborationOutputProperties {}

@@ -3,6 +3,7 @@
  * time limits.
  */
 import { z } from "zod";
+import { named } from "./definition";
 
 /**
  * Input schema of the `tls` argument shared by every resource.
@@ -10,17 +11,29 @@ import { z } from "zod";
  * @internal
  */
 export function tlsSchema() {
-  return z
-    .strictObject({
+  // The descriptions are TlsSettings' (common/tls.ts), for the plugin schema.
+  return named(
+    z.strictObject({
       caCert: z
         .string()
         .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
           message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
         })
-        .optional(),
-      insecureSkipVerify: z.boolean().optional(),
-    })
-    .optional();
+        .optional()
+        .describe(
+          "CA certificate(s) in PEM to trust in addition to the system store (and to the " +
+            "certificates of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate " +
+            "of port 6443/20443.",
+        ),
+      insecureSkipVerify: z
+        .boolean()
+        .optional()
+        .describe(
+          "Switches certificate verification off (discouraged; warns on every run). Default false.",
+        ),
+    }),
+    { name: "TlsSettings", from: "../common/tls" },
+  ).optional();
 }
 
 /**
@@ -121,19 +134,4 @@ export function timeoutMsSchema(defaultMs: number) {
       message: `must be at least ${MIN_TIMEOUT_MS} ms (1 s); 0 does not mean "no limit"`,
     })
     .default(defaultMs);
-}
-
-/**
- * Input schema of a `timeouts` argument: each of its limits (milliseconds) with its default, and
- * all of them when the argument is left out.
- *
- * @param defaults - each limit's name and default, e.g. `{ exportMs: 30 * 60_000 }`.
- *
- * @internal
- */
-export function timeoutsSchema<K extends string>(defaults: Record<K, number>) {
-  const limits = Object.fromEntries(
-    Object.entries<number>(defaults).map(([key, ms]) => [key, timeoutMsSchema(ms)]),
-  ) as Record<K, ReturnType<typeof timeoutMsSchema>>;
-  return z.strictObject(limits).default(defaults as never);
 }

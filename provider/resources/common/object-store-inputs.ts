@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { objectUrlProblem, type ObjectStoreSettings } from "../../client";
+import { named } from "./definition";
 import { httpUrlSchema, nonEmpty } from "./input-schemas";
 
 /** How to reach an S3-compatible store (the `objectStore` argument and output). */
@@ -46,13 +47,27 @@ export function objectUrlSchema() {
  * @internal
  */
 export function objectStoreSchema() {
-  return z
-    .strictObject({
-      endpoint: httpUrlSchema().optional(),
-      region: nonEmpty().optional(),
-      forcePathStyle: z.boolean().optional(),
-    })
-    .optional();
+  // The descriptions are ObjectStoreOptions', for the plugin schema.
+  return named(
+    z.strictObject({
+      endpoint: httpUrlSchema()
+        .optional()
+        .describe(
+          "The store's URL, e.g. `http://127.0.0.1:8333` or `https://s3.eu-west-1.amazonaws.com` " +
+            "(default: AWS S3 of the region).",
+        ),
+      region: nonEmpty()
+        .optional()
+        .describe("The region (default: AWS_REGION, else AWS_DEFAULT_REGION, else `us-east-1`)."),
+      forcePathStyle: z
+        .boolean()
+        .optional()
+        .describe(
+          "Address buckets in the path (`endpoint/bucket/key`), as most S3-compatible stores need.",
+        ),
+    }),
+    { name: "ObjectStoreOptions", from: "../common/object-store-inputs" },
+  ).optional();
 }
 
 /**
@@ -61,13 +76,14 @@ export function objectStoreSchema() {
  * @internal
  */
 export function objectStoreCredentialsSchema() {
-  return z
-    .strictObject({
+  return named(
+    z.strictObject({
       accessKeyId: nonEmpty(),
       secretAccessKey: nonEmpty(),
       sessionToken: nonEmpty().optional(),
-    })
-    .optional();
+    }),
+    { name: "ObjectStoreCredentials", from: "../common/object-store-inputs" },
+  ).optional();
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { PortalConnection } from "./connection";
-import type { ResourceFrame } from "./registration";
+import type { DefinitionKeys, ResourceFrame } from "./registration";
 import type { TlsArgs, TlsSettings } from "./tls";
 
 /**
@@ -62,20 +62,20 @@ export abstract class PortalResource extends pulumi.dynamic.Resource {
  *
  * @param type - the class name.
  * @param provider - its serialized provider.
- * @param own - the outputs of the resource itself, and its own secret outputs.
+ * @param keys - its inputs, outputs only the lifecycle sets, and secrets (its generated.ts).
  *
  * @internal
  */
 export function portalResourceFrame(
   type: string,
   provider: pulumi.dynamic.ResourceProvider,
-  own: Pick<ResourceFrame, "fromArguments" | "outputOnly"> & { secretOutputs?: readonly string[] },
+  keys: DefinitionKeys,
 ): ResourceFrame {
   return {
     type,
     provider,
-    secretOutputs: ["password", "token", ...(own.secretOutputs ?? [])],
-    fromArguments: own.fromArguments,
-    outputOnly: own.outputOnly,
+    secretOutputs: [...new Set(["password", "token", ...keys.secret])],
+    fromArguments: keys.fromArguments,
+    outputOnly: keys.outputOnly,
   };
 }

@@ -15,15 +15,6 @@ export interface PortalAccess {
 }
 
 /**
- * The inputs of a portal resource whose change only updates state: the credentials it acts with
- * (proved by the next call that needs them) and how it checks the portal's certificate. Never
- * the portal itself.
- *
- * @internal
- */
-export const PORTAL_ACCESS_INPUTS = ["username", "password", "token", "tls"] as const;
-
-/**
  * A session with the portal the inputs name, with the credentials they give.
  *
  * @internal

@@ -32,6 +32,18 @@ export interface ResourceFrame {
 }
 
 /**
+ * The keys a resource's definition gives its frame (its generated.ts): every input (and output
+ * registered as one), the outputs only the lifecycle sets, and those always secret.
+ *
+ * @internal
+ */
+export interface DefinitionKeys {
+  fromArguments: readonly string[];
+  outputOnly: readonly string[];
+  secret: readonly string[];
+}
+
+/**
  * The parameters of `pulumi.dynamic.Resource`'s constructor, in its order.
  *
  * @internal

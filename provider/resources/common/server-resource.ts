@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import type { ServerConnectionArgs } from "./connection";
-import type { ResourceFrame } from "./registration";
+import type { DefinitionKeys, ResourceFrame } from "./registration";
 import type { TlsSettings } from "./tls";
 
 /**
@@ -43,28 +43,25 @@ export abstract class ServerResource<Timeouts extends object = object>
 }
 
 /**
- * The frame of a server resource: the outputs {@link ServerResource} declares come with it
- * (`serverType` from the arguments; `adminUrl`, `username`, `password` and `tls` from the resolved
- * connection), so does `timeouts` (every server resource has its own time limits), and the
- * password is always a secret (with the resource's own secret outputs).
+ * The frame of a server resource: the outputs {@link ServerResource} declares come with it, and
+ * the password is always a secret (with the resource's own secrets).
  *
  * @param type - the class name.
  * @param provider - its serialized provider.
- * @param own - the outputs of the resource itself.
+ * @param keys - its inputs, outputs only the lifecycle sets, and secrets (its generated.ts).
  *
  * @internal
  */
 export function serverResourceFrame(
   type: string,
   provider: pulumi.dynamic.ResourceProvider,
-  own: Pick<ResourceFrame, "fromArguments" | "outputOnly"> &
-    Partial<Pick<ResourceFrame, "secretOutputs">>,
+  keys: DefinitionKeys,
 ): ResourceFrame {
   return {
     type,
     provider,
-    secretOutputs: ["password", ...(own.secretOutputs ?? [])],
-    fromArguments: ["serverType", ...own.fromArguments, "timeouts"],
-    outputOnly: own.outputOnly,
+    secretOutputs: [...new Set(["password", ...keys.secret])],
+    fromArguments: keys.fromArguments,
+    outputOnly: keys.outputOnly,
   };
 }

@@ -1,26 +1,20 @@
 /**
- * The inputs of a `LogSettings`: their types, the zod schema that checks them, the rules across
- * fields, and which inputs replace the resource and which only update state.
+ * The inputs of a `LogSettings` as the lifecycle reads them: the schema and lists derived from
+ * its definition (definition.ts), and the rules across fields.
  */
-import { z } from "zod";
-import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
+import { inputsSchema, inputsWith } from "../common/definition";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { LOG_SETTINGS_DEFINITION } from "./definition";
+import type { LogSettingsInputs } from "./generated";
 import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
 
+export type { LogSettingsInputs, LogSettingsOutputs } from "./generated";
+export { DEFAULT_CHANGE_MS } from "./definition";
+export { LOG_SETTINGS_LEVELS } from "./resource";
+
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
-export const LOG_SETTINGS_LEVELS = [
-  "OFF",
-  "SEVERE",
-  "WARNING",
-  "INFO",
-  "FINE",
-  "VERBOSE",
-  "DEBUG",
-] as const;
 
 /**
  * One of {@link MANAGED_LOG_FIELDS} (the settings a LogSettings can manage, listed with its
@@ -30,39 +24,8 @@ export const LOG_SETTINGS_LEVELS = [
  */
 export type ManagedField = (typeof MANAGED_LOG_FIELDS)[number];
 
-/**
- * Default bound on a change, including waiting while an export or import holds the site.
- *
- * @internal
- */
-export const DEFAULT_CHANGE_MS = 10 * 60_000;
-
 /** Log settings as the server reports them (plain scalars only: outputs must be plain JSON). */
 export type ReportedLogSettings = Record<string, string | number | boolean>;
-
-/** Inputs of a `LogSettings` whose values are known. */
-export interface LogSettingsInputs {
-  serverType: ServerType;
-  adminUrl: string;
-  username: string;
-  password: string;
-  logLevel?: (typeof LOG_SETTINGS_LEVELS)[number];
-  logDir?: string;
-  maxErrorReportsCount?: number;
-  maxLogFileAge?: number;
-  usageMeteringEnabled?: boolean;
-  restoreOnDestroy: boolean;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { changeMs: number };
-}
-
-/** Outputs of a `LogSettings` as stored in state. */
-export interface LogSettingsOutputs extends LogSettingsInputs {
-  /** The server's settings before the first change: what `restoreOnDestroy` writes back. */
-  previousSettings: ReportedLogSettings;
-  /** The server's settings as last read (after create, update or refresh). */
-  serverLogSettings: ReportedLogSettings;
-}
 
 /**
  * The zod schema of the LogSettings inputs.
@@ -70,24 +33,11 @@ export interface LogSettingsOutputs extends LogSettingsInputs {
  * @internal
  */
 export function logSettingsInputsSchema() {
-  const count = z.number().int().min(0, { message: "must not be negative" });
-  return adminInputsSchema(
-    {
-      logLevel: z
-        .enum(LOG_SETTINGS_LEVELS, { message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}` })
-        .optional(),
-      logDir: nonEmpty().optional(),
-      maxErrorReportsCount: count.optional(),
-      maxLogFileAge: count.optional(),
-      usageMeteringEnabled: z.boolean().optional(),
-      restoreOnDestroy: z.boolean().default(false),
-    },
-    { changeMs: DEFAULT_CHANGE_MS },
-  );
+  return inputsSchema(LOG_SETTINGS_DEFINITION);
 }
 
 /**
- * The hand-written {@link LogSettingsInputs} and the schema agree (a build error otherwise).
+ * The generated {@link LogSettingsInputs} and the schema agree (a build error otherwise).
  *
  * @internal
  */
@@ -143,16 +93,11 @@ export const parseLogSettingsInputs = inputReader<LogSettingsInputs>(LOG_SETTING
  *
  * @internal
  */
-export const REPLACING_INPUTS = ["adminUrl"] as const;
+export const REPLACING_INPUTS = inputsWith(LOG_SETTINGS_DEFINITION, "replaces");
 
 /**
  * Inputs whose change only updates state.
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [
-  ...ACCESS_INPUTS,
-  "adminUrl",
-  "serverType",
-  "restoreOnDestroy",
-] as const;
+export const STATE_ONLY_INPUTS = inputsWith(LOG_SETTINGS_DEFINITION, "stateOnly");

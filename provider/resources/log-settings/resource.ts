@@ -5,10 +5,27 @@
 import * as pulumi from "@pulumi/pulumi";
 import { resolveServerConnection } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
-import { type LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./inputs";
 import { registration } from "../common/registration";
+import {
+  LOG_SETTINGS_KEYS,
+  type LogSettingsArgs,
+  type LogSettingsInputs,
+  type LogSettingsOutputProperties,
+} from "./generated";
 import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import type { ServerResourceArgs } from "../common/server-resource";
+
+export const LOG_SETTINGS_LEVELS = [
+  "OFF",
+  "SEVERE",
+  "WARNING",
+  "INFO",
+  "FINE",
+  "VERBOSE",
+  "DEBUG",
+] as const;
+
+/** One of {@link LOG_SETTINGS_LEVELS}. */
+export type LogSettingsLevel = (typeof LOG_SETTINGS_LEVELS)[number];
 
 /**
  * The serialized provider of `LogSettings`: about 3 KB that load `implementation` from the released
@@ -35,28 +52,13 @@ export const MANAGED_LOG_FIELDS = [
  *
  * @internal
  */
-export const LOG_SETTINGS = serverResourceFrame("LogSettings", logSettingsProvider, {
-  fromArguments: [...MANAGED_LOG_FIELDS, "restoreOnDestroy"],
-  outputOnly: ["previousSettings", "serverLogSettings"],
-});
+export const LOG_SETTINGS = serverResourceFrame(
+  "LogSettings",
+  logSettingsProvider,
+  LOG_SETTINGS_KEYS,
+);
 
-/** Arguments of a {@link LogSettings}. Every field accepts a `pulumi.Input`. */
-export interface LogSettingsArgs extends ServerResourceArgs {
-  /** Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. */
-  logLevel?: pulumi.Input<(typeof LOG_SETTINGS_LEVELS)[number]>;
-  /** Directory of the logs, as the server sees it. */
-  logDir?: pulumi.Input<string>;
-  /** Maximum number of error reports. */
-  maxErrorReportsCount?: pulumi.Input<number>;
-  /** Maximum age of log files (the unit is not documented). */
-  maxLogFileAge?: pulumi.Input<number>;
-  /** Usage metering (Mission, Notebook and Video Server only). */
-  usageMeteringEnabled?: pulumi.Input<boolean>;
-  /** On destroy, write back the settings the server had before this stack changed them. */
-  restoreOnDestroy?: pulumi.Input<boolean>;
-  /** How long a change may take, including waiting while an export or import holds the site. */
-  timeouts?: pulumi.Input<{ changeMs?: pulumi.Input<number> }>;
-}
+export type { LogSettingsArgs } from "./generated";
 
 /**
  * A site's log settings, kept as declared with `POST {admin_root}/logs/settings/edit`. Only the
@@ -73,24 +75,8 @@ export interface LogSettingsArgs extends ServerResourceArgs {
  * });
  * ```
  */
-export class LogSettings extends ServerResource<{ changeMs: number }> {
-  /** The server's settings before this stack first changed them. */
-  declare public readonly previousSettings: pulumi.Output<ReportedLogSettings>;
-  /** The server's settings as last read. */
-  declare public readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
-  /** The managed log level (after a refresh: the server's). */
-  declare public readonly logLevel: pulumi.Output<(typeof LOG_SETTINGS_LEVELS)[number] | undefined>;
-  /** The managed log directory (after a refresh: the server's). */
-  declare public readonly logDir: pulumi.Output<string | undefined>;
-  /** The managed maximum number of error reports. */
-  declare public readonly maxErrorReportsCount: pulumi.Output<number | undefined>;
-  /** The managed maximum age of log files. */
-  declare public readonly maxLogFileAge: pulumi.Output<number | undefined>;
-  /** The managed usage metering switch. */
-  declare public readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
-  /** Whether destroy writes back `previousSettings`. */
-  declare public readonly restoreOnDestroy: pulumi.Output<boolean>;
-
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface below
+export class LogSettings extends ServerResource<LogSettingsInputs["timeouts"]> {
   /**
    * @param name - the resource's name in the stack.
    * @param args - which server and which settings; see {@link LogSettingsArgs}.
@@ -104,3 +90,7 @@ export class LogSettings extends ServerResource<{ changeMs: number }> {
     super(...registration(LOG_SETTINGS, name, args, connection, options));
   }
 }
+
+// The outputs come from the definition (generated.ts): merged into the class, declared nowhere else.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface LogSettings extends LogSettingsOutputProperties {}

@@ -3,64 +3,17 @@
  * fields, and which inputs only update state (another archive, site or triggers is a new import).
  */
 import * as fs from "node:fs";
-import { z } from "zod";
-import { objectUrlProblem, type ServerType } from "../../client";
-import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
+import { objectUrlProblem } from "../../client";
+import { inputsSchema, inputsWith } from "../common/definition";
 import { type CheckFailure } from "../common/input-check";
-import { nonEmpty } from "../common/input-schemas";
-import {
-  objectStoreCredentialsSchema,
-  objectStoreSchema,
-  objectUrlSchema,
-  type ObjectStoreCredentials,
-  type ObjectStoreOptions,
-} from "../common/object-store-inputs";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
+import { SITE_IMPORT_DEFINITION } from "./definition";
+import type { SiteImportInputs } from "./generated";
 import { SITE_IMPORT } from "./resource";
 
-/**
- * Default bound on an import, including waiting while an export or import holds the site.
- *
- * @internal
- */
-export const DEFAULT_IMPORT_MS = 60 * 60_000;
-
-/** Inputs of a `SiteImport` whose values are known. */
-export interface SiteImportInputs {
-  serverType: ServerType;
-  adminUrl: string;
-  username: string;
-  password: string;
-  /** The archive as the server reads it: a path, or the id of an uploaded item. */
-  location?: string;
-  /** A local archive, uploaded first. */
-  localArchive?: string;
-  /** An archive in S3-compatible object storage, `s3://bucket/key`, streamed to the server first. */
-  archiveObject?: string;
-  /** With archiveObject: how to reach the store. */
-  objectStore?: ObjectStoreOptions;
-  /** With archiveObject: static credentials of the store (a secret); default the AWS SDK's chain. */
-  objectStoreCredentials?: ObjectStoreCredentials;
-  /** SHA-256 (hex) of the archive, when known (e.g. a SiteExport's `sha256`). */
-  archiveSha256?: string;
-  triggers?: unknown[];
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { importMs: number };
-}
-
-/** Outputs of a `SiteImport` as stored in state. */
-export interface SiteImportOutputs extends SiteImportInputs {
-  /** What identifies the archive: `sha256:<hex>`, or `location:<path or id>` without a hash. */
-  fingerprint: string;
-  /** With localArchive or archiveObject: the id of the uploaded item the import read. */
-  uploadedItemId?: string;
-  /** `imported` (the server answered success) or `answer-lost` (sent once, answer lost). */
-  outcome: "imported" | "answer-lost";
-  importedAt: string;
-  /** The server's answer without `status` (its report; shape undocumented), as JSON text. */
-  report?: string;
-}
+export type { SiteImportInputs, SiteImportOutputs } from "./generated";
+export { DEFAULT_IMPORT_MS } from "./definition";
 
 /**
  * The zod schema of the SiteImport inputs.
@@ -68,30 +21,11 @@ export interface SiteImportOutputs extends SiteImportInputs {
  * @internal
  */
 export function siteImportInputsSchema() {
-  return adminInputsSchema(
-    {
-      location: nonEmpty().optional(),
-      localArchive: nonEmpty().optional(),
-      archiveObject: objectUrlSchema().optional(),
-      objectStore: objectStoreSchema(),
-      objectStoreCredentials: objectStoreCredentialsSchema(),
-      archiveSha256: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/i, {
-          error: (issue) =>
-            issue.input === ""
-              ? "is empty: give the archive's SHA-256 as the stack recorded it (a SiteExport's sha256 output); an empty value proves nothing"
-              : "must be a SHA-256 in hex (64 digits)",
-        })
-        .optional(),
-      triggers: z.array(z.unknown()).optional(),
-    },
-    { importMs: DEFAULT_IMPORT_MS },
-  );
+  return inputsSchema(SITE_IMPORT_DEFINITION);
 }
 
 /**
- * The hand-written {@link SiteImportInputs} and the schema agree (a build error otherwise).
+ * The generated {@link SiteImportInputs} and the schema agree (a build error otherwise).
  *
  * @internal
  */
@@ -197,14 +131,4 @@ export const parseSiteImportInputs = inputReader<SiteImportInputs>(SITE_IMPORT_I
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [
-  ...ACCESS_INPUTS,
-  "adminUrl",
-  "serverType",
-  "location",
-  "localArchive",
-  "archiveObject",
-  "archiveSha256",
-  "objectStore",
-  "objectStoreCredentials",
-] as const;
+export const STATE_ONLY_INPUTS = inputsWith(SITE_IMPORT_DEFINITION, "stateOnly");

@@ -1,63 +1,18 @@
 /**
- * The inputs of a `SiteMachine`: their types, the zod schema that checks them, the rule across
- * fields, and which inputs replace the machine and which only update state.
+ * The inputs of a `SiteMachine` as the lifecycle reads them: the schema and lists derived from
+ * its definition (definition.ts), and the rule across fields.
  */
-import { z } from "zod";
-import type { ServerType } from "../../client";
-import { ACCESS_INPUTS, adminInputsSchema } from "../common/admin-inputs";
+import { inputsSchema, inputsWith } from "../common/definition";
 import { type CheckFailure } from "../common/input-check";
-import { adminRootSchema, nonEmpty } from "../common/input-schemas";
 import { inputReader, type InputRules } from "../common/implementation";
 import type { Assert, ParsesTo } from "../common/schema-match";
-import { SITE_MACHINE } from "./resource";
 import { sameUrl } from "../common/urls";
+import { SITE_MACHINE_DEFINITION } from "./definition";
+import type { SiteMachineInputs } from "./generated";
+import { SITE_MACHINE } from "./resource";
 
-/**
- * Default bound on waiting for the joining machine to answer at all (a fresh install).
- *
- * @internal
- */
-export const DEFAULT_SERVER_READY_MS = 15 * 60_000;
-
-/**
- * Default bound on the join: joinSite, its pollAfter and the watching that follows.
- *
- * @internal
- */
-export const DEFAULT_JOIN_MS = 30 * 60_000;
-
-/** Inputs of a `SiteMachine` whose values are known. */
-export interface SiteMachineInputs {
-  serverType: ServerType;
-  /** Administrative root of the joining machine. */
-  adminUrl: string;
-  /** Administrative root of a machine of the site (joinSite's `adminURL`). */
-  siteAdminUrl: string;
-  /** The machine's name as the site lists it; default: the host of `adminUrl`. */
-  machineName?: string;
-  username: string;
-  password: string;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean };
-  timeouts: { serverReadyMs: number; joinMs: number };
-  /**
-   * Whether destroy unregisters a machine this resource adopted (one that was in the site before
-   * the stack took it on). Default false: an adopted machine is left in the site as it was found.
-   * A machine this resource joined is always unregistered on destroy.
-   */
-  unregisterAdoptedOnDestroy: boolean;
-}
-
-/** Outputs of a `SiteMachine` as stored in state. */
-export interface SiteMachineOutputs extends SiteMachineInputs {
-  /** "joined" when this resource joined the machine, "adopted" when it was in the site already. */
-  state: "joined" | "adopted";
-  /** The machine's name as the site spells it. */
-  registeredName: string;
-  /** The site's machines, as last read. */
-  machines: string[];
-  /** When the machine joined or was adopted (ISO 8601). */
-  joinedAt: string;
-}
+export type { SiteMachineInputs, SiteMachineOutputs } from "./generated";
+export { DEFAULT_JOIN_MS, DEFAULT_SERVER_READY_MS } from "./definition";
 
 /**
  * The zod schema of the SiteMachine inputs.
@@ -65,18 +20,11 @@ export interface SiteMachineOutputs extends SiteMachineInputs {
  * @internal
  */
 export function siteMachineInputsSchema() {
-  return adminInputsSchema(
-    {
-      siteAdminUrl: adminRootSchema(),
-      machineName: nonEmpty().optional(),
-      unregisterAdoptedOnDestroy: z.boolean().default(false),
-    },
-    { serverReadyMs: DEFAULT_SERVER_READY_MS, joinMs: DEFAULT_JOIN_MS },
-  );
+  return inputsSchema(SITE_MACHINE_DEFINITION);
 }
 
 /**
- * The hand-written {@link SiteMachineInputs} and the schema agree (a build error otherwise).
+ * The generated {@link SiteMachineInputs} and the schema agree (a build error otherwise).
  *
  * @internal
  */
@@ -130,11 +78,11 @@ export const parseSiteMachineInputs = inputReader<SiteMachineInputs>(SITE_MACHIN
  *
  * @internal
  */
-export const REPLACING_INPUTS = ["serverType", "adminUrl", "siteAdminUrl", "machineName"] as const;
+export const REPLACING_INPUTS = inputsWith(SITE_MACHINE_DEFINITION, "replaces");
 
 /**
  * Inputs whose change only updates state.
  *
  * @internal
  */
-export const STATE_ONLY_INPUTS = [...ACCESS_INPUTS, "unregisterAdoptedOnDestroy"] as const;
+export const STATE_ONLY_INPUTS = inputsWith(SITE_MACHINE_DEFINITION, "stateOnly");

@@ -19,39 +19,11 @@ import {
 } from "../../client";
 import { messageOf } from "../common/failures";
 import { logWarn } from "../common/log";
+import type { SiteOutputs } from "./generated";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
-import type { SiteServer } from "./server";
 
-/** Outputs of a `Site` as stored in state: the inputs, plus what the server reported. */
-export interface SiteOutputs extends SiteInputs {
-  /** `created` when this resource created the site, `adopted` when it adopted an existing one. */
-  state: "created" | "adopted";
-  /** When the site was created or adopted (ISO 8601). */
-  createdAt: string;
-  /**
-   * Names of the site's machines, as the server reports them: read by `pulumi refresh`, at
-   * adoption and after a watched creation; not read right after a synchronous createNewSite
-   * (unset until the next refresh).
-   */
-  machines?: string[];
-  /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
-  serverVersion?: string;
-  /**
-   * The log settings as the server reports them (after applying ours); read as `machines` is
-   * (unset right after a synchronous createNewSite, until the next refresh).
-   */
-  serverLogSettings?: Record<string, string | number | boolean>;
-  /**
-   * The server directories as the server reports them: read by `pulumi refresh` and at adoption;
-   * not read back right after a synchronous createNewSite (unset until the next refresh).
-   */
-  serverDirectories?: SiteReportedDirectory[];
-  /**
-   * Where the server reports its configuration store: read as `serverDirectories` is (unset
-   * right after a synchronous createNewSite, until the next refresh).
-   */
-  serverConfigStore?: SiteReportedConfigStore;
-}
+export type { SiteOutputs } from "./generated";
+import type { SiteServer } from "./server";
 
 /** A server directory as the server reports it (`system/directories`). */
 export interface SiteReportedDirectory {

@@ -1,0 +1,91 @@
+/**
+ * Every input and output of a `Collaboration`, defined once: the Args, the class's outputs, the
+ * public types, the zod schema, the diff's lists, the plugin schema and docs/collaboration.md's
+ * table are derived from it.
+ */
+import { z } from "zod";
+import { defineResource } from "../common/definition";
+import { nonEmpty } from "../common/input-schemas";
+import { portalInputs, portalTlsInput } from "../common/portal-inputs";
+
+const portal = portalInputs();
+
+/** @internal */
+export const COLLABORATION_DEFINITION = defineResource({
+  type: "Collaboration",
+  folder: "collaboration",
+  doc:
+    "A partnered or distributed collaboration on a portal, as the portal reports it; destroy " +
+    "deletes it (host) or leaves it (guest).",
+  base: "PortalConnectionArgs",
+  argsDoc:
+    "Arguments of a {@link Collaboration}: the portal's connection ({@link PortalConnectionArgs}) " +
+    "and the collaboration. Every field accepts a `pulumi.Input`.",
+  inputs: {
+    sharingUrl: {
+      ...portal.sharingUrl,
+      doc: "The portal's sharing API root (a web adaptor prefix is fine). " + portal.sharingUrl.doc,
+    },
+    collaborationId: {
+      schema: nonEmpty,
+      doc: "The collaboration's id.",
+      replaces: true,
+    },
+    portalId: {
+      schema: () => nonEmpty().optional(),
+      doc:
+        'This portal\'s id; omitted, it is read from portals/self (`"self"` means this portal). ' +
+        "Host or guest is decided by this portal's own id.",
+      defaultText: "the portal's own id (`portals/self`)",
+      replaces: true,
+    },
+    username: {
+      ...portal.username,
+      doc: "An administrator of the portal (`org_admin`), with password, unless a token is given.",
+    },
+    password: portal.password,
+    token: {
+      ...portal.token,
+      doc:
+        "A portal token instead of username and password. Stored only as a secret. A token " +
+        "cannot be renewed: give a password for long-lived stacks.",
+    },
+    leaveAsGuest: {
+      schema: () => z.boolean().default(false),
+      doc: "On a guest portal: make destroy remove this portal's participation (default false).",
+      outputDoc: "Whether destroy on a guest portal removes this portal's participation.",
+      stateOnly: true,
+    },
+    deleteAdoptedOnDestroy: {
+      schema: () => z.boolean().default(false),
+      doc:
+        "For a collaboration imported with `pulumi import` (through the provider plugin): make " +
+        "destroy delete it (host) or leave it (guest, with leaveAsGuest). Default false: an " +
+        "imported one is left as it is.",
+      outputDoc: "Whether destroy deletes or leaves a collaboration this stack imported.",
+      stateOnly: true,
+    },
+    tls: portalTlsInput(),
+  },
+  outputs: {
+    portalId: {
+      type: "string",
+      doc: "The portal id used: the input, or the portal's own id from portals/self.",
+    },
+    portalIdGiven: {
+      type: "boolean",
+      doc: "Whether portalId was given (false: it was looked up and may be looked up again).",
+    },
+    name: { type: "string", doc: "The collaboration's name, as the portal reports it." },
+    description: { type: "string", doc: "Its description, as the portal reports it." },
+    hostPortalId: { type: "string", doc: "The id of the portal that hosts it." },
+    role: { type: '"host" | "guest"', doc: "This portal's role in it." },
+    state: {
+      type: '"confirmed" | "adopted"',
+      optional: true,
+      doc:
+        "`confirmed` when the program declared it, `adopted` when `pulumi import` brought it in " +
+        "(absent from state written before it existed: declared).",
+    },
+  },
+});

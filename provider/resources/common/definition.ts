@@ -1,0 +1,178 @@
+/**
+ * One definition per resource input: its zod type (with its default), its description and how a
+ * change of it is treated. The Args, the class's outputs, the public input and output types and
+ * the frame's keys (`<name>/generated.ts`), the docs' argument tables and the plugin schema are
+ * derived from it (scripts/definitions.cjs writes them at build time; tests/resources/
+ * definitions.test.ts checks they agree).
+ *
+ * @internal
+ */
+import { z } from "zod";
+
+/**
+ * How a schema node is written in TypeScript when zod's own type is not the public one: `name`,
+ * a named type (written into generated.ts from the schema, or imported `from` a module, relative
+ * to `provider/resources/<name>/`), or `type`, TypeScript text used as it is.
+ *
+ * @internal
+ */
+export interface TsNaming {
+  name?: string;
+  from?: string;
+  type?: string;
+}
+
+/**
+ * The TypeScript names of schema nodes (a registry of its own: zod's JSON Schema, which the
+ * plugin schema is built from, never sees them).
+ *
+ * @internal
+ */
+export const TS_NAMES = z.registry<TsNaming>();
+
+/**
+ * A schema written in TypeScript as `naming` says.
+ *
+ * @internal
+ */
+export function named<S extends z.ZodType>(schema: S, naming: TsNaming): S {
+  TS_NAMES.add(schema, naming);
+  return schema;
+}
+
+/**
+ * One input of a resource.
+ *
+ * @internal
+ */
+export interface InputSpec {
+  /** Its zod type, default included (built per call: a serialized provider must not hold it). */
+  schema: () => z.ZodType;
+  /** What it is, for the Args' TSDoc, the docs' table and the plugin schema. */
+  doc: string;
+  /** What its output holds, when that is not {@link doc} (e.g. "after a refresh: the server's"). */
+  outputDoc?: string;
+  /** Its default in words, for the docs' table, when it is no constant (e.g. "the site root"). */
+  defaultText?: string;
+  /** Always stored as a secret. */
+  secret?: boolean;
+  /** A change replaces the resource. */
+  replaces?: boolean;
+  /** A change only updates state: nothing on the server is touched. */
+  stateOnly?: boolean;
+  /**
+   * Declared by the base arguments and class (`ServerResourceArgs`, `PortalConnectionArgs`):
+   * `connection` when the connection (arguments, config, environment) fills it, `base` otherwise.
+   * Neither is written into the resource's own Args unless {@link own} says so.
+   */
+  inherited?: "connection" | "base";
+  /** An inherited input redeclared in the resource's Args, with its own {@link doc}. */
+  own?: boolean;
+  /** The argument's TypeScript type (inside `pulumi.Input<>`), when it is not zod's. */
+  argType?: string;
+  /** The argument is optional though the input is required (the class fills it). */
+  argOptional?: boolean;
+  /** Absent from state written before the input existed, though it has a default now. */
+  optionalInState?: boolean;
+  /** The output's TypeScript type (inside `pulumi.Output<>`), when it is not zod's. */
+  outputType?: string;
+}
+
+/**
+ * One output that only the lifecycle sets; under an input's key, what that input's output holds
+ * when it is more than the input (Collaboration's `portalId`, read from the portal when omitted).
+ *
+ * @internal
+ */
+export interface OutputSpec {
+  /** Its TypeScript type (inside `pulumi.Output<>`). */
+  type: string;
+  /** What it holds. */
+  doc: string;
+  /** Absent from some states (`| undefined` in the class). */
+  optional?: boolean;
+  /**
+   * Registered as the arguments are (known, unset until the lifecycle sets it), not as unknown:
+   * SiteExport's `requestedLocation`, which has always been, and which the plugin schema leaves out.
+   */
+  registeredAsArgument?: boolean;
+  /** Always stored as a secret. */
+  secret?: boolean;
+}
+
+/**
+ * The definition of a resource's inputs and outputs.
+ *
+ * @internal
+ */
+export interface ResourceDefinition<
+  I extends Record<string, InputSpec> = Record<string, InputSpec>,
+> {
+  /** The class name. */
+  type: string;
+  /** The folder under provider/resources/ (its generated.ts, docs/<folder>.md). */
+  folder: string;
+  /** What the resource is: the plugin schema's description. */
+  doc: string;
+  /**
+   * What its Args extend: `ServerResourceArgs`, `PortalConnectionArgs` or `ServerConnectionArgs`
+   * (TypeScript text, e.g. `Omit<ServerConnectionArgs, "adminUrl">`).
+   */
+  base: string;
+  /** The Args' TSDoc. */
+  argsDoc: string;
+  inputs: I;
+  outputs: Record<string, OutputSpec>;
+  /** Type imports the outputs' TypeScript types need (import lines, relative to the folder). */
+  imports?: readonly string[];
+}
+
+/**
+ * A resource definition, its input keys' literal types kept for the lists derived from it.
+ *
+ * @internal
+ */
+export function defineResource<const I extends Record<string, InputSpec>>(
+  definition: ResourceDefinition<I>,
+): ResourceDefinition<I> {
+  return definition;
+}
+
+/** The keys of `I` whose spec has `flag` set to `true`. */
+export type KeysWith<I, F extends keyof InputSpec> = {
+  [K in keyof I]: I[K] extends Record<F, true> ? K : never;
+}[keyof I] &
+  string;
+
+/**
+ * The inputs of a definition whose spec sets `flag`, in the definition's order.
+ *
+ * @internal
+ */
+export function inputsWith<
+  I extends Record<string, InputSpec>,
+  F extends "replaces" | "stateOnly" | "secret",
+>(definition: ResourceDefinition<I>, flag: F): readonly KeysWith<I, F>[] {
+  return Object.entries(definition.inputs)
+    .filter(([, spec]) => spec[flag] === true)
+    .map(([key]) => key) as KeysWith<I, F>[];
+}
+
+/** The zod shape of a definition's inputs. */
+export type ShapeOf<I extends Record<string, InputSpec>> = {
+  [K in keyof I]: ReturnType<I[K]["schema"]>;
+};
+
+/**
+ * The strict zod schema of a definition's inputs (built per call).
+ *
+ * @internal
+ */
+export function inputsSchema<I extends Record<string, InputSpec>>(
+  definition: ResourceDefinition<I>,
+): z.ZodObject<ShapeOf<I>, z.core.$strict> {
+  const shape = Object.fromEntries(
+    Object.entries(definition.inputs).map(([key, spec]) => [key, spec.schema()]),
+  ) as ShapeOf<I>;
+  return z.strictObject(shape);
+}

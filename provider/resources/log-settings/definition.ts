@@ -1,0 +1,100 @@
+/**
+ * Every input and output of a `LogSettings`, defined once: the Args, the class's outputs, the
+ * public types, the zod schema, the diff's lists, the plugin schema and docs/log-settings.md's
+ * table are derived from it.
+ */
+import { z } from "zod";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
+import { defineResource, named } from "../common/definition";
+import { nonEmpty } from "../common/input-schemas";
+import { LOG_SETTINGS_LEVELS } from "./resource";
+
+/** Default bound on a change, including waiting while an export or import holds the site. */
+export const DEFAULT_CHANGE_MS = 10 * 60_000;
+
+const admin = adminInputs();
+
+/** A count the server keeps: an integer, never negative. */
+function count() {
+  return z.number().int().min(0, { message: "must not be negative" });
+}
+
+/** @internal */
+export const LOG_SETTINGS_DEFINITION = defineResource({
+  type: "LogSettings",
+  folder: "log-settings",
+  doc: "The log settings of a server's site (logs/settings/edit), restored on destroy if asked.",
+  base: "ServerResourceArgs",
+  argsDoc:
+    "Arguments of a {@link LogSettings}: the server's connection ({@link ServerResourceArgs}) " +
+    "and the settings to keep; at least one of them. Every field accepts a `pulumi.Input`.",
+  imports: ['import type { ReportedLogSettings } from "./inputs";'],
+  inputs: {
+    // Another spelling of the URL only updates state; another server is a replacement.
+    serverType: { ...admin.serverType, stateOnly: true },
+    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
+    username: admin.username,
+    password: admin.password,
+    logLevel: {
+      schema: () =>
+        named(
+          z.enum(LOG_SETTINGS_LEVELS, {
+            message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}`,
+          }),
+          { name: "LogSettingsLevel", from: "./resource" },
+        ).optional(),
+      doc:
+        "Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. Only the settings given " +
+        "are managed; the others stay the server's.",
+      outputDoc: "The managed log level (after a refresh: the server's).",
+    },
+    logDir: {
+      schema: () => nonEmpty().optional(),
+      doc: "Directory of the logs, as the server sees it.",
+      outputDoc: "The managed log directory (after a refresh: the server's).",
+    },
+    maxErrorReportsCount: {
+      schema: () => count().optional(),
+      doc: "Maximum number of error reports.",
+      outputDoc: "The managed maximum number of error reports.",
+    },
+    maxLogFileAge: {
+      schema: () => count().optional(),
+      doc: "Maximum age of log files (the unit is not documented).",
+      outputDoc: "The managed maximum age of log files.",
+    },
+    usageMeteringEnabled: {
+      schema: () => z.boolean().optional(),
+      doc: "Usage metering (Mission, Notebook and Video Server only).",
+      outputDoc: "The managed usage metering switch.",
+    },
+    restoreOnDestroy: {
+      schema: () => z.boolean().default(false),
+      doc:
+        "On destroy, write back the settings the server had before this stack changed them " +
+        "(`previousSettings`).",
+      outputDoc: "Whether destroy writes back `previousSettings`.",
+      stateOnly: true,
+    },
+    tls: adminTlsInput(),
+    timeouts: timeoutsInput(
+      {
+        changeMs: {
+          ms: DEFAULT_CHANGE_MS,
+          doc: "How long a change may take, including waiting while an export or import holds the site.",
+        },
+      },
+      "How long a change may take, including waiting while an export or import holds the site.",
+    ),
+  },
+  outputs: {
+    previousSettings: {
+      type: "ReportedLogSettings",
+      doc: "The server's settings before the first change: what `restoreOnDestroy` writes back.",
+    },
+    serverLogSettings: {
+      type: "ReportedLogSettings",
+      doc: "The server's settings as last read (after create, update or refresh).",
+    },
+  },
+});

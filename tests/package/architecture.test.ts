@@ -1,0 +1,48 @@
+/**
+ * ARCHITECTURE.md stays an overview a contributor reads in one go (at most 15 KB, lines of at most
+ * 100 columns), and true of the code: every file or folder it names exists.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const TEXT = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");
+/** Where a path the page names relative to its section may live (a resource folder: Site's). */
+const BASES = [
+  "",
+  "provider/resources",
+  "provider/resources/site",
+  "provider/client",
+  "provider/plugin",
+  "emulator",
+];
+
+/** The backticked names that are files (by their extension) or folders (a trailing slash). */
+function namedPaths(text: string): string[] {
+  const names = [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!);
+  return [
+    ...new Set(
+      names.filter(
+        (n) =>
+          !/[<>*…:"]/.test(n) &&
+          !n.startsWith("pulumi-arcgis-admin/") &&
+          (/\.(ts|md|cjs|mjs|json)$/.test(n) || /^[\w.-]+(\/[\w.-]+)*\/$/.test(n)),
+      ),
+    ),
+  ];
+}
+
+it("is at most 15 KB, wrapped at 100 columns", () => {
+  expect(Buffer.byteLength(TEXT)).toBeLessThanOrEqual(15 * 1024);
+  const long = TEXT.split("\n").filter((line) => [...line].length > 100);
+  expect(long).toEqual([]);
+});
+
+it("names only files and folders that exist", () => {
+  const named = namedPaths(TEXT);
+  expect(named.length).toBeGreaterThan(30);
+  const missing = named.filter(
+    (name) => !BASES.some((base) => fs.existsSync(path.join(ROOT, base, name))),
+  );
+  expect(missing).toEqual([]);
+});

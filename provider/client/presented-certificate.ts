@@ -117,7 +117,7 @@ export async function presentedCertificate(
           pem: peer.toString(),
         });
       });
-      socket.once("error", (error) => {
+      socket.once("error", (error: Error) => {
         clearTimeout(timer);
         socket.destroy();
         reject(error);

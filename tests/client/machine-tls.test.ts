@@ -63,7 +63,7 @@ describe.each([
   ["arcgis-server", "certificates"],
   ["mission-server", "certificates and sslCertificates"],
   ["video-server", "sslCertificates"],
-] as const)("machine TLS on %s (list key: %s)", (serverType: ServerType) => {
+] as const)("machine TLS on %s (list key: %s)", (serverType: ServerType, _listKey: string) => {
   let emu: TestEmulator;
   let session: AdminSession;
   let selfSigned: string;

@@ -40,8 +40,9 @@ export interface PresentedCertificate {
   subject: string;
   /** Issuer, in the same form. */
   issuer: string;
-  /** Validity. */
+  /** Start of validity. */
   validFrom: Date;
+  /** End of validity. */
   validUntil: Date;
   /** Whether the chain was checked (`trustOnly`) or not (`do-not-verify`). */
   verified: boolean;

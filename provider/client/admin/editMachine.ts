@@ -10,9 +10,11 @@ export interface MachineChanges {
   webServerCertificateAlias?: string | undefined;
   /** The machine's administrative URL. */
   adminURL?: string | undefined;
-  /** Heap sizes in MB (-1: the web server's own default). */
+  /** The web server's heap size, in MB (-1: its own default). */
   webServerMaxHeapSize?: number | undefined;
+  /** The application server's heap size, in MB. */
   appServerMaxHeapSize?: number | undefined;
+  /** A service process's heap size, in MB (ArcGIS Server). */
   socMaxHeapSize?: number | undefined;
 }
 

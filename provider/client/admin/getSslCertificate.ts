@@ -31,9 +31,9 @@ export interface SslCertificate {
   subject?: string | undefined;
   /** e.g. `["DNSName: gis.example.com", "IPAddress: 10.0.0.5"]`. */
   subjectAlternativeNames?: string[] | undefined;
-  /** Start of validity (epoch ms). */
+  /** Start of validity (the answer's `validFromEpoch`). */
   validFrom?: Date | undefined;
-  /** End of validity (epoch ms). */
+  /** End of validity (the answer's `validUntilEpoch`). */
   validUntil?: Date | undefined;
   /** Serial number, hex. */
   serialNumber?: string | undefined;

@@ -128,6 +128,18 @@ export type {
   WaitStatus,
   WaitForSiteTarget,
   WaitForJoinTarget,
+  SslCertificate,
+  ImportRootOrIntermediateParams,
+  ImportExistingServerCertificateParams,
+  MachineInfo,
+  MachineChanges,
+  UpgradeState,
+  UpgradeStatus,
+  CompleteUpgradeParams,
+  CompletedUpgrade,
+  PresentedCertificateOptions,
+  PresentedCertificate,
+  PresentedCertificateTrust,
 } from "./client";
 export declare const siteStatus: typeof Client.siteStatus;
 export declare const serverInfo: typeof Client.serverInfo;
@@ -150,6 +162,20 @@ export declare const waitForServer: typeof Client.waitForServer;
 export declare const waitForSite: typeof Client.waitForSite;
 export declare const waitForImport: typeof Client.waitForImport;
 export declare const waitForJoin: typeof Client.waitForJoin;
+export declare const listSslCertificates: typeof Client.listSslCertificates;
+export declare const getSslCertificate: typeof Client.getSslCertificate;
+export declare const importRootOrIntermediate: typeof Client.importRootOrIntermediate;
+export declare const importExistingServerCertificate: typeof Client.importExistingServerCertificate;
+export declare const deleteSslCertificate: typeof Client.deleteSslCertificate;
+export declare const getMachine: typeof Client.getMachine;
+export declare const editMachine: typeof Client.editMachine;
+export declare const getSystemProperties: typeof Client.getSystemProperties;
+export declare const updateSystemProperties: typeof Client.updateSystemProperties;
+export declare const getUpgradeStatus: typeof Client.getUpgradeStatus;
+export declare const completeUpgrade: typeof Client.completeUpgrade;
+export declare const upgradeRunsAsync: typeof Client.upgradeRunsAsync;
+export declare const presentedCertificate: typeof Client.presentedCertificate;
+export declare const normalizeFingerprint: typeof Client.normalizeFingerprint;
 
 // Client: operations of a portal's sharing API.
 export type {
@@ -221,6 +247,20 @@ const CLIENT_VALUES = [
   "waitForSite",
   "waitForImport",
   "waitForJoin",
+  "listSslCertificates",
+  "getSslCertificate",
+  "importRootOrIntermediate",
+  "importExistingServerCertificate",
+  "deleteSslCertificate",
+  "getMachine",
+  "editMachine",
+  "getSystemProperties",
+  "updateSystemProperties",
+  "getUpgradeStatus",
+  "completeUpgrade",
+  "upgradeRunsAsync",
+  "presentedCertificate",
+  "normalizeFingerprint",
   "portalSelf",
   "federatedServers",
   "federateServer",
@@ -285,6 +325,20 @@ for (const name of CLIENT_VALUES) {
     exports.waitForSite =
     exports.waitForImport =
     exports.waitForJoin =
+    exports.listSslCertificates =
+    exports.getSslCertificate =
+    exports.importRootOrIntermediate =
+    exports.importExistingServerCertificate =
+    exports.deleteSslCertificate =
+    exports.getMachine =
+    exports.editMachine =
+    exports.getSystemProperties =
+    exports.updateSystemProperties =
+    exports.getUpgradeStatus =
+    exports.completeUpgrade =
+    exports.upgradeRunsAsync =
+    exports.presentedCertificate =
+    exports.normalizeFingerprint =
     exports.portalSelf =
     exports.federatedServers =
     exports.federateServer =

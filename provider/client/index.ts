@@ -21,3 +21,4 @@ export * from "./session";
 export * from "./admin";
 export * from "./portal";
 export * from "./object-store";
+export * from "./presented-certificate";

@@ -26,6 +26,11 @@ import {
   serverInfo,
   siteStatus,
   unregisterMachine,
+  completeUpgrade,
+  getSystemProperties,
+  getUpgradeStatus,
+  listSslCertificates,
+  updateSystemProperties,
 } from "../../provider/client";
 import { closeServer, listen } from "../client/helpers";
 import type { ConformanceCase, Json } from "./corpus";
@@ -170,6 +175,21 @@ async function replay(c: ConformanceCase, exportFolder: string) {
       case "unregisterMachine":
         outcome = await unregisterMachine(session(), call.input.machineName);
         break;
+      case "getUpgradeStatus":
+        outcome = await getUpgradeStatus(adminUrl);
+        break;
+      case "completeUpgrade":
+        outcome = await completeUpgrade(adminUrl, { serverType: c.serverType });
+        break;
+      case "getSystemProperties":
+        outcome = await getSystemProperties(session());
+        break;
+      case "updateSystemProperties":
+        outcome = await updateSystemProperties(session(), call.input.properties);
+        break;
+      case "listSslCertificates":
+        outcome = await listSslCertificates(session(), call.input.machineName);
+        break;
     }
     return { recorded, outcome };
   } finally {
@@ -185,7 +205,8 @@ function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
       .replaceAll("{archive}", "/opt/backups/20250101-120000-UTC.agssite")
       .replaceAll("{uploadId}", "i5fad5582-80bc-4155-a21c-62f326354aba")
       .replaceAll("{siteAdminUrl}", "https://site.example.com:20443/arcgis/admin")
-      .replaceAll("{joinedMachine}", "MACHINE2.EXAMPLE.COM"),
+      .replaceAll("{joinedMachine}", "MACHINE2.EXAMPLE.COM")
+      .replaceAll("{siteMachine}", "MACHINE1.EXAMPLE.COM"),
   ) as ConformanceCase;
 }
 
@@ -247,7 +268,20 @@ describe("the client against the conformance corpus", () => {
           expect(outcome).toHaveLength(call.expect.count);
           break;
         case "unregisterMachine":
+        case "updateSystemProperties":
           expect(outcome).toBeUndefined();
+          break;
+        case "getUpgradeStatus":
+          expect(outcome).toMatchObject(call.expect);
+          break;
+        case "completeUpgrade":
+          expect(outcome).toEqual({ mode: "sync" });
+          break;
+        case "getSystemProperties":
+          expect(outcome).toEqual(c.answer.body);
+          break;
+        case "listSslCertificates":
+          expect(outcome).toEqual(call.expect);
           break;
       }
     },

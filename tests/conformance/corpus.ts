@@ -150,6 +150,17 @@ export type ClientCall =
   | { operation: "listMachines"; expect: { count: number } }
   /** `{joinedMachine}` stands for the name of the site's second machine. */
   | { operation: "unregisterMachine"; input: { machineName: string } }
+  /** `getUpgradeStatus`: the state the answer means (no token). */
+  | {
+      operation: "getUpgradeStatus";
+      expect: { state: "required" | "in-progress" | "not-required"; required: boolean };
+    }
+  /** `completeUpgrade`, synchronously (no token). */
+  | { operation: "completeUpgrade" }
+  | { operation: "getSystemProperties" }
+  | { operation: "updateSystemProperties"; input: { properties: { [key: string]: Json } } }
+  /** `{siteMachine}` stands for the name of the site's machine. */
+  | { operation: "listSslCertificates"; input: { machineName: string }; expect: string[] }
   /** The client performs no such exchange: the case is the emulator's evidence only. */
   | { operation: "none"; why: string };
 

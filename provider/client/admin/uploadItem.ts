@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { openAsBlob } from "node:fs";
 import * as path from "node:path";
 import { Readable } from "node:stream";
-import { FormData } from "undici";
 import { z } from "zod";
 import { baseHeaders, sendForAnswer } from "../request";
+import { postMultipart } from "../multipart";
 import { validateAnswer } from "../response";
 import { streamedZipCheck } from "../archive-check";
 import {
@@ -42,19 +42,21 @@ export async function uploadItem(
 ): Promise<{ itemID: string }> {
   const url = session.url("uploads/upload");
   const ctx = { operation: "uploads/upload", url, secrets: session.secrets() };
-  const body = await session.withToken(async (token) => {
-    const form = new FormData();
-    form.set("itemFile", await openAsBlob(options.file), path.basename(options.file));
-    if (options.description !== undefined) form.set("description", options.description);
-    form.set("f", "json");
-    // Tokens go in the body: URLs end up in proxy and server logs.
-    form.set("token", token);
-    return sendForAnswer(
-      { url, method: "POST", headers: baseHeaders(session.referer), body: form },
-      session.transport,
-      ctx,
-    );
-  });
+  const body = await postMultipart(
+    session,
+    url,
+    {
+      fields: { description: options.description },
+      // Opened for each attempt: a renewed token sends the file again from its start.
+      files: {
+        itemFile: async () => ({
+          content: await openAsBlob(options.file),
+          fileName: path.basename(options.file),
+        }),
+      },
+    },
+    ctx,
+  );
   const { item } = validateAnswer(UploadItemAnswer, body, ctx);
   return { itemID: typeof item === "string" ? item : item.itemID };
 }

@@ -1,7 +1,6 @@
-import { FormData } from "undici";
 import { z } from "zod";
 import { isNotFoundError } from "../errors";
-import { baseHeaders, sendForAnswer } from "../request";
+import { postMultipart } from "../multipart";
 import { validateAnswer } from "../response";
 import type { PortalSession } from "../session";
 
@@ -85,23 +84,20 @@ export async function importRootCertificate(
 ): Promise<void> {
   const url = `${session.portalAdminUrl}/${KEYSTORE}/importRootOrIntermediate`;
   const ctx = { operation: "importRootOrIntermediate", url, secrets: session.secrets() };
-  const body = await session.withToken(async (token) => {
-    const form = new FormData();
-    form.set(
-      "file",
-      new Blob([options.pem], { type: "application/x-x509-ca-cert" }),
-      `${options.alias}.cer`,
-    );
-    form.set("alias", options.alias);
-    form.set("norestart", options.restart === false ? "true" : "false");
-    form.set("f", "json");
-    // Tokens go in the body: URLs end up in proxy and server logs.
-    form.set("token", token);
-    return sendForAnswer(
-      { url, method: "POST", headers: baseHeaders(session.referer), body: form },
-      session.transport,
-      ctx,
-    );
-  });
+  const body = await postMultipart(
+    session,
+    url,
+    {
+      fields: { alias: options.alias, norestart: options.restart === false ? "true" : "false" },
+      files: {
+        file: {
+          content: options.pem,
+          fileName: `${options.alias}.cer`,
+          type: "application/x-x509-ca-cert",
+        },
+      },
+    },
+    ctx,
+  );
   validateAnswer(z.looseObject({ status: z.literal("success") }), body, ctx);
 }

@@ -48,10 +48,7 @@ export const chefArcgisServerCompleteUpgrade: ConformanceCase = {
       },
     },
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no upgrade; the case is evidence for the emulator only.",
-  },
+  client: { operation: "completeUpgrade" },
   assumptions: [
     "The 404's text is what a real ArcGIS Server answered when no upgrade was due (arcgis-powershell-dsc issue #323); that it answers so without a token is DSC's reading.",
   ],

@@ -40,8 +40,14 @@ export const chefArcgisServerUpdateSystemProperties: ConformanceCase = {
     },
   },
   client: {
-    operation: "none",
-    why: "The provider manages no such setting; the case is evidence for the emulator only.",
+    operation: "updateSystemProperties",
+    input: {
+      properties: {
+        WebContextURL: "https://mycompany.com/gis",
+        uploadFileExtensionWhitelist: "soe,sd,sde,csv,txt,kmz,geodatabase",
+        percentageMaxAllowedComputeCores: 50,
+      },
+    },
   },
   followUp: {
     request: {

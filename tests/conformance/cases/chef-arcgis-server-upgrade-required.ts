@@ -32,10 +32,7 @@ export const chefArcgisServerUpgradeRequired: ConformanceCase = {
     httpStatus: 200,
     body: { upgradeStatus: "UPGRADE_REQUIRED" },
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no upgrade; the case is evidence for the emulator only.",
-  },
+  client: { operation: "getUpgradeStatus", expect: { state: "required", required: true } },
   assumptions: [
     "The answer's upgradeFromVersion and upgradeToVersion (fields of the asynchronous status a real 12.1 server answered, arcgis-powershell-dsc issue #703); the clients read only upgradeStatus.",
   ],

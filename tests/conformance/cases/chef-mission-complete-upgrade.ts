@@ -36,10 +36,7 @@ export const chefMissionCompleteUpgrade: ConformanceCase = {
     request: { method: "GET", path: "/admin/upgrade", params: { f: "json" } },
     answer: { httpStatus: 200, body: { error: { code: 404 } } },
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no upgrade; the case is evidence for the emulator only.",
-  },
+  client: { operation: "completeUpgrade" },
   assumptions: [
     "After the upgrade Mission Server answers `upgrade` with code 404 in its error form, as ArcGIS Server does (no Mission source shows it; Chef and DSC only need isUpgrade to be absent).",
   ],

@@ -39,8 +39,13 @@ export const chefMissionUpdateSystemProperties: ConformanceCase = {
     },
   },
   client: {
-    operation: "none",
-    why: "The provider manages no such setting; the case is evidence for the emulator only.",
+    operation: "updateSystemProperties",
+    input: {
+      properties: {
+        WebContextURL: "https://mission.example.com/mission",
+        AuthTokenTimeInSeconds: 180,
+      },
+    },
   },
   followUp: {
     request: {

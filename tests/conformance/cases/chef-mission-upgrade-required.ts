@@ -32,8 +32,5 @@ export const chefMissionUpgradeRequired: ConformanceCase = {
     httpStatus: 200,
     body: { isUpgrade: true },
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no upgrade; the case is evidence for the emulator only.",
-  },
+  client: { operation: "getUpgradeStatus", expect: { state: "required", required: true } },
 };

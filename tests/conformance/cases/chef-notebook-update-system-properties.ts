@@ -30,10 +30,7 @@ export const chefNotebookUpdateSystemProperties: ConformanceCase = {
       status: "success",
     },
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no such setting; the case is evidence for the emulator only.",
-  },
+  client: { operation: "updateSystemProperties", input: { properties: {} } },
   followUp: {
     request: {
       method: "POST",

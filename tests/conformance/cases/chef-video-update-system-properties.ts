@@ -40,8 +40,14 @@ export const chefVideoUpdateSystemProperties: ConformanceCase = {
     },
   },
   client: {
-    operation: "none",
-    why: "The provider manages no such setting; the case is evidence for the emulator only.",
+    operation: "updateSystemProperties",
+    input: {
+      properties: {
+        maxFrameCount: 5000,
+        maxFileUploadSize: 10000,
+        disableServicesDirectory: false,
+      },
+    },
   },
   followUp: {
     request: {

@@ -27,8 +27,9 @@ export const docsArcgisServerListCertificates: ConformanceCase = {
   },
   answer: { httpStatus: 200, body: { certificates: ["selfsignedcertificate"] } },
   client: {
-    operation: "none",
-    why: "The provider manages no certificates yet (issue 41); the case is evidence for the emulator only.",
+    operation: "listSslCertificates",
+    input: { machineName: "{siteMachine}" },
+    expect: ["selfsignedcertificate"],
   },
   assumptions: [
     "A new machine's keystore holds only its self-signed certificate (a real one also holds the certificates Esri ships, e.g. for its own services).",

@@ -27,9 +27,6 @@ export const pythonMissionSystemProperties: ConformanceCase = {
     httpStatus: 200,
     body: {},
   },
-  client: {
-    operation: "none",
-    why: "The provider manages no such setting; the case is evidence for the emulator only.",
-  },
+  client: { operation: "getSystemProperties" },
   assumptions: ["A new site has no system properties: the answer is {}."],
 };

@@ -6,7 +6,7 @@
  * of the path, size and modification time of every source it compiles and of the files that
  * shape the build) after a successful build, and removes it before building. `npm start` builds
  * only when the stamp is missing or differs, or an output is missing: a build with nothing to do
- * still costs about a second of compiler start-up.
+ * still pays for the compiler's start-up.
  */
 const crypto = require("node:crypto");
 const fs = require("node:fs");

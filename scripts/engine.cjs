@@ -293,8 +293,8 @@ function cachedEngine(version, env = process.env) {
  * `node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider` from the project folder (the working
  * directory, as the engine starts it). Ours looks for that file there and in each parent folder
  * (where a workspace hoists it), as Node's resolution does, and runs it; only when none has it,
- * it asks Node to resolve the module (NODE_PATH, global folders): a second Node start, about
- * 35 ms before every dynamic-provider host.
+ * it asks Node to resolve the module (NODE_PATH, global folders), which costs a second Node start
+ * before every dynamic-provider host.
  */
 function launcherScript() {
   return [

@@ -12,8 +12,8 @@
  * What it builds: `weed`, from the Go module github.com/seaweedfs/seaweedfs at
  * {@link SEAWEEDFS_VERSION} (cmd `weed`), through a small build module that repeats the module's
  * one `replace` (github.com/tyler-smith/go-bip39 => github.com/cosmos/go-bip39 v1.0.0): a
- * dependency's `replace`s are ignored, so `go install seaweedfs/weed@version` refuses it. About
- * 3 minutes on a first build, a binary of about 230 MB.
+ * dependency's `replace`s are ignored, so `go install seaweedfs/weed@version` refuses it. A first
+ * build takes minutes and makes a large binary, hence the cache below.
  *
  * Cache: ARCGIS_ADMIN_OBJECT_STORE_CACHE, else
  * `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/object-store`, one folder per version. A build

@@ -45,7 +45,7 @@ export interface TransportOptions {
  * definitions, users, log settings), not data or cache tiles (spec: "Excluded from the export"),
  * so real archives measure kilobytes to megabytes; 4 GiB leaves room for the largest sites by
  * orders of magnitude and still stops a broken or hostile server's endless body before it fills
- * the disk (unbounded, such a body wrote 1.73 GB in 8 s on a test machine).
+ * the disk, which an unbounded download over a fast link does within seconds.
  *
  * @internal
  */
@@ -112,10 +112,10 @@ interface NativeContext {
  * `ca` list, one certificate added at a time, but onto the default context: Node copies its shared
  * root store for this context before the first certificate is added (so the shared store, and
  * every other connection's trust, stays as it was: tests/client/tls.test.ts checks it), from
- * roots it has parsed once per process. About 0.5 ms, against 10 to 35 ms for
+ * roots it has parsed once per process. That is far cheaper than
  * `createSecureContext({ ca: [...getCACertificates("default"), caCert] })`, which parses every
- * root certificate again (measured in bench/, figures 2 and 7). Falls back to that where the
- * native method is missing.
+ * root certificate again (bench figures 2 and 4), and which is the fallback where the native
+ * method is missing.
  */
 function trusting(caCert: string): SecureContext {
   const context = createSecureContext();

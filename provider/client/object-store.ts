@@ -26,10 +26,10 @@ const MAX_NAMES = 100;
 /**
  * Size of each uploaded part: S3's minimum (5 MiB). The upload's memory is one buffer of this
  * size, allocated once and reused: a chunk of the body is copied into it and dropped, and the
- * part is sent before the buffer fills again (no per-part concatenation, which with
- * @aws-sdk/lib-storage's Upload made a new part-sized buffer per part, left for the garbage
- * collector; no second buffer to fill while a part is sent, since the server's download is many
- * times faster than the upload: bench figure 9).
+ * part is sent before the buffer fills again (no per-part concatenation, which makes a new
+ * part-sized buffer per part for the garbage collector, as @aws-sdk/lib-storage's Upload does; no
+ * second buffer to fill while a part is sent, since reading from the server is much faster than
+ * writing to the store: bench figure 9).
  */
 export const PART_BYTES = 5 * 1024 * 1024;
 

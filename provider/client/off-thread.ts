@@ -4,9 +4,9 @@
  *
  * Why a thread: the server's answer arrives as one new buffer per TLS record, garbage once
  * copied on, and V8 lets such garbage pile up in proportion to the heap of the thread that reads
- * it. The provider host's heap (mostly `@pulumi/pulumi`) let 59 to 76 MiB pile up while a
- * 200 MiB archive streamed through; a worker whose heap holds only the client grows about half
- * as much (bench figure 9). The thread is started for one transfer and ends with it.
+ * it. The provider host's heap is large (mostly `@pulumi/pulumi`), so a large archive streamed
+ * through it left much garbage behind; a worker whose heap holds only the client keeps the host's
+ * memory growth small (bench figure 9). The thread is started for one transfer and ends with it.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

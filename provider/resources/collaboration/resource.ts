@@ -14,8 +14,8 @@ import { PortalResource, portalResourceFrame } from "../common/portal-resource";
 import { resolvePortalConnection } from "../common/connection";
 
 /**
- * The serialized provider of `Collaboration`: about 3 KB that load `implementation` from the released
- * module path `dist/provider/resources/collaboration.js` when the engine calls it.
+ * The serialized provider of `Collaboration`: a small stub that loads `implementation` from the
+ * released module path `dist/provider/resources/collaboration.js` when the engine calls it.
  */
 export const collaborationProvider = lazyProvider("collaboration");
 

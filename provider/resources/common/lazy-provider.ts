@@ -19,8 +19,8 @@ export type ResourceImplementation = Required<
 /**
  * Builds the small provider object that Pulumi serializes into every resource's state.
  *
- * Its methods load the real implementation by package name when the host calls them, so state
- * holds about 3 KB instead of the whole client layer, and the provider keeps working
+ * Its methods load the real implementation by package name when the host calls them, so state holds
+ * a small stub (bench figure 1) instead of the whole client layer, and the provider keeps working
  * when the package is installed in a user's node_modules (where the host's cwd is the user's
  * project and relative requires fail). The methods must not reference anything from module scope:
  * whatever they capture is copied into state.

@@ -20,7 +20,7 @@ export const SERVER_ROLES = [
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
 /**
- * The serialized provider of `Federation`: about 3 KB that load `implementation` from the
+ * The serialized provider of `Federation`: a small stub that loads `implementation` from the
  * released module path `dist/provider/resources/federation.js` when the engine calls it.
  */
 export const federationProvider = lazyProvider("federation");

@@ -28,8 +28,8 @@ export const LOG_SETTINGS_LEVELS = [
 export type LogSettingsLevel = (typeof LOG_SETTINGS_LEVELS)[number];
 
 /**
- * The serialized provider of `LogSettings`: about 3 KB that load `implementation` from the released
- * module path `dist/provider/resources/log-settings.js` when the engine calls it.
+ * The serialized provider of `LogSettings`: a small stub that loads `implementation` from the
+ * released module path `dist/provider/resources/log-settings.js` when the engine calls it.
  */
 export const logSettingsProvider = lazyProvider("log-settings");
 

@@ -15,8 +15,8 @@ import { resolveServerConnection } from "../common/connection";
 import { lazyProvider } from "../common/lazy-provider";
 
 /**
- * The serialized provider of `SiteExport`: about 3 KB that load `implementation` from the released
- * module path `dist/provider/resources/site-export.js` when the engine calls it.
+ * The serialized provider of `SiteExport`: a small stub that loads `implementation` from the
+ * released module path `dist/provider/resources/site-export.js` when the engine calls it.
  */
 export const siteExportProvider = lazyProvider("site-export");
 

@@ -16,8 +16,8 @@ import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 
 /**
- * The serialized provider of `SiteImport`: about 3 KB that load `implementation` from the released
- * module path `dist/provider/resources/site-import.js` when the engine calls it.
+ * The serialized provider of `SiteImport`: a small stub that loads `implementation` from the
+ * released module path `dist/provider/resources/site-import.js` when the engine calls it.
  */
 export const siteImportProvider = lazyProvider("site-import");
 

@@ -15,8 +15,8 @@ import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 
 /**
- * The serialized provider of `SiteMachine`: about 3 KB that load `implementation` from the released
- * module path `dist/provider/resources/site-machine.js` when the engine calls it.
+ * The serialized provider of `SiteMachine`: a small stub that loads `implementation` from the
+ * released module path `dist/provider/resources/site-machine.js` when the engine calls it.
  */
 export const siteMachineProvider = lazyProvider("site-machine");
 

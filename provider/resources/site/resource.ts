@@ -15,7 +15,7 @@ import { ServerResource, serverResourceFrame } from "../common/server-resource";
 import { lazyProvider } from "../common/lazy-provider";
 
 /**
- * The serialized provider of `Site`: about 3 KB that load `implementation` from the released
+ * The serialized provider of `Site`: a small stub that loads `implementation` from the released
  * module path `dist/provider/resources/site.js` when the engine calls it.
  */
 export const siteProvider = lazyProvider("site");

@@ -16,9 +16,9 @@ import type { SiteServer } from "./server";
  */
 export interface SiteTiming {
   /**
-   * Between two looks at a machine while a site is being created. 700 ms notices a completion
-   * within about 0.7 s (plus the readiness round trips) and sends about 1.4 status requests per
-   * second (bench/ figure 3; Esri's own tools poll every 5 to 10 s).
+   * Between two looks at a machine while a site is being created: short, so that a completion is
+   * noticed within one interval (plus the readiness round trips), yet long enough to keep the
+   * status requests within bench figure 3's bound (Esri's own tools poll every 5 to 10 s).
    */
   pollIntervalMs: number;
   /** Between two looks at a machine that does not answer yet (a fresh install). */

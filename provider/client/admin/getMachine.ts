@@ -14,7 +14,12 @@ const MachineAnswer = z.looseObject({
  * One machine of the site, as the server describes it: the fields named here, and every other
  * field of the answer as it came (what {@link editMachine} sends back).
  */
-export type MachineInfo = z.infer<typeof MachineAnswer> & Record<string, unknown>;
+export interface MachineInfo extends Record<string, unknown> {
+  machineName?: string | undefined;
+  adminURL?: string | undefined;
+  webServerCertificateAlias?: string | undefined;
+  ports?: Record<string, unknown> | undefined;
+}
 
 /**
  * Reads one machine of the site: its admin URL, ports, heap sizes and the alias of the

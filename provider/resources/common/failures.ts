@@ -8,6 +8,8 @@ import {
   isArcGISRequestError,
   permanentReason,
 } from "../../client";
+import { describeError } from "../../client/transport-error";
+import { credentialsToCheck } from "./input-sources";
 
 /**
  * The message for a failed operation: a client error already says which operation failed where,
@@ -59,8 +61,10 @@ const URL_INPUTS: Record<string, string> = {
 /**
  * What to change when waiting cannot fix a failure (client/readiness.ts classifies it), naming
  * the input: the URL input whose server failed (found in `inputs` by the failed request's URL),
- * `tls.caCert`, `username` and `password`. Undefined for any other failure. Never shows a secret:
- * only URLs and the username are quoted.
+ * `tls.caCert`, and the inputs holding refused credentials (`username` and `password`, or
+ * Federation's `serverUsername` and `serverPassword` for its server), with what supplies them on
+ * this path. Undefined for any other failure. Never shows a secret: only URLs, the username and
+ * the server's own words are quoted.
  *
  * @example
  * ```ts
@@ -68,7 +72,11 @@ const URL_INPUTS: Record<string, string> = {
  * // "adminUrl is an http:// URL on a port that speaks https: set adminUrl to https://gis:20443/arcgis/admin. …"
  * ```
  */
-export function whatToChange(error: unknown, inputs: unknown): string | undefined {
+export function whatToChange(
+  error: unknown,
+  inputs: unknown,
+  resource?: string,
+): string | undefined {
   const failure = requestErrorIn(error);
   const reason = permanentReason(failure);
   if (failure === undefined || reason === undefined || reason === "aborted") return undefined;
@@ -104,8 +112,9 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
       );
     case "tls-untrusted":
       return (
-        `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted: set ` +
-        `tls.caCert to the PEM certificate of the CA that signed it. ${notWaited}`
+        `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted` +
+        `${transportWords(failure)}: set tls.caCert to the PEM certificate of the CA that signed ` +
+        `it. ${notWaited}`
       );
     case "tls-hostname":
       return (
@@ -114,10 +123,14 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
         notWaited
       );
     case "credentials": {
-      const user = typeof values["username"] === "string" ? ` "${values["username"]}"` : "";
+      const [userKey, passwordKey] = credentialInputs(resource, input?.name);
+      const given = values[userKey];
+      const user = typeof given === "string" ? ` "${given}"` : "";
+      const said = failure.messages.length > 0 ? ` (it answered "${failure.messages.join(" ")}")` : "";
+      const what = input?.name === "sharingUrl" ? "portal" : "server";
       return (
-        `The server at ${name} (${shown}) refused the username${user} with the password ` +
-        `given: check username and password. ${notWaited}`
+        `The ${what} at ${name} (${shown}) refused the username${user} with the password ` +
+        `given${said}: ${credentialsToCheck(resource ?? "", [userKey, passwordKey])}. ${notWaited}`
       );
     }
     case "redirect":
@@ -126,6 +139,46 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
         `redirects to into ${name} if it is the same server. ${notWaited}`
       );
   }
+}
+
+/**
+ * The inputs holding the credentials sent to the server at `urlInput`: Federation signs in to its
+ * server as `serverUsername`, every other sign-in uses `username` and `password`.
+ */
+function credentialInputs(resource: string | undefined, urlInput: string | undefined) {
+  return resource === "Federation" && urlInput === "adminUrl"
+    ? (["serverUsername", "serverPassword"] as const)
+    : (["username", "password"] as const);
+}
+
+/** What the transport said of a TLS failure (its code), in parentheses; "" when it said nothing. */
+function transportWords(failure: ArcGISRequestError): string {
+  if (failure.cause === undefined) return "";
+  const words = describeError(failure.cause);
+  return words === "" ? "" : ` (${words})`;
+}
+
+/**
+ * Words a failure waiting cannot fix once, for the resource (`whatToChange`): the client's own
+ * message, which says the same in the client's terms (an operation, a URL, the transport's advice),
+ * is replaced by the sentence naming the input, so that no sentence is said twice; a message that
+ * does not carry it (worded by the resource) gets the sentence appended. Changes `error` in place.
+ *
+ * @param resource - the resource's class name, for the names of its credential inputs.
+ */
+export function wordForTheInput(error: Error, inputs: unknown, resource?: string): void {
+  const change = whatToChange(error, inputs, resource);
+  if (change === undefined || error.message.includes(change)) return;
+  const own = requestErrorIn(error)?.message;
+  const at = own === undefined || own === "" ? -1 : error.message.indexOf(own);
+  if (at < 0) {
+    error.message = `${error.message} ${change}`;
+    return;
+  }
+  const after = error.message.slice(at + own!.length);
+  // The resource's own punctuation after the client's message stays, without a second stop.
+  const sentence = after.startsWith(".") ? change.replace(/\.$/, "") : change;
+  error.message = `${error.message.slice(0, at)}${sentence}${after}`;
 }
 
 /** The client's error in a failure: the failure itself, or one of its causes. */

@@ -8,6 +8,7 @@ import {
   isArcGISRequestError,
   permanentReason,
 } from "../../client";
+import { createHash, X509Certificate } from "node:crypto";
 import { describeError } from "../../client/transport-error";
 import { credentialsToCheck } from "./input-sources";
 
@@ -19,6 +20,49 @@ export function failureMessage(operation: string, target: string, error: unknown
   if (isArcGISRequestError(error)) return error.message;
   return `${operation} on ${target} failed: ${messageOf(error)}`;
 }
+
+/** The certificate inputs (PEM) of the resources, as paths into their inputs. */
+const CERTIFICATE_INPUTS = [["tls", "caCert"], ["serverCertificate", "pem"]] as const;
+
+/**
+ * A PEM's SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it, of its first
+ * certificate; a text that is no certificate gets the SHA-256 of its bytes. Messages show this
+ * instead of the PEM.
+ */
+export function fingerprintOf(pem: string): string {
+  try {
+    return `SHA-256 ${new X509Certificate(pem).fingerprint256}`;
+  } catch {
+    return `SHA-256 of the text ${createHash("sha256").update(pem).digest("hex").slice(0, 16)}…`;
+  }
+}
+
+/**
+ * One line per certificate input whose value differs between old and new inputs, naming both by
+ * fingerprint: "tls.caCert changes from SHA-256 AB:… to SHA-256 CD:…".
+ */
+export function certificateChanges(olds: unknown, news: unknown): string[] {
+  const at = (values: unknown, [outer, inner]: readonly [string, string]): unknown => {
+    const o = (values as Record<string, unknown> | null | undefined)?.[outer];
+    return o !== null && typeof o === "object" ? (o as Record<string, unknown>)[inner] : undefined;
+  };
+  const lines: string[] = [];
+  for (const path of CERTIFICATE_INPUTS) {
+    const after = at(news, path);
+    // A value not known yet (preview) is said once it is known.
+    if (after === UNKNOWN_VALUE) continue;
+    const before = at(olds, path);
+    const was = typeof before === "string" ? before.trim() : undefined;
+    const is = typeof after === "string" ? after.trim() : undefined;
+    if (was === is) continue;
+    const shown = (pem: string | undefined) => (pem === undefined ? "none" : fingerprintOf(pem));
+    lines.push(`${path.join(".")} changes from ${shown(was)} to ${shown(is)}.`);
+  }
+  return lines;
+}
+
+/** Pulumi's sentinel of a value not known yet during a preview. */
+const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Reads a message from anything thrown. */
 export function messageOf(error: unknown): string {
@@ -110,17 +154,22 @@ export function whatToChange(
         `${URL_INPUTS[input?.name ?? ""] ?? "the right server"}, or serverType to the product ` +
         `that answers there. ${notWaited}`
       );
-    case "tls-untrusted":
+    case "tls-untrusted": {
+      const tls = values["tls"] as { caCert?: unknown } | undefined;
+      const given =
+        typeof tls?.caCert === "string" ? " (the tls.caCert given does not match it)" : "";
       return (
         `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted` +
         `${transportWords(failure)}: set tls.caCert to the PEM certificate of the CA that signed ` +
-        `it. ${notWaited}`
+        `it${given} (or stack config arcgis-admin:caCert, or environment variable ` +
+        `ARCGIS_ADMIN_CA_CERT); as a last resort, set tls.insecureSkipVerify: true. ${notWaited}`
       );
+    }
     case "tls-hostname":
       return (
         `The certificate of ${name} (${new URL(failure.url).origin}) does not name the host ` +
-        `${new URL(failure.url).hostname}: use in ${name} a host name the certificate names. ` +
-        notWaited
+        `${new URL(failure.url).hostname}${transportWords(failure)}: use in ${name} a host name ` +
+        `the certificate names. ${notWaited}`
       );
     case "credentials": {
       const [userKey, passwordKey] = credentialInputs(resource, input?.name);
@@ -169,7 +218,10 @@ function transportWords(failure: ArcGISRequestError): string {
 export function wordForTheInput(error: Error, inputs: unknown, resource?: string): void {
   const change = whatToChange(error, inputs, resource);
   if (change === undefined || error.message.includes(change)) return;
-  const own = requestErrorIn(error)?.message;
+  const failure = requestErrorIn(error);
+  // Only where the sentence says all the client's message says (the client's advice repeated in
+  // other words); elsewhere the client's facts (a product's evidence, a portal's address) stay.
+  const own = REWORDED.includes(permanentReason(failure) ?? "aborted") ? failure?.message : undefined;
   const at = own === undefined || own === "" ? -1 : error.message.indexOf(own);
   if (at < 0) {
     error.message = `${error.message} ${change}`;
@@ -180,6 +232,9 @@ export function wordForTheInput(error: Error, inputs: unknown, resource?: string
   const sentence = after.startsWith(".") ? change.replace(/\.$/, "") : change;
   error.message = `${error.message.slice(0, at)}${sentence}${after}`;
 }
+
+/** The reasons whose sentence replaces the client's message (see {@link wordForTheInput}). */
+const REWORDED: readonly string[] = ["credentials", "tls-untrusted", "tls-hostname"];
 
 /** The client's error in a failure: the failure itself, or one of its causes. */
 function requestErrorIn(error: unknown): ArcGISRequestError | undefined {

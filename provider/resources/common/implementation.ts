@@ -14,7 +14,8 @@ import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
 import { hostEngineLog, loggedTo } from "./engine-log";
 import { operationLogger } from "./operation-log";
-import { wordForTheInput } from "./failures";
+import { certificateChanges, wordForTheInput } from "./failures";
+import { logInfo } from "./log";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -102,7 +103,11 @@ export function implementationOf<O>(
         return result;
       }),
     diff: async (id: string, olds: O, news: unknown) =>
-      plainErrors(() => lifecycle.diff(id, olds, news)),
+      plainErrors(async () => {
+        const result = await lifecycle.diff(id, olds, news);
+        if (result.changes !== false) sayChangedCertificates(olds, news);
+        return result;
+      }),
     create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs, type),
     read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props, type),
     update: (id: string, olds: O, news: unknown) =>
@@ -110,6 +115,15 @@ export function implementationOf<O>(
     delete: (id: string, props: O) =>
       plainErrors(() => lifecycle.delete(id, props), props, type),
   };
+}
+
+/**
+ * Says which certificate inputs a diff changes, by their SHA-256 fingerprints: the engine's own
+ * display of a diff prints the inputs' values (a whole PEM), and nothing a provider answers
+ * changes that (docs/troubleshooting.md), so the provider's message names them the short way.
+ */
+function sayChangedCertificates(olds: unknown, news: unknown): void {
+  for (const line of certificateChanges(olds, news)) logInfo(line);
 }
 
 /**

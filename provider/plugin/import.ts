@@ -83,9 +83,7 @@ async function readForImport(
   const checked = await resource.implementation.check({}, complete(declared));
   const failures = checked.failures ?? [];
   if (failures.length > 0) {
-    throw new Error(
-      `Cannot import the ${resource.type} "${text}": ${failureText(failures)}`,
-    );
+    throw new Error(`Cannot import the ${resource.type} "${text}": ${failureText(failures)}`);
   }
   const { id: newId, outs } = await importer.adopt(id, checked.inputs as Values);
   // Secrets never go into the generated program; the defaults fill them at every run.

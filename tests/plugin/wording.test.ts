@@ -77,7 +77,12 @@ beforeAll(async () => {
   });
   await createNewSite(
     emu.adminUrl,
-    { serverType: "mission-server", username: "siteadmin", password: SITE_PASSWORD, runAsync: false },
+    {
+      serverType: "mission-server",
+      username: "siteadmin",
+      password: SITE_PASSWORD,
+      runAsync: false,
+    },
     { tls: { caCert: emu.caCert! } },
   );
   server = await startPluginServer(new PluginServer(undefined, engineLog));
@@ -96,7 +101,8 @@ afterAll(async () => {
   await closeDispatchers();
 });
 
-const urn = (type: string, name: string) => `urn:pulumi:dev::p::arcgis-admin:index:${type}::${name}`;
+const urn = (type: string, name: string) =>
+  `urn:pulumi:dev::p::arcgis-admin:index:${type}::${name}`;
 const structOf = (value: unknown) =>
   (value as { toJavaScript(): Record<string, unknown> }).toJavaScript();
 
@@ -210,7 +216,10 @@ describe("a missing input says it is required and where it can come from", () =>
   });
 
   it("plugin: the resource's property, stack config and the environment; no argument", async () => {
-    const { reasons } = await pluginCheck("Site", { adminUrl: emu.adminUrl, username: "siteadmin" });
+    const { reasons } = await pluginCheck("Site", {
+      adminUrl: emu.adminUrl,
+      username: "siteadmin",
+    });
     expect(reasons).toEqual([
       "password: is required. Set it as the resource's property password, as stack config " +
         "arcgis-admin:password (`pulumi config set --secret arcgis-admin:password`) or as " +

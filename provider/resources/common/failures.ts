@@ -22,7 +22,10 @@ export function failureMessage(operation: string, target: string, error: unknown
 }
 
 /** The certificate inputs (PEM) of the resources, as paths into their inputs. */
-const CERTIFICATE_INPUTS = [["tls", "caCert"], ["serverCertificate", "pem"]] as const;
+const CERTIFICATE_INPUTS = [
+  ["tls", "caCert"],
+  ["serverCertificate", "pem"],
+] as const;
 
 /**
  * A PEM's SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it, of its first
@@ -175,7 +178,8 @@ export function whatToChange(
       const [userKey, passwordKey] = credentialInputs(resource, input?.name);
       const given = values[userKey];
       const user = typeof given === "string" ? ` "${given}"` : "";
-      const said = failure.messages.length > 0 ? ` (it answered "${failure.messages.join(" ")}")` : "";
+      const said =
+        failure.messages.length > 0 ? ` (it answered "${failure.messages.join(" ")}")` : "";
       const what = input?.name === "sharingUrl" ? "portal" : "server";
       return (
         `The ${what} at ${name} (${shown}) refused the username${user} with the password ` +
@@ -221,7 +225,9 @@ export function wordForTheInput(error: Error, inputs: unknown, resource?: string
   const failure = requestErrorIn(error);
   // Only where the sentence says all the client's message says (the client's advice repeated in
   // other words); elsewhere the client's facts (a product's evidence, a portal's address) stay.
-  const own = REWORDED.includes(permanentReason(failure) ?? "aborted") ? failure?.message : undefined;
+  const own = REWORDED.includes(permanentReason(failure) ?? "aborted")
+    ? failure?.message
+    : undefined;
   const at = own === undefined || own === "" ? -1 : error.message.indexOf(own);
   if (at < 0) {
     error.message = `${error.message} ${change}`;

@@ -112,8 +112,7 @@ export function implementationOf<O>(
     read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props, type),
     update: (id: string, olds: O, news: unknown) =>
       plainErrors(() => lifecycle.update(id, olds, news), news, type),
-    delete: (id: string, props: O) =>
-      plainErrors(() => lifecycle.delete(id, props), props, type),
+    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props, type),
   };
 }
 

@@ -163,9 +163,18 @@ function asArray(value: unknown): unknown[] {
  */
 export function describeError(e: unknown): string {
   const code = errorCodeOf(e);
-  const message = (e instanceof Error ? e.message : String(e)).replace(/^Error:\s*/, "");
+  const message = (e instanceof Error ? e.message : String(e))
+    .replace(/^Error:\s*/, "")
+    .replace(NODE_ADVICE, "");
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
+
+/**
+ * Advice Node.js adds to its own errors ("…; if the root CA is installed locally, try running
+ * Node.js with --use-system-ca"): a Pulumi user does not start the Node.js that runs the provider,
+ * so the message says what to set instead (tls.caCert).
+ */
+const NODE_ADVICE = /;?\s*(if [^;()]*,\s*)?try running Node\.js with --[\w-]+/gi;
 
 const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_|^ERR_TLS_|^ERR_SSL_|HOSTNAME_MISMATCH/;
 

@@ -8,60 +8,22 @@
  */
 import type { CheckFailure } from "../resources/common/input-check";
 import { parseImportId, type Values } from "../resources/common/importer";
+import { runAs, whereToGive } from "../resources/common/input-sources";
 import type { PluginResource } from "./resources";
 import { isSecretInput } from "./schema";
 
-/** A connection input's default: its config key, whether secret, and the URL key it serves. */
-interface ConfigKey {
-  key: string;
-  secret?: boolean;
-  /** A credential serves only the server or portal this URL key names (or any, unset). */
-  serves?: string;
-}
-
-const SERVER_KEYS: Record<string, ConfigKey> = {
-  username: { key: "arcgis-admin:username", serves: "arcgis-admin:adminUrl" },
-  password: { key: "arcgis-admin:password", secret: true, serves: "arcgis-admin:adminUrl" },
-};
-
-/** Where each connection input's default comes from, for the message that says it is missing. */
-const CONFIG_KEYS: Record<PluginResource["connection"], Record<string, ConfigKey>> = {
-  server: { adminUrl: { key: "arcgis-admin:adminUrl" }, ...SERVER_KEYS },
-  machine: { siteAdminUrl: { key: "arcgis-admin:adminUrl" }, ...SERVER_KEYS },
-  portal: {
-    sharingUrl: { key: "arcgis-admin:sharingUrl" },
-    username: { key: "arcgis-admin:portalUsername", serves: "arcgis-admin:sharingUrl" },
-    password: {
-      key: "arcgis-admin:portalPassword",
-      secret: true,
-      serves: "arcgis-admin:sharingUrl",
-    },
-    token: { key: "arcgis-admin:portalToken", secret: true, serves: "arcgis-admin:sharingUrl" },
-    serverUsername: SERVER_KEYS.username!,
-    serverPassword: SERVER_KEYS.password!,
-  },
-};
-
-/** The failures as one sentence, each naming its field and, for a default, its config key. */
-function failureText(resource: PluginResource, failures: readonly CheckFailure[]): string {
-  const keys = CONFIG_KEYS[resource.connection];
-  return failures
-    .map((f) => {
-      const source = keys[f.property];
-      if (source === undefined) return `${f.property}: ${f.reason}`;
-      const command = `pulumi config set ${source.secret === true ? "--secret " : ""}${source.key}`;
-      const serves =
-        source.serves === undefined
-          ? ""
-          : `; it serves only the URL that ${source.serves} names, or any URL when that is unset`;
-      return `${f.property}: ${f.reason} (\`${command}\`${serves})`;
-    })
-    .join("; ");
+/**
+ * The failures as sentences, each naming its input; check() has worded a missing one with where
+ * an import takes it from (stack config, the environment: input-sources.ts).
+ */
+function failureText(failures: readonly CheckFailure[]): string {
+  return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
 }
 
 /**
  * The connection an importer reads the server with: its URL and credentials, present, else an
- * error naming each missing one and its config key (no request is sent without them).
+ * error naming each missing one and where an import takes it from (no request is sent without
+ * them).
  */
 function requireConnection(resource: PluginResource, id: string, connection: Values): void {
   const portal = resource.connection === "portal";
@@ -75,14 +37,13 @@ function requireConnection(resource: PluginResource, id: string, connection: Val
     portal && connection.token !== undefined ? [urlKey] : [urlKey, "username", "password"];
   const missing = required
     .filter((key) => connection[key] === undefined)
-    .map((key) => ({
-      property: key,
-      reason: portal && key !== urlKey ? "not set (nor a token)" : "not set",
-    }));
-  if (missing.length > 0) {
-    throw new Error(
-      `Cannot import the ${resource.type} "${id}": ${failureText(resource, missing)}.`,
+    .map(
+      (key) =>
+        `${key} is required${portal && key !== urlKey ? " (or a token)" : ""}. ` +
+        whereToGive(resource.type, key, "import"),
     );
+  if (missing.length > 0) {
+    throw new Error(`Cannot import the ${resource.type} "${id}": ${missing.join(" ")}`);
   }
 }
 
@@ -94,6 +55,15 @@ function requireConnection(resource: PluginResource, id: string, connection: Val
  * @internal
  */
 export async function importRead(
+  resource: PluginResource,
+  text: string,
+  complete: (values: Values) => Values,
+): Promise<{ id: string; outs: Values; inputs: Values }> {
+  // Worded for `pulumi import`: its inputs come from the id, stack config and the environment.
+  return runAs("import", () => readForImport(resource, text, complete));
+}
+
+async function readForImport(
   resource: PluginResource,
   text: string,
   complete: (values: Values) => Values,
@@ -113,9 +83,7 @@ export async function importRead(
   const checked = await resource.implementation.check({}, complete(declared));
   const failures = checked.failures ?? [];
   if (failures.length > 0) {
-    throw new Error(
-      `Cannot import the ${resource.type} "${text}": ${failureText(resource, failures)}.`,
-    );
+    throw new Error(`Cannot import the ${resource.type} "${text}": ${failureText(failures)}`);
   }
   const { id: newId, outs } = await importer.adopt(id, checked.inputs as Values);
   // Secrets never go into the generated program; the defaults fill them at every run.

@@ -12,6 +12,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_DEFAULTS } from "../resources/common/connection";
 import { type EngineLog, loggedTo } from "../resources/common/engine-log";
+import { runAs } from "../resources/common/input-sources";
 import { isPartialCreate, type PartialCreateError } from "../resources/common/partial-create";
 import { sameValue } from "../resources/common/state-diff";
 import { sameUrl } from "../resources/common/urls";
@@ -279,7 +280,8 @@ export class PluginServer {
     return (call, callback) => {
       const request = call.request as Req & { getUrn?: () => string };
       const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
-      const run = async (): Promise<unknown> => body(call.request);
+      // Every message of the step is worded for a YAML or Python program (input-sources.ts).
+      const run = async (): Promise<unknown> => runAs("plugin", () => body(call.request));
       const engine = this.engine;
       (engine === undefined ? run() : loggedTo(engine, urn, run)).then(
         (value) => callback(null, value),

@@ -87,9 +87,11 @@ it("names every place to give a missing value", async () => {
       new SiteExport("backup", { adminUrl: "https://gis.example.com/arcgis/admin", username: "a" });
     `),
   ).rejects.toThrow(
-    'SiteExport "backup": password is missing. Give it as an argument, in its connection, as ' +
-      "stack config arcgis-admin:password (pulumi config set --secret), or as environment " +
-      "variable ARCGIS_ADMIN_PASSWORD.",
+    'SiteExport "backup": password is required. Give it as the argument password, as password ' +
+      "in the connection argument, as stack config arcgis-admin:password " +
+      "(`pulumi config set --secret arcgis-admin:password`) or as environment variable " +
+      "ARCGIS_ADMIN_PASSWORD (stack config and environment credentials serve only the URL that " +
+      "arcgis-admin:adminUrl names, when it is set).",
   );
 });
 
@@ -130,8 +132,9 @@ it("names siteAdminUrl, and where to give it, when a SiteMachine has no site", a
       });
     `),
   ).rejects.toThrow(
-    'SiteMachine "gis2": siteAdminUrl is missing. Give it as an argument, as its connection\'s ' +
-      "adminUrl, as stack config arcgis-admin:adminUrl, or as environment variable ARCGIS_ADMIN_URL.",
+    'SiteMachine "gis2": siteAdminUrl is required. Give it as the argument siteAdminUrl, as ' +
+      "adminUrl in the connection argument, as stack config arcgis-admin:adminUrl " +
+      "(`pulumi config set arcgis-admin:adminUrl`) or as environment variable ARCGIS_ADMIN_URL.",
   );
 });
 
@@ -144,8 +147,8 @@ it("names every missing value at once", async () => {
     `,
     )
     .catch((e: unknown) => e as Error);
-  expect((error as Error).message).toContain('SiteExport "backup": username is missing.');
-  expect((error as Error).message).toContain("password is missing.");
+  expect((error as Error).message).toContain('SiteExport "backup": username is required.');
+  expect((error as Error).message).toContain("password is required.");
   expect((error as Error).message).toContain("ARCGIS_ADMIN_PASSWORD");
 });
 
@@ -160,7 +163,7 @@ it("takes no credentials from the defaults for a resource that names another ser
     ARCGIS_ADMIN_PASSWORD: "meant-for-gis-1",
   };
   await expect(consumer.runProgram(program, { env })).rejects.toThrow(
-    /SiteExport "other": username is missing\..*password is missing\./s,
+    /SiteExport "other": username is required\..*password is required\./s,
   );
   // The same server under another spelling takes them.
   const regs = await consumer.runProgram(

@@ -148,12 +148,18 @@ describe("refusals", () => {
     const error = (await imported("Site", first.adminUrl, { adminUrl: first.adminUrl }).catch(
       (e: unknown) => e,
     )) as Error;
-    expect(error.message).toMatch(/username: not set \(.*arcgis-admin:username/);
-    expect(error.message).toMatch(/password: not set \(.*--secret arcgis-admin:password/);
+    expect(error.message).toMatch(
+      /username is required\. Set it as stack config arcgis-admin:username \(`pulumi config set arcgis-admin:username`\) or as environment variable ARCGIS_ADMIN_USERNAME/,
+    );
+    expect(error.message).toMatch(
+      /password is required\. Set it as stack config arcgis-admin:password \(`pulumi config set --secret arcgis-admin:password`\) or as environment variable ARCGIS_ADMIN_PASSWORD/,
+    );
+    // An import has no property to set: its inputs are the id and the configuration.
+    expect(error.message).not.toMatch(/property|argument/);
   });
 
   it("gives the default credentials to the default server only", async () => {
-    await expect(imported("Site", second.adminUrl)).rejects.toThrow(/password: not set/);
+    await expect(imported("Site", second.adminUrl)).rejects.toThrow(/password is required\./);
   });
 
   it("refuses a product the admin root does not answer as", async () => {

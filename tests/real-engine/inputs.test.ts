@@ -70,7 +70,7 @@ it("fails preview on bad inputs, listing every problem with its path, and sends 
     "directories[0].directoryType: must be one of JOBS, OUTPUT, SYSTEM",
     "logSettings.logLevel: must be one of OFF",
     "runAsnc: unknown property",
-    "password: Invalid input: expected string, received array",
+    "password: must be a string, not a list",
   ];
   for (const problem of problems) {
     expect(preview.output).toContain(`resource 'site' has a problem: ${problem}`);

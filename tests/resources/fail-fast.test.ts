@@ -113,7 +113,7 @@ describe("Site fails fast", () => {
       siteInputs(emu, { password: PASSWORD, tls: {}, timeouts: TIMEOUTS }),
     );
     expect(message).toMatch(
-      /The certificate of adminUrl \(https:\/\/127\.0\.0\.1:\d+\) is not trusted: set tls\.caCert/,
+      /The certificate of adminUrl \(https:\/\/127\.0\.0\.1:\d+\) is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate\): set tls\.caCert/,
     );
     expect(ms).toBeLessThan(FAST_MS);
   });
@@ -228,7 +228,7 @@ describe("refused credentials fail fast, naming username and password", () => {
       location: emu.dataDir,
     });
     expect(message).toMatch(
-      /The server at adminUrl \(https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin\) refused the username "siteadmin" with the password given: check username and password/,
+      /The server at adminUrl \(https:\/\/127\.0\.0\.1:\d+\/arcgis\/admin\) refused the username "siteadmin" with the password given \(it answered "Unable to generate token\. Invalid username or password\."\): check the arguments username and password, or, when the resource leaves them out, the connection argument, stack config arcgis-admin:username and arcgis-admin:password or environment variables ARCGIS_ADMIN_USERNAME and ARCGIS_ADMIN_PASSWORD\./,
     );
     expect(message).not.toContain("wrong-Password-7");
     expect(ms).toBeLessThan(FAST_MS);
@@ -276,7 +276,7 @@ describe("Collaboration fails fast on its portal, naming sharingUrl", () => {
   it("on a wrong password", async () => {
     const { message } = await createFails(collaboration, inputs({ password: "wrong-Password-8" }));
     expect(message).toMatch(
-      /The server at sharingUrl \(.*\) refused the username "gisadmin" with the password given: check username and password/,
+      /The portal at sharingUrl \(.*\) refused the username "gisadmin" with the password given \(it answered ".*"\): check the arguments username and password, or, when the resource leaves them out, the connection argument, stack config arcgis-admin:portalUsername and arcgis-admin:portalPassword or environment variables ARCGIS_ADMIN_PORTAL_USERNAME and ARCGIS_ADMIN_PORTAL_PASSWORD\./,
     );
     expect(message).not.toContain("wrong-Password-8");
   });
@@ -284,7 +284,7 @@ describe("Collaboration fails fast on its portal, naming sharingUrl", () => {
   it("on a certificate that is not trusted", async () => {
     const { message } = await createFails(collaboration, inputs({ tls: {} }));
     expect(message).toMatch(
-      /The certificate of sharingUrl \(https:\/\/127\.0\.0\.1:\d+\) is not trusted: set tls\.caCert/,
+      /The certificate of sharingUrl \(https:\/\/127\.0\.0\.1:\d+\) is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate\): set tls\.caCert/,
     );
   });
 });

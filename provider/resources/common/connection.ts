@@ -16,6 +16,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TlsArgs } from "./tls";
 import { sameUrl } from "./urls";
+import { DEFAULT_SOURCES, whereToGive } from "./input-sources";
 
 /** The stack-config namespace of this package: `pulumi config set arcgis-admin:adminUrl ...`. */
 export const CONFIG_NAMESPACE = "arcgis-admin";
@@ -93,7 +94,7 @@ export interface PortalConnection {
   tls?: TlsArgs;
 }
 
-/** One default: its stack-config key (in {@link CONFIG_NAMESPACE}) and environment variable. */
+/** One default: its stack-config key (in {@link CONNECTION_DEFAULTS}) and environment variable. */
 interface Source {
   key: string;
   env: string;
@@ -101,21 +102,7 @@ interface Source {
 }
 
 /** The config keys and environment variables of every default, documented in docs/connection.md. */
-export const CONNECTION_DEFAULTS = {
-  adminUrl: { key: "adminUrl", env: "ARCGIS_ADMIN_URL", secret: false },
-  username: { key: "username", env: "ARCGIS_ADMIN_USERNAME", secret: false },
-  password: { key: "password", env: "ARCGIS_ADMIN_PASSWORD", secret: true },
-  caCert: { key: "caCert", env: "ARCGIS_ADMIN_CA_CERT", secret: false },
-  insecureSkipVerify: {
-    key: "insecureSkipVerify",
-    env: "ARCGIS_ADMIN_INSECURE_SKIP_VERIFY",
-    secret: false,
-  },
-  sharingUrl: { key: "sharingUrl", env: "ARCGIS_ADMIN_SHARING_URL", secret: false },
-  portalUsername: { key: "portalUsername", env: "ARCGIS_ADMIN_PORTAL_USERNAME", secret: false },
-  portalPassword: { key: "portalPassword", env: "ARCGIS_ADMIN_PORTAL_PASSWORD", secret: true },
-  portalToken: { key: "portalToken", env: "ARCGIS_ADMIN_PORTAL_TOKEN", secret: true },
-} as const satisfies Record<string, Source>;
+export const CONNECTION_DEFAULTS = DEFAULT_SOURCES;
 
 /** The default from stack config, else the environment; a secret one is wrapped as a secret. */
 function fromDefaults(source: Source): pulumi.Input<string> | undefined {
@@ -127,42 +114,29 @@ function fromDefaults(source: Source): pulumi.Input<string> | undefined {
   return source.secret ? pulumi.secret(env) : env;
 }
 
-/** A value the resource needs and found nowhere, with where it could be given. */
-interface Missing {
-  argument: string;
-  source: Source;
-  inConnection: string;
-}
-
 /**
  * Collects what is missing, so that every missing value is named at once: a Pulumi `RunError`
- * (shown without a stack trace: it is the user's to fix, not a fault of the code).
+ * (shown without a stack trace: it is the user's to fix, not a fault of the code), each value
+ * worded as check() words it on this path (input-sources.ts).
  */
 class MissingValues {
-  private readonly missing: Missing[] = [];
+  private readonly missing: string[] = [];
 
   constructor(
     private readonly resource: string,
     private readonly name: string,
   ) {}
 
-  take<T>(
-    value: T | undefined,
-    argument: string,
-    source: Source,
-    inConnection = "in its connection",
-  ): T {
-    if (value === undefined) this.missing.push({ argument, source, inConnection });
+  take<T>(value: T | undefined, argument: string): T {
+    if (value === undefined) this.missing.push(argument);
     return value as T;
   }
 
   throwIfAny(): void {
     if (this.missing.length === 0) return;
-    const where = (m: Missing) =>
-      `Give it as an argument, ${m.inConnection}, as stack config ${CONFIG_NAMESPACE}:` +
-      `${m.source.key}${m.source.secret ? " (pulumi config set --secret)" : ""}, or as ` +
-      `environment variable ${m.source.env}.`;
-    const lines = this.missing.map((m) => `${m.argument} is missing. ${where(m)}`);
+    const lines = this.missing.map(
+      (argument) => `${argument} is required. ${whereToGive(this.resource, argument, "program")}`,
+    );
     throw new pulumi.RunError(`${this.resource} "${this.name}": ${lines.join(" ")}`);
   }
 }
@@ -240,21 +214,14 @@ export function resolveServerConnection(
   const missing = new MissingValues(resource, name);
   const givenUrl = args.adminUrl ?? shared.adminUrl;
   const forThisServer = credentialDefaultsFor(givenUrl, d.adminUrl);
-  const adminUrl = missing.take(
-    givenUrl ?? fromDefaults(d.adminUrl),
-    adminUrlArgument,
-    d.adminUrl,
-    adminUrlArgument === "adminUrl" ? "in its connection" : "as its connection's adminUrl",
-  );
+  const adminUrl = missing.take(givenUrl ?? fromDefaults(d.adminUrl), adminUrlArgument);
   const username = missing.take(
     args.username ?? shared.username ?? forThisServer(fromDefaults(d.username)),
     "username",
-    d.username,
   );
   const password = missing.take(
     args.password ?? shared.password ?? forThisServer(fromDefaults(d.password)),
     "password",
-    d.password,
   );
   missing.throwIfAny();
   return {
@@ -311,7 +278,6 @@ export function resolvePortalConnection(
   const sharingUrl = missing.take(
     args.sharingUrl ?? shared.sharingUrl ?? fromDefaults(d.sharingUrl),
     "sharingUrl",
-    d.sharingUrl,
   );
   missing.throwIfAny();
   return {

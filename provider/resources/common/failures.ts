@@ -8,6 +8,9 @@ import {
   isArcGISRequestError,
   permanentReason,
 } from "../../client";
+import { createHash, X509Certificate } from "node:crypto";
+import { describeError } from "../../client/transport-error";
+import { credentialsToCheck } from "./input-sources";
 
 /**
  * The message for a failed operation: a client error already says which operation failed where,
@@ -17,6 +20,52 @@ export function failureMessage(operation: string, target: string, error: unknown
   if (isArcGISRequestError(error)) return error.message;
   return `${operation} on ${target} failed: ${messageOf(error)}`;
 }
+
+/** The certificate inputs (PEM) of the resources, as paths into their inputs. */
+const CERTIFICATE_INPUTS = [
+  ["tls", "caCert"],
+  ["serverCertificate", "pem"],
+] as const;
+
+/**
+ * A PEM's SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it, of its first
+ * certificate; a text that is no certificate gets the SHA-256 of its bytes. Messages show this
+ * instead of the PEM.
+ */
+export function fingerprintOf(pem: string): string {
+  try {
+    return `SHA-256 ${new X509Certificate(pem).fingerprint256}`;
+  } catch {
+    return `SHA-256 of the text ${createHash("sha256").update(pem).digest("hex").slice(0, 16)}…`;
+  }
+}
+
+/**
+ * One line per certificate input whose value differs between old and new inputs, naming both by
+ * fingerprint: "tls.caCert changes from SHA-256 AB:… to SHA-256 CD:…".
+ */
+export function certificateChanges(olds: unknown, news: unknown): string[] {
+  const at = (values: unknown, [outer, inner]: readonly [string, string]): unknown => {
+    const o = (values as Record<string, unknown> | null | undefined)?.[outer];
+    return o !== null && typeof o === "object" ? (o as Record<string, unknown>)[inner] : undefined;
+  };
+  const lines: string[] = [];
+  for (const path of CERTIFICATE_INPUTS) {
+    const after = at(news, path);
+    // A value not known yet (preview) is said once it is known.
+    if (after === UNKNOWN_VALUE) continue;
+    const before = at(olds, path);
+    const was = typeof before === "string" ? before.trim() : undefined;
+    const is = typeof after === "string" ? after.trim() : undefined;
+    if (was === is) continue;
+    const shown = (pem: string | undefined) => (pem === undefined ? "none" : fingerprintOf(pem));
+    lines.push(`${path.join(".")} changes from ${shown(was)} to ${shown(is)}.`);
+  }
+  return lines;
+}
+
+/** Pulumi's sentinel of a value not known yet during a preview. */
+const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Reads a message from anything thrown. */
 export function messageOf(error: unknown): string {
@@ -59,8 +108,10 @@ const URL_INPUTS: Record<string, string> = {
 /**
  * What to change when waiting cannot fix a failure (client/readiness.ts classifies it), naming
  * the input: the URL input whose server failed (found in `inputs` by the failed request's URL),
- * `tls.caCert`, `username` and `password`. Undefined for any other failure. Never shows a secret:
- * only URLs and the username are quoted.
+ * `tls.caCert`, and the inputs holding refused credentials (`username` and `password`, or
+ * Federation's `serverUsername` and `serverPassword` for its server), with what supplies them on
+ * this path. Undefined for any other failure. Never shows a secret: only URLs, the username and
+ * the server's own words are quoted.
  *
  * @example
  * ```ts
@@ -68,7 +119,11 @@ const URL_INPUTS: Record<string, string> = {
  * // "adminUrl is an http:// URL on a port that speaks https: set adminUrl to https://gis:20443/arcgis/admin. …"
  * ```
  */
-export function whatToChange(error: unknown, inputs: unknown): string | undefined {
+export function whatToChange(
+  error: unknown,
+  inputs: unknown,
+  resource?: string,
+): string | undefined {
   const failure = requestErrorIn(error);
   const reason = permanentReason(failure);
   if (failure === undefined || reason === undefined || reason === "aborted") return undefined;
@@ -102,22 +157,33 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
         `${URL_INPUTS[input?.name ?? ""] ?? "the right server"}, or serverType to the product ` +
         `that answers there. ${notWaited}`
       );
-    case "tls-untrusted":
+    case "tls-untrusted": {
+      const tls = values["tls"] as { caCert?: unknown } | undefined;
+      const given =
+        typeof tls?.caCert === "string" ? " (the tls.caCert given does not match it)" : "";
       return (
-        `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted: set ` +
-        `tls.caCert to the PEM certificate of the CA that signed it. ${notWaited}`
+        `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted` +
+        `${transportWords(failure)}: set tls.caCert to the PEM certificate of the CA that signed ` +
+        `it${given} (or stack config arcgis-admin:caCert, or environment variable ` +
+        `ARCGIS_ADMIN_CA_CERT); as a last resort, set tls.insecureSkipVerify: true. ${notWaited}`
       );
+    }
     case "tls-hostname":
       return (
         `The certificate of ${name} (${new URL(failure.url).origin}) does not name the host ` +
-        `${new URL(failure.url).hostname}: use in ${name} a host name the certificate names. ` +
-        notWaited
+        `${new URL(failure.url).hostname}${transportWords(failure)}: use in ${name} a host name ` +
+        `the certificate names. ${notWaited}`
       );
     case "credentials": {
-      const user = typeof values["username"] === "string" ? ` "${values["username"]}"` : "";
+      const [userKey, passwordKey] = credentialInputs(resource, input?.name);
+      const given = values[userKey];
+      const user = typeof given === "string" ? ` "${given}"` : "";
+      const said =
+        failure.messages.length > 0 ? ` (it answered "${failure.messages.join(" ")}")` : "";
+      const what = input?.name === "sharingUrl" ? "portal" : "server";
       return (
-        `The server at ${name} (${shown}) refused the username${user} with the password ` +
-        `given: check username and password. ${notWaited}`
+        `The ${what} at ${name} (${shown}) refused the username${user} with the password ` +
+        `given${said}: ${credentialsToCheck(resource ?? "", [userKey, passwordKey])}. ${notWaited}`
       );
     }
     case "redirect":
@@ -127,6 +193,54 @@ export function whatToChange(error: unknown, inputs: unknown): string | undefine
       );
   }
 }
+
+/**
+ * The inputs holding the credentials sent to the server at `urlInput`: Federation signs in to its
+ * server as `serverUsername`, every other sign-in uses `username` and `password`.
+ */
+function credentialInputs(resource: string | undefined, urlInput: string | undefined) {
+  return resource === "Federation" && urlInput === "adminUrl"
+    ? (["serverUsername", "serverPassword"] as const)
+    : (["username", "password"] as const);
+}
+
+/** What the transport said of a TLS failure (its code), in parentheses; "" when it said nothing. */
+function transportWords(failure: ArcGISRequestError): string {
+  if (failure.cause === undefined) return "";
+  const words = describeError(failure.cause);
+  return words === "" ? "" : ` (${words})`;
+}
+
+/**
+ * Words a failure waiting cannot fix once, for the resource (`whatToChange`): the client's own
+ * message, which says the same in the client's terms (an operation, a URL, the transport's advice),
+ * is replaced by the sentence naming the input, so that no sentence is said twice; a message that
+ * does not carry it (worded by the resource) gets the sentence appended. Changes `error` in place.
+ *
+ * @param resource - the resource's class name, for the names of its credential inputs.
+ */
+export function wordForTheInput(error: Error, inputs: unknown, resource?: string): void {
+  const change = whatToChange(error, inputs, resource);
+  if (change === undefined || error.message.includes(change)) return;
+  const failure = requestErrorIn(error);
+  // Only where the sentence says all the client's message says (the client's advice repeated in
+  // other words); elsewhere the client's facts (a product's evidence, a portal's address) stay.
+  const own = REWORDED.includes(permanentReason(failure) ?? "aborted")
+    ? failure?.message
+    : undefined;
+  const at = own === undefined || own === "" ? -1 : error.message.indexOf(own);
+  if (at < 0) {
+    error.message = `${error.message} ${change}`;
+    return;
+  }
+  const after = error.message.slice(at + own!.length);
+  // The resource's own punctuation after the client's message stays, without a second stop.
+  const sentence = after.startsWith(".") ? change.replace(/\.$/, "") : change;
+  error.message = `${error.message.slice(0, at)}${sentence}${after}`;
+}
+
+/** The reasons whose sentence replaces the client's message (see {@link wordForTheInput}). */
+const REWORDED: readonly string[] = ["credentials", "tls-untrusted", "tls-hostname"];
 
 /** The client's error in a failure: the failure itself, or one of its causes. */
 function requestErrorIn(error: unknown): ArcGISRequestError | undefined {

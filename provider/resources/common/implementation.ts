@@ -14,7 +14,8 @@ import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
 import { hostEngineLog, loggedTo } from "./engine-log";
 import { operationLogger } from "./operation-log";
-import { whatToChange } from "./failures";
+import { certificateChanges, wordForTheInput } from "./failures";
+import { logInfo } from "./log";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -91,34 +92,52 @@ export function implementationOf<O>(
   rules: InputRules,
   lifecycle: Lifecycle<O>,
 ): ResourceImplementation {
+  const type = rules.frame.type;
   return {
     check: async (_olds: unknown, news: unknown) =>
       plainErrors(() => {
-        const result = checkInputs(rules.schema(), news, rules.crossChecks);
+        const result = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);
         return result;
       }),
     diff: async (id: string, olds: O, news: unknown) =>
-      plainErrors(() => lifecycle.diff(id, olds, news)),
-    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs),
-    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props),
+      plainErrors(async () => {
+        const result = await lifecycle.diff(id, olds, news);
+        if (result.changes !== false) sayChangedCertificates(olds, news);
+        return result;
+      }),
+    create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs, type),
+    read: (id: string, props: O) => plainErrors(() => lifecycle.read(id, props), props, type),
     update: (id: string, olds: O, news: unknown) =>
-      plainErrors(() => lifecycle.update(id, olds, news), news),
-    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props),
+      plainErrors(() => lifecycle.update(id, olds, news), news, type),
+    delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props, type),
   };
+}
+
+/**
+ * Says which certificate inputs a diff changes, by their SHA-256 fingerprints: the engine's own
+ * display of a diff prints the inputs' values (a whole PEM), and nothing a provider answers
+ * changes that (docs/troubleshooting.md), so the provider's message names them the short way.
+ */
+function sayChangedCertificates(olds: unknown, news: unknown): void {
+  for (const line of certificateChanges(olds, news)) logInfo(line);
 }
 
 /**
  * Runs a lifecycle step; a failure the user can act on (the messages this package writes, and the
  * client's ArcGIS errors, which say what failed and what to do) loses its stack trace, which the
  * dynamic-provider host would otherwise print into `pulumi up`'s output. A fault of the code
- * (TypeError and the like) keeps its trace. A failure waiting cannot fix gets, once, what to
- * change in which input (`whatToChange`): every step of every resource passes here, so no step
- * can forget to name it.
+ * (TypeError and the like) keeps its trace. A failure waiting cannot fix is worded, once, as what
+ * to change in which input (`wordForTheInput`): every step of every resource passes here, so no
+ * step can forget to name it.
  */
-async function plainErrors<T>(step: () => T | Promise<T>, inputs?: unknown): Promise<T> {
+async function plainErrors<T>(
+  step: () => T | Promise<T>,
+  inputs?: unknown,
+  resource?: string,
+): Promise<T> {
   watchHostParent();
   const run = async (): Promise<T> => {
     try {
@@ -129,10 +148,7 @@ async function plainErrors<T>(step: () => T | Promise<T>, inputs?: unknown): Pro
         (error.constructor === Error || isArcGISRequestError(error) || isPartialCreate(error))
       ) {
         error.stack = "";
-        const change = whatToChange(error, inputs);
-        if (change !== undefined && !error.message.includes(change)) {
-          error.message = `${error.message} ${change}`;
-        }
+        wordForTheInput(error, inputs, resource);
       }
       throw error;
     }

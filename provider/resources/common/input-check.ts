@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { withoutProvider } from "./lazy-provider";
 import { logWarn } from "./log";
+import { whereToGive } from "./input-sources";
 
 /** Pulumi's sentinel for values that are not known yet during a preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -62,6 +63,8 @@ function isPrefix(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean
  * @param schema - strict schema of the inputs; it fills in defaults.
  * @param news - the inputs Pulumi passed to `check()`.
  * @param crossChecks - rules across fields, run on the raw inputs even when items are invalid.
+ * @param resource - the resource's class name, so that a missing input is told where it can be
+ *   given (input-sources.ts); without it, the message says only that it is required.
  * @returns the inputs to record (defaults filled in when valid) and the failures.
  *
  * @internal
@@ -70,13 +73,14 @@ export function checkInputs<S extends z.ZodType>(
   schema: S,
   news: unknown,
   crossChecks: (raw: Record<string, unknown>) => CheckFailure[] = () => [],
+  resource?: string,
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const raw = withoutProvider(news);
   const result = schema.safeParse(raw);
   const unknowns = unknownPaths(raw);
-  const extra = crossChecks(raw).filter(
-    (f) => !unknowns.some((u) => f.property.startsWith(formatPath(u))),
-  );
+  const extra = crossChecks(raw)
+    .filter((f) => !unknowns.some((u) => f.property.startsWith(formatPath(u))))
+    .map((f) => withWhereToGive(f, raw, resource));
   if (result.success) {
     return { inputs: result.data as Record<string, unknown>, failures: extra };
   }
@@ -88,11 +92,83 @@ export function checkInputs<S extends z.ZodType>(
       // A value that is still unknown is checked again once it is known (at `pulumi up`).
       if (unknowns.some((u) => isPrefix(u, path) || isPrefix(path, u))) continue;
       const reason =
-        issue.code === "unrecognized_keys" ? "unknown property; check its spelling" : issue.message;
+        issue.code === "unrecognized_keys"
+          ? "unknown property; check its spelling"
+          : plainReason(issue, valueAt(raw, path), formatPath(path), resource);
       failures.push({ property: formatPath(path) || "(inputs)", reason });
     }
   }
   return { inputs: raw, failures };
+}
+
+/** The value at a path of the inputs (undefined where the path leads nowhere). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** A value's kind as a user wrote it: "a list", "a number", "nothing". */
+function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "boolean") return "true or false";
+  return `a ${typeof value}`;
+}
+
+/** What zod calls a type, as a user writes it. */
+const EXPECTED: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "an object",
+  array: "a list",
+};
+
+/**
+ * A schema problem worded for the user: a missing input says it is required and where it can
+ * be given on this path (input-sources.ts); a value of the wrong type says what it must be. The
+ * schemas' own messages (refinements) are kept; zod's generic "Invalid input: expected string,
+ * received undefined" never reaches the user.
+ */
+function plainReason(
+  issue: z.core.$ZodIssue,
+  value: unknown,
+  property: string,
+  resource: string | undefined,
+): string {
+  if (issue.code === "invalid_type") {
+    if (value === undefined || value === null) {
+      return resource === undefined
+        ? "is required"
+        : `is required. ${whereToGive(resource, property)}`;
+    }
+    const expected = EXPECTED[issue.expected] ?? issue.expected;
+    return `must be ${expected}, not ${kindOf(value)}`;
+  }
+  if (issue.code === "invalid_value" && /^Invalid (option|input)/.test(issue.message)) {
+    return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  return issue.message;
+}
+
+/**
+ * A cross-field rule's "required …" for an input that is absent, with where it can be given on
+ * this path (a portal's username and password, or its token).
+ */
+function withWhereToGive(
+  failure: CheckFailure,
+  raw: Record<string, unknown>,
+  resource: string | undefined,
+): CheckFailure {
+  if (resource === undefined || !failure.reason.startsWith("required")) return failure;
+  if (raw[failure.property] !== undefined && raw[failure.property] !== null) return failure;
+  return { ...failure, reason: `${failure.reason}. ${whereToGive(resource, failure.property)}` };
 }
 
 /** The inputs that name a server the resource sends credentials to. */
@@ -143,7 +219,7 @@ export function parseValidInputs<T>(
 ): T {
   const values = withoutProvider(raw);
   for (const key of outputOnlyKeys) delete values[key];
-  const { inputs, failures } = checkInputs(schema, values, crossChecks);
+  const { inputs, failures } = checkInputs(schema, values, crossChecks, resource);
   if (failures.length > 0) {
     const problems = failures.map((f) => `${f.property}: ${f.reason}`);
     throw new Error(`Invalid ${resource} inputs: ${problems.join("; ")}`);

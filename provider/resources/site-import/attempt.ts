@@ -4,7 +4,12 @@
  * have run (its answer never came), so it is not sent again.
  */
 import { createHash } from "node:crypto";
-import { type AdminSession, listUploadedItems, type UploadedItemSummary } from "../../client";
+import {
+  type AdminSession,
+  deleteUploadedItem,
+  listUploadedItems,
+  type UploadedItemSummary,
+} from "../../client";
 import { canonicalUrl } from "../common/urls";
 import type { SiteImportInputs } from "./inputs";
 
@@ -34,4 +39,20 @@ export async function earlierAttempt(
 ): Promise<UploadedItemSummary | undefined> {
   const items = await listUploadedItems(session);
   return items.find((item) => item.description?.includes(mark) === true);
+}
+
+/**
+ * Removes this attempt's upload after a failure that came before importSite took effect, so that
+ * the next run imports instead of taking it for an interrupted import. Best effort: a server that
+ * cannot be reached now keeps the item, and the next run says how to go on.
+ */
+export async function forgetAttempt(session: AdminSession, mark: string): Promise<void> {
+  try {
+    const items = await listUploadedItems(session);
+    for (const item of items.filter((i) => i.description?.includes(mark) === true)) {
+      await deleteUploadedItem(session, item.itemID);
+    }
+  } catch {
+    // The failure being reported matters more than this clean-up.
+  }
 }

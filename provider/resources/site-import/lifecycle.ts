@@ -38,7 +38,7 @@ import { sameValue, stateOnlyUpdate } from "../common/state-diff";
 import { sameUrl } from "../common/urls";
 import { transportFor } from "../common/tls";
 import { objectStoreSettings } from "../common/object-store-inputs";
-import { attemptMark, earlierAttempt } from "./attempt";
+import { attemptMark, earlierAttempt, forgetAttempt } from "./attempt";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
@@ -130,6 +130,11 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     const earlier = await earlierAttempt(session, mark);
     if (earlier !== undefined) return afterInterruptedAttempt(inputs, fingerprint, earlier.itemID);
   }
+  // A failure known to come before importSite took effect takes this attempt's upload with it.
+  const forgetUpload = async (error: unknown): Promise<never> => {
+    await forgetAttempt(session, mark);
+    throw error;
+  };
   if (inputs.archiveObject !== undefined) {
     const object = inputs.archiveObject;
     const expectedSha256 = inputs.archiveSha256;
@@ -152,7 +157,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
           : `${failureMessage("uploads/upload", inputs.adminUrl, error)} (streaming archiveObject ` +
             `${object}). Nothing was imported. A server that refuses the .agssite extension for ` +
             "uploads needs it in its allowed upload extensions.",
-    );
+    ).catch(forgetUpload);
     uploadedItemId = item.itemID;
     location = item.itemID;
     fingerprint = `sha256:${item.sha256}`;
@@ -164,7 +169,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         `${failureMessage("uploads/upload", inputs.adminUrl, error)} Nothing was imported. ` +
         "A server that refuses the .agssite extension for uploads needs it in its allowed " +
         "upload extensions, or give location (a path the server can read) instead.",
-    );
+    ).catch(forgetUpload);
     location = uploadedItemId;
   }
 
@@ -190,6 +195,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     if (Object.keys(report).length > 0) outs.report = JSON.stringify(report);
   } catch (error) {
     if (isHeldByExportOrImport(error)) {
+      await forgetAttempt(session, mark);
       throw new Error(
         `importSite on ${inputs.adminUrl} could not start within timeouts.importMs ` +
           `(${inputs.timeouts.importMs} ms): an export or another import held the site the ` +
@@ -198,6 +204,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       );
     }
     if (!answerMayBeLost(error)) {
+      await forgetAttempt(session, mark);
       throw new Error(
         `${failureMessage("importSite", inputs.adminUrl, error)} Nothing was imported.`,
         { cause: error },

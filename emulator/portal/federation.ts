@@ -90,6 +90,15 @@ function serverAt(adminUrl: string): Runtime | null {
   return machineAt(adminUrl)?.rt ?? null;
 }
 
+/**
+ * A federated server's id: 16 letters and digits, the form of the ids in Esri's pages (e.g.
+ * `0123456789ABCDEF`); never a leading `-`, which a command line would read as a flag.
+ */
+function serverId(): string {
+  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return [...randomBytes(16)].map((b) => letters[b % letters.length]).join("");
+}
+
 /** `POST portaladmin/federation/servers/federate`. */
 async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
   const url = required(req, "url").replace(/\/+$/, "");
@@ -123,7 +132,7 @@ async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
     );
   }
   await rt.delay(rt.options.federateDelayMs);
-  const id = randomBytes(12).toString("base64url").slice(0, 16);
+  const id = serverId();
   await rt.store.update((draft) => {
     const taken = draft.portal.servers.find((s) => s.adminUrl === adminUrl || s.url === url);
     if (taken !== undefined) {

@@ -116,10 +116,12 @@ export function withConnectionDefaults(
         ["username", "username"],
         ["password", "password"],
       ];
-  // A resource that gives any credential of its own takes none of the defaults.
-  if (credentials.every(([key]) => out[key] === undefined)) {
+  // As in the program: a server's username and password are each taken where given (a password
+  // kept in secret stack config beside a username in the program); a portal's credentials come
+  // as one set from one place, since a token and a username with password are alternatives.
+  if (!portal || credentials.every(([key]) => out[key] === undefined)) {
     for (const [key, name] of credentials) {
-      const value = connectionDefault(config, name);
+      const value = out[key] === undefined ? connectionDefault(config, name) : undefined;
       if (value !== undefined) out[key] = value;
     }
     // A portal token and a username with password are alternatives: the token is the one given.

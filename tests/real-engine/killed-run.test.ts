@@ -39,6 +39,10 @@ it("Site: killed during createNewSite, recovered with cancel, refresh --clear-pe
   const killed = await killedUp(s, config, () => emu.stats().createNewSiteRequests === 1);
   expect(killed.ok).toBe(false);
   expect(await pendingOperations(s)).toHaveLength(1);
+  // The server finishes the creation the killed run asked for. While it runs, the admin root's
+  // answer is not an Esri-documented "in a site" (docs/emulator.md), so a run then would send a
+  // createNewSite that the server refuses: recovery starts once the machine says it is in a site.
+  await until(() => emu.stats().sitesCreated === 1, "the killed run's site creation");
 
   // The lock of the killed run stops the next run until `pulumi cancel` removes it.
   const locked = await s.run("up", { config });

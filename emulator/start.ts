@@ -47,7 +47,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       collaborations: [],
       servers: [],
       certificates: [],
-    oauthApps: [],
+      oauthApps: [],
     };
   }
   const now = Date.now();

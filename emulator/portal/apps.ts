@@ -24,8 +24,15 @@ import type { Runtime } from "../core/runtime";
 import { BUILT_IN_CLIENT_IDS } from "./oauth";
 import { requireAdmin } from "./sharing-api";
 
-/** The apps a new portal has: DSC's default `arcgisonline`, and the Python API's client. */
-const BUILT_IN_APPS: readonly string[] = ["arcgisonline", ...BUILT_IN_CLIENT_IDS];
+/**
+ * The apps a new portal has: DSC's default `arcgisonline`, and the Python API's client (read when
+ * asked: portal/oauth.ts imports this module before its own constants exist).
+ */
+function isBuiltInApp(clientId: string): boolean {
+  return (
+    clientId === "arcgisonline" || (BUILT_IN_CLIENT_IDS as readonly string[]).includes(clientId)
+  );
+}
 
 /** Handles `sharing/oauth2/apps[/…]`; `segments` start after `apps`. */
 export async function handleApps(
@@ -41,7 +48,7 @@ export async function handleApps(
     );
   }
   requireAdmin(rt, req);
-  if (!BUILT_IN_APPS.includes(clientId)) {
+  if (!isBuiltInApp(clientId)) {
     throw new SharingError(400, `Invalid client_id: no app is registered as '${clientId}'.`);
   }
   if (op === undefined) return json(appOf(rt, clientId));

@@ -24,6 +24,8 @@ import {
 import { deleteItem, importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
 import { assignPrivilege, updateIdentityStore } from "./identity";
+import { tokenManager, updateTokenManager } from "./token-manager";
+import { registerDirectory } from "./directories";
 import {
   deleteService,
   federateServices,
@@ -160,6 +162,19 @@ function resolveRoute(segments: readonly string[]): Route | null {
     return write((rt, req, site) =>
       classicOnly(rt, "updateIdentityStore", () => updateIdentityStore(rt, req, site)),
     );
+  }
+  // DSC's ArcGIS_ServerSettings (admin/token-manager.ts): ArcGIS Server only.
+  if (path === "security/tokens") {
+    return read((rt, _req, site) => classicOnly(rt, "tokens", () => tokenManager(rt, site)));
+  }
+  if (path === "security/tokens/update") {
+    return write((rt, req, site) =>
+      classicOnly(rt, "update", () => updateTokenManager(rt, req, site)),
+    );
+  }
+  // DSC's ArcGIS_Server_RegisterDirectories (admin/directories.ts): ArcGIS Server only.
+  if (path === "system/directories/register") {
+    return write((rt, req) => classicOnly(rt, "register", () => registerDirectory(rt, req)));
   }
   if (path === "security/roles/assignprivilege") {
     return write((rt, req) => classicOnly(rt, "assignPrivilege", () => assignPrivilege(req)));

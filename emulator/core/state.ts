@@ -154,6 +154,11 @@ const SiteRecord = z.object({
   servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
   /** security/config's settings as security/config/update last set them (admin/security.ts). */
   security: SecuritySettings.default({}),
+  /** ArcGIS Server's token manager once security/tokens/update set it; null: the defaults. */
+  tokenManager: z
+    .object({ sharedKey: z.string(), longTimeout: z.string(), shortTimeout: z.string() })
+    .nullable()
+    .default(null),
   /** ArcGIS Server's clusters (admin/clusters.ts); a new site has `default` with its machine. */
   clusters: z
     .array(z.object({ clusterName: z.string(), machineNames: z.array(z.string()) }))

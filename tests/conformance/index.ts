@@ -9,6 +9,9 @@ import { dscPortalOauthApp } from "./cases/dsc-portal-oauth-app";
 import { dscPortalOauthAppUpdate } from "./cases/dsc-portal-oauth-app-update";
 import { chefPortalImportRootCertificate } from "./cases/chef-portal-import-root-certificate";
 import { chefPortalMachineCertificates } from "./cases/chef-portal-machine-certificates";
+import { dscArcgisServerTokenSettings } from "./cases/dsc-arcgis-server-token-settings";
+import { dscArcgisServerTokenSettingsUpdate } from "./cases/dsc-arcgis-server-token-settings-update";
+import { dscArcgisServerRegisterDirectory } from "./cases/dsc-arcgis-server-register-directory";
 import { chefMissionSystemProperties } from "./cases/chef-mission-system-properties";
 import { chefMissionUpdateSystemProperties } from "./cases/chef-mission-update-system-properties";
 import { chefNotebookUpdateSystemProperties } from "./cases/chef-notebook-update-system-properties";
@@ -218,4 +221,7 @@ export const CASES: readonly ConformanceCase[] = [
   dscPortalOauthAppUpdate,
   chefPortalImportRootCertificate,
   chefPortalMachineCertificates,
+  dscArcgisServerTokenSettings,
+  dscArcgisServerTokenSettingsUpdate,
+  dscArcgisServerRegisterDirectory,
 ];

@@ -51,7 +51,8 @@ function invalid(why: string): AdminError {
 /** A timeout as sent (a string or a number), as the whole number of minutes it must be. */
 function timeoutOf(name: string, value: unknown, fallback: string): string {
   if (value === undefined || value === null || value === "") return fallback;
-  const minutes = typeof value === "number" ? value : Number(String(value).trim());
+  const minutes =
+    typeof value === "number" ? value : typeof value === "string" ? Number(value.trim()) : NaN;
   if (!Number.isInteger(minutes) || minutes <= 0) {
     throw invalid(`properties.${name} must be a whole number of minutes above zero.`);
   }

@@ -80,5 +80,5 @@ function redirectUrisOf(text: string | undefined): string[] {
       "Invalid value for the parameter 'redirect_uris': expected a JSON array of strings.",
     );
   }
-  return value as string[];
+  return value;
 }

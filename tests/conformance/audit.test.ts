@@ -77,6 +77,10 @@ describe("the audit table (docs/emulator-audit.md)", () => {
     }
   });
 
+  it("names at least one case in every served row", () => {
+    expect(rows.filter((r) => r.status === "served" && r.cases.length === 0)).toEqual([]);
+  });
+
   it("lists every case of the corpus in a served row", () => {
     const listed = new Set(rows.filter((r) => r.status === "served").flatMap((r) => r.cases));
     expect(CASES.map((c) => c.name).filter((name) => !listed.has(name))).toEqual([]);

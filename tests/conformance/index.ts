@@ -12,6 +12,7 @@ import { chefPortalMachineCertificates } from "./cases/chef-portal-machine-certi
 import { dscArcgisServerTokenSettings } from "./cases/dsc-arcgis-server-token-settings";
 import { dscArcgisServerTokenSettingsUpdate } from "./cases/dsc-arcgis-server-token-settings-update";
 import { dscArcgisServerRegisterDirectory } from "./cases/dsc-arcgis-server-register-directory";
+import { chefPortalCertificateAbsent } from "./cases/chef-portal-certificate-absent";
 import { chefMissionSystemProperties } from "./cases/chef-mission-system-properties";
 import { chefMissionUpdateSystemProperties } from "./cases/chef-mission-update-system-properties";
 import { chefNotebookUpdateSystemProperties } from "./cases/chef-notebook-update-system-properties";
@@ -224,4 +225,5 @@ export const CASES: readonly ConformanceCase[] = [
   dscArcgisServerTokenSettings,
   dscArcgisServerTokenSettingsUpdate,
   dscArcgisServerRegisterDirectory,
+  chefPortalCertificateAbsent,
 ];

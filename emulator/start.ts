@@ -47,6 +47,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       collaborations: [],
       servers: [],
       certificates: [],
+      oauthApps: [],
     };
   }
   const now = Date.now();
@@ -69,6 +70,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
     })),
     servers: [],
     certificates: [],
+    oauthApps: [],
   };
 }
 

@@ -23,7 +23,17 @@ import {
 } from "./site";
 import { deleteItem, importSite, listItems, uploadItem } from "./site-import";
 import { readSecurityConfig, updateSecurityConfig } from "./security";
-import { federateServices, findService, service, serviceStatus, setServiceState } from "./services";
+import { assignPrivilege, updateIdentityStore } from "./identity";
+import { tokenManager, updateTokenManager } from "./token-manager";
+import { registerDirectory } from "./directories";
+import {
+  deleteService,
+  federateServices,
+  findService,
+  service,
+  serviceStatus,
+  setServiceState,
+} from "./services";
 import { addMachinesToCluster, cluster, listClusters, removeMachinesFromCluster } from "./clusters";
 import { adminUrlOf, editMachine, machine, machineStatus, setMachineState } from "./machine";
 import { certificateRoute } from "./certificates";
@@ -147,6 +157,28 @@ function resolveRoute(segments: readonly string[]): Route | null {
     );
   }
   if (first === "services" && second !== undefined) return serviceRoute(segments.slice(1));
+  // Chef's server_security recipe (admin/identity.ts): ArcGIS Server only.
+  if (path === "security/config/updateidentitystore") {
+    return write((rt, req, site) =>
+      classicOnly(rt, "updateIdentityStore", () => updateIdentityStore(rt, req, site)),
+    );
+  }
+  // DSC's ArcGIS_ServerSettings (admin/token-manager.ts): ArcGIS Server only.
+  if (path === "security/tokens") {
+    return read((rt, _req, site) => classicOnly(rt, "tokens", () => tokenManager(rt, site)));
+  }
+  if (path === "security/tokens/update") {
+    return write((rt, req, site) =>
+      classicOnly(rt, "update", () => updateTokenManager(rt, req, site)),
+    );
+  }
+  // DSC's ArcGIS_Server_RegisterDirectories (admin/directories.ts): ArcGIS Server only.
+  if (path === "system/directories/register") {
+    return write((rt, req) => classicOnly(rt, "register", () => registerDirectory(rt, req)));
+  }
+  if (path === "security/roles/assignprivilege") {
+    return write((rt, req) => classicOnly(rt, "assignPrivilege", () => assignPrivilege(req)));
+  }
   // ArcGIS Server's clusters (admin/clusters.ts).
   if (first === "clusters") {
     const name = second;
@@ -333,6 +365,10 @@ function serviceRoute(below: readonly string[]): Route | null {
   if (op === "status") return read((_rt, _req, site) => serviceStatus(of(site)));
   if (op === "start") return write((rt, _req, site) => setServiceState(rt, of(site), "STARTED"));
   if (op === "stop") return write((rt, _req, site) => setServiceState(rt, of(site), "STOPPED"));
+  // Only ArcGIS Server's sources (Chef's `delete_service`) and pages show a service's delete.
+  if (op === "delete") {
+    return write((rt, _req, site) => classicOnly(rt, "delete", () => deleteService(rt, of(site))));
+  }
   return null;
 }
 

@@ -83,6 +83,29 @@ export async function setServiceState(
 }
 
 /**
+ * `.../delete` (ArcGIS Server): removes the service from the site. Chef's `delete_service` (the
+ * same Chef file; `providers/gis_service.rb` action `:delete`, after `service_exists?`) POSTs it
+ * with token and f=json and fails on an error;
+ * https://developers.arcgis.com/rest/enterprise-administration/server/delete.htm documents POST
+ * `f` and `{"status": "success"}`. An unknown service is code 404, as its resource is.
+ */
+export async function deleteService(rt: Runtime, found: ServiceRecord): Promise<Reply> {
+  await rt.store.update((draft) => {
+    refuseDuringExport(rt);
+    if (draft.site?.status !== "ready") throw siteUnavailableError(rt);
+    const index = draft.site.services.findIndex(
+      (s) =>
+        s.folderName === found.folderName &&
+        s.serviceName === found.serviceName &&
+        s.type === found.type,
+    );
+    if (index < 0) throw notFoundError(`${found.serviceName}.${found.type}`);
+    draft.site.services.splice(index, 1);
+  });
+  return json({ status: "success" });
+}
+
+/**
  * `services/federate` (ArcGIS Server): imports the site's services as items of the portal that
  * federated it. Chef's `federate` (the same Chef file, after `security/config/update`) POSTs it
  * with the portal's token and f=json and fails on an error;

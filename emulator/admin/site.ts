@@ -77,6 +77,7 @@ export async function startCreation(rt: Runtime, input: CreateSiteInput): Promis
       webAdaptors: [],
       servicesDirectory: null,
       security: {},
+      tokenManager: null,
       // ArcGIS Server's machines-page docs (10.1): "When you create a new site, a cluster called
       // 'default' is created for you"; clusters exist on ArcGIS Server only.
       clusters:

@@ -154,6 +154,11 @@ const SiteRecord = z.object({
   servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
   /** security/config's settings as security/config/update last set them (admin/security.ts). */
   security: SecuritySettings.default({}),
+  /** ArcGIS Server's token manager once security/tokens/update set it; null: the defaults. */
+  tokenManager: z
+    .object({ sharedKey: z.string(), longTimeout: z.string(), shortTimeout: z.string() })
+    .nullable()
+    .default(null),
   /** ArcGIS Server's clusters (admin/clusters.ts); a new site has `default` with its machine. */
   clusters: z
     .array(z.object({ clusterName: z.string(), machineNames: z.array(z.string()) }))
@@ -196,6 +201,8 @@ const FederatedServer = z.object({
   serverType: z.string(),
 });
 const PortalCertificate = z.object({ alias: z.string(), pem: z.string() });
+/** The redirect URIs of a built-in app once `oauth2/apps/<id>/update` set them (portal/apps.ts). */
+const OAuthAppRecord = z.object({ clientId: z.string(), redirectUris: z.array(z.string()) });
 /** A root or intermediate certificate imported into the portal's keystore. */
 export type PortalCertificate = z.infer<typeof PortalCertificate>;
 
@@ -235,6 +242,8 @@ const EmulatorState = z.object({
     servers: z.array(FederatedServer).default([]),
     /** Root and intermediate certificates imported into the keystore (portal/certificates.ts). */
     certificates: z.array(PortalCertificate).default([]),
+    /** Built-in apps whose redirect URIs were updated; absent in earlier data dirs. */
+    oauthApps: z.array(OAuthAppRecord).default([]),
   }),
   /** Temporary archive files being written; removed at start-up after a crash. */
   pendingArchives: z.array(z.string()),

@@ -38,6 +38,7 @@ import {
   type Reply,
 } from "../core/http";
 import type { Runtime } from "../core/runtime";
+import { handleApps } from "./apps";
 import { issueToken, MAX_TOKEN_MINUTES, verifyPassword } from "../core/tokens";
 
 /** Path of the sign-in pages outside the REST API (`{portal}/sharing/oauth2`). */
@@ -347,9 +348,13 @@ export function exchangeToken(rt: Runtime, req: ApiRequest): Reply {
   throw tokenError("Invalid grant_type. Use authorization_code or refresh_token.");
 }
 
-/** Handles `{portal}/sharing/oauth2/<page>`: only the sign-in form's `signin`. */
+/**
+ * Handles `{portal}/sharing/oauth2/<page>`: the sign-in form's `signin`, and the registered apps
+ * DSC's ArcGIS_Federation reads and updates there (portal/apps.ts).
+ */
 export async function handleSignInPages(rt: Runtime, req: ApiRequest): Promise<Reply> {
   if (req.segments.length === 1 && req.segments[0] === "signin") return signIn(rt, req);
+  if (req.segments[0] === "apps") return handleApps(rt, req, req.segments.slice(1));
   throw new SharingError(
     404,
     `Could not find resource or operation '${req.segments.at(-1) ?? "oauth2"}' on the system.`,

@@ -126,6 +126,7 @@ class Replay {
     files: Record<string, string>,
     headers: Record<string, string>,
     tokenIn: "form" | "header" = "form",
+    root: "/arcgis" | "/portal" = "/arcgis",
   ): Promise<Answer> {
     const form = new FormData();
     for (const [name, value] of fields) form.append(name, value);
@@ -136,7 +137,7 @@ class Replay {
     // Chef sends the token as a form field of the multipart body; DSC, to Mission, Notebook and
     // Video Server, in the X-Esri-Authorization header.
     if (token !== undefined && tokenIn === "form") form.append("token", token);
-    const res = await request(`${this.origin}/arcgis${pathBelowRoot}`, {
+    const res = await request(`${this.origin}${root}${pathBelowRoot}`, {
       method: "POST",
       headers: {
         referer: headers.referer ?? REFERER,
@@ -492,6 +493,17 @@ async function prepareImport(
   return exported;
 }
 
+/**
+ * A case on an uploaded item names it `{uploadId}`: the replay makes one with an export to the
+ * uploads (no `location`), whose answer's URL ends with the item's id.
+ */
+async function exportToUploads(replay: Replay, headers: Record<string, string>): Promise<void> {
+  const answer = await replay.send("POST", "/admin/exportSite", [["f", "json"]], headers);
+  const where = (answer.json as { location?: unknown } | undefined)?.location;
+  if (typeof where !== "string") throw new Error(`exportSite failed: ${answer.text}`);
+  replay.placeholders.uploadId = where.split("/").at(-1)!;
+}
+
 /** The site's log settings, flat whatever the product's form. */
 async function readLogSettings(
   c: ConformanceCase,
@@ -654,6 +666,7 @@ describe("the conformance corpus replayed against the emulator", () => {
       if (c.request.token === true) expect(credentials).not.toBeNull();
 
       const exported = await prepareImport(c, target, headers);
+      if (c.request.path.includes("{uploadId}")) await exportToUploads(target, headers);
       const answer =
         c.request.files === undefined
           ? await target.replay(c, headers)
@@ -664,6 +677,7 @@ describe("the conformance corpus replayed against the emulator", () => {
                 fillFiles(c.request.files, target.placeholders),
                 headers,
                 c.request.multipartToken ?? "form",
+                c.request.root === "portal" ? "/portal" : "/arcgis",
               )
             : await replayUpload(c, target, headers);
 

@@ -1,5 +1,18 @@
 /** Every case of the conformance corpus (one file per case, named after it). */
 import type { ConformanceCase } from "./corpus";
+import { chefArcgisServerDeleteService } from "./cases/chef-arcgis-server-delete-service";
+import { chefArcgisServerUpdateIdentityStore } from "./cases/chef-arcgis-server-update-identity-store";
+import { chefArcgisServerAssignPrivilege } from "./cases/chef-arcgis-server-assign-privilege";
+import { chefArcgisServerExtractItemFile } from "./cases/chef-arcgis-server-extract-item-file";
+import { docsArcgisServerDeleteUpload } from "./cases/docs-arcgis-server-delete-upload";
+import { dscPortalOauthApp } from "./cases/dsc-portal-oauth-app";
+import { dscPortalOauthAppUpdate } from "./cases/dsc-portal-oauth-app-update";
+import { chefPortalImportRootCertificate } from "./cases/chef-portal-import-root-certificate";
+import { chefPortalMachineCertificates } from "./cases/chef-portal-machine-certificates";
+import { dscArcgisServerTokenSettings } from "./cases/dsc-arcgis-server-token-settings";
+import { dscArcgisServerTokenSettingsUpdate } from "./cases/dsc-arcgis-server-token-settings-update";
+import { dscArcgisServerRegisterDirectory } from "./cases/dsc-arcgis-server-register-directory";
+import { chefPortalCertificateAbsent } from "./cases/chef-portal-certificate-absent";
 import { chefMissionSystemProperties } from "./cases/chef-mission-system-properties";
 import { chefMissionUpdateSystemProperties } from "./cases/chef-mission-update-system-properties";
 import { chefNotebookUpdateSystemProperties } from "./cases/chef-notebook-update-system-properties";
@@ -200,4 +213,17 @@ export const CASES: readonly ConformanceCase[] = [
   dscPortalFederationServers,
   chefPortalUpdateServer,
   chefPortalUnfederateServer,
+  chefArcgisServerDeleteService,
+  chefArcgisServerUpdateIdentityStore,
+  chefArcgisServerAssignPrivilege,
+  chefArcgisServerExtractItemFile,
+  docsArcgisServerDeleteUpload,
+  dscPortalOauthApp,
+  dscPortalOauthAppUpdate,
+  chefPortalImportRootCertificate,
+  chefPortalMachineCertificates,
+  dscArcgisServerTokenSettings,
+  dscArcgisServerTokenSettingsUpdate,
+  dscArcgisServerRegisterDirectory,
+  chefPortalCertificateAbsent,
 ];

@@ -5,9 +5,14 @@
  */
 import { z } from "zod";
 import { SERVER_TYPES } from "../../client";
-import { defineResource, named } from "../common/definition";
-import { adminRootSchema, httpUrlSchema, nonEmpty, timeoutMsSchema } from "../common/input-schemas";
-import { portalInputs, portalTlsInput } from "../common/portal-inputs";
+import { defineResource, named } from "../common/inputs/definition";
+import {
+  adminRootSchema,
+  httpUrlSchema,
+  nonEmpty,
+  timeoutMsSchema,
+} from "../common/inputs/schemas";
+import { portalInputs, portalTlsInput } from "../common/inputs/portal";
 import { SERVER_ROLES } from "./resource";
 
 /** Default bound on federate (including finding a lost answer's outcome in the list). */

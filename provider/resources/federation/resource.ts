@@ -3,11 +3,11 @@
  * lifecycle is in `lifecycle.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
-import { PortalResource, portalResourceFrame } from "../common/portal-resource";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
+import { PortalResource, portalResourceFrame } from "../common/base/portal-resource";
 import { FEDERATION_KEYS, type FederationArgs, type FederationOutputProperties } from "./generated";
-import { resolvePortalConnection } from "../common/connection";
+import { resolvePortalConnection } from "../common/connection/resolve";
 
 /** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
 export const SERVER_ROLES = [

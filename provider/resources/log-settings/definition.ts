@@ -4,9 +4,9 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource, named } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
 import { LOG_SETTINGS_LEVELS } from "./resource";
 
 /** Default bound on a change, including waiting while an export or import holds the site. */

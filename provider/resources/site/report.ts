@@ -17,8 +17,8 @@ import {
   serverInfo,
   type ServerInfo,
 } from "../../client";
-import { messageOf } from "../common/failures";
-import { logWarn } from "../common/log";
+import { messageOf } from "../common/messages/failures";
+import { logWarn } from "../common/messages/log";
 import type { SiteOutputs } from "./generated";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
 

@@ -1,4 +1,4 @@
-import { withoutTrailingSlash } from "./url";
+import { withoutTrailingSlash } from "../url";
 /**
  * The one error family of the client layer. Callers match on `code` (a stable string). Each class
  * carries a brand, a registered symbol (`Symbol.for`) unique to this package, that

@@ -1,4 +1,4 @@
-import { withoutTrailingSlash } from "./url";
+import { withoutTrailingSlash } from "../url";
 /**
  * The server products the client speaks to, and what differs between them. ArcGIS Server keeps
  * the classic administrative dialect; Mission, Notebook and Video Server are built on Esri's newer

@@ -15,7 +15,7 @@ import { serverProduct, serverRootOf, type ServerType } from "./products";
 import { arcgisRequest } from "./request";
 import { healthCheck, type HealthCheckResult } from "./admin/healthCheck";
 import { serverInfo } from "./admin/serverInfo";
-import { withoutTrailingSlash } from "./url";
+import { withoutTrailingSlash } from "../url";
 
 /**
  * Why waiting cannot fix a failure, or undefined when it may go away on its own. The one

@@ -16,7 +16,7 @@ import { transportOf, type TransportOptions } from "./dispatcher";
 import { ArcGISRequestError, isTokenRejectedError } from "./errors";
 import { arcgisRequest } from "./request";
 import type { RetryPolicy } from "./retry";
-import { withoutTrailingSlash } from "./url";
+import { withoutTrailingSlash } from "../url";
 
 /** Per-call options of {@link ArcGISSession.call}. */
 export interface SessionCallOptions {

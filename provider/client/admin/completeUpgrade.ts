@@ -7,7 +7,7 @@ import { arcgisRequest } from "../request";
 import { requestError, validateAnswer } from "../response";
 import { readUpgradeStatus, type UpgradeStatus } from "./getUpgradeStatus";
 import { NotYet, pollUntil, type WaitOptions } from "./wait";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /** The first ArcGIS Server release whose `upgrade` runs asynchronously (Chef: "Async upgrades are supported starting from ArcGIS Server 11.4"). */
 const ASYNC_UPGRADE_SINCE = 11.4;

@@ -2,7 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { arcgisRequest } from "../request";
 import { CARBON_STORE_CLASS_NAMES, serverProduct, type ServerType } from "../products";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /** Where the site configuration is kept, in the user's vocabulary (one for every product). */
 export interface ConfigStoreConnection {

@@ -7,11 +7,9 @@ import {
   type DownloadResult,
 } from "../transfer/download";
 import { withRetry } from "../retry";
-import { definedFields, exportDownloadUrl, isHtmlInsteadOfFile } from "./export-download";
-import { withoutTrailingSlash } from "../url";
-
-// The package has always exported exportDownloadUrl from this module.
-export { exportDownloadUrl } from "./export-download";
+import { ArcGISRequestError } from "../errors";
+import { definedFields, isHtmlInsteadOfFile } from "./export-download";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * Downloads a site archive that {@link exportSite} left on the server: streams it to a temporary
@@ -69,4 +67,60 @@ export async function downloadExport(
     session.retry,
     merged.signal,
   );
+}
+
+/**
+ * The URL to download an export from, on the origin of `adminUrl`: servers build the URL from
+ * their own machine name, which a client behind a web adaptor or load balancer often cannot
+ * reach, and which may name another scheme (an https admin URL answered with an http:// URL)
+ * or host. The admin token goes only to the origin the user configured, so the same path below
+ * the administrative root is fetched from `adminUrl` instead. A URL whose path is not below an
+ * administrative root (`.../admin/...`) is refused.
+ *
+ * @param adminUrl - the administrative root the user configured.
+ * @param url - the URL exportSite answered.
+ * @returns the URL on `adminUrl`'s origin.
+ * @example
+ * ```ts
+ * exportDownloadUrl("https://gis.example.com/server/admin", "http://MACHINE1:6080/arcgis/admin/uploads/i1")
+ * // "https://gis.example.com/server/admin/uploads/i1"
+ * ```
+ * Sends no request: it computes the URL that downloadExport then fetches.
+ *
+ * @internal
+ */
+export function exportDownloadUrl(adminUrl: string, url: string): string {
+  const admin = new URL(adminUrl);
+  const adminPath = withoutTrailingSlash(admin.pathname);
+  const refuse = (why: string): never => {
+    throw new ArcGISRequestError({
+      code: "BAD_RESPONSE",
+      operation: "downloadExport",
+      url: adminUrl,
+      detail: `exportSite answered the download URL ${cleanDisplay(url)}, ${why}; the admin token is not sent there.`,
+    });
+  };
+  let answered: URL;
+  try {
+    answered = new URL(url);
+  } catch {
+    return refuse("which is not a URL");
+  }
+  if (answered.protocol !== "https:" && answered.protocol !== "http:") {
+    return refuse("which is not an http(s) URL");
+  }
+  if (answered.origin === admin.origin && answered.pathname.startsWith(`${adminPath}/`)) {
+    return `${admin.origin}${answered.pathname}`;
+  }
+  // The server's own context root (e.g. /arcgis/admin) may differ from a web adaptor's
+  // (e.g. /server/admin): keep what follows the administrative root.
+  const below = /^(?:\/[^/]+)*?\/admin(\/.+)$/i.exec(answered.pathname)?.[1];
+  if (below === undefined || below === "/") {
+    return refuse("whose path is outside the administrative root");
+  }
+  return `${admin.origin}${adminPath}${below}`;
+}
+
+function cleanDisplay(url: string): string {
+  return url.replace(/[?#].*$/s, "");
 }

@@ -4,7 +4,7 @@ import { isArcGISRequestError } from "../errors";
 import { arcgisRequest } from "../request";
 import { requestError } from "../response";
 import type { RetryPolicy } from "../retry";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * Where a site stands with its upgrade:

@@ -2,7 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { serverProduct, type ServerType } from "../products";
 import { arcgisRequest } from "../request";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /** Parameters of {@link joinSite}. */
 export interface JoinSiteParams {

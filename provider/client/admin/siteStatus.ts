@@ -2,7 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { isArcGISRequestError, type ArcGISRequestError, type ErrorFormat } from "../errors";
 import { arcgisRequest } from "../request";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * What the unauthenticated admin root says about the machine.

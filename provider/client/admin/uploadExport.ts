@@ -5,7 +5,8 @@ import { canTransferOffThread, transferExportOffThread } from "../transfer/off-t
 import { transferExport, type ExportTransfer } from "../transfer/export-transfer";
 import type { UploadedExport } from "../transfer/uploaded-export";
 import { withRetry } from "../retry";
-import { definedFields, exportDownloadUrl, isHtmlInsteadOfFile } from "./export-download";
+import { exportDownloadUrl } from "./downloadExport";
+import { definedFields, isHtmlInsteadOfFile } from "./export-download";
 
 export type { UploadedExport } from "../transfer/uploaded-export";
 

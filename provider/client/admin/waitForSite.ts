@@ -8,7 +8,7 @@ import { TokenCache } from "../auth";
 import { healthCheck } from "./healthCheck";
 import { siteStatus } from "./siteStatus";
 import { NotYet, pollUntil, type WaitOptions } from "./wait";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /** What {@link waitForSite} looks at. */
 export interface WaitForSiteTarget extends TransportOptions {

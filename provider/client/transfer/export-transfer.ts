@@ -9,7 +9,7 @@ import type { TransportOptions } from "../dispatcher";
 import { downloadToSink } from "./download";
 import { uploadArchive, type ObjectStoreSettings } from "./object-store";
 import type { UploadedExport } from "./uploaded-export";
-import { withoutTrailingSlash } from "../url";
+import { withoutTrailingSlash } from "../../url";
 
 /** What one transfer needs; structured-clonable apart from `transport.signal`/`dispatcher`. */
 export interface ExportTransfer {

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import type { PortalConnectionArgs } from "../common/base/portal-resource";
 import type { TlsSettings } from "../common/connection/tls";
-import type { ServerRole } from "./resource";
+import type { ServerRole } from "./values";
 
 /** A certificate for the portal to trust (the `serverCertificate` input). */
 export interface ServerCertificate {

@@ -11,7 +11,7 @@ import { collaborationCrossChecks } from "../collaboration/inputs";
 import { FEDERATION_DEFINITION } from "./definition";
 import type { FederationInputs } from "./generated";
 import { FEDERATION } from "./resource";
-import { withoutTrailingSlash } from "../../client/url";
+import { withoutTrailingSlash } from "../../url";
 
 export type { FederationInputs, FederationOutputs, ServerCertificate } from "./generated";
 export { DEFAULT_FEDERATE_MS, DEFAULT_RESTART_WAIT_MS } from "./definition";

@@ -3,8 +3,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import type { ServerResourceArgs } from "../common/base/server-resource";
 import type { TlsSettings } from "../common/connection/tls";
-import type { LogSettingsLevel } from "./resource";
-import type { ReportedLogSettings } from "./inputs";
+import type { LogSettingsLevel } from "./values";
+import type { ReportedLogSettings } from "./values";
 
 /** Inputs of a `LogSettings` whose values are known (defaults filled in). */
 export interface LogSettingsInputs {

@@ -15,7 +15,7 @@ import {
   type ReportedLogSettings,
 } from "./inputs";
 import { MANAGED_LOG_FIELDS } from "./resource";
-import { withoutTrailingSlash } from "../../client/url";
+import { withoutTrailingSlash } from "../../url";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 

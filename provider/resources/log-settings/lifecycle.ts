@@ -29,7 +29,7 @@ import { explained, failureMessage, messageOf } from "../common/messages/failure
 import { logInfo } from "../common/messages/log";
 import { sameValue } from "../common/pulumi/state-diff";
 import { sameUrl } from "../common/connection/urls";
-import { withoutTrailingSlash } from "../../client/url";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * diff: another server is a replacement, deleted before the new one is created (the class asks

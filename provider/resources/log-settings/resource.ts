@@ -14,18 +14,7 @@ import {
 } from "./generated";
 import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
 
-export const LOG_SETTINGS_LEVELS = [
-  "OFF",
-  "SEVERE",
-  "WARNING",
-  "INFO",
-  "FINE",
-  "VERBOSE",
-  "DEBUG",
-] as const;
-
-/** One of {@link LOG_SETTINGS_LEVELS}. */
-export type LogSettingsLevel = (typeof LOG_SETTINGS_LEVELS)[number];
+export { LOG_SETTINGS_LEVELS, type LogSettingsLevel } from "./values";
 
 /**
  * The serialized provider of `LogSettings`: a small stub that loads `implementation` from the

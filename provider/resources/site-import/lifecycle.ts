@@ -39,7 +39,7 @@ import { sameUrl } from "../common/connection/urls";
 import { transportFor } from "../common/connection/tls";
 import { objectStoreSettings } from "../common/inputs/object-store";
 import { attemptMark, earlierAttempt, forgetAttempt } from "./attempt";
-import { withoutTrailingSlash } from "../../client/url";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a

@@ -162,7 +162,7 @@ export const SITE_DEFINITION = defineResource({
   argsDoc:
     "Arguments of a {@link Site}: the server's connection ({@link ServerConnectionArgs}), whose " +
     "administrator createNewSite sets up, and the site. Every field accepts a `pulumi.Input`.",
-  imports: ['import type { SiteReportedConfigStore, SiteReportedDirectory } from "./report";'],
+  imports: ['import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";'],
   inputs: {
     serverType: {
       ...admin.serverType,

@@ -4,7 +4,7 @@ import type { ServerType } from "../../client";
 import type { ServerConnectionArgs } from "../common/connection/resolve";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { SiteDirectoryType } from "./definition";
-import type { SiteReportedConfigStore, SiteReportedDirectory } from "./report";
+import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
 
 /** The site's configuration store (the `configStoreConnection` argument and output). */
 export interface SiteConfigStoreConnection {

@@ -25,7 +25,7 @@ import { messageOf } from "../common/messages/failures";
 import { logWarn } from "../common/messages/log";
 import type { SiteInputs } from "./inputs";
 import { adminSessionFor, adminTransport } from "../common/connection/admin";
-import { withoutTrailingSlash } from "../../client/url";
+import { withoutTrailingSlash } from "../../url";
 
 /** The transport options of the site's server: its TLS settings, and `extra`. */
 export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {

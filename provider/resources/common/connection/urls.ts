@@ -1,4 +1,4 @@
-import { withoutTrailingSlash } from "../../../client/url";
+import { withoutTrailingSlash } from "../../../url";
 /**
  * When two URL inputs name the same server: spellings that reach the same place are not a change
  * (host case, a default port written out, trailing slashes, `localhost` and the loopback

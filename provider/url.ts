@@ -1,7 +1,8 @@
 /**
  * The one place the provider strips a URL's trailing slashes, so that a path is appended to a
  * root, or two spellings of one root compared, the same way everywhere (tests/package/
- * url-helper.test.ts keeps it the only copy).
+ * url-helper.test.ts keeps it the only copy). Beside the layers, not in the client, so that the
+ * resource classes use it without loading any of the client.
  */
 
 /**

@@ -31,6 +31,7 @@ import type { Runtime } from "./core/runtime";
 import { handleSharing, PORTAL_ROOT_PATH, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
 import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
+import { withoutTrailingSlash } from "./core/url";
 
 /** Prefix of the REST services directory (rest/info, the health checks). */
 export const REST_PREFIX = "/arcgis/rest";
@@ -187,7 +188,7 @@ export class RequestHandler {
       send(res, 400, "text/plain; charset=utf-8", "Bad request URL.\n");
       return;
     }
-    const pathname = url.pathname.replace(/\/+$/, "") || "/";
+    const pathname = withoutTrailingSlash(url.pathname) || "/";
     const found = targetOf(pathname);
     const target =
       found?.api === "admin" && found.segments[0] !== "generateToken"

@@ -9,7 +9,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import type { z } from "zod";
-import type { InputSpec, ResourceDefinition } from "../../provider/resources/common/definition";
+import type {
+  InputSpec,
+  ResourceDefinition,
+} from "../../provider/resources/common/inputs/definition";
 import { PLUGIN_RESOURCES, type PluginResource } from "../../provider/plugin/resources";
 import { packageSchema } from "../../provider/plugin/schema";
 import * as collaboration from "../../provider/resources/collaboration/inputs";

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { httpUrlSchema, nonEmpty, tlsSchema } from "./input-schemas";
+import { httpUrlSchema, nonEmpty, tlsSchema } from "./schemas";
 
 /**
  * The portal connection's inputs, in the order the resources declare them; a change of the

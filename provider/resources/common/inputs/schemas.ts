@@ -11,7 +11,7 @@ import { named } from "./definition";
  * @internal
  */
 export function tlsSchema() {
-  // The descriptions are TlsSettings' (common/tls.ts), for the plugin schema.
+  // The descriptions are TlsSettings' (common/connection/tls.ts), for the plugin schema.
   return named(
     z.strictObject({
       caCert: z
@@ -32,7 +32,7 @@ export function tlsSchema() {
           "Switches certificate verification off (discouraged; warns on every run). Default false.",
         ),
     }),
-    { name: "TlsSettings", from: "../common/tls" },
+    { name: "TlsSettings", from: "../common/connection/tls" },
   ).optional();
 }
 

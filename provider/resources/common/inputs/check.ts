@@ -3,9 +3,9 @@
  * path, and no complaint about values that are still unknown during a preview.
  */
 import type { z } from "zod";
-import { withoutProvider } from "./lazy-provider";
-import { logWarn } from "./log";
-import { whereToGive } from "./input-sources";
+import { withoutProvider } from "../pulumi/lazy-provider";
+import { logWarn } from "../messages/log";
+import { whereToGive } from "./sources";
 
 /** Pulumi's sentinel for values that are not known yet during a preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -64,7 +64,7 @@ function isPrefix(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean
  * @param news - the inputs Pulumi passed to `check()`.
  * @param crossChecks - rules across fields, run on the raw inputs even when items are invalid.
  * @param resource - the resource's class name, so that a missing input is told where it can be
- *   given (input-sources.ts); without it, the message says only that it is required.
+ *   given (sources.ts); without it, the message says only that it is required.
  * @returns the inputs to record (defaults filled in when valid) and the failures.
  *
  * @internal
@@ -132,7 +132,7 @@ const EXPECTED: Record<string, string> = {
 
 /**
  * A schema problem worded for the user: a missing input says it is required and where it can
- * be given on this path (input-sources.ts); a value of the wrong type says what it must be. The
+ * be given on this path (sources.ts); a value of the wrong type says what it must be. The
  * schemas' own messages (refinements) are kept; zod's generic "Invalid input: expected string,
  * received undefined" never reaches the user.
  */

@@ -43,7 +43,7 @@ interface DefaultSource {
 }
 
 /**
- * The connection defaults, by name. provider/resources/common/connection.ts re-exports it as
+ * The connection defaults, by name. provider/resources/common/connection/resolve.ts re-exports it as
  * `CONNECTION_DEFAULTS`, which the program and the plugin resolve with.
  */
 export const DEFAULT_SOURCES = {

@@ -1,14 +1,15 @@
 /**
  * The stream of an exported site archive from the server to an object store: the download,
  * its hash and zip check on the way, and the multipart upload. Plain data in and out, so that it
- * can run in the calling thread or in the transfer worker (see ../off-thread).
+ * can run in the calling thread or in the transfer worker (see off-thread.ts).
  */
 import { Readable } from "node:stream";
-import { streamedZipCheck } from "../archive-check";
+import { streamedZipCheck } from "./archive-check";
 import type { TransportOptions } from "../dispatcher";
-import { downloadToSink } from "../download";
-import { uploadArchive, type ObjectStoreSettings } from "../object-store";
-import type { UploadedExport } from "./downloadExport";
+import { downloadToSink } from "./download";
+import { uploadArchive, type ObjectStoreSettings } from "./object-store";
+import type { UploadedExport } from "./uploaded-export";
+import { withoutTrailingSlash } from "../../url";
 
 /** What one transfer needs; structured-clonable apart from `transport.signal`/`dispatcher`. */
 export interface ExportTransfer {
@@ -49,7 +50,7 @@ export async function transferExport(t: ExportTransfer): Promise<UploadedExport>
       referer: t.referer,
       secrets: t.secrets,
       defaultExtension: ".agssite",
-      fileOfItem: (itemUrl) => `${itemUrl.replace(/\/+$/, "")}/download`,
+      fileOfItem: (itemUrl) => `${withoutTrailingSlash(itemUrl)}/download`,
     },
     ({ body, fileName, digest }) => {
       const zip = streamedZipCheck();

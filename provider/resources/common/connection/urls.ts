@@ -1,3 +1,4 @@
+import { withoutTrailingSlash } from "../../../url";
 /**
  * When two URL inputs name the same server: spellings that reach the same place are not a change
  * (host case, a default port written out, trailing slashes, `localhost` and the loopback
@@ -25,7 +26,7 @@ export function canonicalUrl(value: string): string {
   const host = LOOPBACK.has(url.hostname.toLowerCase()) ? "localhost" : url.hostname.toLowerCase();
   const defaultPort = url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "";
   const port = url.port === "" || url.port === defaultPort ? "" : `:${url.port}`;
-  const pathname = url.pathname.replace(/\/+$/, "");
+  const pathname = withoutTrailingSlash(url.pathname);
   return `${url.protocol}//${host}${port}${pathname}`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Runs an export's transfer (admin/export-transfer) in a worker thread with a small heap, and
+ * Runs an export's transfer (export-transfer.ts) in a worker thread with a small heap, and
  * carries its errors back as the classes the callers match on.
  *
  * Why a thread: the server's answer arrives as one new buffer per TLS record, garbage once
@@ -11,11 +11,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { TransportOptions } from "./dispatcher";
-import { ArcGISRequestError, isArcGISRequestError } from "./errors";
+import type { TransportOptions } from "../dispatcher";
+import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import { ObjectStoreError } from "./object-store";
-import type { ExportTransfer } from "./admin/export-transfer";
-import type { UploadedExport } from "./admin/downloadExport";
+import type { ExportTransfer } from "./export-transfer";
+import type { UploadedExport } from "./uploaded-export";
 
 /** The compiled worker beside this module (absent when the sources run through a TS loader). */
 const WORKER_FILE = join(__dirname, "export-worker.js");

@@ -6,16 +6,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { type CheckFailure, checkInputs, parseValidInputs, warnOfPlainHttp } from "./input-check";
+import { type CheckFailure, checkInputs, parseValidInputs, warnOfPlainHttp } from "../inputs/check";
 import { isPartialCreate } from "./partial-create";
-import { isArcGISRequestError } from "../../client";
+import { isArcGISRequestError } from "../../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
 import type { ResourceFrame } from "./registration";
 import { watchHostParent } from "./host-watch";
-import { hostEngineLog, loggedTo } from "./engine-log";
-import { operationLogger } from "./operation-log";
-import { certificateChanges, wordForTheInput } from "./failures";
-import { logInfo } from "./log";
+import { hostEngineLog, loggedTo } from "../messages/engine-log";
+import { operationLogger } from "../messages/operation-log";
+import { certificateChanges, wordForTheInput } from "../messages/failures";
+import { logInfo } from "../messages/log";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other

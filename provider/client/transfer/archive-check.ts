@@ -6,7 +6,7 @@ import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import * as yauzl from "yauzl";
 import type { DownloadResult } from "./download";
-import { requestError, type AnswerContext } from "./response";
+import { requestError, type AnswerContext } from "../response";
 
 /**
  * Checks that a file is a readable zip archive by opening it and walking its central directory;

@@ -2,8 +2,8 @@
  * The `tls` argument every resource has, and how it becomes the client layer's transport options.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { TlsOptions, TransportOptions } from "../../client";
-import { logWarn } from "./log";
+import type { TlsOptions, TransportOptions } from "../../../client";
+import { logWarn } from "../messages/log";
 
 /** How a resource checks the server's TLS certificate (the `tls` argument and output). */
 export interface TlsSettings {

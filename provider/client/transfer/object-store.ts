@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Readable } from "node:stream";
-import { isArcGISRequestError } from "./errors";
+import { isArcGISRequestError } from "../errors";
 import type * as ClientS3 from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
 

@@ -12,7 +12,7 @@ import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
 import { pulumiLog } from "./log";
 import { type LogSeverity, type OperationLogger, withOperationLogger } from "./operation-log";
-import { inProviderHost } from "./host-watch";
+import { inProviderHost } from "../pulumi/host-watch";
 
 /** How long one message may take to reach the engine before the console takes it instead. */
 const LOG_DEADLINE_MS = 10_000;

@@ -7,10 +7,10 @@ import {
   cleanUrl,
   isArcGISRequestError,
   permanentReason,
-} from "../../client";
+} from "../../../client";
 import { createHash, X509Certificate } from "node:crypto";
-import { describeError } from "../../client/transport-error";
-import { credentialsToCheck } from "./input-sources";
+import { describeError } from "../../../client/transport-error";
+import { credentialsToCheck } from "../inputs/sources";
 
 /**
  * The message for a failed operation: a client error already says which operation failed where,

@@ -2,7 +2,7 @@
  * The worker thread of off-thread.ts: runs one export transfer and posts its result or error.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { transferExport, type ExportTransfer } from "./admin/export-transfer";
+import { transferExport, type ExportTransfer } from "./export-transfer";
 import { toWire, type TransferAnswer } from "./off-thread";
 
 const port = parentPort;

@@ -2,7 +2,7 @@
  * Type tokens and the resource options every resource registers with.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { logWarn } from "./log";
+import { logWarn } from "../messages/log";
 
 /**
  * The module of every resource's type token. Pulumi gives a dynamic resource the type

@@ -2,7 +2,7 @@
  * The portal session of a portal resource (Collaboration, Federation): its sharing URL, its
  * credentials as given (username and password, or a token) and its TLS settings.
  */
-import { createPortalSession, type PortalSession } from "../../client";
+import { createPortalSession, type PortalSession } from "../../../client";
 import { type TlsSettings, transportFor } from "./tls";
 
 /** What a portal resource's inputs hold of its portal. */

@@ -5,9 +5,9 @@
  * client settings they make.
  */
 import { z } from "zod";
-import { objectUrlProblem, type ObjectStoreSettings } from "../../client";
+import { objectUrlProblem, type ObjectStoreSettings } from "../../../client";
 import { named } from "./definition";
-import { httpUrlSchema, nonEmpty } from "./input-schemas";
+import { httpUrlSchema, nonEmpty } from "./schemas";
 
 /** How to reach an S3-compatible store (the `objectStore` argument and output). */
 export interface ObjectStoreOptions {
@@ -66,7 +66,7 @@ export function objectStoreSchema() {
           "Address buckets in the path (`endpoint/bucket/key`), as most S3-compatible stores need.",
         ),
     }),
-    { name: "ObjectStoreOptions", from: "../common/object-store-inputs" },
+    { name: "ObjectStoreOptions", from: "../common/inputs/object-store" },
   ).optional();
 }
 
@@ -82,7 +82,7 @@ export function objectStoreCredentialsSchema() {
       secretAccessKey: nonEmpty(),
       sessionToken: nonEmpty().optional(),
     }),
-    { name: "ObjectStoreCredentials", from: "../common/object-store-inputs" },
+    { name: "ObjectStoreCredentials", from: "../common/inputs/object-store" },
   ).optional();
 }
 

@@ -1,7 +1,7 @@
 /**
  * How the resources on a server's administrative root talk to it: the admin session built from
  * their inputs, the test for "the site is held by an export or an import" and the retry while it
- * is, and the wait for a server to answer. Their inputs are in admin-inputs.ts.
+ * is, and the wait for a server to answer. Their inputs are in ../inputs/admin.ts.
  *
  * @internal
  */
@@ -14,10 +14,12 @@ import {
   productMismatch,
   retryWhile,
   type ServerType,
+  type TokenCache,
+  type TransportOptions,
   waitForServer,
-} from "../../client";
-import { logInfo } from "./log";
-import { ProgressReporter } from "./progress";
+} from "../../../client";
+import { logInfo } from "../messages/log";
+import { ProgressReporter } from "../messages/progress";
 import { transportFor } from "./tls";
 
 /** The inputs an admin session is built from. */
@@ -29,16 +31,35 @@ export interface AdminTarget {
 }
 
 /**
- * A session on an administrative root, with the resource's TLS settings.
+ * The transport options of an administrative root: the resource's TLS settings, and `extra`.
  *
  * @internal
  */
-export function adminSessionFor(target: AdminTarget): AdminSession {
+export function adminTransport(
+  target: Pick<AdminTarget, "adminUrl" | "tls">,
+  extra: Omit<TransportOptions, "tls"> = {},
+): TransportOptions {
+  return transportFor(target.adminUrl, target.tls, extra);
+}
+
+/**
+ * A session on an administrative root, with the resource's TLS settings: the one place a
+ * resource builds an admin session. A step that worked out its transport already passes it (the
+ * TLS warning is then given once), and a step that must not reuse tokens cached in the process
+ * passes a cache of its own.
+ *
+ * @internal
+ */
+export function adminSessionFor(
+  target: AdminTarget,
+  options: { transport?: TransportOptions; tokenCache?: TokenCache | undefined } = {},
+): AdminSession {
   return createAdminSession({
     adminUrl: target.adminUrl,
     username: target.username,
     password: target.password,
-    ...transportFor(target.adminUrl, target.tls),
+    tokenCache: options.tokenCache,
+    ...(options.transport ?? adminTransport(target)),
   });
 }
 

@@ -4,9 +4,9 @@
  * and the other outputs stay in each resource's own files.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { PortalConnection } from "./connection";
-import type { DefinitionKeys, ResourceFrame } from "./registration";
-import type { TlsArgs, TlsSettings } from "./tls";
+import type { PortalConnection } from "../connection/resolve";
+import type { DefinitionKeys, ResourceFrame } from "../pulumi/registration";
+import type { TlsArgs, TlsSettings } from "../connection/tls";
 
 /**
  * The connection arguments of a portal resource (Collaboration, Federation): each may be left

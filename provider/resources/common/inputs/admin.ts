@@ -5,9 +5,9 @@
  * @internal
  */
 import { z } from "zod";
-import { SERVER_TYPES } from "../../client";
+import { SERVER_TYPES } from "../../../client";
 import { named } from "./definition";
-import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./input-schemas";
+import { adminRootSchema, nonEmpty, timeoutMsSchema, tlsSchema } from "./schemas";
 
 /**
  * The schema of `serverType`: one of the products, `mission-server` when omitted.

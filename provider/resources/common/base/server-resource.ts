@@ -5,10 +5,10 @@
  * resource's own files.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ServerType } from "../../client";
-import type { ServerConnectionArgs } from "./connection";
-import type { DefinitionKeys, ResourceFrame } from "./registration";
-import type { TlsSettings } from "./tls";
+import type { ServerType } from "../../../client";
+import type { ServerConnectionArgs } from "../connection/resolve";
+import type { DefinitionKeys, ResourceFrame } from "../pulumi/registration";
+import type { TlsSettings } from "../connection/tls";
 
 /**
  * The arguments of SiteExport, LogSettings and SiteImport beyond their own: the server's

@@ -16,7 +16,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TlsArgs } from "./tls";
 import { sameUrl } from "./urls";
-import { DEFAULT_SOURCES, whereToGive } from "./input-sources";
+import { DEFAULT_SOURCES, whereToGive } from "../inputs/sources";
 
 /** The stack-config namespace of this package: `pulumi config set arcgis-admin:adminUrl ...`. */
 export const CONFIG_NAMESPACE = "arcgis-admin";
@@ -117,7 +117,7 @@ function fromDefaults(source: Source): pulumi.Input<string> | undefined {
 /**
  * Collects what is missing, so that every missing value is named at once: a Pulumi `RunError`
  * (shown without a stack trace: it is the user's to fix, not a fault of the code), each value
- * worded as check() words it on this path (input-sources.ts).
+ * worded as check() words it on this path (../inputs/sources.ts).
  */
 class MissingValues {
   private readonly missing: string[] = [];

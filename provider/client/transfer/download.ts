@@ -12,12 +12,12 @@ import { basename, dirname, extname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Dispatcher } from "undici";
-import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "./dispatcher";
-import { baseHeaders, headerValue, sendRequest } from "./request";
-import { transportError } from "./transport-error";
+import { DEFAULT_MAX_DOWNLOAD_BYTES, type TransportOptions } from "../dispatcher";
+import { baseHeaders, headerValue, sendRequest } from "../request";
+import { transportError } from "../transport-error";
 import { partialTag, removeStalePartials } from "./partial-files";
-import type { ArcGISRequestError } from "./errors";
-import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
+import type { ArcGISRequestError } from "../errors";
+import { requestError, parseArcGISAnswer, type AnswerContext } from "../response";
 
 /**
  * Where a download goes: a directory (the file name comes from the server), or an exact file.

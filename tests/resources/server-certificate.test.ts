@@ -295,9 +295,10 @@ describe("ServerCertificate guards", () => {
       certificate: other.certPem,
     });
     const before = imports(emu);
-    const error = await serverCertificate
-      .create(await checked(inputsFor(emu, ca, server)))
-      .then(() => undefined, (e: Error) => e);
+    const error = await serverCertificate.create(await checked(inputsFor(emu, ca, server))).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).toMatch(/holds another certificate under the alias orgroot/);
     expect(isPartialCreate(error)).toBe(false);
     expect(imports(emu)).toBe(before);
@@ -320,7 +321,10 @@ describe("ServerCertificate guards", () => {
   it("refuses a certPassword that does not open the file, naming it, never showing it", async () => {
     const error = await serverCertificate
       .create(await checked(inputsFor(emu, ca, server, { certPassword: "wrong-Secret-99" })))
-      .then(() => undefined, (e: Error) => e);
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     expect(error?.message).toMatch(/certPassword does not open/);
     expect(error?.message).not.toContain("wrong-Secret-99");
     expect(error?.message).not.toContain(PFX_PASSWORD);

@@ -175,7 +175,7 @@ describe.each(Object.keys(CALLS) as Call[])("ServerCertificate: a lost answer of
     const next = isPartialCreate(error)
       ? serverCertificate.update(
           error.id,
-          error.properties as unknown as ServerCertificateOutputs,
+          error.properties,
           inputs,
         )
       : serverCertificate.create(inputs);

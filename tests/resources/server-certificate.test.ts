@@ -356,7 +356,7 @@ describe("ServerCertificate guards", () => {
     const before = { imports: imports(emu), edits: edits(emu) };
     const { outs } = await serverCertificate.update(
       partial.id,
-      partial.properties as unknown as ServerCertificateOutputs,
+      partial.properties,
       { ...raw, webServerUrl: undefined },
     );
     expect(outs).toMatchObject({ boundAlias: alias });

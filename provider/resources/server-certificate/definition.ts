@@ -28,7 +28,8 @@ function pemSchema() {
   return z
     .string()
     .refine((v) => /^\s*-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(v), {
-      message: "must be one PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
+      message:
+        "must be one PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
     });
 }
 
@@ -85,7 +86,9 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
                   alias: aliasSchema().describe(
                     "The alias it is kept under in the machine's keystore.",
                   ),
-                  pem: pemSchema().describe("The certificate, PEM (`-----BEGIN CERTIFICATE-----`)."),
+                  pem: pemSchema().describe(
+                    "The certificate, PEM (`-----BEGIN CERTIFICATE-----`).",
+                  ),
                 })
                 .describe("A root or intermediate certificate for the machine's keystore."),
               { name: "CaCertificate" },
@@ -110,7 +113,7 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
           .min(1, { message: "must not be empty" }),
       doc:
         "The server certificate with its private key (and optionally its chain): a PKCS #12 " +
-        "file (`.pfx`, `.p12`) in base64, e.g. `fs.readFileSync(\"gis.pfx\").toString(\"base64\")`. " +
+        'file (`.pfx`, `.p12`) in base64, e.g. `fs.readFileSync("gis.pfx").toString("base64")`. ' +
         "Stored only as a secret, sent only in the import's body. A new certificate (a renewal) " +
         "is imported under a new alias and bound in place.",
       outputDoc: "The PKCS #12 file, base64 (secret).",

@@ -10,11 +10,7 @@ import { SERVER_CERTIFICATE_DEFINITION } from "./definition";
 import type { ServerCertificateInputs } from "./generated";
 import { SERVER_CERTIFICATE } from "./resource";
 
-export type {
-  CaCertificate,
-  ServerCertificateInputs,
-  ServerCertificateOutputs,
-} from "./generated";
+export type { CaCertificate, ServerCertificateInputs, ServerCertificateOutputs } from "./generated";
 export { DEFAULT_BIND_MS, DEFAULT_IMPORT_MS } from "./definition";
 
 /**
@@ -92,9 +88,8 @@ export const SERVER_CERTIFICATE_INPUTS: InputRules = {
  *
  * @internal
  */
-export const parseServerCertificateInputs = inputReader<ServerCertificateInputs>(
-  SERVER_CERTIFICATE_INPUTS,
-);
+export const parseServerCertificateInputs =
+  inputReader<ServerCertificateInputs>(SERVER_CERTIFICATE_INPUTS);
 
 /**
  * Inputs whose change means another machine (a replacement), when the URL reaches another place:

@@ -376,8 +376,8 @@ async function waitUntilPresented(
   const { host, port } = webServerOf(inputs);
   const where = `${describeMachine(inputs)} (${host}:${port})`;
   const deadline = Date.now() + inputs.timeouts.bindMs;
-  let seen = "nothing yet";
   for (;;) {
+    let seen: string;
     try {
       const presented = await presentedCertificate({
         host,

@@ -38,11 +38,13 @@ export function readPkcs12(pkcs12: string, certPassword: string): Pkcs12Certific
       throw new Error(
         "certPassword does not open the PKCS #12 file of pkcs12 (its integrity check fails " +
           "with that password); nothing was sent. Give the password the file was exported with.",
+        { cause: error },
       );
     }
     throw new Error(
       "pkcs12 is not a PKCS #12 file this provider can read (give the .pfx or .p12 file in " +
         "base64, with its certificate and private key); nothing was sent.",
+      { cause: error },
     );
   }
   const keyBags = [
@@ -58,10 +60,10 @@ export function readPkcs12(pkcs12: string, certPassword: string): Pkcs12Certific
         "certificate with its private key); nothing was sent.",
     );
   }
-  const keyId = keyBags[0]!.attributes.localKeyId?.[0];
-  const bag =
-    certBags.find((b) => keyId !== undefined && b.attributes.localKeyId?.[0] === keyId) ??
-    certBags[0]!;
+  const keyIdOf = (b: Forge.pkcs12.Bag): unknown =>
+    (b.attributes as Record<string, unknown[] | undefined>).localKeyId?.[0];
+  const keyId = keyIdOf(keyBags[0]!);
+  const bag = certBags.find((b) => keyId !== undefined && keyIdOf(b) === keyId) ?? certBags[0]!;
   const der = bag.cert
     ? forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes()
     : bag.asn1

@@ -173,11 +173,7 @@ describe.each(Object.keys(CALLS) as Call[])("ServerCertificate: a lost answer of
     // The next run sends the missing call once, and nothing already done again.
     proxy.setRule(() => undefined);
     const next = isPartialCreate(error)
-      ? serverCertificate.update(
-          error.id,
-          error.properties,
-          inputs,
-        )
+      ? serverCertificate.update(error.id, error.properties, inputs)
       : serverCertificate.create(inputs);
     await next;
     for (const each of Object.keys(CALLS) as Call[]) expect(received(each)).toBe(1);

@@ -354,11 +354,10 @@ describe("ServerCertificate guards", () => {
     expect(partial.message).not.toContain(PFX_PASSWORD);
     // The next run's update finishes without importing or binding again.
     const before = { imports: imports(emu), edits: edits(emu) };
-    const { outs } = await serverCertificate.update(
-      partial.id,
-      partial.properties,
-      { ...raw, webServerUrl: undefined },
-    );
+    const { outs } = await serverCertificate.update(partial.id, partial.properties, {
+      ...raw,
+      webServerUrl: undefined,
+    });
     expect(outs).toMatchObject({ boundAlias: alias });
     expect({ imports: imports(emu), edits: edits(emu) }).toEqual(before);
   });

@@ -100,7 +100,9 @@ it("the machine presents the declared certificate, trusted through the new CA al
   }
 });
 
-it("the state holds the PKCS #12 file and its password only as secrets", async () => {
+it("the state holds the PKCS #12 file and its password only as secrets, after a refresh too", async () => {
+  const refreshed = await stack.mustRun("refresh");
+  expect(refreshed.changeSummary).toEqual({ same: 3 });
   const state = (await stack.mustRun("export")).state!;
   const text = JSON.stringify(state);
   for (const secret of [PFX_PASSWORD, firstPfx.slice(0, 40), SITE_PASSWORD]) {

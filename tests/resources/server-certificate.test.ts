@@ -95,6 +95,14 @@ function presentedTo(emu: TestEmulator, ca: string) {
   });
 }
 
+/** Waits until `look` answers true (at most 10 s). */
+async function eventually(look: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await look()) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function sessionOf(emu: TestEmulator, ca: Issued) {
   return createAdminSession({
     adminUrl: emu.adminUrl,
@@ -248,6 +256,13 @@ describe.each(["arcgis-server", "mission-server", "notebook-server", "video-serv
       await editMachine(session, await getMachine(session, MACHINE), {
         webServerCertificateAlias: "selfsignedcertificate",
       });
+      // Its restart done: the emulator presents, after its delay, the alias each edit named.
+      await eventually(() =>
+        presentedTo(emu, emu.caCert!).then(
+          () => true,
+          () => false,
+        ),
+      );
       const refreshed = await serverCertificate.read("id", outs);
       const props = refreshed.props as ServerCertificateOutputs;
       expect(props.boundAlias).toBe("selfsignedcertificate");
@@ -316,6 +331,22 @@ describe("ServerCertificate guards", () => {
       keystoreAlias("gis", fingerprintOf(server.certPem)),
     ]);
     expect(posts(emu, "/importRootOrIntermediate")).toBe(1);
+  });
+
+  it("a create after a killed run adopts what it finds and sends nothing twice; destroy then binds nothing back", async () => {
+    const raw = await checked(inputsFor(emu, ca, server, { rebindPreviousOnDestroy: true }));
+    await serverCertificate.create(raw);
+    const before = { imports: imports(emu), edits: edits(emu) };
+    // The killed run's create is lost from state: the next run creates again.
+    const { outs } = await serverCertificate.create(raw);
+    const alias = keystoreAlias("gis", fingerprintOf(server.certPem));
+    expect(outs).toMatchObject({ importedAliases: [], previousAlias: alias, boundAlias: alias });
+    expect({ imports: imports(emu), edits: edits(emu) }).toEqual(before);
+    await serverCertificate.delete("id", outs as ServerCertificateOutputs);
+    expect(edits(emu)).toBe(before.edits);
+    expect((await presentedTo(emu, ca.certPem)).sha256Fingerprint).toBe(
+      fingerprintOf(server.certPem),
+    );
   });
 
   it("refuses a certPassword that does not open the file, naming it, never showing it", async () => {

@@ -528,6 +528,15 @@ async function remove(_id: string, props: ServerCertificateOutputs): Promise<voi
     return;
   }
   const previous = props.previousAlias.toLowerCase();
+  if (previous === "" || previous === props.certificateAlias.toLowerCase()) {
+    // A create after a killed run found the machine bound to this certificate already: what was
+    // bound before is unknown, and nothing is guessed.
+    logInfo(
+      `Left ${where} bound to ${bound}: the certificate bound before this stack is not known ` +
+        "(the machine presented this one already when the resource was created).",
+    );
+    return;
+  }
   const fingerprint = await explained(
     () => getSslCertificate(session, inputs.machineName, previous),
     (error) =>

@@ -13,6 +13,7 @@ import {
   editMachine,
   getMachine,
   importRootOrIntermediate,
+  joinSite,
   presentedCertificate,
   type ServerType,
 } from "../../provider/client";
@@ -391,5 +392,48 @@ describe("ServerCertificate guards", () => {
     });
     expect(outs).toMatchObject({ boundAlias: alias });
     expect({ imports: imports(emu), edits: edits(emu) }).toEqual(before);
+  });
+});
+
+describe("ServerCertificate per machine of a site", () => {
+  let a: TestEmulator;
+  let b: TestEmulator;
+  const ca = makeRootCa();
+  const server = issueServerCertificate(ca, ["127.0.0.1"]);
+
+  beforeAll(async () => {
+    const options = { serverType: "arcgis-server" as const, createDelayMs: 0, restartDelayMs: 200 };
+    a = await startTestEmulator({ ...options, machineName: "cert-machine-a" });
+    b = await startTestEmulator({ ...options, machineName: "cert-machine-b", joinDelayMs: 0 });
+    await createNewSite(
+      a.adminUrl,
+      { serverType: "arcgis-server", ...ADMIN },
+      { tls: { caCert: a.caCert! } },
+    );
+    await joinSite(
+      b.adminUrl,
+      { serverType: "arcgis-server", siteAdminUrl: a.adminUrl, ...ADMIN },
+      // Each emulator's self-signed certificate has the same subject: trust one at a time.
+      { tls: { caCert: b.caCert! } },
+    );
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it("binds the second machine's certificate through the site's adminUrl; the first keeps its own", async () => {
+    const raw = await checked({
+      ...inputsFor(a, ca, server),
+      machineName: "cert-machine-b",
+      webServerUrl: new URL(b.adminUrl).origin,
+    });
+    const { outs } = await serverCertificate.create(raw);
+    expect(outs).toMatchObject({ boundAlias: keystoreAlias("gis", fingerprintOf(server.certPem)) });
+    // The second machine presents it; the first one, its own self-signed certificate still.
+    expect((await presentedTo(b, ca.certPem)).sha256Fingerprint).toBe(
+      fingerprintOf(server.certPem),
+    );
+    expect((await presentedTo(a, a.caCert!)).sha256Fingerprint).toBe(fingerprintOf(a.caCert!));
   });
 });

@@ -82,7 +82,7 @@ it("goes through check, preview, create, no-op diff, a renewal's diff, refresh a
   const checked = await host.check(URN, {}, registration.inputs);
   expect(checked.failures).toEqual([]);
   const created = await host.create(URN, checked.inputs, {
-    additionalSecretOutputs: registration.options.additionalSecretOutputs,
+    additionalSecretOutputs: registration.options?.additionalSecretOutputs ?? [],
   });
   expect(created.id).toBe(`${emu.adminUrl}/machines/${MACHINE}/webServerCertificate`);
   expect(unwrapSecrets(created.properties)).toMatchObject({

@@ -38,6 +38,10 @@ import { SITE_MACHINE_DEFINITION } from "../resources/site-machine/definition";
 import { SITE_MACHINE_INPUTS } from "../resources/site-machine/inputs";
 import { SITE_MACHINE } from "../resources/site-machine/resource";
 import { implementation as siteMachine } from "../resources/site-machine";
+import { SERVER_CERTIFICATE_DEFINITION } from "../resources/server-certificate/definition";
+import { SERVER_CERTIFICATE_INPUTS } from "../resources/server-certificate/inputs";
+import { SERVER_CERTIFICATE } from "../resources/server-certificate/resource";
+import { implementation as serverCertificate } from "../resources/server-certificate";
 import { SITE_DEFINITION } from "../resources/site/definition";
 import { SITE_INPUTS } from "../resources/site/inputs";
 import { SITE } from "../resources/site/resource";
@@ -118,6 +122,14 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     implementation: logSettings,
     connection: "server",
     importer: logSettingsImporter,
+  },
+  {
+    type: "ServerCertificate",
+    definition: SERVER_CERTIFICATE_DEFINITION,
+    rules: SERVER_CERTIFICATE_INPUTS,
+    frame: SERVER_CERTIFICATE,
+    implementation: serverCertificate,
+    connection: "server",
   },
   {
     type: "Collaboration",

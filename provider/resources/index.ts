@@ -40,6 +40,13 @@ export { siteImportProvider } from "./site-import/resource";
 export { SiteMachine, type SiteMachineArgs } from "./site-machine/resource";
 export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/inputs";
 export { siteMachineProvider } from "./site-machine/resource";
+export { ServerCertificate, type ServerCertificateArgs } from "./server-certificate/resource";
+export {
+  type CaCertificate,
+  type ServerCertificateInputs,
+  type ServerCertificateOutputs,
+} from "./server-certificate/inputs";
+export { serverCertificateProvider } from "./server-certificate/resource";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
 export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";
 export { type PortalConnectionArgs, PortalResource } from "./common/base/portal-resource";

@@ -18,6 +18,7 @@ import { packageSchema } from "../../provider/plugin/schema";
 import * as collaboration from "../../provider/resources/collaboration/inputs";
 import * as federation from "../../provider/resources/federation/inputs";
 import * as logSettings from "../../provider/resources/log-settings/inputs";
+import * as serverCertificate from "../../provider/resources/server-certificate/inputs";
 import * as siteExport from "../../provider/resources/site-export/inputs";
 import * as siteImport from "../../provider/resources/site-import/inputs";
 import * as siteMachine from "../../provider/resources/site-machine/inputs";
@@ -32,6 +33,10 @@ const LISTS: Record<string, { replaces?: readonly string[]; stateOnly: readonly 
   SiteImport: { stateOnly: siteImport.STATE_ONLY_INPUTS },
   SiteMachine: { replaces: siteMachine.REPLACING_INPUTS, stateOnly: siteMachine.STATE_ONLY_INPUTS },
   LogSettings: { replaces: logSettings.REPLACING_INPUTS, stateOnly: logSettings.STATE_ONLY_INPUTS },
+  ServerCertificate: {
+    replaces: serverCertificate.REPLACING_INPUTS,
+    stateOnly: serverCertificate.STATE_ONLY_INPUTS,
+  },
   Collaboration: {
     replaces: collaboration.REPLACING_INPUTS,
     stateOnly: collaboration.STATE_ONLY_INPUTS,

@@ -11,8 +11,8 @@ import type { DefinitionKeys, ResourceFrame } from "../pulumi/registration";
 import type { TlsSettings } from "../connection/tls";
 
 /**
- * The arguments of SiteExport, LogSettings and SiteImport beyond their own: the server's
- * connection ({@link ServerConnectionArgs}) and its product.
+ * The arguments of SiteExport, LogSettings, SiteImport and ServerCertificate beyond their own:
+ * the server's connection ({@link ServerConnectionArgs}) and its product.
  */
 export interface ServerResourceArgs extends ServerConnectionArgs {
   /** The product (typically a Site's `serverType`); default `mission-server`. */
@@ -20,8 +20,8 @@ export interface ServerResourceArgs extends ServerConnectionArgs {
 }
 
 /**
- * The base class of Site, SiteMachine, SiteExport, LogSettings and SiteImport: a Pulumi dynamic
- * resource with the outputs they share. Not declared on its own.
+ * The base class of Site, SiteMachine, SiteExport, LogSettings, SiteImport and ServerCertificate: a
+ * Pulumi dynamic resource with the outputs they share. Not declared on its own.
  *
  * @typeParam Timeouts - the resource's time limits (its `timeouts` output).
  */

@@ -109,6 +109,7 @@ const INPUT_SOURCES: Record<string, Record<string, InputSource>> = {
   SiteExport: SERVER,
   SiteImport: SERVER,
   LogSettings: SERVER,
+  ServerCertificate: SERVER,
   SiteMachine: {
     siteAdminUrl: { from: "adminUrl", inConnection: "adminUrl", programDefaults: true },
     username: SERVER.username!,

@@ -19,6 +19,7 @@ import {
 } from "../resources/common/pulumi/partial-create";
 import { sameValue } from "../resources/common/pulumi/state-diff";
 import { sameUrl } from "../resources/common/connection/urls";
+import { isSecretEnvelope, secretEnvelope } from "../resources/common/pulumi/secrets";
 import { importRead } from "./import";
 import { pluginResource, type PluginResource } from "./resources";
 import { packageSchema, packageVersion, type PackageSchema, type PropertySpec } from "./schema";
@@ -55,10 +56,6 @@ const statusproto = pulumiRequire("./proto/status_pb") as {
 interface Struct {
   toJavaScript(): Record<string, unknown>;
 }
-
-/** Pulumi's marker of a secret value in a Struct (sig.Secret). */
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 type Values = Record<string, unknown>;
 type Call<Req> = { request: Req };
@@ -193,7 +190,7 @@ function markSecrets(
 }
 
 function markValue(schema: PackageSchema, spec: PropertySpec, value: unknown): unknown {
-  if (spec.secret === true) return { [SECRET_SIG_KEY]: SECRET_SIG, value };
+  if (spec.secret === true) return isSecretEnvelope(value) ? value : secretEnvelope(value);
   if (spec.items !== undefined && Array.isArray(value)) {
     return value.map((item) => markValue(schema, spec.items!, item));
   }
@@ -348,10 +345,7 @@ export class PluginServer {
         for (const name of Object.keys(CONNECTION_DEFAULTS) as Array<keyof ProviderConfig>) {
           // A secret in the arguments comes in its envelope, whatever the answer to acceptSecrets.
           const given = args[name];
-          const fromArgs =
-            given !== null && typeof given === "object" && SECRET_SIG_KEY in given
-              ? (given as { value?: unknown }).value
-              : given;
+          const fromArgs = isSecretEnvelope(given) ? given.value : given;
           const fromVars =
             req.getVariablesMap().get(`arcgis-admin:config:${name}`) ??
             req.getVariablesMap().get(`arcgis-admin:${name}`);
@@ -382,7 +376,7 @@ export class PluginServer {
           (req.getNews() as Struct | undefined)?.toJavaScript() ?? {},
           this.config,
         );
-        const result = await resource.implementation.check(olds, news);
+        const result = await resource.implementation.check(olds, news, true);
         const resp = new p.CheckResponse();
         resp.setInputs(this.struct(resource, (result.inputs ?? news) as Values, true) as never);
         resp.setFailuresList(

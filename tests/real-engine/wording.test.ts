@@ -149,10 +149,13 @@ describe("dynamic resources (TypeScript), as the CLI prints them", () => {
     expect(diagnosticsWith(preview, `tls.caCert changes from SHA-256 ${fingerprint}`)).toHaveLength(
       1,
     );
-    // What the provider says names fingerprints only. (The CLI's own `--diff` display prints the
-    // input's text, as it does for every input that is not a secret: a CA certificate is public.)
+    // What the provider says names fingerprints only, and the CLI's own `--diff` display shows the
+    // certificate as a secret: check hands it back marked so.
     const shown = (preview.diagnostics ?? []).filter((d) => d.severity !== "debug");
     for (const d of shown) expect(d.message).not.toContain("BEGIN CERTIFICATE");
+    expect(printed(preview)).toMatch(/caCert\s*:\s*\[secret\]/);
+    expect(printed(preview)).not.toContain("BEGIN CERTIFICATE");
+    expect(printed(preview)).not.toContain("MII");
     await stack.mustRun("destroy");
   });
 });

@@ -2,6 +2,7 @@
  * What a failed step tells the user: the message of a failed operation, and a step whose failure is
  * thrown again as one error worded for the resource, the failure kept as its cause.
  */
+import { CERTIFICATE_INPUTS } from "../pulumi/secrets";
 import {
   type ArcGISRequestError,
   cleanUrl,
@@ -21,12 +22,6 @@ export function failureMessage(operation: string, target: string, error: unknown
   return `${operation} on ${target} failed: ${messageOf(error)}`;
 }
 
-/** The certificate inputs (PEM) of the resources, as paths into their inputs. */
-const CERTIFICATE_INPUTS = [
-  ["tls", "caCert"],
-  ["serverCertificate", "pem"],
-] as const;
-
 /**
  * A PEM's SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it, of its first
  * certificate; a text that is no certificate gets the SHA-256 of its bytes. Messages show this
@@ -45,23 +40,34 @@ export function fingerprintOf(pem: string): string {
  * fingerprint: "tls.caCert changes from SHA-256 AB:… to SHA-256 CD:…".
  */
 export function certificateChanges(olds: unknown, news: unknown): string[] {
-  const at = (values: unknown, [outer, inner]: readonly [string, string]): unknown => {
-    const o = (values as Record<string, unknown> | null | undefined)?.[outer];
-    return o !== null && typeof o === "object" ? (o as Record<string, unknown>)[inner] : undefined;
-  };
   const lines: string[] = [];
   for (const path of CERTIFICATE_INPUTS) {
-    const after = at(news, path);
-    // A value not known yet (preview) is said once it is known.
-    if (after === UNKNOWN_VALUE) continue;
-    const before = at(olds, path);
-    const was = typeof before === "string" ? before.trim() : undefined;
-    const is = typeof after === "string" ? after.trim() : undefined;
-    if (was === is) continue;
-    const shown = (pem: string | undefined) => (pem === undefined ? "none" : fingerprintOf(pem));
-    lines.push(`${path.join(".")} changes from ${shown(was)} to ${shown(is)}.`);
+    const before = new Map(valuesAt(olds, path, ""));
+    const after = new Map(valuesAt(news, path, ""));
+    for (const label of new Set([...before.keys(), ...after.keys()])) {
+      const is = after.get(label);
+      // A value not known yet (preview) is said once it is known.
+      if (is === UNKNOWN_VALUE) continue;
+      const was = before.get(label);
+      if (was === is) continue;
+      const shown = (pem: string | undefined) => (pem === undefined ? "none" : fingerprintOf(pem));
+      lines.push(`${label} changes from ${shown(was)} to ${shown(is)}.`);
+    }
   }
   return lines;
+}
+
+/** The trimmed strings at a path (`*`: every item of a list), each with its dotted label. */
+function valuesAt(value: unknown, path: readonly string[], label: string): Array<[string, string]> {
+  if (path.length === 0) return typeof value === "string" ? [[label, value.trim()]] : [];
+  const [head, ...rest] = path;
+  if (head === "*") {
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((item, i) => valuesAt(item, rest, `${label}[${i}]`));
+  }
+  if (value === null || typeof value !== "object") return [];
+  const next = (value as Record<string, unknown>)[head!];
+  return valuesAt(next, rest, label === "" ? head! : `${label}.${head!}`);
 }
 
 /** Pulumi's sentinel of a value not known yet during a preview. */

@@ -16,6 +16,7 @@ import { hostEngineLog, loggedTo } from "../messages/engine-log";
 import { operationLogger } from "../messages/operation-log";
 import { certificateChanges, wordForTheInput } from "../messages/failures";
 import { logInfo } from "../messages/log";
+import { certificatesAsSecrets } from "./secrets";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -94,13 +95,13 @@ export function implementationOf<O>(
 ): ResourceImplementation {
   const type = rules.frame.type;
   return {
-    check: async (_olds: unknown, news: unknown) =>
+    check: async (_olds: unknown, news: unknown, forEngine = false) =>
       plainErrors(() => {
         const result = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);
-        return result;
+        return forEngine ? { ...result, inputs: certificatesAsSecrets(result.inputs) } : result;
       }),
     diff: async (id: string, olds: O, news: unknown) =>
       plainErrors(async () => {

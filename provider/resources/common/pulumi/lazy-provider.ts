@@ -11,10 +11,16 @@ export const PACKAGE_NAME = "pulumi-arcgis-admin";
 /** The reserved input in which Pulumi keeps the serialized provider. */
 const PROVIDER_KEY = "__provider";
 
-/** The methods every resource implementation provides (a Pulumi dynamic provider). */
+/**
+ * The methods every resource implementation provides (a Pulumi dynamic provider). `check` called
+ * for the engine (`forEngine`) marks the certificate inputs as secrets (`secrets.ts`); called
+ * directly, it answers the plain values the other methods take.
+ */
 export type ResourceImplementation = Required<
-  Pick<pulumi.dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">
->;
+  Pick<pulumi.dynamic.ResourceProvider, "diff" | "create" | "read" | "update" | "delete">
+> & {
+  check(olds: unknown, news: unknown, forEngine?: boolean): Promise<pulumi.dynamic.CheckResult>;
+};
 
 /**
  * Builds the small provider object that Pulumi serializes into every resource's state.
@@ -40,7 +46,7 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
     // the input as it is, a secret's plain value included: the property goes into the reason.
     async check(olds: unknown, news: unknown) {
       const m = require(modulePath) as { implementation: ResourceImplementation };
-      const result = await m.implementation.check(olds, news);
+      const result = await m.implementation.check(olds, news, true);
       return {
         ...result,
         failures: (result.failures ?? []).map((f) => ({

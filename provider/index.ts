@@ -173,6 +173,7 @@ export declare const getSystemProperties: typeof Client.getSystemProperties;
 export declare const updateSystemProperties: typeof Client.updateSystemProperties;
 export declare const getUpgradeStatus: typeof Client.getUpgradeStatus;
 export declare const completeUpgrade: typeof Client.completeUpgrade;
+export declare const waitForUpgrade: typeof Client.waitForUpgrade;
 export declare const upgradeRunsAsync: typeof Client.upgradeRunsAsync;
 export declare const presentedCertificate: typeof Client.presentedCertificate;
 export declare const normalizeFingerprint: typeof Client.normalizeFingerprint;
@@ -258,6 +259,7 @@ const CLIENT_VALUES = [
   "updateSystemProperties",
   "getUpgradeStatus",
   "completeUpgrade",
+  "waitForUpgrade",
   "upgradeRunsAsync",
   "presentedCertificate",
   "normalizeFingerprint",
@@ -336,6 +338,7 @@ for (const name of CLIENT_VALUES) {
     exports.updateSystemProperties =
     exports.getUpgradeStatus =
     exports.completeUpgrade =
+    exports.waitForUpgrade =
     exports.upgradeRunsAsync =
     exports.presentedCertificate =
     exports.normalizeFingerprint =

@@ -3,8 +3,9 @@
  * against the emulator: an ArcGIS Server site whose software was upgraded from 11.1 to 11.3, with
  * properties another client set before the stack. The preview says the upgrade will happen and
  * sends nothing; `pulumi up` upgrades the site exactly once and keeps the declared properties
- * without dropping the others; a second `up` sends nothing; refresh reports drift and `up` writes
- * it back; destroy restores only the properties the stack set. Then a Mission Server site behind
+ * without dropping the others; a second `up` sends nothing; the software upgraded again (11.4) is
+ * found by the preview and upgraded asynchronously, once (the emulator then counts from zero);
+ * refresh reports drift and `up` writes it back; destroy restores only the properties the stack set. Then a Mission Server site behind
  * a proxy that drops the upgrade's answer: `pulumi up` settles it by reading the status, and the
  * upgrade reaches the server once.
  */
@@ -167,6 +168,40 @@ describe("SystemProperties and SiteUpgrade on an upgraded ArcGIS Server site thr
     expect(again.changeSummary).toEqual({ same: 3 });
     expect(upgradePosts(emu)).toBe(1);
     expect(propertyUpdates(emu)).toBe(1);
+  });
+
+  it("software upgraded again (to 11.4): the preview plans an in-place update that says so; up upgrades asynchronously, once", async () => {
+    // The same machine (same port, same data) with the software of 11.4 installed over it.
+    const port = Number(new URL(emu.adminUrl).port);
+    await emu.close();
+    emu = await startTestEmulator({
+      serverType: "arcgis-server",
+      serverVersion: "11.4",
+      upgradeFrom: "11.3",
+      upgradeDelayMs: 1_500,
+      dataDir: emu.dataDir,
+      port,
+    });
+    emulators.push(emu);
+    const preview = await mustRun("preview", { config });
+    expect(preview.changeSummary).toEqual({ update: 1, same: 2 });
+    const said = (preview.diagnostics ?? []).map((d) => d.message).join("\n");
+    expect(said).toMatch(/must be upgraded again from 11\.3\.0 to 11\.4\.0/);
+    expect(upgradePosts(emu)).toBe(0);
+
+    const up = await mustRun("up", { config });
+    expect(up.changeSummary).toEqual({ update: 1, same: 2 });
+    expect(up.outputs).toMatchObject({ outcome: "upgraded", upgradesSent: 2, toVersion: "11.4.0" });
+    const posts = emu
+      .requestLog()
+      .filter((e) => e.method === "POST" && /\/admin\/upgrade(\?|$)/.test(e.url));
+    expect(posts).toHaveLength(1);
+    expect(
+      emu.requestLog().some((e) => e.method === "GET" && /upgrade\?.*runAsync=true/.test(e.url)),
+    ).toBe(true);
+    await mustRun("up", { config, options: { expectNoChanges: true } });
+    expect(upgradePosts(emu)).toBe(1);
+    expect(await getSystemProperties(sessionOf(emu))).toEqual({ ...OTHERS, ...DECLARED });
   });
 
   it("refresh reports a property changed behind the stack's back; up writes it back, keeping the others", async () => {

@@ -7,7 +7,8 @@
  * found by the preview and upgraded asynchronously, once (the emulator then counts from zero);
  * refresh reports drift and `up` writes it back; destroy restores only the properties the stack set. Then a Mission Server site behind
  * a proxy that drops the upgrade's answer: `pulumi up` settles it by reading the status, and the
- * upgrade reaches the server once.
+ * upgrade reaches the server once. Last, both through the provider plugin (type tokens), whose
+ * diff reports an upgrade due again as a change.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -274,4 +275,57 @@ it("a lost answer of the upgrade is settled by reading the status: the upgrade r
 
   await stack.mustRun("up", { config, options: { expectNoChanges: true } });
   expect(upgradePosts(emu)).toBe(1);
+});
+
+it("through the plugin: the upgrade once, the properties kept, an upgrade due again found by diff and sent once, destroy restoring", async () => {
+  const emu = await upgradedSoftware("arcgis-server", BEFORE, true);
+  const stack = await RealStack.create("plugin-props-upgrade", undefined, {
+    dir: path.join(__dirname, "plugin-properties-upgrade-program"),
+    entry: "index.cjs",
+  });
+  stacks.push(stack);
+  // The engine finds the plugin on PATH: the launcher of the installed package.
+  const bin = path.join(stack.consumer.dir, "node_modules", "pulumi-arcgis-admin", "bin");
+  const env = { PATH: [bin, process.env.PATH].join(path.delimiter) };
+  const config = (adminUrl: string): Record<string, ConfigValue> => ({
+    adminUrl: { value: adminUrl },
+    caCert: { value: emu.caCert! },
+    properties: { value: JSON.stringify(DECLARED) },
+    "arcgis-admin:username": { value: "siteadmin" },
+    "arcgis-admin:password": { value: PASSWORD, secret: true },
+  });
+
+  const up = await stack.mustRun("up", { config: config(emu.adminUrl), env });
+  expect(up.changeSummary).toMatchObject({ create: 3 });
+  expect(up.outputs).toMatchObject({
+    outcome: "upgraded",
+    upgradesSent: 1,
+    previousProperties: { WebContextURL: BEFORE.WebContextURL },
+  });
+  expect(upgradePosts(emu)).toBe(1);
+  expect(await getSystemProperties(sessionOf(emu))).toEqual({ ...OTHERS, ...DECLARED });
+  const again = await stack.mustRun("up", { config: config(emu.adminUrl), env });
+  expect(again.changeSummary).toEqual({ same: 3 });
+  expect(upgradePosts(emu)).toBe(1);
+
+  // The software upgraded again on the same machine: the plugin's diff reads the status.
+  const port = Number(new URL(emu.adminUrl).port);
+  await emu.close();
+  const next = await startTestEmulator({
+    serverType: "arcgis-server",
+    serverVersion: "11.4",
+    upgradeFrom: "11.3",
+    upgradeDelayMs: 500,
+    dataDir: emu.dataDir,
+    port,
+  });
+  emulators.push(next);
+  const updated = await stack.mustRun("up", { config: config(next.adminUrl), env });
+  expect(updated.changeSummary).toEqual({ update: 1, same: 2 });
+  expect(updated.outputs).toMatchObject({ outcome: "upgraded", upgradesSent: 2 });
+  expect(upgradePosts(next)).toBe(1);
+
+  await stack.mustRun("destroy", { config: config(next.adminUrl), env });
+  expect(await getSystemProperties(sessionOf(next))).toEqual(BEFORE);
+  expect(upgradePosts(next)).toBe(1);
 });

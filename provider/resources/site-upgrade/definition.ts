@@ -9,7 +9,9 @@ import { defineResource } from "../common/definition";
 
 /**
  * Default bound on an upgrade, from the request to the site serving again: Chef holds its
- * synchronous `upgrade` request up to an hour.
+ * synchronous `upgrade` request up to an hour (Esri/arcgis-cookbook at
+ * 00faa9a26be30e9d3c4170c9bf8961e97841bf3f, `cookbooks/arcgis-enterprise/libraries/
+ * server_admin_client.rb`: `complete_upgrade` goes through `send_request`, `read_timeout = 3600`).
  */
 export const DEFAULT_UPGRADE_MS = 60 * 60_000;
 

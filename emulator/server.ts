@@ -26,10 +26,12 @@ import {
   type Reply,
 } from "./core/http";
 import { atLeast, type Dialect, type Product } from "./core/products";
-import type { RequestLogEntry, Runtime } from "./core/runtime";
+import { loggedUrl } from "./core/request-log";
+import type { Runtime } from "./core/runtime";
 import { handleSharing, PORTAL_ROOT_PATH, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
 import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
+import { withoutTrailingSlash } from "./core/url";
 
 /** Prefix of the REST services directory (rest/info, the health checks). */
 export const REST_PREFIX = "/arcgis/rest";
@@ -169,13 +171,9 @@ export class RequestHandler {
   }
 
   private record(req: IncomingMessage): void {
-    const entry: RequestLogEntry = {
-      method: req.method ?? "",
-      url: req.url ?? "",
-      at: new Date().toISOString(),
-    };
-    // Bounded in memory (core/request-log.ts); requests.log keeps every line whole.
-    this.rt.requests.push(entry.method, entry.url, entry.at);
+    // The line as kept in memory, a long URL cut (core/request-log.ts), is also what goes to
+    // requests.log, so that a client sending huge URLs cannot fill the disk either.
+    const entry = this.rt.requests.push(req.method ?? "", req.url ?? "", new Date().toISOString());
     this.logStream.write(`${JSON.stringify(entry)}\n`);
   }
 
@@ -190,7 +188,7 @@ export class RequestHandler {
       send(res, 400, "text/plain; charset=utf-8", "Bad request URL.\n");
       return;
     }
-    const pathname = url.pathname.replace(/\/+$/, "") || "/";
+    const pathname = withoutTrailingSlash(url.pathname) || "/";
     const found = targetOf(pathname);
     const target =
       found?.api === "admin" && found.segments[0] !== "generateToken"
@@ -205,7 +203,7 @@ export class RequestHandler {
     res.once("close", () => {
       const outcome = res.writableFinished ? `HTTP ${res.statusCode}` : "aborted";
       this.rt.log(
-        `${req.method ?? ""} ${pathname} -> ${outcome}${result} (${Date.now() - started} ms)`,
+        `${req.method ?? ""} ${loggedUrl(pathname)} -> ${outcome}${result} (${Date.now() - started} ms)`,
       );
     });
     if (target === null) {

@@ -70,6 +70,12 @@ export {
   type ServerRole,
   SERVER_ROLES,
   federationProvider,
+  ServerCertificate,
+  type ServerCertificateArgs,
+  type ServerCertificateInputs,
+  type ServerCertificateOutputs,
+  type CaCertificate,
+  serverCertificateProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
   type ServerResourceArgs,

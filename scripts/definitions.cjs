@@ -43,9 +43,9 @@ const TABLE_END = "<!-- /arguments -->";
 
 /** Where each base of the Args is declared (relative to a resource folder). */
 const BASES = /** @type {Record<string, string>} */ ({
-  ServerResourceArgs: "../common/server-resource",
-  PortalConnectionArgs: "../common/portal-resource",
-  ServerConnectionArgs: "../common/connection",
+  ServerResourceArgs: "../common/base/server-resource",
+  PortalConnectionArgs: "../common/base/portal-resource",
+  ServerConnectionArgs: "../common/connection/resolve",
 });
 
 /** @param {string} key */
@@ -289,7 +289,8 @@ function renderGenerated(definition, names) {
   for (const [name, from] of Object.entries(BASES)) {
     if (new RegExp(`\\b${name}\\b`).test(definition.base)) r.addImport(name, from);
   }
-  if (argLines.some((l) => l.includes("InputsOf<"))) r.addImport("InputsOf", "../common/tls");
+  if (argLines.some((l) => l.includes("InputsOf<")))
+    r.addImport("InputsOf", "../common/connection/tls");
   const imports = [...r.imports]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([from, set]) => `import type { ${[...set].sort().join(", ")} } from "${from}";\n`);
@@ -472,7 +473,9 @@ function loadDefinitions(root = REPO_ROOT) {
     if (found.length !== 1) throw new Error(`definitions: ${folder} exports no one *_DEFINITION`);
     return /** @type {Definition} */ (/** @type {[string, unknown]} */ (found[0])[1]);
   });
-  const { TS_NAMES } = require(path.join(root, "provider", "resources", "common", "definition.ts"));
+  const { TS_NAMES } = require(
+    path.join(root, "provider", "resources", "common", "inputs", "definition.ts"),
+  );
   return { definitions, names: /** @type {Names} */ (TS_NAMES) };
 }
 

@@ -154,7 +154,7 @@ export async function exportDownload(
     misses.push(
       `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))}, ${mib(growth(r) - r.raw.rssGrowth)} more than plain undici streaming the same archive in its own process (${mib(r.raw.rssGrowth)}). Across sizes the host grew ${bySize}: ${
         proportional
-          ? `still growing with the archive (${slopeText || "one size only"}), so something on the download path may hold data in memory; profile provider/client/download.ts.`
+          ? `still growing with the archive (${slopeText || "one size only"}), so something on the download path may hold data in memory; profile provider/client/transfer/download.ts.`
           : `not in proportion to the archive (${slopeText}), so nothing holds the archive: the peak is garbage awaiting collection (above), and where it lands depends on when V8 collects. The host probably collects later than the small plain-undici process: its heap is bigger (${mib(r.before.rss)} resident before the download, the Pulumi SDK loaded), and V8 sizes its collections to the heap (shown for the upload: run in a worker thread with a small heap, figure 9, it grows about half as much). What would give a margin below the bound: fewer allocations per chunk on the provider's path (download.ts hashes in an async-generator stage, which adds promise and iterator objects per chunk; a Transform would not), to be confirmed with this figure; a hard bound would need reading into reused buffers, which undici's body stream does not offer.`
       }`,
     );
@@ -213,7 +213,7 @@ export async function exportDownload(
         ? `Growth by archive size: ${bySize}; ${slopeText} (a buffered archive would give about 1).`
         : "",
       "",
-      "Why there is any growth at all, although the body is streamed (provider/client/download.ts pipes undici's body through a hashing step into a file write stream, with backpressure): each chunk read from the socket is a new Buffer, garbage once written, and it and the objects around it are freed only when V8 collects; until then they, and the allocator's retained pages, count in RSS. The same download with plain undici in its own process (no provider code) grows as much, which says this is Node's streaming working set, not the provider holding the archive:",
+      "Why there is any growth at all, although the body is streamed (provider/client/transfer/download.ts pipes undici's body through a hashing step into a file write stream, with backpressure): each chunk read from the socket is a new Buffer, garbage once written, and it and the objects around it are freed only when V8 collects; until then they, and the allocator's retained pages, count in RSS. The same download with plain undici in its own process (no provider code) grows as much, which says this is Node's streaming working set, not the provider holding the archive:",
       "",
       ...table(
         [

@@ -41,7 +41,7 @@ export function providerSizes(
       .filter((s) => s.bytes > TARGET_BYTES)
       .map(
         (s) =>
-          `- ${s.kind}: ${s.bytes} B. The serialized closure captured more than the lazy loader (provider/resources/lazy-provider.ts \`lazyProvider\`); whatever its methods reference from module scope is copied into state. Keep the methods free of module-scope references.`,
+          `- ${s.kind}: ${s.bytes} B. The serialized closure captured more than the lazy loader (provider/resources/common/pulumi/lazy-provider.ts \`lazyProvider\`); whatever its methods reference from module scope is copied into state. Keep the methods free of module-scope references.`,
       ),
   };
 }

@@ -135,7 +135,7 @@ export async function exportUpload(
     .filter((r) => growth(r) > TARGET_GROWTH)
     .map(
       (r) =>
-        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The transfer runs in a worker thread of its own (provider/client/off-thread.ts) and holds one 5 MiB part buffer, allocated once and reused (provider/client/object-store.ts); the rest is chunks of the server's answer (one buffer per TLS record) awaiting garbage collection, which V8 lets pile up in proportion to the reading thread's heap (the worker's old generation is limited to 64 MiB). Run in the host's own thread, where \`@pulumi/pulumi\` makes the heap large, it grew 59 to 76 MiB at 200 MiB.`,
+        `- ${mib(r.archiveBytes)} archive: the host's peak RSS grew ${mib(growth(r))} while streaming it to the store. The transfer runs in a worker thread of its own (provider/client/transfer/off-thread.ts) and holds one 5 MiB part buffer, allocated once and reused (provider/client/transfer/object-store.ts); the rest is chunks of the server's answer (one buffer per TLS record) awaiting garbage collection, which V8 lets pile up in proportion to the reading thread's heap (the worker's old generation is limited to 64 MiB). Run in the host's own thread, where \`@pulumi/pulumi\` makes the heap large, it grew 59 to 76 MiB at 200 MiB.`,
     );
   return {
     title: "Export upload to object storage (SiteExport with uploadTo)",

@@ -52,6 +52,10 @@ import {
   webAdaptor,
 } from "./web-adaptors";
 import type { SiteRecord } from "../core/state";
+import { notFoundError } from "./not-found";
+
+// Parts of the API written before not-found.ts import it from here.
+export { notFoundError } from "./not-found";
 import {
   checkToken,
   issueToken,
@@ -63,11 +67,6 @@ import {
 
 /** Prefix of the administrative API. */
 export const ADMIN_PREFIX = "/arcgis/admin";
-
-/** The 404 of an unknown resource or operation, in a real server's words. */
-export function notFoundError(name: string): AdminError {
-  return new AdminError(404, [`Could not find resource or operation '${name}' on the system.`]);
-}
 
 type Handler = (rt: Runtime, req: ApiRequest, site: SiteRecord) => Promise<Reply> | Reply;
 

@@ -56,7 +56,7 @@ import { keyUsageOf, Pkcs12Error, readPkcs12 } from "../core/pkcs12";
 import { machinesOfProcess } from "../core/registry";
 import type { Runtime } from "../core/runtime";
 import type { EmulatorState, KeystoreEntry, SiteRecord } from "../core/state";
-import { notFoundError } from "./api";
+import { notFoundError } from "./not-found";
 import { refuseDuringExport } from "./site";
 
 /** Alias of the self-signed certificate a machine starts with, as the keystore lists it. */

@@ -25,7 +25,7 @@
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
 import type { SiteRecord } from "../core/state";
-import { notFoundError } from "./api";
+import { notFoundError } from "./not-found";
 import { updateOnMembers } from "./machines";
 import { refuseDuringExport } from "./site";
 

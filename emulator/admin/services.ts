@@ -20,7 +20,7 @@ import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import { federationOf } from "../core/federations";
 import type { Runtime } from "../core/runtime";
 import type { ServiceRecord, SiteRecord } from "../core/state";
-import { notFoundError } from "./api";
+import { notFoundError } from "./not-found";
 import { refuseDuringExport, siteUnavailableError } from "./site";
 
 /** `<name>.<type>`, split at the last dot; null when it is not of that form. */

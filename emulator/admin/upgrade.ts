@@ -44,7 +44,7 @@ import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import { atLeast, parseServerVersion } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import type { SiteRecord, UpgradeRecord } from "../core/state";
-import { notFoundError } from "./api";
+import { notFoundError } from "./not-found";
 
 /** The stages a real 12.1 upgrade reports (DSC issue #703), in order. */
 const STAGES = [

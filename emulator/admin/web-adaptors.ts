@@ -25,7 +25,7 @@ import { randomUUID } from "node:crypto";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
 import type { SiteRecord } from "../core/state";
-import { notFoundError } from "./api";
+import { notFoundError } from "./not-found";
 import { refuseDuringExport, siteUnavailableError } from "./site";
 
 /** `system/webadaptors`. */

@@ -2,7 +2,7 @@
  * The request lines a running emulator keeps in memory for `requestLog()` and
  * `/__emulator/requests`. Bounded by entries and by bytes, with long URLs truncated, so that a
  * long CI run or a client sending huge URLs cannot make the emulator grow without end;
- * `requests.log` on disk keeps every line whole.
+ * `requests.log` on disk and the log lines on stderr cut long URLs the same way.
  */
 
 /** One received request line (never a body). */

@@ -21,8 +21,10 @@
  */
 import { json, requirePost, SharingError, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
-import { BUILT_IN_CLIENT_IDS } from "./oauth";
-import { requireAdmin } from "./sharing-api";
+import { requireAdmin } from "./users";
+
+/** The built-in application the ArcGIS API for Python signs in as. */
+export const BUILT_IN_CLIENT_IDS = ["pythonapi"] as const;
 
 /**
  * The apps a new portal has: DSC's default `arcgisonline`, and the Python API's client (read when

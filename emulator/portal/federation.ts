@@ -27,6 +27,7 @@ import type { FederatedServer } from "../core/state";
 import { federationOf, portalUrlOf } from "../core/federations";
 import { machineAt } from "../core/registry";
 import { verifyPassword } from "../core/tokens";
+import { withoutTrailingSlash } from "../core/url";
 
 /** The roles `update` takes (Chef's `enable_server_function`; the update docs). */
 export const SERVER_ROLES = [
@@ -82,7 +83,7 @@ export function listServers(rt: Runtime): Reply {
 function serverAt(adminUrl: string): Runtime | null {
   let path: string;
   try {
-    path = new URL(adminUrl).pathname.replace(/\/+$/, "");
+    path = withoutTrailingSlash(new URL(adminUrl).pathname);
   } catch {
     return null;
   }
@@ -101,8 +102,8 @@ function serverId(): string {
 
 /** `POST portaladmin/federation/servers/federate`. */
 async function federate(rt: Runtime, req: ApiRequest): Promise<Reply> {
-  const url = required(req, "url").replace(/\/+$/, "");
-  const adminUrl = required(req, "adminUrl").replace(/\/+$/, "");
+  const url = withoutTrailingSlash(required(req, "url"));
+  const adminUrl = withoutTrailingSlash(required(req, "adminUrl"));
   const username = required(req, "username");
   const password = required(req, "password");
   const server = serverAt(adminUrl);

@@ -38,14 +38,11 @@ import {
   type Reply,
 } from "../core/http";
 import type { Runtime } from "../core/runtime";
-import { handleApps } from "./apps";
+import { BUILT_IN_CLIENT_IDS, handleApps } from "./apps";
 import { issueToken, MAX_TOKEN_MINUTES, verifyPassword } from "../core/tokens";
 
 /** Path of the sign-in pages outside the REST API (`{portal}/sharing/oauth2`). */
 export const OAUTH_PAGES_PREFIX = "/portal/sharing/oauth2";
-
-/** The built-in application the ArcGIS API for Python signs in as. */
-export const BUILT_IN_CLIENT_IDS = ["pythonapi"] as const;
 
 /** The out-of-band redirect URI (RFC 8252's predecessor; the Python API's fallback). */
 const OOB_REDIRECT_URI = "urn:ietf:wg:oauth:2.0:oob";

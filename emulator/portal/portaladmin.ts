@@ -9,7 +9,7 @@ import { PORTAL_VERSION } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import { handleCertificates } from "./certificates";
 import { handleFederation } from "./federation";
-import { requireAdmin } from "./sharing-api";
+import { requireAdmin } from "./users";
 
 /** Path of the portal's administrative root. */
 export const PORTALADMIN_PREFIX = "/portal/portaladmin";

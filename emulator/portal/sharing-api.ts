@@ -10,13 +10,8 @@ import type { Runtime } from "../core/runtime";
 import { listServers } from "./federation";
 import { authorize, exchangeToken } from "./oauth";
 import type { CollaborationRecord, EmulatorState, PortalUser } from "../core/state";
-import {
-  checkToken,
-  issueToken,
-  presentedToken,
-  readTokenRequest,
-  verifyPassword,
-} from "../core/tokens";
+import { issueToken, readTokenRequest, verifyPassword } from "../core/tokens";
+import { currentUser, requireAdmin, requireUser } from "./users";
 
 /** The portal's root path (its web adaptor name, `portal`). */
 export const PORTAL_ROOT_PATH = "/portal";
@@ -40,57 +35,12 @@ const PRIVILEGES: Record<PortalUser["role"], string[]> = {
   org_user: ["portal:user:createItem", "portal:user:shareToGroup"],
 };
 
-function tokenRequired(): SharingError {
-  return new SharingError(499, "Token Required");
-}
-
-function forbidden(): SharingError {
-  return new SharingError(
-    403,
-    "You do not have permissions to access this resource or perform this operation.",
-  );
-}
-
 function collaborationNotFound(id: string): SharingError {
   return new SharingError(
     400,
     `Collaboration with id '${id}' does not exist.`,
     MESSAGE_CODES.collaborationNotFound,
   );
-}
-
-/** The signed-in user of a request: null without a token; a bad token is a 498. */
-function currentUser(rt: Runtime, req: ApiRequest): PortalUser | null {
-  const state = rt.store.current;
-  const token = presentedToken(req.headers, req.params);
-  if (token === null) return null;
-  const check = checkToken(token, {
-    secret: state.tokenSecret,
-    audience: "portal",
-    scope: state.portal.id,
-    epoch: state.tokenEpoch,
-    now: Date.now(),
-    referer: req.headers.referer,
-    remoteAddress: req.remoteAddress,
-  });
-  const user = check.ok
-    ? state.portal.users.find((u) => u.username === check.claims.sub)
-    : undefined;
-  if (user === undefined) throw new SharingError(498, "Invalid token.");
-  return user;
-}
-
-function requireUser(rt: Runtime, req: ApiRequest): PortalUser {
-  const user = currentUser(rt, req);
-  if (user === null) throw tokenRequired();
-  return user;
-}
-
-/** The signed-in portal administrator of a request (499 without a token, 403 for a user). */
-export function requireAdmin(rt: Runtime, req: ApiRequest): PortalUser {
-  const user = requireUser(rt, req);
-  if (user.role !== "org_admin") throw forbidden();
-  return user;
 }
 
 /** Handles one request under {@link SHARING_PREFIX}. */

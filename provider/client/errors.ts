@@ -1,3 +1,4 @@
+import { withoutTrailingSlash } from "../url";
 /**
  * The one error family of the client layer. Callers match on `code` (a stable string). Each class
  * carries a brand, a registered symbol (`Symbol.for`) unique to this package, that
@@ -197,7 +198,7 @@ Object.defineProperty(ArcGISRequestError.prototype, ARCGIS_REQUEST_ERROR, {
 export function cleanUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.origin}${u.pathname}`.replace(/\/+$/, "");
+    return withoutTrailingSlash(`${u.origin}${u.pathname}`);
   } catch {
     return url.replace(/[?#].*$/s, "");
   }

@@ -1,3 +1,4 @@
+import { withoutTrailingSlash } from "../url";
 /**
  * The server products the client speaks to, and what differs between them. ArcGIS Server keeps
  * the classic administrative dialect; Mission, Notebook and Video Server are built on Esri's newer
@@ -147,5 +148,5 @@ export function serverProduct(serverType: ServerType): ServerProduct {
  * @internal
  */
 export function serverRootOf(adminUrl: string): string {
-  return adminUrl.replace(/\/+$/, "").replace(/\/admin$/i, "");
+  return withoutTrailingSlash(adminUrl).replace(/\/admin$/i, "");
 }

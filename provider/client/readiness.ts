@@ -15,6 +15,7 @@ import { serverProduct, serverRootOf, type ServerType } from "./products";
 import { arcgisRequest } from "./request";
 import { healthCheck, type HealthCheckResult } from "./admin/healthCheck";
 import { serverInfo } from "./admin/serverInfo";
+import { withoutTrailingSlash } from "../url";
 
 /**
  * Why waiting cannot fix a failure, or undefined when it may go away on its own. The one
@@ -82,7 +83,7 @@ async function portalAt(
   transport: TransportOptions,
 ): Promise<ArcGISRequestError | undefined> {
   const root = serverRootOf(adminUrl);
-  if (root === adminUrl.replace(/\/+$/, "")) return undefined;
+  if (root === withoutTrailingSlash(adminUrl)) return undefined;
   const sharing = `${root}/sharing/rest`;
   try {
     const info = await arcgisRequest({

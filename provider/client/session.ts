@@ -16,6 +16,7 @@ import { transportOf, type TransportOptions } from "./dispatcher";
 import { ArcGISRequestError, isTokenRejectedError } from "./errors";
 import { arcgisRequest } from "./request";
 import type { RetryPolicy } from "./retry";
+import { withoutTrailingSlash } from "../url";
 
 /** Per-call options of {@link ArcGISSession.call}. */
 export interface SessionCallOptions {
@@ -76,7 +77,7 @@ export class ArcGISSession {
    * ```
    */
   protected constructor(init: SessionInit, tokens: TokenSource) {
-    this.rootUrl = init.rootUrl.replace(/\/+$/, "");
+    this.rootUrl = withoutTrailingSlash(init.rootUrl);
     this.referer = init.referer ?? DEFAULT_REFERER;
     this.transport = transportOf(init);
     this.retry = init.retry ?? {};
@@ -406,7 +407,7 @@ function passwordTokens(
   const fetchToken = (): Promise<TokenInfo> =>
     generateToken({
       ...transportOf(options),
-      tokenUrl: `${rootUrl.replace(/\/+$/, "")}/generateToken`,
+      tokenUrl: `${withoutTrailingSlash(rootUrl)}/generateToken`,
       username,
       password,
       referer: options.referer ?? DEFAULT_REFERER,

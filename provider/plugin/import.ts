@@ -6,15 +6,15 @@
  * the ones the engine writes into the generated program: never a secret, never a value a default
  * supplies, so that `pulumi up` of that program fills the same defaults and changes nothing.
  */
-import type { CheckFailure } from "../resources/common/input-check";
-import { parseImportId, type Values } from "../resources/common/importer";
-import { runAs, whereToGive } from "../resources/common/input-sources";
+import type { CheckFailure } from "../resources/common/inputs/check";
+import { parseImportId, type Values } from "../resources/common/pulumi/importer";
+import { runAs, whereToGive } from "../resources/common/inputs/sources";
 import type { PluginResource } from "./resources";
 import { isSecretInput } from "./schema";
 
 /**
  * The failures as sentences, each naming its input; check() has worded a missing one with where
- * an import takes it from (stack config, the environment: input-sources.ts).
+ * an import takes it from (stack config, the environment: common/inputs/sources.ts).
  */
 function failureText(failures: readonly CheckFailure[]): string {
   return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");

@@ -4,7 +4,7 @@
  * passes the address of its own `Engine` service as an argument: the resources' messages go there,
  * each under the URN of the resource it is about.
  */
-import { EngineLog, engineAddress } from "../resources/common/engine-log";
+import { EngineLog, engineAddress } from "../resources/common/messages/engine-log";
 import { PluginServer, startPluginServer } from "./server";
 
 /** How often the parent is looked at: a plugin whose engine is gone ends. */

@@ -4,16 +4,16 @@
  * the implementation the dynamic-provider host loads from the released module path. The plugin
  * serves exactly these objects, so the two paths can never behave differently.
  */
-import type { ResourceDefinition } from "../resources/common/definition";
-import type { InputRules } from "../resources/common/implementation";
-import type { Importer } from "../resources/common/importer";
+import type { ResourceDefinition } from "../resources/common/inputs/definition";
+import type { InputRules } from "../resources/common/pulumi/implementation";
+import type { Importer } from "../resources/common/pulumi/importer";
 import { collaborationImporter } from "../resources/collaboration/import";
 import { federationImporter } from "../resources/federation/import";
 import { logSettingsImporter } from "../resources/log-settings/import";
 import { siteMachineImporter } from "../resources/site-machine/import";
 import { siteImporter } from "../resources/site/import";
-import type { ResourceImplementation } from "../resources/common/lazy-provider";
-import type { ResourceFrame } from "../resources/common/registration";
+import type { ResourceImplementation } from "../resources/common/pulumi/lazy-provider";
+import type { ResourceFrame } from "../resources/common/pulumi/registration";
 import { COLLABORATION_DEFINITION } from "../resources/collaboration/definition";
 import { COLLABORATION_INPUTS } from "../resources/collaboration/inputs";
 import { COLLABORATION } from "../resources/collaboration/resource";
@@ -46,6 +46,10 @@ import { SYSTEM_PROPERTIES_DEFINITION } from "../resources/system-properties/def
 import { SYSTEM_PROPERTIES_INPUTS } from "../resources/system-properties/inputs";
 import { SYSTEM_PROPERTIES } from "../resources/system-properties/resource";
 import { implementation as systemProperties } from "../resources/system-properties";
+import { SERVER_CERTIFICATE_DEFINITION } from "../resources/server-certificate/definition";
+import { SERVER_CERTIFICATE_INPUTS } from "../resources/server-certificate/inputs";
+import { SERVER_CERTIFICATE } from "../resources/server-certificate/resource";
+import { implementation as serverCertificate } from "../resources/server-certificate";
 import { SITE_DEFINITION } from "../resources/site/definition";
 import { SITE_INPUTS } from "../resources/site/inputs";
 import { SITE } from "../resources/site/resource";
@@ -54,7 +58,7 @@ import { implementation as site } from "../resources/site";
 /**
  * Where a resource's connection comes from when its inputs leave it out (the plugin's
  * configuration, then the environment): which input each default fills, by the default's name
- * in `CONNECTION_DEFAULTS` (provider/resources/common/connection.ts).
+ * in `CONNECTION_DEFAULTS` (provider/resources/common/connection/resolve.ts).
  */
 export type ConnectionKind = "server" | "machine" | "portal";
 
@@ -141,6 +145,14 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     rules: SITE_UPGRADE_INPUTS,
     frame: SITE_UPGRADE,
     implementation: siteUpgrade,
+    connection: "server",
+  },
+  {
+    type: "ServerCertificate",
+    definition: SERVER_CERTIFICATE_DEFINITION,
+    rules: SERVER_CERTIFICATE_INPUTS,
+    frame: SERVER_CERTIFICATE,
+    implementation: serverCertificate,
     connection: "server",
   },
   {

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { CONNECTION_DEFAULTS } from "../resources/common/connection";
+import { CONNECTION_DEFAULTS } from "../resources/common/connection/resolve";
 import { PACKAGE, PLUGIN_RESOURCES, type PluginResource } from "./resources";
 
 /** A property (or type) of a Pulumi package schema. */

@@ -10,12 +10,15 @@
 import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
-import { CONNECTION_DEFAULTS } from "../resources/common/connection";
-import { type EngineLog, loggedTo } from "../resources/common/engine-log";
-import { runAs } from "../resources/common/input-sources";
-import { isPartialCreate, type PartialCreateError } from "../resources/common/partial-create";
-import { sameValue } from "../resources/common/state-diff";
-import { sameUrl } from "../resources/common/urls";
+import { CONNECTION_DEFAULTS } from "../resources/common/connection/resolve";
+import { type EngineLog, loggedTo } from "../resources/common/messages/engine-log";
+import { runAs } from "../resources/common/inputs/sources";
+import {
+  isPartialCreate,
+  type PartialCreateError,
+} from "../resources/common/pulumi/partial-create";
+import { sameValue } from "../resources/common/pulumi/state-diff";
+import { sameUrl } from "../resources/common/connection/urls";
 import { importRead } from "./import";
 import { pluginResource, type PluginResource } from "./resources";
 import { packageSchema, packageVersion, type PackageSchema, type PropertySpec } from "./schema";
@@ -81,7 +84,7 @@ export function connectionDefault(
 
 /**
  * A resource's inputs with what they leave out of the connection taken from the defaults, as
- * the program does for TypeScript users (provider/resources/common/connection.ts): the URL, then
+ * the program does for TypeScript users (provider/resources/common/connection/resolve.ts): the URL, then
  * the credentials and TLS only when the resource's URL is the default one or there is no default URL (a password meant for
  * one server is never sent to another).
  *
@@ -282,7 +285,7 @@ export class PluginServer {
     return (call, callback) => {
       const request = call.request as Req & { getUrn?: () => string };
       const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
-      // Every message of the step is worded for a YAML or Python program (input-sources.ts).
+      // Every message of the step is worded for a YAML or Python program (common/inputs/sources.ts).
       const run = async (): Promise<unknown> => runAs("plugin", () => body(call.request));
       const engine = this.engine;
       (engine === undefined ? run() : loggedTo(engine, urn, run)).then(

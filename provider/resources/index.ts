@@ -55,14 +55,21 @@ export { siteImportProvider } from "./site-import/resource";
 export { SiteMachine, type SiteMachineArgs } from "./site-machine/resource";
 export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/inputs";
 export { siteMachineProvider } from "./site-machine/resource";
-export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/tls";
-export { ServerResource, type ServerResourceArgs } from "./common/server-resource";
-export { type PortalConnectionArgs, PortalResource } from "./common/portal-resource";
-export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common/resource-options";
+export { ServerCertificate, type ServerCertificateArgs } from "./server-certificate/resource";
+export {
+  type CaCertificate,
+  type ServerCertificateInputs,
+  type ServerCertificateOutputs,
+} from "./server-certificate/inputs";
+export { serverCertificateProvider } from "./server-certificate/resource";
+export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
+export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";
+export { type PortalConnectionArgs, PortalResource } from "./common/base/portal-resource";
+export { LEGACY_RESOURCE_TYPE, TYPE_MODULE, typeToken } from "./common/pulumi/resource-options";
 export {
   CONFIG_NAMESPACE,
   CONNECTION_DEFAULTS,
   type PortalConnection,
   type ServerConnection,
   type ServerConnectionArgs,
-} from "./common/connection";
+} from "./common/connection/resolve";

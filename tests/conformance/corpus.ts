@@ -186,6 +186,8 @@ export interface ConformanceCase {
    * its id). `upgrade-required`: a site whose emulator was restarted with the case's version as
    * the server version and `upgradeFrom` as the site's former version (the software upgraded, the
    * site not yet). `federated-site`: a site the emulator's own portal has federated.
+   * `federated-with-another-portal`: a site another emulator's portal has federated (the request
+   * goes to the first emulator's own portal).
    * `site-with-certificates`: a site whose machine imported a test CA as the root `rootca` and a
    * server certificate it signed as `gisserver.example.com` (`{rootCertificate}`, `{serverPfx}` and
    * `{pfxPassword}` name the same files and password).
@@ -199,6 +201,7 @@ export interface ConformanceCase {
     | "site-with-web-adaptor"
     | "upgrade-required"
     | "federated-site"
+    | "federated-with-another-portal"
     | "site-with-certificates";
   /** For `upgrade-required`: the version the site was at before the software was upgraded. */
   upgradeFrom?: string;

@@ -251,14 +251,19 @@ async function given(
     c.given === "site" ||
     c.given === "site-with-web-adaptor" ||
     c.given === "federated-site" ||
+    c.given === "federated-with-another-portal" ||
     c.given === "site-with-certificates"
   ) {
     const answer = await replay.replay(creation);
     expect(matchesExpected(answer.json, { status: "success" })).toEqual([]);
     const credentials = credentialsOf(creation);
     if (c.given === "site-with-web-adaptor") await registerWebAdaptor(replay, credentials);
-    if (c.given === "federated-site") await federateWithOwnPortal(replay, credentials);
+    if (c.given === "federated-site") await federateWithPortalOf(replay, replay, credentials);
     if (c.given === "site-with-certificates") await importCertificates(replay, credentials);
+    // The other portal is the second emulator's: the case's request goes to the first's portal.
+    if (c.given === "federated-with-another-portal") {
+      await federateWithPortalOf(second!, replay, credentials);
+    }
     return credentials;
   }
   // A slow creation, started asynchronously so that the case's request meets it under way.
@@ -303,16 +308,17 @@ async function registerWebAdaptor(
 }
 
 /**
- * Federates the site with the emulator's own portal as Chef's `federate_server` does (the site
+ * Federates `site`'s site with the portal of `portalOf` as Chef's `federate_server` does (the site
  * root as `url` and `adminUrl`, the primary administrator's credentials).
  */
-async function federateWithOwnPortal(
-  replay: Replay,
+async function federateWithPortalOf(
+  portalOf: Replay,
+  site: Replay,
   credentials: { username: string; password: string },
 ): Promise<void> {
-  const portal = await replay.portalTokenHeaders();
-  const siteRoot = replay.emu.adminUrl.replace(/\/admin$/, "");
-  const federated = await replay.send(
+  const portal = await portalOf.portalTokenHeaders();
+  const siteRoot = site.emu.adminUrl.replace(/\/admin$/, "");
+  const federated = await portalOf.send(
     "POST",
     "/portaladmin/federation/servers/federate",
     [
@@ -327,7 +333,7 @@ async function federateWithOwnPortal(
   );
   expect(federated.json).toMatchObject({ serverId: expect.any(String) });
   // The portal's cases name the federation by its id (Chef reads it from the servers' list).
-  replay.placeholders.serverId = (federated.json as { serverId: string }).serverId;
+  site.placeholders.serverId = (federated.json as { serverId: string }).serverId;
 }
 
 /** What the emulator stored must be what createNewSite sent (secrets and Chef's ids aside). */
@@ -600,6 +606,7 @@ describe("the conformance corpus replayed against the emulator", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
     const twoMachines = c.given === "joining-machine" || c.given === "two-machine-site";
+    const otherPortal = c.given === "federated-with-another-portal";
     try {
       const common = {
         dataDir,
@@ -643,6 +650,16 @@ describe("the conformance corpus replayed against the emulator", () => {
         ...pki,
       };
       replay = new Replay(emu, placeholders);
+      if (otherPortal) {
+        // Another emulator's portal; the two share this process, so it reaches the first's site.
+        const otherEmu = await startEmulator({
+          dataDir: path.join(dataDir, "other-portal"),
+          quiet: true,
+          serverType: c.serverType,
+          machineName: SECOND_MACHINE,
+        });
+        second = new Replay(otherEmu, {});
+      }
       if (twoMachines) {
         const secondEmu = await startEmulator({
           dataDir: path.join(dataDir, "second"),

@@ -108,6 +108,7 @@ import { chefArcgisServerHealthcheckLowercase } from "./cases/chef-arcgis-server
 import { chefPortalGenerateToken } from "./cases/chef-portal-generate-token";
 import { chefPortalSiteExists } from "./cases/chef-portal-site-exists";
 import { chefPortalFederateServer } from "./cases/chef-portal-federate-server";
+import { chefPortalFederateServerFederatedElsewhere } from "./cases/chef-portal-federate-server-federated-elsewhere";
 import { chefPortalServers } from "./cases/chef-portal-servers";
 import { dscPortalFederationServers } from "./cases/dsc-portal-federation-servers";
 import { chefPortalUpdateServer } from "./cases/chef-portal-update-server";
@@ -209,6 +210,7 @@ export const CASES: readonly ConformanceCase[] = [
   chefPortalGenerateToken,
   chefPortalSiteExists,
   chefPortalFederateServer,
+  chefPortalFederateServerFederatedElsewhere,
   chefPortalServers,
   dscPortalFederationServers,
   chefPortalUpdateServer,

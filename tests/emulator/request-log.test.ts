@@ -1,7 +1,7 @@
 /**
  * The emulator's in-memory request log stays bounded by bytes as well as by entries: a client
  * sending many requests with URLs near Node's header limit (a fuzzer, a noisy CI job) must not
- * make the emulator grow, while requests.log on disk keeps every line whole.
+ * make the emulator grow, nor its requests.log on disk.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -98,8 +98,28 @@ describe("the emulator under many requests with long URLs", () => {
     expect(log.length).toBeLessThan(10_000);
     expect(log.at(-1)!.url).toContain(TRUNCATION_MARK);
     expect(Math.max(...log.map((e) => e.url.length))).toBeLessThan(MAX_LOGGED_URL_CHARS + 40);
-    // requests.log keeps every line whole (its last lines may still be on their way to disk).
+    // requests.log holds the lines as cut in memory (its last lines may still be on their way).
     const file = readFileSync(path.join(h.dataDir, "requests.log"), "utf8").split("\n");
-    expect((JSON.parse(file[0]!) as { url: string }).url.length).toBeGreaterThan(15_000);
+    const first = (JSON.parse(file[0]!) as { url: string }).url;
+    expect(first).toContain(TRUNCATION_MARK);
+    expect(first.length).toBeLessThan(MAX_LOGGED_URL_CHARS + 40);
   }, 120_000);
+});
+
+describe("the emulator's log lines", () => {
+  it("cut a long path the way the request log does", async () => {
+    const lines: string[] = [];
+    const h = await Harness.start({ quiet: false, log: (line) => lines.push(line) });
+    try {
+      const origin = new URL(h.emu.adminUrl).origin;
+      const answer = await send(h.agent, "GET", `${origin}/arcgis/admin/${"q".repeat(15_000)}`);
+      expect(answer.status).toBeLessThan(500);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const logged = lines.find((line) => line.includes("/arcgis/admin/qqq"));
+      expect(logged).toContain(TRUNCATION_MARK);
+      expect(logged!.length).toBeLessThan(MAX_LOGGED_URL_CHARS + 200);
+    } finally {
+      await h.close();
+    }
+  });
 });

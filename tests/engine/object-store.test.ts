@@ -265,7 +265,7 @@ describe("SiteImport from an object a SiteExport wrote", () => {
         importProgram("unproven", importArgs(emu, String(backup.objectUrl), extra)),
       )) as [Registration];
       const result = await host.check(urn("unproven"), {}, registration.inputs);
-      // Through the host the property leads the reason (common/lazy-provider.ts keeps secrets
+      // Through the host the property leads the reason (common/pulumi/lazy-provider.ts keeps secrets
       // out of the engine's printout of `property`).
       expect(result.failures).toEqual([
         {

@@ -13,7 +13,7 @@ import {
   type CheckFailure,
   formatPath,
   UNKNOWN,
-} from "../../provider/resources/common/input-check";
+} from "../../provider/resources/common/inputs/check";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { siteExportInputsSchema } from "../../provider/resources/site-export/inputs";
 import { implementation as site } from "../../provider/resources/site/lifecycle";

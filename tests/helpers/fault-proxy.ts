@@ -5,6 +5,7 @@
  * or trickles.
  */
 import * as http from "node:http";
+import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 
 /** What the proxy does with one request. */
@@ -64,7 +65,8 @@ export interface FaultProxy {
 }
 
 /**
- * Starts a proxy on 127.0.0.1, port 0, in front of `target` (an `http://host:port` origin).
+ * Starts a proxy on 127.0.0.1, port 0, in front of `target` (an `http://host:port` origin, or an
+ * `https://` one, whose certificate the proxy does not check: it is the test's own emulator).
  *
  * @example
  * ```ts
@@ -160,8 +162,10 @@ export async function startFaultProxy(
         ...req.headers,
         host: options.preserveHost === true ? req.headers.host : upstream.host,
       };
-      const out = http.request(
+      const send = upstream.protocol === "https:" ? https.request : http.request;
+      const out = send(
         {
+          rejectUnauthorized: false,
           host: upstream.hostname,
           port: upstream.port,
           method,

@@ -1,6 +1,6 @@
 /**
  * From the built client (dist/, as the provider host loads it): an export streamed to object
- * storage runs in a worker thread of its own (provider/client/off-thread.ts: a small heap, so
+ * storage runs in a worker thread of its own (provider/client/transfer/off-thread.ts: a small heap, so
  * that the server's answer piles up less garbage; bench figure 9 measures the memory), and what
  * it answers or throws comes back as from the calling thread: the same result, the error classes
  * the callers match on (an expired token is renewed, a store's refusal names the fix), an abort

@@ -11,7 +11,7 @@ import { closeDispatchers, createNewSite } from "../../provider/client";
 import { importRead } from "../../provider/plugin/import";
 import { pluginResource } from "../../provider/plugin/resources";
 import { type ProviderConfig, withConnectionDefaults } from "../../provider/plugin/server";
-import type { Values } from "../../provider/resources/common/importer";
+import type { Values } from "../../provider/resources/common/pulumi/importer";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "import-Unit-Pass-1";

@@ -102,6 +102,7 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
   SiteUpgrade: ["password"],
   Collaboration: ["password", "token"],
   Federation: ["password", "token", "serverPassword"],
+  ServerCertificate: ["password", "pkcs12", "certPassword"],
 };
 
 /** The differences between a resource's schema inputs and its zod schema, one line each. */
@@ -138,6 +139,7 @@ describe("the plugin's package schema", () => {
         "Collaboration",
         "Federation",
         "LogSettings",
+        "ServerCertificate",
         "Site",
         "SiteExport",
         "SiteImport",

@@ -52,6 +52,11 @@ const examples: Array<{ name: string; config: () => Record<string, string>; crea
     creates: ["Site", "SiteMachine"],
   },
   {
+    name: "https",
+    config: () => ({ machineName: "127.0.0.1" }),
+    creates: ["Site", "ServerCertificate"],
+  },
+  {
     name: "restore-drill",
     config: () => ({
       drill: "2026-11-27",
@@ -85,7 +90,7 @@ it.each(examples)("examples/$name: pulumi preview plans its resources", async (e
     ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
   ]);
   await project.mustCli(["config", "set", "arcgis-admin:caCert", "--", emu.caCert!]);
-  for (const key of ["arcgis-admin:password", "drillPassword"]) {
+  for (const key of ["arcgis-admin:password", "drillPassword", "pfxPassword"]) {
     await project.mustCli(["config", "set", "--secret", key], undefined, SITE_PASSWORD);
   }
   await project.mustCli(

@@ -9,12 +9,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import type { z } from "zod";
-import type { InputSpec, ResourceDefinition } from "../../provider/resources/common/definition";
+import type {
+  InputSpec,
+  ResourceDefinition,
+} from "../../provider/resources/common/inputs/definition";
 import { PLUGIN_RESOURCES, type PluginResource } from "../../provider/plugin/resources";
 import { packageSchema } from "../../provider/plugin/schema";
 import * as collaboration from "../../provider/resources/collaboration/inputs";
 import * as federation from "../../provider/resources/federation/inputs";
 import * as logSettings from "../../provider/resources/log-settings/inputs";
+import * as serverCertificate from "../../provider/resources/server-certificate/inputs";
 import * as siteExport from "../../provider/resources/site-export/inputs";
 import * as siteImport from "../../provider/resources/site-import/inputs";
 import * as siteMachine from "../../provider/resources/site-machine/inputs";
@@ -36,6 +40,10 @@ const LISTS: Record<string, { replaces?: readonly string[]; stateOnly: readonly 
     stateOnly: systemProperties.STATE_ONLY_INPUTS,
   },
   SiteUpgrade: { replaces: siteUpgrade.REPLACING_INPUTS, stateOnly: siteUpgrade.STATE_ONLY_INPUTS },
+  ServerCertificate: {
+    replaces: serverCertificate.REPLACING_INPUTS,
+    stateOnly: serverCertificate.STATE_ONLY_INPUTS,
+  },
   Collaboration: {
     replaces: collaboration.REPLACING_INPUTS,
     stateOnly: collaboration.STATE_ONLY_INPUTS,

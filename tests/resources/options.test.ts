@@ -5,7 +5,10 @@
  * name each resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceOptions, typeToken } from "../../provider/resources/common/resource-options";
+import {
+  resourceOptions,
+  typeToken,
+} from "../../provider/resources/common/pulumi/resource-options";
 
 let warnings: string[];
 

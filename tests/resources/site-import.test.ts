@@ -22,7 +22,7 @@ import {
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
-import { UNKNOWN } from "../../provider/resources/common/input-check";
+import { UNKNOWN } from "../../provider/resources/common/inputs/check";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 
 const PASSWORD = "site-Password-1";

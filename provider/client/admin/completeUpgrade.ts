@@ -7,6 +7,7 @@ import { requestError, validateAnswer } from "../response";
 import type { UpgradeStatus } from "./getUpgradeStatus";
 import type { WaitOptions } from "./wait";
 import { waitForUpgrade } from "./waitForUpgrade";
+import { withoutTrailingSlash } from "../../url";
 
 /** The first ArcGIS Server release whose `upgrade` runs asynchronously (Chef: "Async upgrades are supported starting from ArcGIS Server 11.4"). */
 const ASYNC_UPGRADE_SINCE = 11.4;
@@ -84,7 +85,7 @@ export async function completeUpgrade(
   params: CompleteUpgradeParams,
   transport: TransportOptions = {},
 ): Promise<CompletedUpgrade> {
-  const url = `${adminUrl.replace(/\/+$/, "")}/upgrade`;
+  const url = `${withoutTrailingSlash(adminUrl)}/upgrade`;
   const ctx = { operation: "upgrade", url };
   const runAsync = params.runAsync ?? false;
   if (runAsync) refuseAsync(params, ctx);

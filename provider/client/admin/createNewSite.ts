@@ -2,6 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { arcgisRequest } from "../request";
 import { CARBON_STORE_CLASS_NAMES, serverProduct, type ServerType } from "../products";
+import { withoutTrailingSlash } from "../../url";
 
 /** Where the site configuration is kept, in the user's vocabulary (one for every product). */
 export interface ConfigStoreConnection {
@@ -243,7 +244,7 @@ export async function createNewSite(
   const secret = params.configStoreConnection?.connectionSecret;
   return arcgisRequest({
     ...transport,
-    url: `${adminUrl.replace(/\/+$/, "")}/createNewSite`,
+    url: `${withoutTrailingSlash(adminUrl)}/createNewSite`,
     operation: "createNewSite",
     params: createNewSiteForm(params),
     referer: DEFAULT_REFERER,

@@ -1,12 +1,15 @@
 import type { AdminSession } from "../session";
 import type { TransportOptions } from "../dispatcher";
-import { verifyZipFile } from "../archive-check";
-import { downloadToFile, type DownloadDestination, type DownloadResult } from "../download";
-import type { ObjectStoreSettings } from "../object-store";
-import { canTransferOffThread, transferExportOffThread } from "../off-thread";
-import { transferExport, type ExportTransfer } from "./export-transfer";
-import { ArcGISRequestError, isArcGISRequestError } from "../errors";
+import { verifyZipFile } from "../transfer/archive-check";
+import {
+  downloadToFile,
+  type DownloadDestination,
+  type DownloadResult,
+} from "../transfer/download";
 import { withRetry } from "../retry";
+import { ArcGISRequestError } from "../errors";
+import { definedFields, isHtmlInsteadOfFile } from "./export-download";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * Downloads a site archive that {@link exportSite} left on the server: streams it to a temporary
@@ -57,78 +60,10 @@ export async function downloadExport(
             dest,
             defaultExtension: ".agssite",
             verify: verifyZipFile,
-            fileOfItem: (itemUrl) => `${itemUrl.replace(/\/+$/, "")}/download`,
+            fileOfItem: (itemUrl) => `${withoutTrailingSlash(itemUrl)}/download`,
           }),
         isHtmlInsteadOfFile,
       ),
-    session.retry,
-    merged.signal,
-  );
-}
-
-/** Where {@link uploadExport} put an archive. */
-export interface UploadedExport {
-  /** `s3://bucket/key`. */
-  url: string;
-  bucket: string;
-  key: string;
-  fileName: string;
-  sizeBytes: number;
-  /** Hex SHA-256 of the content, also the object's `sha256` metadata. */
-  sha256: string;
-}
-
-/**
- * Streams a site archive that {@link exportSite} left on the server to S3-compatible object
- * storage, without writing it to disk: the same GET as {@link downloadExport} (token only to the
- * admin URL's origin, the same answers refused, the size limit), piped into a multipart upload
- * under a temporary key while it is hashed and checked as a zip; only a complete, checked archive
- * gets its final key `<prefix><file name>` (`-1`, `-2`, ... when taken) with its SHA-256 as the
- * object's `sha256` metadata. Transient failures of the download are retried (a GET; the upload
- * starts again).
- *
- * @param session - the admin session that exported the site.
- * @param url - the download URL exportSite answered.
- * @param destination - `s3://bucket/prefix`.
- * @param store - how to reach the store (endpoint, region, path style, credentials).
- * @param transport - overrides of the session's transport (e.g. a longer bodyMs, a signal).
- * @returns the object, its size and SHA-256.
- * @example
- * ```ts
- * const { location } = await exportSite(session);
- * const object = await uploadExport(session, location, "s3://backups/site-a", { region: "eu-west-1" });
- * ```
- * Maps to: `GET <download URL from exportSite>`, then S3 multipart upload, CopyObject and
- * DeleteObject (see uploadArchive).
- *
- * REST Documentation: as {@link downloadExport}.
- */
-export async function uploadExport(
-  session: AdminSession,
-  url: string,
-  destination: string,
-  store: ObjectStoreSettings,
-  transport: TransportOptions = {},
-): Promise<UploadedExport> {
-  const merged = { ...session.transport, ...definedFields(transport) };
-  const fileUrl = exportDownloadUrl(session.adminUrl, url);
-  return withRetry(
-    () =>
-      session.withToken((token) => {
-        const transfer: ExportTransfer = {
-          fileUrl,
-          token,
-          referer: session.referer,
-          secrets: session.secrets(),
-          transport: merged,
-          destination,
-          store,
-        };
-        // In a thread of its own when it can: see off-thread.ts for why (memory).
-        return canTransferOffThread(merged)
-          ? transferExportOffThread(transfer)
-          : transferExport(transfer);
-      }, isHtmlInsteadOfFile),
     session.retry,
     merged.signal,
   );
@@ -156,7 +91,7 @@ export async function uploadExport(
  */
 export function exportDownloadUrl(adminUrl: string, url: string): string {
   const admin = new URL(adminUrl);
-  const adminPath = admin.pathname.replace(/\/+$/, "");
+  const adminPath = withoutTrailingSlash(admin.pathname);
   const refuse = (why: string): never => {
     throw new ArcGISRequestError({
       code: "BAD_RESPONSE",
@@ -188,22 +123,4 @@ export function exportDownloadUrl(adminUrl: string, url: string): string {
 
 function cleanDisplay(url: string): string {
   return url.replace(/[?#].*$/s, "");
-}
-
-/**
- * A download goes without f=json (which would describe the item instead of sending it), so a
- * server shows a token it no longer accepts as an HTML page (its error view or a login page) with
- * HTTP 200, not as a JSON 498: such an answer gets one renewal of the token too.
- */
-function isHtmlInsteadOfFile(e: unknown): boolean {
-  return (
-    isArcGISRequestError(e) &&
-    e.code === "BAD_RESPONSE" &&
-    e.httpStatus === 200 &&
-    e.message.includes("the server answered an HTML page")
-  );
-}
-
-function definedFields(t: TransportOptions): TransportOptions {
-  return Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined));
 }

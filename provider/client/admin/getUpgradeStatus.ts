@@ -4,6 +4,7 @@ import { isArcGISRequestError } from "../errors";
 import { arcgisRequest } from "../request";
 import { requestError } from "../response";
 import type { RetryPolicy } from "../retry";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * Where a site stands with its upgrade:
@@ -92,7 +93,7 @@ export async function readUpgradeStatus(
   retry: RetryPolicy | false,
   query: Record<string, unknown>,
 ): Promise<UpgradeStatus> {
-  const url = `${adminUrl.replace(/\/+$/, "")}/upgrade`;
+  const url = `${withoutTrailingSlash(adminUrl)}/upgrade`;
   let body: Record<string, unknown>;
   try {
     body = await arcgisRequest({

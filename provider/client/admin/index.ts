@@ -7,6 +7,7 @@ export * from "./waitForServer";
 export * from "./waitForSite";
 export * from "./exportSite";
 export * from "./downloadExport";
+export * from "./uploadExport";
 export * from "./deleteSite";
 export * from "./listMachines";
 export * from "./getLogSettings";

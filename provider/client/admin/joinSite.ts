@@ -2,6 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { serverProduct, type ServerType } from "../products";
 import { arcgisRequest } from "../request";
+import { withoutTrailingSlash } from "../../url";
 
 /** Parameters of {@link joinSite}. */
 export interface JoinSiteParams {
@@ -74,7 +75,7 @@ export async function joinSite(
 ): Promise<JoinSiteAnswer> {
   const body = await arcgisRequest({
     ...transport,
-    url: `${adminUrl.replace(/\/+$/, "")}/joinSite`,
+    url: `${withoutTrailingSlash(adminUrl)}/joinSite`,
     operation: "joinSite",
     params: joinSiteForm(params),
     referer: DEFAULT_REFERER,

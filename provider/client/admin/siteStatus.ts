@@ -2,6 +2,7 @@ import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
 import { isArcGISRequestError, type ArcGISRequestError, type ErrorFormat } from "../errors";
 import { arcgisRequest } from "../request";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * What the unauthenticated admin root says about the machine.
@@ -44,7 +45,7 @@ export async function siteStatus(
   try {
     await arcgisRequest({
       ...transport,
-      url: `${adminUrl.replace(/\/+$/, "")}/`,
+      url: `${withoutTrailingSlash(adminUrl)}/`,
       operation: "siteStatus",
       method: "GET",
       referer: DEFAULT_REFERER,

@@ -6,13 +6,13 @@ import { z } from "zod";
 import { baseHeaders, sendForAnswer } from "../request";
 import { postMultipart } from "../multipart";
 import { validateAnswer } from "../response";
-import { streamedZipCheck } from "../archive-check";
+import { streamedZipCheck } from "../transfer/archive-check";
 import {
   objectLocation,
   ObjectStoreError,
   openObject,
   type ObjectStoreSettings,
-} from "../object-store";
+} from "../transfer/object-store";
 import type { AdminSession } from "../session";
 
 // Chef `upload_item` reads `item.itemID`; the current ArcGIS Server page shows `item` as the id.

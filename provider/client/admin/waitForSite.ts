@@ -8,6 +8,7 @@ import { TokenCache } from "../auth";
 import { healthCheck } from "./healthCheck";
 import { siteStatus } from "./siteStatus";
 import { NotYet, pollUntil, type WaitOptions } from "./wait";
+import { withoutTrailingSlash } from "../../url";
 
 /** What {@link waitForSite} looks at. */
 export interface WaitForSiteTarget extends TransportOptions {
@@ -98,7 +99,7 @@ async function siteReady(
       await session.withToken((t) =>
         arcgisRequest({
           ...transport,
-          url: `${adminUrl.replace(/\/+$/, "")}/`,
+          url: `${withoutTrailingSlash(adminUrl)}/`,
           operation: "admin root",
           method: "GET",
           token: t,

@@ -1,3 +1,4 @@
+import { withoutTrailingSlash } from "../../url";
 import type { TransportOptions } from "../dispatcher";
 import { isTransientError } from "../errors";
 import { requestError } from "../response";
@@ -32,7 +33,7 @@ export async function waitForUpgrade(
   transport: TransportOptions = {},
   query: Record<string, unknown> = {},
 ): Promise<UpgradeStatus> {
-  const root = adminUrl.replace(/\/+$/, "");
+  const root = withoutTrailingSlash(adminUrl);
   const url = `${root}/upgrade`;
   const ctx = { operation: "upgrade", url };
   return pollUntil(

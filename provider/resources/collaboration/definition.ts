@@ -4,9 +4,9 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { defineResource } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
-import { portalInputs, portalTlsInput } from "../common/portal-inputs";
+import { defineResource } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
+import { portalInputs, portalTlsInput } from "../common/inputs/portal";
 
 const portal = portalInputs();
 

@@ -4,7 +4,7 @@
  * create reads it and recorded as `adopted`: destroy leaves it as it is unless
  * `deleteAdoptedOnDestroy` is set.
  */
-import { type Importer, type Values } from "../common/importer";
+import { type Importer, type Values } from "../common/pulumi/importer";
 import { confirm } from "./lifecycle";
 import { parseCollaborationInputs } from "./inputs";
 

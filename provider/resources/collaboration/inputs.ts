@@ -2,10 +2,10 @@
  * The inputs of a `Collaboration` as the lifecycle reads them: the schema and lists derived from
  * its definition (definition.ts), and the credential rule across fields.
  */
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { COLLABORATION_DEFINITION } from "./definition";
 import type { CollaborationInputs } from "./generated";
 import { COLLABORATION } from "./resource";

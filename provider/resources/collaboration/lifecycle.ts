@@ -25,12 +25,12 @@ import {
   SELF,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { withoutProvider } from "../common/lazy-provider";
-import { messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { sameValue, stateOnlyUpdate } from "../common/state-diff";
-import { implementationOf } from "../common/implementation";
-import { portalSessionFor } from "../common/portal-session";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { implementationOf } from "../common/pulumi/implementation";
+import { portalSessionFor } from "../common/connection/portal";
 
 function describeTarget(inputs: CollaborationInputs, portalId: string): string {
   return `collaboration ${inputs.collaborationId} on portal ${portalId} (${inputs.sharingUrl})`;

@@ -3,15 +3,15 @@
  * lifecycle is in `collaboration.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
 import {
   COLLABORATION_KEYS,
   type CollaborationArgs,
   type CollaborationOutputProperties,
 } from "./generated";
-import { PortalResource, portalResourceFrame } from "../common/portal-resource";
-import { resolvePortalConnection } from "../common/connection";
+import { PortalResource, portalResourceFrame } from "../common/base/portal-resource";
+import { resolvePortalConnection } from "../common/connection/resolve";
 
 /**
  * The serialized provider of `Collaboration`: a small stub that loads `implementation` from the

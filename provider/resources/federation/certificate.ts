@@ -12,8 +12,8 @@ import {
   portalSelf,
   type PortalSession,
 } from "../../client";
-import { failureMessage } from "../common/failures";
-import { logInfo } from "../common/log";
+import { failureMessage } from "../common/messages/failures";
+import { logInfo } from "../common/messages/log";
 import type { FederationInputs, ServerCertificate } from "./inputs";
 
 /** How often the portal is asked whether it answers again after its restart. */

@@ -5,10 +5,15 @@
  */
 import { z } from "zod";
 import { SERVER_TYPES } from "../../client";
-import { defineResource, named } from "../common/definition";
-import { adminRootSchema, httpUrlSchema, nonEmpty, timeoutMsSchema } from "../common/input-schemas";
-import { portalInputs, portalTlsInput } from "../common/portal-inputs";
-import { SERVER_ROLES } from "./resource";
+import { defineResource, named } from "../common/inputs/definition";
+import {
+  adminRootSchema,
+  httpUrlSchema,
+  nonEmpty,
+  timeoutMsSchema,
+} from "../common/inputs/schemas";
+import { portalInputs, portalTlsInput } from "../common/inputs/portal";
+import { SERVER_ROLES } from "./values";
 
 /** Default bound on federate (including finding a lost answer's outcome in the list). */
 export const DEFAULT_FEDERATE_MS = 10 * 60_000;
@@ -93,7 +98,7 @@ export const FEDERATION_DEFINITION = defineResource({
     },
     serverRole: {
       schema: () =>
-        named(z.enum(SERVER_ROLES), { name: "ServerRole", from: "./resource" }).default(
+        named(z.enum(SERVER_ROLES), { name: "ServerRole", from: "./values" }).default(
           "FEDERATED_SERVER",
         ),
       doc:

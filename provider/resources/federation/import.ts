@@ -11,10 +11,10 @@ import {
   SERVER_TYPES,
   type ServerType,
 } from "../../client";
-import { type ImportId, type Importer, type Values } from "../common/importer";
-import { explained, messageOf } from "../common/failures";
-import { portalSessionFor, type PortalAccess } from "../common/portal-session";
-import { sameUrl } from "../common/urls";
+import { type ImportId, type Importer, type Values } from "../common/pulumi/importer";
+import { explained, messageOf } from "../common/messages/failures";
+import { portalSessionFor, type PortalAccess } from "../common/connection/portal";
+import { sameUrl } from "../common/connection/urls";
 import { serverTypeOfId } from "../site/import";
 import {
   DEFAULT_SERVER_FUNCTION,

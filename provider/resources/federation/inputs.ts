@@ -3,14 +3,15 @@
  * definition (definition.ts), the rules across fields and the defaults per product.
  */
 import { type ServerType } from "../../client";
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { collaborationCrossChecks } from "../collaboration/inputs";
 import { FEDERATION_DEFINITION } from "./definition";
 import type { FederationInputs } from "./generated";
 import { FEDERATION } from "./resource";
+import { withoutTrailingSlash } from "../../url";
 
 export type { FederationInputs, FederationOutputs, ServerCertificate } from "./generated";
 export { DEFAULT_FEDERATE_MS, DEFAULT_RESTART_WAIT_MS } from "./definition";
@@ -75,7 +76,7 @@ export function federationCrossChecks(values: Record<string, unknown>): CheckFai
  * @internal
  */
 export function siteRootOf(adminUrl: string): string {
-  return adminUrl.replace(/\/+$/, "").replace(/\/admin$/i, "");
+  return withoutTrailingSlash(adminUrl).replace(/\/admin$/i, "");
 }
 
 /**
@@ -84,7 +85,7 @@ export function siteRootOf(adminUrl: string): string {
  * @internal
  */
 export function serverUrlOf(inputs: FederationInputs): string {
-  return (inputs.serverUrl ?? siteRootOf(inputs.adminUrl)).replace(/\/+$/, "");
+  return withoutTrailingSlash(inputs.serverUrl ?? siteRootOf(inputs.adminUrl));
 }
 
 /**

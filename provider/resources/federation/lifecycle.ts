@@ -16,13 +16,13 @@ import {
   unfederateServer,
   updateFederatedServer,
 } from "../../client";
-import { implementationOf } from "../common/implementation";
-import { withoutProvider } from "../common/lazy-provider";
-import { failureMessage, messageOf } from "../common/failures";
-import { partialCreate } from "../common/partial-create";
-import { logInfo, logWarn } from "../common/log";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
-import { sameUrl } from "../common/urls";
+import { implementationOf } from "../common/pulumi/implementation";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { failureMessage, messageOf } from "../common/messages/failures";
+import { partialCreate } from "../common/pulumi/partial-create";
+import { logInfo, logWarn } from "../common/messages/log";
+import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { sameUrl } from "../common/connection/urls";
 import {
   FEDERATION_INPUTS,
   type FederationInputs,
@@ -34,7 +34,7 @@ import {
   siteRootOf,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { portalSessionFor } from "../common/portal-session";
+import { portalSessionFor } from "../common/connection/portal";
 import { trustServerCertificate } from "./certificate";
 
 /** How often the portal's list is read while a lost federate answer is resolved. */

@@ -3,21 +3,13 @@
  * lifecycle is in `lifecycle.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
-import { PortalResource, portalResourceFrame } from "../common/portal-resource";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
+import { PortalResource, portalResourceFrame } from "../common/base/portal-resource";
 import { FEDERATION_KEYS, type FederationArgs, type FederationOutputProperties } from "./generated";
-import { resolvePortalConnection } from "../common/connection";
+import { resolvePortalConnection } from "../common/connection/resolve";
 
-/** The server roles a portal takes (Chef's `update_server`; the portal's update docs). */
-export const SERVER_ROLES = [
-  "FEDERATED_SERVER",
-  "FEDERATED_SERVER_WITH_RESTRICTED_PUBLISHING",
-  "HOSTING_SERVER",
-] as const;
-
-/** One of {@link SERVER_ROLES}. */
-export type ServerRole = (typeof SERVER_ROLES)[number];
+export { SERVER_ROLES, type ServerRole } from "./values";
 
 /**
  * The serialized provider of `Federation`: a small stub that loads `implementation` from the

@@ -4,10 +4,10 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource, named } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
-import { LOG_SETTINGS_LEVELS } from "./resource";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
+import { LOG_SETTINGS_LEVELS } from "./values";
 
 /** Default bound on a change, including waiting while an export or import holds the site. */
 export const DEFAULT_CHANGE_MS = 10 * 60_000;
@@ -28,7 +28,7 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
   argsDoc:
     "Arguments of a {@link LogSettings}: the server's connection ({@link ServerResourceArgs}) " +
     "and the settings to keep; at least one of them. Every field accepts a `pulumi.Input`.",
-  imports: ['import type { ReportedLogSettings } from "./inputs";'],
+  imports: ['import type { ReportedLogSettings } from "./values";'],
   inputs: {
     // Another spelling of the URL only updates state; another server is a replacement.
     serverType: { ...admin.serverType, stateOnly: true },
@@ -41,7 +41,7 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
           z.enum(LOG_SETTINGS_LEVELS, {
             message: `must be one of ${LOG_SETTINGS_LEVELS.join(", ")}`,
           }),
-          { name: "LogSettingsLevel", from: "./resource" },
+          { name: "LogSettingsLevel", from: "./values" },
         ).optional(),
       doc:
         "Log level: OFF, SEVERE, WARNING, INFO, FINE, VERBOSE or DEBUG. Only the settings given " +

@@ -5,9 +5,9 @@
  * changes nothing until the program does; `restoreOnDestroy` is false (destroy leaves them).
  */
 import { getLogSettings } from "../../client";
-import { adminSessionFor, type AdminTarget } from "../common/admin-resource";
-import { explained, messageOf } from "../common/failures";
-import { type Importer, urlOfId, type Values } from "../common/importer";
+import { adminSessionFor, type AdminTarget } from "../common/connection/admin";
+import { explained, messageOf } from "../common/messages/failures";
+import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
 import { serverTypeOfId } from "../site/import";
 import {
   type LogSettingsOutputs,
@@ -15,6 +15,7 @@ import {
   type ReportedLogSettings,
 } from "./inputs";
 import { MANAGED_LOG_FIELDS } from "./resource";
+import { withoutTrailingSlash } from "../../url";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 
@@ -45,7 +46,7 @@ export const logSettingsImporter: Importer = {
       adminUrl: urlOfId(
         "LogSettings",
         "adminUrl",
-        id.main.replace(/\/+$/, "").replace(/\/logs\/settings$/i, ""),
+        withoutTrailingSlash(id.main).replace(/\/logs\/settings$/i, ""),
         EXAMPLE,
       ),
     };
@@ -65,7 +66,7 @@ export const logSettingsImporter: Importer = {
     const now = await reported(inputs, id.text);
     const outs: LogSettingsOutputs = { ...inputs, previousSettings: now, serverLogSettings: now };
     return {
-      id: `${inputs.adminUrl.replace(/\/+$/, "")}/logs/settings`,
+      id: `${withoutTrailingSlash(inputs.adminUrl)}/logs/settings`,
       outs: outs as unknown as Values,
     };
   },

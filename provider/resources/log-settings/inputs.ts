@@ -2,17 +2,17 @@
  * The inputs of a `LogSettings` as the lifecycle reads them: the schema and lists derived from
  * its definition (definition.ts), and the rules across fields.
  */
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { LOG_SETTINGS_DEFINITION } from "./definition";
 import type { LogSettingsInputs } from "./generated";
 import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
 
 export type { LogSettingsInputs, LogSettingsOutputs } from "./generated";
 export { DEFAULT_CHANGE_MS } from "./definition";
-export { LOG_SETTINGS_LEVELS } from "./resource";
+export { LOG_SETTINGS_LEVELS, type ReportedLogSettings } from "./values";
 
 /** Log levels of every product (ArcGIS Server's list; DSC sends the same names to the others). */
 
@@ -23,9 +23,6 @@ export { LOG_SETTINGS_LEVELS } from "./resource";
  * @internal
  */
 export type ManagedField = (typeof MANAGED_LOG_FIELDS)[number];
-
-/** Log settings as the server reports them (plain scalars only: outputs must be plain JSON). */
-export type ReportedLogSettings = Record<string, string | number | boolean>;
 
 /**
  * The zod schema of the LogSettings inputs.

@@ -7,9 +7,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { type AdminSession, editLogSettings, getLogSettings } from "../../client";
-import { adminSessionFor, isHeldByExportOrImport, retryWhileHeld } from "../common/admin-resource";
-import { withoutProvider } from "../common/lazy-provider";
-import { implementationOf } from "../common/implementation";
+import {
+  adminSessionFor,
+  isHeldByExportOrImport,
+  retryWhileHeld,
+} from "../common/connection/admin";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { implementationOf } from "../common/pulumi/implementation";
 import {
   LOG_SETTINGS_INPUTS,
   type LogSettingsInputs,
@@ -21,10 +25,11 @@ import {
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import { MANAGED_LOG_FIELDS } from "./resource";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo } from "../common/log";
-import { sameValue } from "../common/state-diff";
-import { sameUrl } from "../common/urls";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo } from "../common/messages/log";
+import { sameValue } from "../common/pulumi/state-diff";
+import { sameUrl } from "../common/connection/urls";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * diff: another server is a replacement, deleted before the new one is created (the class asks
@@ -64,7 +69,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
       ? previous
       : await apply(inputs, session, previous, declared(inputs));
   const outs: LogSettingsOutputs = { ...inputs, previousSettings: previous, serverLogSettings };
-  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/logs/settings`, outs };
+  return { id: `${withoutTrailingSlash(inputs.adminUrl)}/logs/settings`, outs };
 }
 
 /** The fields the user declared, with their values. */

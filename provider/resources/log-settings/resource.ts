@@ -3,29 +3,18 @@
  * lifecycle is in `log-settings.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
 import {
   LOG_SETTINGS_KEYS,
   type LogSettingsArgs,
   type LogSettingsInputs,
   type LogSettingsOutputProperties,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
 
-export const LOG_SETTINGS_LEVELS = [
-  "OFF",
-  "SEVERE",
-  "WARNING",
-  "INFO",
-  "FINE",
-  "VERBOSE",
-  "DEBUG",
-] as const;
-
-/** One of {@link LOG_SETTINGS_LEVELS}. */
-export type LogSettingsLevel = (typeof LOG_SETTINGS_LEVELS)[number];
+export { LOG_SETTINGS_LEVELS, type LogSettingsLevel } from "./values";
 
 /**
  * The serialized provider of `LogSettings`: a small stub that loads `implementation` from the

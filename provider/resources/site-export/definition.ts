@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from "../../client";
-import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/admin-inputs";
-import { defineResource, named } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
+import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
 import {
   objectStoreCredentialsSchema,
   objectStoreSchema,
   objectUrlSchema,
-} from "../common/object-store-inputs";
+} from "../common/inputs/object-store";
 
 /** Default bound on an export (waiting for another one, the export and the download). */
 export const DEFAULT_EXPORT_MS = 30 * 60_000;

@@ -24,15 +24,15 @@ import {
   serverProduct,
   verifyArchive,
 } from "../../client";
-import { adminSessionFor, isHeldByExport } from "../common/admin-resource";
-import { withoutProvider } from "../common/lazy-provider";
-import { failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { ProgressReporter } from "../common/progress";
-import { sameValue, stateOnlyUpdate } from "../common/state-diff";
-import { transportFor } from "../common/tls";
-import { implementationOf } from "../common/implementation";
-import { objectStoreSettings } from "../common/object-store-inputs";
+import { adminSessionFor, isHeldByExport } from "../common/connection/admin";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { ProgressReporter } from "../common/messages/progress";
+import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { transportFor } from "../common/connection/tls";
+import { implementationOf } from "../common/pulumi/implementation";
+import { objectStoreSettings } from "../common/inputs/object-store";
 import {
   parseSiteExportInputs,
   REPLACING_INPUTS,

@@ -3,16 +3,16 @@
  * lifecycle is in `site-export.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { registration } from "../common/registration";
+import { registration } from "../common/pulumi/registration";
 import {
   SITE_EXPORT_KEYS,
   type SiteExportArgs,
   type SiteExportOutputProperties,
   type SiteExportTimeouts,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { resolveServerConnection } from "../common/connection";
-import { lazyProvider } from "../common/lazy-provider";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
 
 /**
  * The serialized provider of `SiteExport`: a small stub that loads `implementation` from the

@@ -10,7 +10,7 @@ import {
   listUploadedItems,
   type UploadedItemSummary,
 } from "../../client";
-import { canonicalUrl } from "../common/urls";
+import { canonicalUrl } from "../common/connection/urls";
 import type { SiteImportInputs } from "./inputs";
 
 /**

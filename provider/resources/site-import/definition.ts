@@ -4,14 +4,14 @@
  * table are derived from it. What replaces it is decided by the archive's fingerprint (diff).
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
 import {
   objectStoreCredentialsSchema,
   objectStoreSchema,
   objectUrlSchema,
-} from "../common/object-store-inputs";
+} from "../common/inputs/object-store";
 
 /** Default bound on an import, including the waits before and after it. */
 export const DEFAULT_IMPORT_MS = 60 * 60_000;

@@ -4,10 +4,10 @@
  */
 import * as fs from "node:fs";
 import { objectUrlProblem } from "../../client";
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { SITE_IMPORT_DEFINITION } from "./definition";
 import type { SiteImportInputs } from "./generated";
 import { SITE_IMPORT } from "./resource";

@@ -21,12 +21,12 @@ import {
   uploadItemFromObject,
   waitForImport,
 } from "../../client";
-import { adminSessionFor, isHeldByExportOrImport } from "../common/admin-resource";
-import { withoutProvider } from "../common/lazy-provider";
-import { implementationOf } from "../common/implementation";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { ProgressReporter } from "../common/progress";
+import { adminSessionFor, isHeldByExportOrImport } from "../common/connection/admin";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { implementationOf } from "../common/pulumi/implementation";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { ProgressReporter } from "../common/messages/progress";
 import {
   parseSiteImportInputs,
   SITE_IMPORT_INPUTS,
@@ -34,11 +34,12 @@ import {
   type SiteImportOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { sameValue, stateOnlyUpdate } from "../common/state-diff";
-import { sameUrl } from "../common/urls";
-import { transportFor } from "../common/tls";
-import { objectStoreSettings } from "../common/object-store-inputs";
+import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { sameUrl } from "../common/connection/urls";
+import { transportFor } from "../common/connection/tls";
+import { objectStoreSettings } from "../common/inputs/object-store";
 import { attemptMark, earlierAttempt, forgetAttempt } from "./attempt";
+import { withoutTrailingSlash } from "../../url";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
@@ -243,7 +244,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     outs.outcome = "answer-lost";
   }
   outs.importedAt = new Date().toISOString();
-  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
+  return { id: `${withoutTrailingSlash(inputs.adminUrl)}/importSite#${fingerprint}`, outs };
 }
 
 /**
@@ -269,7 +270,7 @@ function afterInterruptedAttempt(
     importedAt: new Date().toISOString(),
     uploadedItemId: itemId,
   };
-  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/importSite#${fingerprint}`, outs };
+  return { id: `${withoutTrailingSlash(inputs.adminUrl)}/importSite#${fingerprint}`, outs };
 }
 
 /** SHA-256 of a local file, streamed; a device, FIFO or folder is refused before it is opened. */

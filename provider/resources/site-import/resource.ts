@@ -4,16 +4,16 @@
  * `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { registration } from "../common/pulumi/registration";
 import {
   SITE_IMPORT_KEYS,
   type SiteImportArgs,
   type SiteImportInputs,
   type SiteImportOutputProperties,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { lazyProvider } from "../common/lazy-provider";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
 
 /**
  * The serialized provider of `SiteImport`: a small stub that loads `implementation` from the

@@ -4,9 +4,9 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource } from "../common/definition";
-import { adminRootSchema, nonEmpty } from "../common/input-schemas";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource } from "../common/inputs/definition";
+import { adminRootSchema, nonEmpty } from "../common/inputs/schemas";
 
 /** Default wait for the joining machine to answer (Esri's tools wait about 15 minutes). */
 export const DEFAULT_SERVER_READY_MS = 15 * 60_000;

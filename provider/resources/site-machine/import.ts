@@ -4,7 +4,7 @@
  * names it (`siteAdminUrl=`). Recorded as adopted: destroy leaves the machine in the site unless
  * `unregisterAdoptedOnDestroy` is set.
  */
-import { type Importer, urlOfId, type Values } from "../common/importer";
+import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
 import { serverTypeOfId } from "../site/import";
 import { parseSiteMachineInputs } from "./inputs";
 import { adoptListed } from "./lifecycle";

@@ -2,11 +2,11 @@
  * The inputs of a `SiteMachine` as the lifecycle reads them: the schema and lists derived from
  * its definition (definition.ts), and the rule across fields.
  */
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
-import { sameUrl } from "../common/urls";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
+import { sameUrl } from "../common/connection/urls";
 import { SITE_MACHINE_DEFINITION } from "./definition";
 import type { SiteMachineInputs } from "./generated";
 import { SITE_MACHINE } from "./resource";

@@ -20,17 +20,16 @@ import {
   listsMachine,
   retryWhile,
   serverProduct,
-  type TransportOptions,
   unregisterMachine,
   waitForJoin,
 } from "../../client";
-import { adminSessionFor, waitUntilAnswering } from "../common/admin-resource";
-import { containsUnknown } from "../common/input-check";
-import { withoutProvider } from "../common/lazy-provider";
-import { implementationOf } from "../common/implementation";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { ProgressReporter } from "../common/progress";
+import { adminSessionFor, adminTransport, waitUntilAnswering } from "../common/connection/admin";
+import { containsUnknown } from "../common/inputs/check";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { implementationOf } from "../common/pulumi/implementation";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { ProgressReporter } from "../common/messages/progress";
 import {
   parseSiteMachineInputs,
   REPLACING_INPUTS,
@@ -39,9 +38,8 @@ import {
   type SiteMachineOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
-import { sameUrl } from "../common/urls";
-import { transportFor } from "../common/tls";
+import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { sameUrl } from "../common/connection/urls";
 
 /** Time between two looks at the machine while it joins. */
 const POLL_INTERVAL_MS = 700;
@@ -49,10 +47,6 @@ const POLL_INTERVAL_MS = 700;
 /** The name the site lists the machine by: `machineName`, else the host of `adminUrl`. */
 function nameOf(inputs: SiteMachineInputs): string {
   return inputs.machineName ?? new URL(inputs.adminUrl).hostname;
-}
-
-function transportOf(inputs: SiteMachineInputs, extra: Omit<TransportOptions, "tls"> = {}) {
-  return transportFor(inputs.adminUrl, inputs.tls, extra);
 }
 
 /** A session on the site's machine: the machine list and unregister are asked there. */
@@ -133,7 +127,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   let lost: string | undefined;
   try {
     // One request held until the server answers, bounded by joinMs (DSC waits 360 s per try).
-    const transport = transportOf(inputs, {
+    const transport = adminTransport(inputs, {
       timeouts: { connectMs: 10_000, headersMs: inputs.timeouts.joinMs, bodyMs: 120_000 },
     });
     const answer = await joinSite(
@@ -228,7 +222,7 @@ async function joined(
         username: inputs.username,
         password: inputs.password,
         pollAfterSeconds,
-        ...transportOf(inputs),
+        ...adminTransport(inputs),
       },
       { deadline, pollIntervalMs: POLL_INTERVAL_MS, onStatus: (s) => progress.tick(s.detail) },
     );

@@ -3,16 +3,16 @@
  * lifecycle is in `site-machine.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { registration } from "../common/pulumi/registration";
 import {
   SITE_MACHINE_KEYS,
   type SiteMachineArgs,
   type SiteMachineInputs,
   type SiteMachineOutputProperties,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { lazyProvider } from "../common/lazy-provider";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
 
 /**
  * The serialized provider of `SiteMachine`: a small stub that loads `implementation` from the

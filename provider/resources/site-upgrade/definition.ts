@@ -4,8 +4,8 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource } from "../common/definition";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource } from "../common/inputs/definition";
 
 /**
  * Default bound on an upgrade, from the request to the site serving again: Chef holds its
@@ -28,7 +28,7 @@ export const SITE_UPGRADE_DEFINITION = defineResource({
   argsDoc:
     "Arguments of a {@link SiteUpgrade}: the server's connection ({@link ServerResourceArgs}), " +
     "how to run the upgrade and how long it may take. Every field accepts a `pulumi.Input`.",
-  imports: ['import type { SiteUpgradeOutcome } from "./inputs";'],
+  imports: ['import type { SiteUpgradeOutcome } from "./values";'],
   inputs: {
     // Another spelling of the URL only updates state; another server is a replacement.
     serverType: { ...admin.serverType, stateOnly: true },

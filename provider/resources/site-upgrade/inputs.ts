@@ -2,10 +2,10 @@
  * The inputs of a `SiteUpgrade` as the lifecycle reads them: the schema and lists derived from
  * its definition (definition.ts).
  */
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { SITE_UPGRADE_DEFINITION } from "./definition";
 import type { SiteUpgradeInputs } from "./generated";
 import { SITE_UPGRADE } from "./resource";
@@ -13,8 +13,7 @@ import { SITE_UPGRADE } from "./resource";
 export type { SiteUpgradeInputs, SiteUpgradeOutputs } from "./generated";
 export { DEFAULT_UPGRADE_MS } from "./definition";
 
-/** What a SiteUpgrade's last create or update found and did. */
-export type SiteUpgradeOutcome = "upgraded" | "awaited" | "not-required";
+export type { SiteUpgradeOutcome } from "./values";
 
 /**
  * The zod schema of the SiteUpgrade inputs.

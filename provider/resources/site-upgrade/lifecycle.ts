@@ -11,6 +11,7 @@
  * completeUpgrade.ts (Chef's `upgrade_required?`, `complete_upgrade`, `complete_upgrade_async`
  * on every product's cookbook; DSC's ArcGIS_ServerUpgrade and ArcGIS_MissionServerUpgrade).
  */
+import { withoutTrailingSlash } from "../../url";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   answerMayBeLost,
@@ -21,15 +22,15 @@ import {
   waitForSite,
   waitForUpgrade,
 } from "../../client";
-import { containsUnknown } from "../common/input-check";
-import { implementationOf } from "../common/implementation";
-import { withoutProvider } from "../common/lazy-provider";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { ProgressReporter } from "../common/progress";
-import { sameValue } from "../common/state-diff";
-import { transportFor } from "../common/tls";
-import { sameUrl } from "../common/urls";
+import { containsUnknown } from "../common/inputs/check";
+import { implementationOf } from "../common/pulumi/implementation";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { ProgressReporter } from "../common/messages/progress";
+import { sameValue } from "../common/pulumi/state-diff";
+import { transportFor } from "../common/connection/tls";
+import { sameUrl } from "../common/connection/urls";
 import {
   parseSiteUpgradeInputs,
   REPLACING_INPUTS,
@@ -150,7 +151,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     ...recorded(done),
     upgradesSent: done.sent ? 1 : 0,
   };
-  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/upgrade`, outs };
+  return { id: `${withoutTrailingSlash(inputs.adminUrl)}/upgrade`, outs };
 }
 
 function recorded(

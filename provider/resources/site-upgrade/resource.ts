@@ -3,16 +3,16 @@
  * lifecycle is in `lifecycle.ts`, the inputs in `inputs.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
 import {
   SITE_UPGRADE_KEYS,
   type SiteUpgradeArgs,
   type SiteUpgradeInputs,
   type SiteUpgradeOutputProperties,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
 
 /**
  * The serialized provider of `SiteUpgrade`: a small stub that loads `implementation` from the

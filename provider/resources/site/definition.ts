@@ -4,9 +4,9 @@
  * from it. The rules across fields are in rules.ts.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/admin-inputs";
-import { defineResource, named } from "../common/definition";
-import { nonEmpty } from "../common/input-schemas";
+import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
+import { nonEmpty } from "../common/inputs/schemas";
 
 /** Directory types of every product; each product takes a subset (see serverProduct()). */
 export const DIRECTORY_TYPES = [
@@ -162,7 +162,7 @@ export const SITE_DEFINITION = defineResource({
   argsDoc:
     "Arguments of a {@link Site}: the server's connection ({@link ServerConnectionArgs}), whose " +
     "administrator createNewSite sets up, and the site. Every field accepts a `pulumi.Input`.",
-  imports: ['import type { SiteReportedConfigStore, SiteReportedDirectory } from "./report";'],
+  imports: ['import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";'],
   inputs: {
     serverType: {
       ...admin.serverType,

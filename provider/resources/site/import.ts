@@ -4,8 +4,8 @@
  * Destroy never deletes it unless `deleteSiteOnDestroy` is set, as for any Site.
  */
 import { SERVER_TYPES, type ServerType, serverProduct, siteStatus } from "../../client";
-import { type Importer, urlOfId, type Values } from "../common/importer";
-import { explained, messageOf } from "../common/failures";
+import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
+import { explained, messageOf } from "../common/messages/failures";
 import { parseInputs } from "./inputs";
 import { outputsOf } from "./report";
 import { siteServer } from "./server";

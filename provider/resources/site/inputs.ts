@@ -4,8 +4,8 @@
  * lifecycle treats alike. The rules across fields are in rules.ts.
  */
 import type { z } from "zod";
-import { inputsSchema, inputsWith } from "../common/definition";
-import { inputReader, type InputRules } from "../common/implementation";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
 import { SITE_DEFINITION } from "./definition";
 import type {
   SiteConfigStoreConnection,

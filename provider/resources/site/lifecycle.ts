@@ -23,12 +23,12 @@ import {
   type ArcGISRequestError,
   type ServerType,
 } from "../../client";
-import { containsUnknown } from "../common/input-check";
-import { implementationOf } from "../common/implementation";
-import { type ResourceImplementation, withoutProvider } from "../common/lazy-provider";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { ProgressReporter } from "../common/progress";
+import { containsUnknown } from "../common/inputs/check";
+import { implementationOf } from "../common/pulumi/implementation";
+import { type ResourceImplementation, withoutProvider } from "../common/pulumi/lazy-provider";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { ProgressReporter } from "../common/messages/progress";
 import {
   APPLIED_INPUTS,
   CREDENTIAL_INPUTS,
@@ -58,9 +58,9 @@ import {
   type SiteServer,
   transportOf,
 } from "./server";
-import { retryWhileHeld, waitUntilAnswering } from "../common/admin-resource";
+import { retryWhileHeld, waitUntilAnswering } from "../common/connection/admin";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
-import { sameValue, withStateOnlyChanges } from "../common/state-diff";
+import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);

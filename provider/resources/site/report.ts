@@ -17,29 +17,15 @@ import {
   serverInfo,
   type ServerInfo,
 } from "../../client";
-import { messageOf } from "../common/failures";
-import { logWarn } from "../common/log";
+import { messageOf } from "../common/messages/failures";
+import { logWarn } from "../common/messages/log";
 import type { SiteOutputs } from "./generated";
 import type { SiteInputs, SiteLogSettings } from "./inputs";
 
 export type { SiteOutputs } from "./generated";
 import type { SiteServer } from "./server";
 
-/** A server directory as the server reports it (`system/directories`). */
-export interface SiteReportedDirectory {
-  /** The directory's name. */
-  name: string;
-  /** Its path as the server reports it (`physicalPath`, or `path` on Mission/Notebook/Video). */
-  path: string;
-}
-
-/** The configuration store as the server reports it (`system/configstore`); never a secret. */
-export interface SiteReportedConfigStore {
-  /** Its type, e.g. `FILESYSTEM`, when reported. */
-  type?: string;
-  /** Its location, when reported. */
-  connectionString?: string;
-}
+export type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
 
 function versionText(info: ServerInfo | undefined): string | undefined {
   if (info === undefined) return undefined;

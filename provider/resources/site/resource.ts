@@ -3,16 +3,16 @@
  * in site.ts, whose provider it registers with.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { registration } from "../common/pulumi/registration";
 import {
   SITE_KEYS,
   type SiteArgs,
   type SiteOutputProperties,
   type SiteTimeouts,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
-import { lazyProvider } from "../common/lazy-provider";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
 
 /**
  * The serialized provider of `Site`: a small stub that loads `implementation` from the released

@@ -3,10 +3,9 @@
  * product and version checks before createNewSite, whether "no site" is conclusive, and whether
  * new credentials work.
  */
-import { currentRuntime } from "../common/input-sources";
+import { currentRuntime } from "../common/inputs/sources";
 import {
   type AdminSession,
-  createAdminSession,
   DEFAULT_REFERER,
   generateToken,
   hasServerCode,
@@ -22,14 +21,15 @@ import {
   TokenCache,
   type TransportOptions,
 } from "../../client";
-import { messageOf } from "../common/failures";
-import { logWarn } from "../common/log";
+import { messageOf } from "../common/messages/failures";
+import { logWarn } from "../common/messages/log";
 import type { SiteInputs } from "./inputs";
-import { transportFor } from "../common/tls";
+import { adminSessionFor, adminTransport } from "../common/connection/admin";
+import { withoutTrailingSlash } from "../../url";
 
 /** The transport options of the site's server: its TLS settings, and `extra`. */
 export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {
-  return transportFor(inputs.adminUrl, inputs.tls, extra);
+  return adminTransport(inputs, extra);
 }
 
 /**
@@ -60,13 +60,7 @@ export interface SiteServer {
 export function siteServer(inputs: SiteInputs, options: { ownTokens?: boolean } = {}): SiteServer {
   const transport = transportOf(inputs);
   const tokenCache = options.ownTokens === true ? new TokenCache() : undefined;
-  const session = createAdminSession({
-    adminUrl: inputs.adminUrl,
-    username: inputs.username,
-    password: inputs.password,
-    tokenCache,
-    ...transport,
-  });
+  const session = adminSessionFor(inputs, { transport, tokenCache });
   return { inputs, transport, session, tokenCache };
 }
 
@@ -203,7 +197,7 @@ export async function noSiteIsConclusive(
   try {
     await generateToken({
       ...transport,
-      tokenUrl: `${inputs.adminUrl.replace(/\/+$/, "")}/generateToken`,
+      tokenUrl: `${withoutTrailingSlash(inputs.adminUrl)}/generateToken`,
       username: inputs.username,
       password: inputs.password,
       referer: DEFAULT_REFERER,

@@ -1,10 +1,10 @@
 /**
  * The waits of a `Site` on its server: how often it looks, and the wait for a site to be ready,
  * with a progress line and a message that says what to check when the time limit ends (the wait
- * for a fresh install to answer is the one SiteMachine shares, in common/admin-resource.ts).
+ * for a fresh install to answer is the one SiteMachine shares, in common/connection/admin.ts).
  */
 import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../../client";
-import { ProgressReporter } from "../common/progress";
+import { ProgressReporter } from "../common/messages/progress";
 import type { SiteInputs } from "./inputs";
 import type { SiteServer } from "./server";
 

@@ -4,8 +4,8 @@
  * docs/system-properties.md's table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/admin-inputs";
-import { defineResource, named } from "../common/definition";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
 
 /** Default bound on a change, including waiting while an export or import holds the site. */
 export const DEFAULT_CHANGE_MS = 10 * 60_000;
@@ -21,7 +21,7 @@ function propertiesSchema() {
         message: "must be a string, a number or a boolean",
       }),
     ),
-    { name: "ManagedSystemProperties", from: "./inputs" },
+    { name: "ManagedSystemProperties", from: "./values" },
   );
 }
 
@@ -36,7 +36,7 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
   argsDoc:
     "Arguments of a {@link SystemProperties}: the server's connection ({@link ServerResourceArgs}) " +
     "and the properties to keep. Every field accepts a `pulumi.Input`.",
-  imports: ['import type { ReportedSystemProperties } from "./inputs";'],
+  imports: ['import type { ReportedSystemProperties } from "./values";'],
   inputs: {
     // Another spelling of the URL only updates state; another server is a replacement.
     serverType: { ...admin.serverType, stateOnly: true },

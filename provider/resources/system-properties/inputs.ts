@@ -2,10 +2,10 @@
  * The inputs of a `SystemProperties` as the lifecycle reads them: the schema and lists derived
  * from its definition (definition.ts), and the rules across fields.
  */
-import { inputsSchema, inputsWith } from "../common/definition";
-import { type CheckFailure } from "../common/input-check";
-import { inputReader, type InputRules } from "../common/implementation";
-import type { Assert, ParsesTo } from "../common/schema-match";
+import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { type CheckFailure } from "../common/inputs/check";
+import { inputReader, type InputRules } from "../common/pulumi/implementation";
+import type { Assert, ParsesTo } from "../common/inputs/schema-match";
 import { SYSTEM_PROPERTIES_DEFINITION } from "./definition";
 import type { SystemPropertiesInputs } from "./generated";
 import { SYSTEM_PROPERTIES } from "./resource";
@@ -13,11 +13,7 @@ import { SYSTEM_PROPERTIES } from "./resource";
 export type { SystemPropertiesInputs, SystemPropertiesOutputs } from "./generated";
 export { DEFAULT_CHANGE_MS } from "./definition";
 
-/** The properties a SystemProperties keeps: names as the server keeps them, scalar values. */
-export type ManagedSystemProperties = Record<string, string | number | boolean>;
-
-/** Properties as the server reports them (any JSON value: the server keeps what it was sent). */
-export type ReportedSystemProperties = Record<string, unknown>;
+export type { ManagedSystemProperties, ReportedSystemProperties } from "./values";
 
 /**
  * The zod schema of the SystemProperties inputs.

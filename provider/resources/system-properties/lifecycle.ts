@@ -8,6 +8,7 @@
  * delete; then the implementation the host loads from this module's path. Inputs: `inputs.ts`;
  * the Resource class: `resource.ts`.
  */
+import { withoutTrailingSlash } from "../../url";
 import type * as pulumi from "@pulumi/pulumi";
 import {
   type AdminSession,
@@ -15,13 +16,17 @@ import {
   getSystemProperties,
   updateSystemProperties,
 } from "../../client";
-import { adminSessionFor, isHeldByExportOrImport, retryWhileHeld } from "../common/admin-resource";
-import { withoutProvider } from "../common/lazy-provider";
-import { implementationOf } from "../common/implementation";
-import { explained, failureMessage, messageOf } from "../common/failures";
-import { logInfo, logWarn } from "../common/log";
-import { sameValue } from "../common/state-diff";
-import { sameUrl } from "../common/urls";
+import {
+  adminSessionFor,
+  isHeldByExportOrImport,
+  retryWhileHeld,
+} from "../common/connection/admin";
+import { withoutProvider } from "../common/pulumi/lazy-provider";
+import { implementationOf } from "../common/pulumi/implementation";
+import { explained, failureMessage, messageOf } from "../common/messages/failures";
+import { logInfo, logWarn } from "../common/messages/log";
+import { sameValue } from "../common/pulumi/state-diff";
+import { sameUrl } from "../common/connection/urls";
 import {
   type ManagedSystemProperties,
   parseSystemPropertiesInputs,
@@ -72,7 +77,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     ...ledger(inputs.properties, current),
     serverProperties: managedOf(inputs.properties, after),
   };
-  return { id: `${inputs.adminUrl.replace(/\/+$/, "")}/system/properties`, outs };
+  return { id: `${withoutTrailingSlash(inputs.adminUrl)}/system/properties`, outs };
 }
 
 /**

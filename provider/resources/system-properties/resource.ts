@@ -3,16 +3,16 @@
  * The lifecycle is in `lifecycle.ts`, the inputs in `inputs.ts`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveServerConnection } from "../common/connection";
-import { lazyProvider } from "../common/lazy-provider";
-import { registration } from "../common/registration";
+import { resolveServerConnection } from "../common/connection/resolve";
+import { lazyProvider } from "../common/pulumi/lazy-provider";
+import { registration } from "../common/pulumi/registration";
 import {
   SYSTEM_PROPERTIES_KEYS,
   type SystemPropertiesArgs,
   type SystemPropertiesInputs,
   type SystemPropertiesOutputProperties,
 } from "./generated";
-import { ServerResource, serverResourceFrame } from "../common/server-resource";
+import { ServerResource, serverResourceFrame } from "../common/base/server-resource";
 
 /**
  * The serialized provider of `SystemProperties`: a small stub that loads `implementation` from the

@@ -1,0 +1,44 @@
+/**
+ * The `tls` argument every resource has, and how it becomes the client layer's transport options.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { TlsOptions, TransportOptions } from "../../../client";
+import { logWarn } from "../messages/log";
+
+/** How a resource checks the server's TLS certificate (the `tls` argument and output). */
+export interface TlsSettings {
+  /**
+   * CA certificate(s) in PEM to trust in addition to the system store (and to the certificates
+   * of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate of port 6443/20443.
+   */
+  caCert?: string;
+  /** Switches certificate verification off (discouraged; warns on every run). Default false. */
+  insecureSkipVerify?: boolean;
+}
+
+/** A value type whose every field also accepts a `pulumi.Input` (the arguments' nested shapes). */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** The `tls` argument of every resource: {@link TlsSettings}, each field a `pulumi.Input`. */
+export type TlsArgs = pulumi.Input<InputsOf<TlsSettings>>;
+
+/**
+ * Turns the `tls` input into the client layer's transport options, and warns when verification
+ * is switched off (the user asked for it, but it should be visible in every run).
+ */
+export function transportFor(
+  target: string,
+  tls: { caCert?: string | undefined; insecureSkipVerify?: boolean | undefined } | undefined,
+  extra: Omit<TransportOptions, "tls"> = {},
+): TransportOptions {
+  const options: TlsOptions = {};
+  if (tls?.caCert !== undefined) options.caCert = tls.caCert;
+  if (tls?.insecureSkipVerify === true) {
+    options.insecureSkipVerify = true;
+    logWarn(
+      `TLS certificate verification is switched off for ${target} (tls.insecureSkipVerify). ` +
+        "Prefer tls.caCert with the server's CA certificate.",
+    );
+  }
+  return { ...extra, tls: options };
+}

@@ -29,6 +29,7 @@ import { logInfo, logWarn } from "../common/messages/log";
 import { partialCreate } from "../common/pulumi/partial-create";
 import { sameValue } from "../common/pulumi/state-diff";
 import { sameUrl } from "../common/connection/urls";
+import { withoutTrailingSlash } from "../../url";
 import {
   parseServerCertificateInputs,
   REPLACING_INPUTS,
@@ -137,7 +138,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     boundAlias: bound,
     changed: false,
   };
-  const id = `${inputs.adminUrl.replace(/\/+$/, "")}/machines/${inputs.machineName}/webServerCertificate`;
+  const id = `${withoutTrailingSlash(inputs.adminUrl)}/machines/${inputs.machineName}/webServerCertificate`;
   try {
     return { id, outs: await converge(inputs, session, certificate, progress) };
   } catch (error) {

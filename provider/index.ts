@@ -40,6 +40,19 @@ export {
   type LogSettingsInputs,
   type LogSettingsOutputs,
   logSettingsProvider,
+  SystemProperties,
+  type SystemPropertiesArgs,
+  type SystemPropertiesInputs,
+  type SystemPropertiesOutputs,
+  type ManagedSystemProperties,
+  type ReportedSystemProperties,
+  systemPropertiesProvider,
+  SiteUpgrade,
+  type SiteUpgradeArgs,
+  type SiteUpgradeInputs,
+  type SiteUpgradeOutputs,
+  type SiteUpgradeOutcome,
+  siteUpgradeProvider,
   SiteImport,
   type SiteImportArgs,
   type SiteImportInputs,
@@ -179,6 +192,7 @@ export declare const getSystemProperties: typeof Client.getSystemProperties;
 export declare const updateSystemProperties: typeof Client.updateSystemProperties;
 export declare const getUpgradeStatus: typeof Client.getUpgradeStatus;
 export declare const completeUpgrade: typeof Client.completeUpgrade;
+export declare const waitForUpgrade: typeof Client.waitForUpgrade;
 export declare const upgradeRunsAsync: typeof Client.upgradeRunsAsync;
 export declare const presentedCertificate: typeof Client.presentedCertificate;
 export declare const normalizeFingerprint: typeof Client.normalizeFingerprint;
@@ -264,6 +278,7 @@ const CLIENT_VALUES = [
   "updateSystemProperties",
   "getUpgradeStatus",
   "completeUpgrade",
+  "waitForUpgrade",
   "upgradeRunsAsync",
   "presentedCertificate",
   "normalizeFingerprint",
@@ -342,6 +357,7 @@ for (const name of CLIENT_VALUES) {
     exports.updateSystemProperties =
     exports.getUpgradeStatus =
     exports.completeUpgrade =
+    exports.waitForUpgrade =
     exports.upgradeRunsAsync =
     exports.presentedCertificate =
     exports.normalizeFingerprint =

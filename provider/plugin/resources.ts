@@ -38,6 +38,14 @@ import { SITE_MACHINE_DEFINITION } from "../resources/site-machine/definition";
 import { SITE_MACHINE_INPUTS } from "../resources/site-machine/inputs";
 import { SITE_MACHINE } from "../resources/site-machine/resource";
 import { implementation as siteMachine } from "../resources/site-machine";
+import { SITE_UPGRADE_DEFINITION } from "../resources/site-upgrade/definition";
+import { SITE_UPGRADE_INPUTS } from "../resources/site-upgrade/inputs";
+import { SITE_UPGRADE } from "../resources/site-upgrade/resource";
+import { implementation as siteUpgrade } from "../resources/site-upgrade";
+import { SYSTEM_PROPERTIES_DEFINITION } from "../resources/system-properties/definition";
+import { SYSTEM_PROPERTIES_INPUTS } from "../resources/system-properties/inputs";
+import { SYSTEM_PROPERTIES } from "../resources/system-properties/resource";
+import { implementation as systemProperties } from "../resources/system-properties";
 import { SERVER_CERTIFICATE_DEFINITION } from "../resources/server-certificate/definition";
 import { SERVER_CERTIFICATE_INPUTS } from "../resources/server-certificate/inputs";
 import { SERVER_CERTIFICATE } from "../resources/server-certificate/resource";
@@ -122,6 +130,22 @@ export const PLUGIN_RESOURCES: readonly PluginResource[] = [
     implementation: logSettings,
     connection: "server",
     importer: logSettingsImporter,
+  },
+  {
+    type: "SystemProperties",
+    definition: SYSTEM_PROPERTIES_DEFINITION,
+    rules: SYSTEM_PROPERTIES_INPUTS,
+    frame: SYSTEM_PROPERTIES,
+    implementation: systemProperties,
+    connection: "server",
+  },
+  {
+    type: "SiteUpgrade",
+    definition: SITE_UPGRADE_DEFINITION,
+    rules: SITE_UPGRADE_INPUTS,
+    frame: SITE_UPGRADE,
+    implementation: siteUpgrade,
+    connection: "server",
   },
   {
     type: "ServerCertificate",

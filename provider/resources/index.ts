@@ -34,6 +34,21 @@ export { federationProvider } from "./federation/resource";
 export { LogSettings, type LogSettingsArgs } from "./log-settings/resource";
 export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings/inputs";
 export { logSettingsProvider } from "./log-settings/resource";
+export { SystemProperties, type SystemPropertiesArgs } from "./system-properties/resource";
+export {
+  type ManagedSystemProperties,
+  type ReportedSystemProperties,
+  type SystemPropertiesInputs,
+  type SystemPropertiesOutputs,
+} from "./system-properties/inputs";
+export { systemPropertiesProvider } from "./system-properties/resource";
+export { SiteUpgrade, type SiteUpgradeArgs } from "./site-upgrade/resource";
+export {
+  type SiteUpgradeInputs,
+  type SiteUpgradeOutcome,
+  type SiteUpgradeOutputs,
+} from "./site-upgrade/inputs";
+export { siteUpgradeProvider } from "./site-upgrade/resource";
 export { SiteImport, type SiteImportArgs } from "./site-import/resource";
 export { type SiteImportInputs, type SiteImportOutputs } from "./site-import/inputs";
 export { siteImportProvider } from "./site-import/resource";

@@ -98,6 +98,8 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
   ],
   SiteMachine: ["password"],
   LogSettings: ["password"],
+  SystemProperties: ["password"],
+  SiteUpgrade: ["password"],
   Collaboration: ["password", "token"],
   Federation: ["password", "token", "serverPassword"],
   ServerCertificate: ["password", "pkcs12", "certPassword"],
@@ -142,6 +144,8 @@ describe("the plugin's package schema", () => {
         "SiteExport",
         "SiteImport",
         "SiteMachine",
+        "SiteUpgrade",
+        "SystemProperties",
       ].map((t) => `arcgis-admin:index:${t}`),
     );
     expect(schema.name).toBe("arcgis-admin");

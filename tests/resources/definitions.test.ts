@@ -23,6 +23,8 @@ import * as siteExport from "../../provider/resources/site-export/inputs";
 import * as siteImport from "../../provider/resources/site-import/inputs";
 import * as siteMachine from "../../provider/resources/site-machine/inputs";
 import * as site from "../../provider/resources/site/inputs";
+import * as siteUpgrade from "../../provider/resources/site-upgrade/inputs";
+import * as systemProperties from "../../provider/resources/system-properties/inputs";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -33,6 +35,11 @@ const LISTS: Record<string, { replaces?: readonly string[]; stateOnly: readonly 
   SiteImport: { stateOnly: siteImport.STATE_ONLY_INPUTS },
   SiteMachine: { replaces: siteMachine.REPLACING_INPUTS, stateOnly: siteMachine.STATE_ONLY_INPUTS },
   LogSettings: { replaces: logSettings.REPLACING_INPUTS, stateOnly: logSettings.STATE_ONLY_INPUTS },
+  SystemProperties: {
+    replaces: systemProperties.REPLACING_INPUTS,
+    stateOnly: systemProperties.STATE_ONLY_INPUTS,
+  },
+  SiteUpgrade: { replaces: siteUpgrade.REPLACING_INPUTS, stateOnly: siteUpgrade.STATE_ONLY_INPUTS },
   ServerCertificate: {
     replaces: serverCertificate.REPLACING_INPUTS,
     stateOnly: serverCertificate.STATE_ONLY_INPUTS,

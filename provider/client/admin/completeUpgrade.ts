@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DEFAULT_REFERER } from "../auth";
 import type { TransportOptions } from "../dispatcher";
-import { isTransientError } from "../errors";
 import { serverProduct, type ServerType } from "../products";
 import { arcgisRequest } from "../request";
 import { requestError, validateAnswer } from "../response";
-import { readUpgradeStatus, type UpgradeStatus } from "./getUpgradeStatus";
-import { NotYet, pollUntil, type WaitOptions } from "./wait";
+import type { UpgradeStatus } from "./getUpgradeStatus";
+import type { WaitOptions } from "./wait";
+import { waitForUpgrade } from "./waitForUpgrade";
 import { withoutTrailingSlash } from "../../url";
 
 /** The first ArcGIS Server release whose `upgrade` runs asynchronously (Chef: "Async upgrades are supported starting from ArcGIS Server 11.4"). */
@@ -104,56 +104,7 @@ export async function completeUpgrade(
     }
     return { mode: "sync" };
   }
-  const lastStatus = await pollUntil(
-    {
-      operation: "upgrade",
-      url,
-      timedOut: (last) => ({
-        detail: `the upgrade did not end before the deadline; last seen: ${last.detail} It may still be running: read getUpgradeStatus, and never start it again while it runs.`,
-        messages: [last.detail],
-      }),
-    },
-    params.wait!,
-    async (timeouts) => {
-      let status: UpgradeStatus;
-      try {
-        status = await readUpgradeStatus(
-          url.replace(/\/upgrade$/, ""),
-          { ...transport, timeouts },
-          false,
-          {
-            runAsync: true,
-          },
-        );
-      } catch (error) {
-        // The server restarts its services while it upgrades: not answering is no verdict.
-        if (isTransientError(error)) {
-          throw new NotYet(
-            "unreachable",
-            "the server is not answering (it restarts while it upgrades).",
-            error,
-          );
-        }
-        throw error;
-      }
-      if (status.state === "completed" || status.state === "not-required") return status;
-      if (status.state === "last-attempt-failed") {
-        throw requestError(
-          ctx,
-          "SERVER",
-          `the upgrade failed (upgradeStatus ${status.upgradeStatus ?? "LAST_ATTEMPT_FAILED"}): ` +
-            `${status.messages?.join(" ") ?? "the server gave no reason."}`,
-          { messages: status.messages ?? [] },
-        );
-      }
-      throw new NotYet(
-        status.state,
-        status.state === "in-progress"
-          ? `the upgrade runs (upgradeStatus ${status.upgradeStatus ?? "in progress"}).`
-          : "the server still reports the upgrade as required.",
-      );
-    },
-  );
+  const lastStatus = await waitForUpgrade(adminUrl, params.wait!, transport, { runAsync: true });
   return { mode: "async", lastStatus };
 }
 

@@ -33,3 +33,4 @@ export * from "./getSystemProperties";
 export * from "./updateSystemProperties";
 export * from "./getUpgradeStatus";
 export * from "./completeUpgrade";
+export * from "./waitForUpgrade";

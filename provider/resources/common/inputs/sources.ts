@@ -109,6 +109,8 @@ const INPUT_SOURCES: Record<string, Record<string, InputSource>> = {
   SiteExport: SERVER,
   SiteImport: SERVER,
   LogSettings: SERVER,
+  SystemProperties: SERVER,
+  SiteUpgrade: SERVER,
   ServerCertificate: SERVER,
   SiteMachine: {
     siteAdminUrl: { from: "adminUrl", inConnection: "adminUrl", programDefaults: true },

@@ -6,7 +6,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { type CheckFailure, checkInputs, parseValidInputs, warnOfPlainHttp } from "../inputs/check";
+import {
+  type CheckFailure,
+  checkInputs,
+  containsUnknown,
+  parseValidInputs,
+  warnOfPlainHttp,
+} from "../inputs/check";
 import { isPartialCreate } from "./partial-create";
 import { isArcGISRequestError } from "../../../client";
 import { type ResourceImplementation, withoutProvider } from "./lazy-provider";
@@ -82,6 +88,12 @@ interface Lifecycle<O> {
   read: (id: string, props: O) => Promise<pulumi.dynamic.ReadResult>;
   update: (id: string, olds: O, news: unknown) => Promise<pulumi.dynamic.UpdateResult>;
   delete: (id: string, props: O) => Promise<void>;
+  /**
+   * Says, at `check()` of a resource not in the stack yet (so also at `pulumi preview`), what its
+   * create will do where that depends on the server, from valid inputs whose values are known.
+   * Sends no change; a failure to tell is said, never thrown.
+   */
+  preview?: (inputs: Record<string, unknown>) => Promise<void>;
 }
 
 /**
@@ -95,12 +107,21 @@ export function implementationOf<O>(
 ): ResourceImplementation {
   const type = rules.frame.type;
   return {
-    check: async (_olds: unknown, news: unknown, forEngine = false) =>
-      plainErrors(() => {
+    check: async (olds: unknown, news: unknown, forEngine = false) =>
+      plainErrors(async () => {
         const result = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);
+        const isNew = Object.keys(withoutProvider(olds ?? {})).length === 0;
+        if (
+          lifecycle.preview !== undefined &&
+          isNew &&
+          (result.failures ?? []).length === 0 &&
+          !containsUnknown(result.inputs)
+        ) {
+          await lifecycle.preview(result.inputs);
+        }
         return forEngine ? { ...result, inputs: certificatesAsSecrets(result.inputs) } : result;
       }),
     diff: async (id: string, olds: O, news: unknown) =>

@@ -1,0 +1,88 @@
+/**
+ * Every input and output of a `SystemProperties`, defined once: the Args, the class's outputs, the
+ * public types, the zod schema, the diff's lists, the plugin schema and
+ * docs/system-properties.md's table are derived from it.
+ */
+import { z } from "zod";
+import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { defineResource, named } from "../common/inputs/definition";
+
+/** Default bound on a change, including waiting while an export or import holds the site. */
+export const DEFAULT_CHANGE_MS = 10 * 60_000;
+
+const admin = adminInputs();
+
+/** The declared properties: names as the server keeps them, plain scalar values. */
+function propertiesSchema() {
+  return named(
+    z.record(
+      z.string().trim().min(1, { message: "a property name must not be empty" }),
+      z.union([z.string(), z.number(), z.boolean()], {
+        message: "must be a string, a number or a boolean",
+      }),
+    ),
+    { name: "ManagedSystemProperties", from: "./values" },
+  );
+}
+
+/** @internal */
+export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
+  type: "SystemProperties",
+  folder: "system-properties",
+  doc:
+    "Some of a server's system properties (system/properties/update), kept as declared; the " +
+    "others are sent back as the server has them. Restored on destroy if asked.",
+  base: "ServerResourceArgs",
+  argsDoc:
+    "Arguments of a {@link SystemProperties}: the server's connection ({@link ServerResourceArgs}) " +
+    "and the properties to keep. Every field accepts a `pulumi.Input`.",
+  imports: ['import type { ReportedSystemProperties } from "./values";'],
+  inputs: {
+    // Another spelling of the URL only updates state; another server is a replacement.
+    serverType: { ...admin.serverType, stateOnly: true },
+    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
+    username: admin.username,
+    password: admin.password,
+    properties: {
+      schema: propertiesSchema,
+      doc:
+        'The properties to keep, e.g. `{ WebContextURL: "https://gis.example.com/server" }`. ' +
+        "Only these are managed: every other property the server has is sent back unchanged.",
+      outputDoc: "The managed properties (after a refresh: the server's values).",
+    },
+    restoreOnDestroy: {
+      schema: () => z.boolean().default(false),
+      doc:
+        "On destroy, put back what the managed properties were before this stack set them " +
+        "(`previousProperties`; a property that did not exist is removed).",
+      outputDoc: "Whether destroy puts back `previousProperties`.",
+      stateOnly: true,
+    },
+    tls: adminTlsInput(),
+    timeouts: timeoutsInput(
+      {
+        changeMs: {
+          ms: DEFAULT_CHANGE_MS,
+          doc: "How long a change may take, including waiting while an export or import holds the site.",
+        },
+      },
+      "How long a change may take, including waiting while an export or import holds the site.",
+    ),
+  },
+  outputs: {
+    previousProperties: {
+      type: "ReportedSystemProperties",
+      doc:
+        "The values the managed properties had before this stack first set them: what " +
+        "`restoreOnDestroy` puts back.",
+    },
+    addedProperties: {
+      type: "string[]",
+      doc: "The managed properties the server did not have before: what `restoreOnDestroy` removes.",
+    },
+    serverProperties: {
+      type: "ReportedSystemProperties",
+      doc: "The managed properties as the server last reported them (after create, update or refresh).",
+    },
+  },
+});

@@ -738,7 +738,7 @@ async function linkRepoModules(modules: string, installed: ReadonlySet<string>):
 }
 
 /** The one setMocks runner of the suites (plain JS, resolves @pulumi/pulumi from its cwd). */
-export const MOCK_RUNNER = path.join(REPO_ROOT, "tests", "helpers", "mock-program-runner.cjs");
+export const MOCK_RUNNER = path.join(__dirname, "mock-program-runner.cjs");
 const MOCK_RUNNER_MARK = "__PROGRAM_RUNNER__ ";
 
 /** What {@link runMockProgram} reports. */

@@ -11,4 +11,5 @@ module.exports = {
   // waiting (on the CLI's start-up, the emulator's creation delays, a minute-long creation), and
   // with two at a time the cores were idle a fifth of the run.
   maxWorkers: 3,
+  testSequencer: "<rootDir>/tests/sequencer.cjs",
 };

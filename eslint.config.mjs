@@ -11,7 +11,7 @@ export default tseslint.config(
       "coverage/**",
       ".pulumi-state/**",
       // JavaScript other than the scripts and the configs: fixtures and programs run as they are.
-      "{bench,examples,tests,provider,emulator}/**/*.{js,mjs,cjs}",
+      "{bench,examples,tests,tools,provider,emulator}/**/*.{js,mjs,cjs}",
     ],
   },
   eslint.configs.recommended,
@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["tests/**/*.ts", "bench/**/*.ts"],
+    files: ["tests/**/*.ts", "bench/**/*.ts", "tools/**/*.ts"],
     rules: {
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",

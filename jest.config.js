@@ -11,4 +11,6 @@ module.exports = {
   // waiting (on the CLI's start-up, the emulator's creation delays, a minute-long creation), and
   // with two at a time the cores were idle a fifth of the run.
   maxWorkers: 3,
+  // Suites Jest has not timed yet start with the long ones, whatever their file size.
+  testSequencer: "<rootDir>/tests/sequencer.cjs",
 };

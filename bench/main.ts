@@ -33,7 +33,7 @@ import { startFigure } from "./figures/start";
 import { providerSizes } from "./figures/size";
 import { cpuSnapshot, loadAverage, machineFacts, otherCoresBusy } from "./lib/machine";
 import { prepareProvider, startConfiguredHost, type ProviderSetup } from "./lib/provider";
-import { render, type FigureResult } from "./lib/report";
+import { keptSection, render, type FigureResult } from "./lib/report";
 import { secureContextCost } from "./lib/tls-cost";
 
 const REPO_ROOT = path.resolve(__dirname, "..");
@@ -309,7 +309,8 @@ export async function main(argv: string[]): Promise<number> {
     notes,
   });
   if (out !== undefined) {
-    fs.writeFileSync(out, markdown);
+    const kept = keptSection(fs.existsSync(out) ? fs.readFileSync(out, "utf8") : undefined);
+    fs.writeFileSync(out, kept === "" ? markdown : `${markdown.trimEnd()}\n\n${kept}`);
     console.error(`bench: wrote ${out}`);
   }
   console.error(`bench: figures computed: ${figures.map((f) => f.figure).join(", ")}`);

@@ -1,8 +1,8 @@
 /**
  * Teaches `require` to load the benchmark's TypeScript: each `.ts` file is transpiled to CommonJS
  * with the repo's own `typescript` (transpile only, like ts-node's transpile-only mode; `npm run
- * typecheck` checks the types). Why not `tsc` into an output folder: tests/engine/harness.ts finds
- * the repository from its own `__dirname`, which must stay tests/engine; and nothing is emitted
+ * typecheck` checks the types). Why not `tsc` into an output folder: tools/harness/host.ts finds
+ * the repository from its own `__dirname`, which must stay tools/harness; and nothing is emitted
  * that would need a .gitignore entry.
  */
 "use strict";

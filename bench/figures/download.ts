@@ -5,7 +5,7 @@
 import * as fsp from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Host } from "../../tests/engine/harness";
+import type { Host } from "../../tools/harness/host";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { procMemory, type ProcessMemory } from "../lib/machine";
 import {

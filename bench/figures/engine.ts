@@ -6,8 +6,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { portalSeed, startTestEmulator } from "../../tests/helpers/emulator";
-import { RealStack } from "../../tests/real-engine/support";
+import { portalSeed, startTestEmulator } from "../../tools/harness/emulator";
+import { RealStack } from "../../tools/harness/real-stack";
 import type { ProviderSetup } from "../lib/provider";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
@@ -114,7 +114,7 @@ export async function engineFigure(
       },
     ],
     details: [
-      `Method: ${runs} measured run${runs === 1 ? "" : "s"} after ${warmUps === 0 ? "no" : warmUps} warm-up${warmUps === 1 ? "" : "s"}; each run a fresh emulator (TLS, createDelayMs ${CREATE_DELAY_MS}, exportDelayMs ${EXPORT_DELAY_MS}: the emulator's own work for the quick start is ${ms(work)}, createNewSite then exportSite, which a deployment must wait for in sequence) and a new stack with a local file backend in a consumer project where the packed package is installed. The program is tests/real-engine/program.cjs in a project folder of its own (Pulumi.yaml \`main: program.cjs\`), run by the real CLI with the Node.js language host beside it, as a user runs it (tests/real-engine/support.ts, RealStack). Wall time of \`pulumi up\`: from the first CLI command of the run to the last, as a user who types them waits: \`pulumi stack init\`, \`pulumi config set-all\` and one \`pulumi config set --secret\` per secret (the value on stdin), \`pulumi up --yes --skip-preview\`, then \`pulumi stack output --json\`; it includes each command's CLI start-up, the language host and the program, the engine's plan, the dynamic-provider host's start, four resources (the stack, Site, SiteExport with its download, Collaboration; Site and Collaboration in parallel) and writing the state. \`pulumi up\` alone: its own CLI process, spawn to exit. The second \`pulumi up\`: its CLI process and the \`stack output\` after it (the config is set already); \`pulumi destroy\`: its own CLI process. The engine's own \`Duration\` line is reported too.`,
+      `Method: ${runs} measured run${runs === 1 ? "" : "s"} after ${warmUps === 0 ? "no" : warmUps} warm-up${warmUps === 1 ? "" : "s"}; each run a fresh emulator (TLS, createDelayMs ${CREATE_DELAY_MS}, exportDelayMs ${EXPORT_DELAY_MS}: the emulator's own work for the quick start is ${ms(work)}, createNewSite then exportSite, which a deployment must wait for in sequence) and a new stack with a local file backend in a consumer project where the packed package is installed. The program is tools/harness/program.cjs in a project folder of its own (Pulumi.yaml \`main: program.cjs\`), run by the real CLI with the Node.js language host beside it, as a user runs it (tools/harness/real-stack.ts, RealStack). Wall time of \`pulumi up\`: from the first CLI command of the run to the last, as a user who types them waits: \`pulumi stack init\`, \`pulumi config set-all\` and one \`pulumi config set --secret\` per secret (the value on stdin), \`pulumi up --yes --skip-preview\`, then \`pulumi stack output --json\`; it includes each command's CLI start-up, the language host and the program, the engine's plan, the dynamic-provider host's start, four resources (the stack, Site, SiteExport with its download, Collaboration; Site and Collaboration in parallel) and writing the state. \`pulumi up\` alone: its own CLI process, spawn to exit. The second \`pulumi up\`: its CLI process and the \`stack output\` after it (the config is set already); \`pulumi destroy\`: its own CLI process. The engine's own \`Duration\` line is reported too.`,
       "",
       ...table(
         [

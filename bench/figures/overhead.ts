@@ -3,7 +3,7 @@
  * emulated delay; the host's cold start apart.
  */
 import { performance } from "node:perf_hooks";
-import type { Host } from "../../tests/engine/harness";
+import type { Host } from "../../tools/harness/host";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { clientConnectionsTo } from "../lib/machine";
 import { createThroughHost, newsFor, type ProviderSetup } from "../lib/provider";
@@ -226,7 +226,7 @@ export async function creationOverhead(
       },
     ],
     details: [
-      `Method: every run creates a site on a fresh emulator (own port and data dir, createDelayMs 0, TLS with its own self-signed CA), so both sides open new connections and a new TLS session each run. Provider side: Check, Create and the no-op Diff of the next \`pulumi up\` sent to \`@pulumi/pulumi/cmd/dynamic-provider\` over gRPC by tests/engine/harness.ts, the host running the packed package from a consumer project (one warm host for all runs; the engine itself does not Diff a new resource, so the Diff makes this side slower, not faster). Raw side: undici in a separate, long-lived Node process (as the host is one; neither shares the emulators' event loop), a new Agent trusting the emulator's CA per run, POST createNewSite with the same parameters, then GET healthCheck until it reports success, timed in that process. ${runs} measured runs per side and mode after one warm-up each, sides alternating first; time from the first request to the last answer.`,
+      `Method: every run creates a site on a fresh emulator (own port and data dir, createDelayMs 0, TLS with its own self-signed CA), so both sides open new connections and a new TLS session each run. Provider side: Check, Create and the no-op Diff of the next \`pulumi up\` sent to \`@pulumi/pulumi/cmd/dynamic-provider\` over gRPC by tools/harness/host.ts, the host running the packed package from a consumer project (one warm host for all runs; the engine itself does not Diff a new resource, so the Diff makes this side slower, not faster). Raw side: undici in a separate, long-lived Node process (as the host is one; neither shares the emulators' event loop), a new Agent trusting the emulator's CA per run, POST createNewSite with the same parameters, then GET healthCheck until it reports success, timed in that process. ${runs} measured runs per side and mode after one warm-up each, sides alternating first; time from the first request to the last answer.`,
       "",
       ...table(
         [

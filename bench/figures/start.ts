@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { REPO_ROOT } from "../../tests/engine/harness";
-import { countingCli } from "../../tests/helpers/counting-cli";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { countingCli } from "../../tools/harness/counting-cli";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
 

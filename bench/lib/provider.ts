@@ -13,7 +13,7 @@ import {
   type PackSource,
   type PropertyMap,
   type Registration,
-} from "../../tests/engine/harness";
+} from "../../tools/harness/host";
 import type { BenchEmulator } from "./emulators";
 import { SITE_DIRECTORIES, SITE_USER } from "./raw";
 

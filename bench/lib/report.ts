@@ -51,13 +51,25 @@ export interface Report {
   notes: string[];
 }
 
+/**
+ * The hand-written section on `npm test`'s own time: its numbers come from Jest runs, not from
+ * the benchmark, so a run of the benchmark keeps it.
+ */
+export const TEST_SUITE_HEADING = "## The test suite's time";
+
+/** The hand-written section of an earlier RESULTS.md, from its heading to the end, or "". */
+export function keptSection(previous: string | undefined): string {
+  const at = previous?.indexOf(`\n${TEST_SUITE_HEADING}\n`) ?? -1;
+  return at === -1 ? "" : previous!.slice(at + 1);
+}
+
 /** Renders RESULTS.md. */
 export function render(report: Report): string {
   const { facts } = report;
   const lines: string[] = [
     "# Benchmark results",
     "",
-    "Written by `npm run bench` (bench/main.ts) from the numbers of one run; do not edit by hand.",
+    `Written by \`npm run bench\` (bench/main.ts) from the numbers of one run; do not edit by hand, except the section "${TEST_SUITE_HEADING.slice(3)}" at the end, which a run keeps as it was.`,
     "",
     "## Machine and run",
     "",
@@ -76,7 +88,7 @@ export function render(report: Report): string {
         ],
         [
           "Package measured",
-          `\`${report.tarball}\` (packed by tests/engine/harness.ts; the emulators run from this checkout's emulator/ sources)`,
+          `\`${report.tarball}\` (packed by tools/harness/host.ts; the emulators run from this checkout's emulator/ sources)`,
         ],
         [
           "Load average (1 min) at start / end",

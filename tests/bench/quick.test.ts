@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT } from "../../tools/harness/host";
 
 const FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 

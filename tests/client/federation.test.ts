@@ -13,7 +13,7 @@ import {
   unfederateServer,
   updateFederatedServer,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const SITE = { username: "siteadmin", password: "fed-Site-Pass-3" };
 const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };

@@ -21,7 +21,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { ZipFile } from "yazl";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { readZip } from "../emulator/zip";
 
 const ADMIN = { username: "siteadmin", password: "site-Password-1" };

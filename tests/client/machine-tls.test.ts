@@ -26,7 +26,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { machineEditForm } from "../../provider/client/admin/editMachine";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
 
 const ADMIN = { username: "siteadmin", password: "tls-Admin-Pass-1" };

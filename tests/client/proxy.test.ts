@@ -8,8 +8,8 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { rootCertificates } from "node:tls";
 import { closeDispatchers, createAdminSession, serverInfo } from "../../provider/client";
-import { REPO_ROOT } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 let emu: TestEmulator;
 let proxy: http.Server;

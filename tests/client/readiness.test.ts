@@ -11,7 +11,7 @@ import {
   permanentReason,
   waitForServer,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { closedPort, closeServer, listen } from "./helpers";
 
 let emu: TestEmulator;

@@ -12,7 +12,7 @@ import {
   type AdminSession,
   type ServerType,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const ADMIN = { username: "siteadmin", password: "props-Admin-Pass-1" };
 

@@ -19,7 +19,7 @@ import {
   type ServerType,
   type WaitStatus,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { mockAgent } from "./helpers";
 
 const ADMIN = { username: "siteadmin", password: "upgrade-Admin-Pass-1" };

@@ -38,7 +38,7 @@
 import { Agent, FormData, request } from "undici";
 import { generate } from "selfsigned";
 import { closeDispatchers, createNewSite } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const SITE = { username: "siteadmin", password: "conf-Fed-Pass-2" };
 const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };

@@ -4,7 +4,7 @@
  * would, request by request.
  */
 import * as fs from "node:fs";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { replayFlow } from "./flow";
 import { ansibleArcgisServerCreateSiteFlow as flow } from "./flows/ansible-arcgis-server-create-site";
 

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { Agent, FormData, request } from "undici";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
 
 const ADMIN = { username: "siteadmin", password: "certs-Pass-1" };

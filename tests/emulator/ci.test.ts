@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT } from "../../tools/harness/host";
 import { Harness, SITE_ADMIN, tempDir } from "./support";
 
 const CLI = path.join(REPO_ROOT, "dist", "emulator", "cli.js");

@@ -6,7 +6,7 @@
  * (its status seen from the other machine, and out of and back into its cluster), and each
  * machine's keystore reached through the other (docs/emulator.md).
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { makeRootCa } from "../helpers/test-pki";
 
 const ADMIN = { username: "siteadmin", password: "settings-Pass-1" };

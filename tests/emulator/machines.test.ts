@@ -4,7 +4,7 @@
  * join while one runs), a slow join, and unregister's refusals (the only machine, an unknown one,
  * while an export runs). Plain-HTTP emulators of this process on 127.0.0.1.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const ADMIN = { username: "siteadmin", password: "machines-Pass-1" };
 

@@ -9,7 +9,7 @@ import {
   SEED_PORTAL_ID,
   startTestEmulator,
   type TestEmulator,
-} from "../helpers/emulator";
+} from "../../tools/harness/emulator";
 import {
   findText,
   isSecret,
@@ -23,7 +23,7 @@ import {
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const PORTAL_ID = SEED_PORTAL_ID;
 const PASSWORD = "collab-Engine-Pw-5f8d";

@@ -20,7 +20,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const ECHO_PACKAGE = path.join(__dirname, "fixtures", "echo-provider");
 const PASSWORD = "pw-Echo-7f3a91";

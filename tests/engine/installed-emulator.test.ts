@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { prepareConsumer, type Consumer, closeAll } from "./harness";
+import { prepareConsumer, type Consumer, closeAll } from "../../tools/harness/host";
 
 const run = promisify(execFile);
 let consumer: Consumer;

@@ -23,7 +23,7 @@ import {
   listUploadedItems,
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
 import { startS3Proxy } from "../helpers/s3-proxy";
@@ -36,7 +36,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const BUCKET = "backups";
 const MiB = 1024 * 1024;

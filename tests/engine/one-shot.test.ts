@@ -27,7 +27,7 @@ import {
   listMachines,
   uploadItem,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy } from "../helpers/fault-proxy";
 import {
   closeAll,
@@ -37,7 +37,7 @@ import {
   type Consumer,
   type Host,
   type PropertyMap,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const SITE_ADMIN = { username: "siteadmin", password: "one-Shot-Host-Pw-7" };
 const SECRET = { additionalSecretOutputs: ["password"] };

@@ -2,7 +2,12 @@
  * What a user's program registers, from the packed package: each resource under its own type
  * token, with the user's additionalSecretOutputs kept and ours added.
  */
-import { prepareConsumer, type Consumer, type Registration, closeAll } from "./harness";
+import {
+  prepareConsumer,
+  type Consumer,
+  type Registration,
+  closeAll,
+} from "../../tools/harness/host";
 
 let consumer: Consumer;
 let registrations: Registration[];

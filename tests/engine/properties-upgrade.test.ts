@@ -12,7 +12,7 @@ import {
   getSystemProperties,
   updateSystemProperties,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   closeAll,
   consumerWithHost,
@@ -21,7 +21,7 @@ import {
   type Consumer,
   type Host,
   type PropertyMap,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const SITE_ADMIN = { username: "siteadmin", password: "props-Host-Pw-41" };
 const SECRET = { additionalSecretOutputs: ["password"] };

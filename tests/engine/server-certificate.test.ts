@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from "node:crypto";
 import { createNewSite, presentedCertificate } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 import {
   closeAll,
@@ -20,7 +20,7 @@ import {
   type Consumer,
   type Host,
   type Registration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const ADMIN = { username: "siteadmin", password: "cert-Engine-Pw-7d1e" };
 const PFX_PASSWORD = "pfx-Engine-Pw-41aa";

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as yauzl from "yauzl";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   findText,
   isSecret,
@@ -23,7 +23,7 @@ import {
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const PASSWORD = "export-Engine-Pw-7e2a";
 const NEW_PASSWORD = "export-Rotated-Pw-93b1";

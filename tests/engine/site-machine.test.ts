@@ -12,7 +12,7 @@ import {
   SERVER_TYPES,
   unregisterMachine,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   isSecret,
   UNKNOWN,
@@ -23,7 +23,7 @@ import {
   type PropertyMap,
   consumerWithHost,
   closeAll,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const SITE_ADMIN = { username: "siteadmin", password: "machine-Engine-Pw-41c9" };
 const URN = urn("second");

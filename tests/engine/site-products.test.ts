@@ -4,7 +4,7 @@
  * createNewSite request it sends, captured at a recording proxy, conforms to the corpus case of
  * that product's Esri tool (the same comparison as tests/conformance/client.test.ts).
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { CASES } from "../conformance/index";
 import { requestDifferences } from "../conformance/match";
@@ -15,7 +15,7 @@ import {
   type Host,
   consumerWithHost,
   closeAll,
-} from "./harness";
+} from "../../tools/harness/host";
 
 let consumer: Consumer;
 let host: Host;

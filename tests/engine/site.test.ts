@@ -2,7 +2,7 @@
  * Site through Pulumi's real dynamic-provider host, from the packed package installed in a
  * consumer project's node_modules.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   findText,
   isSecret,
@@ -16,7 +16,7 @@ import {
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "./harness";
+} from "../../tools/harness/host";
 
 const PASSWORD = "site-Engine-Pw-4c1d";
 const URN = urn("site");

@@ -10,13 +10,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { readZip } from "../emulator/zip";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../engine/harness";
+import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
 import {
   collaborationExists,
   portalSeed,
   startTestEmulator,
   type TestEmulator,
-} from "../helpers/emulator";
+} from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram, type Created } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS

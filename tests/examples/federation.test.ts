@@ -5,8 +5,8 @@
  */
 import * as path from "node:path";
 import { createPortalSession, federatedServers } from "../../provider/client";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS

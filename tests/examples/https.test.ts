@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { X509Certificate } from "node:crypto";
 import { presentedCertificate } from "../../provider/client";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS

@@ -7,9 +7,9 @@
  *   way Pulumi's Node.js language host does it (ts-node with type checking, the folder's
  *   tsconfig.json), under `pulumi.runtime.setMocks`, with the stack config `npm start` sets
  *   (scripts/quickstart.cjs), and every registered resource is recorded, serialized
- *   `__provider` included (tests/helpers/mock-program-runner.cjs).
+ *   `__provider` included (tools/harness/mock-program-runner.cjs).
  * - Each resource goes, in registration order, to Pulumi's REAL dynamic-provider host: check,
- *   then create, with secrets stripped and re-marked as the engine does (tests/engine/harness.ts).
+ *   then create, with secrets stripped and re-marked as the engine does (tools/harness/host.ts).
  *   The host's cwd is the repository root, the project `npm start` deploys; a second probe runs
  *   the serialized providers from the program's folder, where the CLI starts the host.
  * - Then they are deleted in reverse order, as destroy does.
@@ -36,8 +36,8 @@ import {
   startHost,
   unwrapSecrets,
   type Host,
-} from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+} from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, run, runProgram, type Created, type ProgramRun } from "./support";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS

@@ -14,9 +14,9 @@ import {
   getLogSettings,
   siteStatus,
 } from "../../provider/client";
-import { REPO_ROOT } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "../real-engine/support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
 
 const PRODUCTION = { username: "prodadmin", password: "prod-Drill-Pass-5" };
 const DRILL_PASSWORD = "drill-Drill-Pass-6";

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DAEMON_FILE } from "../../emulator/process/daemon";
-import { REPO_ROOT, run } from "../engine/harness";
+import { REPO_ROOT, run } from "../../tools/harness/host";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");

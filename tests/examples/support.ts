@@ -1,6 +1,6 @@
 /**
  * Helpers of the example suites: run an example program as `pulumi up` would (see
- * tests/helpers/mock-program-runner.cjs), name its resources as the engine does, and replay them through the
+ * tools/harness/mock-program-runner.cjs), name its resources as the engine does, and replay them through the
  * dynamic-provider host.
  */
 import * as fs from "node:fs";
@@ -12,7 +12,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
-} from "../engine/harness";
+} from "../../tools/harness/host";
 
 export type { Registration };
 
@@ -30,7 +30,7 @@ export interface ProgramRun {
 }
 
 /** A child process run to completion (never rejects on its exit code). */
-export { run } from "../engine/harness";
+export { run } from "../../tools/harness/host";
 
 /** The project name of a Pulumi.yaml. */
 export function projectName(pulumiYaml: string): string {

@@ -10,7 +10,12 @@ import { promises as fs } from "node:fs";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 import {
   startFaultProxy,
   type Exchange,

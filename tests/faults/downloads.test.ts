@@ -12,7 +12,7 @@ import ts from "typescript";
 import { verifyArchive } from "../../provider/client";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure, proxiedAdminUrl, sleep, valueOf } from "./measure";

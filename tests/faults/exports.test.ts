@@ -8,7 +8,7 @@ import path from "node:path";
 import { createAdminSession, siteStatus, verifyArchive } from "../../provider/client";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure, sleep, valueOf } from "./measure";
 import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";

@@ -18,7 +18,7 @@ import {
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";
 import { errorOf, faultsSeen, measure, proxiedAdminUrl, valueOf } from "./measure";

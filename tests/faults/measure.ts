@@ -3,7 +3,7 @@
  * behind the fault proxy.
  */
 import * as net from "node:net";
-import type { TestEmulator } from "../helpers/emulator";
+import type { TestEmulator } from "../../tools/harness/emulator";
 import type { FaultProxy } from "../helpers/fault-proxy";
 
 /** What an awaited operation ended with, and how long it took. */

@@ -21,7 +21,7 @@ import {
   implementation as serverCertificate,
   keystoreAlias,
 } from "../../provider/resources/server-certificate/lifecycle";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 import { SuiteFigures } from "../results/record";

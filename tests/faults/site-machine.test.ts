@@ -8,7 +8,7 @@
  */
 import { createNewSite, createAdminSession, listMachines } from "../../provider/client";
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";
 import { errorOf, faultsSeen, measure, proxiedAdminUrl, valueOf } from "./measure";

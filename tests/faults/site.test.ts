@@ -7,7 +7,7 @@
 import * as net from "node:net";
 import { createNewSite } from "../../provider/client";
 import { withTiming } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";
 import { errorOf, faultsSeen, freePort, measure, proxiedAdminUrl, sleep, valueOf } from "./measure";

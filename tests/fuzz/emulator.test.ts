@@ -17,7 +17,7 @@ import * as tls from "node:tls";
 import fc from "fast-check";
 import { Agent, request } from "undici";
 import { MAX_BODY_BYTES, startEmulator } from "../../emulator";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { SuiteFigures } from "../results/record";
 
 const SEED = 20_261_124;

@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+import { prepareConsumer, REPO_ROOT, type Consumer } from "../../tools/harness/host";
 
 /** compilerOptions shared by both template shapes (pulumi/templates typescript/tsconfig.json). */
 const TEMPLATE_OPTIONS = {

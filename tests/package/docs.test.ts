@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { prepareConsumer, REPO_ROOT, type Consumer } from "../engine/harness";
+import { prepareConsumer, REPO_ROOT, type Consumer } from "../../tools/harness/host";
 
 /** A TypeScript block of a page: where it starts, and its text. */
 interface Block {

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT } from "../../tools/harness/host";
 
 const ENTRY = path.join(REPO_ROOT, "dist", "provider", "index.js");
 

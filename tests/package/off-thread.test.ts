@@ -11,8 +11,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 

@@ -16,7 +16,12 @@ import {
   createNewSite,
   exportSite,
 } from "../../provider/client";
-import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 import {
   closeAll,
   consumerWithHost,
@@ -24,7 +29,7 @@ import {
   type Consumer,
   type Host,
   type PropertyMap,
-} from "../engine/harness";
+} from "../../tools/harness/host";
 
 const FIXTURES = path.join(__dirname, "fixtures", "old-providers");
 

@@ -12,7 +12,7 @@ import { importRead } from "../../provider/plugin/import";
 import { pluginResource } from "../../provider/plugin/resources";
 import { type ProviderConfig, withConnectionDefaults } from "../../provider/plugin/server";
 import type { Values } from "../../provider/resources/common/pulumi/importer";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const PASSWORD = "import-Unit-Pass-1";
 let first: TestEmulator;

@@ -25,7 +25,12 @@ import { implementation as federation } from "../../provider/resources/federatio
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { closeDispatchers, createNewSite } from "../../provider/client";
-import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 
 jest.setTimeout(60_000);
 

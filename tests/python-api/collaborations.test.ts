@@ -3,7 +3,7 @@
  * (`gis.admin.collaborations`): list (paged `collaborations`), get (a collaboration's resource),
  * delete as the host, delete as a guest (refused), removeParticipation as a guest.
  */
-import { portalSeed } from "../helpers/emulator";
+import { portalSeed } from "../../tools/harness/emulator";
 import { failure, ok, PORTAL_ADMIN, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
 
 describe("ArcGIS API for Python: collaborations of the emulated portal", () => {

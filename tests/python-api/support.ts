@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import type { EmulatorSeedInput } from "../../emulator";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as https from "node:https";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, run } from "../engine/harness";
+import { REPO_ROOT, run } from "../../tools/harness/host";
 
 jest.setTimeout(300_000);
 

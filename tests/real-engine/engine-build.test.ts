@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { engine } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { engine } from "../../tools/harness/real-stack";
 
 const SCRIPT = path.join(REPO_ROOT, "scripts", "engine.cjs");
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS

@@ -7,9 +7,9 @@
  * against the emulator. The preview plans each resource's creation and changes nothing.
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { CliProject } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 
@@ -31,7 +31,13 @@ afterAll(async () => {
 });
 
 /** The stack config each example's README sets (plain values), against the emulator. */
-const examples: Array<{ name: string; config: () => Record<string, string>; creates: string[] }> = [
+/** `secrets`: the secrets the example reads besides the site's password, set only where read. */
+const examples: Array<{
+  name: string;
+  config: () => Record<string, string>;
+  secrets?: Record<string, string>;
+  creates: string[];
+}> = [
   {
     name: "pipeline",
     config: () => ({ release: "r1", backupDir: "backups" }),
@@ -41,6 +47,7 @@ const examples: Array<{ name: string; config: () => Record<string, string>; crea
   {
     name: "collaboration-teardown",
     config: () => ({ hostedCollaborationId: "hosted-1", joinedCollaborationId: "joined-1" }),
+    secrets: { "arcgis-admin:portalPassword": PORTAL_ADMIN.password },
     creates: ["Collaboration", "Collaboration"],
   },
   {
@@ -54,6 +61,7 @@ const examples: Array<{ name: string; config: () => Record<string, string>; crea
   {
     name: "https",
     config: () => ({ machineName: "127.0.0.1" }),
+    secrets: { pfxPassword: SITE_PASSWORD },
     creates: ["Site", "ServerCertificate"],
   },
   {
@@ -64,6 +72,7 @@ const examples: Array<{ name: string; config: () => Record<string, string>; crea
       drillUsername: "drilladmin",
       drillCaCert: emu.caCert!,
     }),
+    secrets: { drillPassword: SITE_PASSWORD },
     creates: [],
   },
   {
@@ -82,6 +91,7 @@ it.each(examples)("examples/$name: pulumi preview plans its resources", async (e
     "arcgis-admin:username": "siteadmin",
     "arcgis-admin:sharingUrl": emu.sharingUrl,
     "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
+    "arcgis-admin:caCert": emu.caCert!,
     ...example.config(),
   };
   await project.mustCli([
@@ -89,15 +99,11 @@ it.each(examples)("examples/$name: pulumi preview plans its resources", async (e
     "set-all",
     ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
   ]);
-  await project.mustCli(["config", "set", "arcgis-admin:caCert", "--", emu.caCert!]);
-  for (const key of ["arcgis-admin:password", "drillPassword", "pfxPassword"]) {
-    await project.mustCli(["config", "set", "--secret", key], undefined, SITE_PASSWORD);
+  // Each secret on stdin, never on a command line; only those the example reads.
+  const secrets = { "arcgis-admin:password": SITE_PASSWORD, ...example.secrets };
+  for (const [key, value] of Object.entries(secrets)) {
+    await project.mustCli(["config", "set", "--secret", key], undefined, value);
   }
-  await project.mustCli(
-    ["config", "set", "--secret", "arcgis-admin:portalPassword"],
-    undefined,
-    PORTAL_ADMIN.password,
-  );
   const before = emu.requestLog().length;
   const preview = await project.deploy("preview");
   expect(preview.changeSummary?.create).toBeGreaterThanOrEqual(example.creates.length + 1);

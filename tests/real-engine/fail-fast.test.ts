@@ -4,8 +4,8 @@
  * on the emulator's https port, and an admin URL whose path answers 404. The message names
  * adminUrl and what to do, without a stack trace.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type RunResult } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, type RunResult } from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI once; on a loaded machine CLI start-up alone can take seconds.
 jest.setTimeout(300_000);

@@ -13,8 +13,8 @@ import {
   unfederateServer,
   type ServerType,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

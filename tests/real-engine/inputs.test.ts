@@ -2,8 +2,8 @@
  * What `pulumi preview` shows about inputs, through the real engine: every problem of bad inputs
  * at once, before anything is sent; and a warning that names a plain-http server URL.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack } from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createAdminSession, getLogSettings } from "../../provider/client";
-import { portalSeed } from "../helpers/emulator";
+import { portalSeed } from "../../tools/harness/emulator";
 import {
   closeAfterAll,
   emulator,
@@ -20,7 +20,7 @@ import {
   stack,
   until,
 } from "./killed-run-support";
-import { archiveOf, type ConfigValue } from "./support";
+import { archiveOf, type ConfigValue } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 closeAfterAll();

@@ -5,8 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
 
 export const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
 export const SITE_PASSWORD = "killed-Run-Pass-3";

@@ -21,7 +21,7 @@ import {
   stack,
   until,
 } from "./killed-run-support";
-import type { ConfigValue } from "./support";
+import type { ConfigValue } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 closeAfterAll();

@@ -8,8 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { CliProject } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { CliProject } from "../../tools/harness/real-stack";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const pythonSdk = require("../../scripts/python-sdk.cjs") as {

@@ -7,8 +7,13 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import {
+  RealStack,
+  stateResources,
+  type ConfigValue,
+  type RunResult,
+} from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -15,8 +15,13 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject, RealStack, type ConfigValue, type Diagnostic } from "./support";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import {
+  CliProject,
+  RealStack,
+  type ConfigValue,
+  type Diagnostic,
+} from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

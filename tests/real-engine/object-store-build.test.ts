@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT } from "../../tools/harness/host";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const script = require(path.join(REPO_ROOT, "scripts", "object-store.cjs")) as {

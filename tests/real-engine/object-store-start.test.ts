@@ -7,7 +7,7 @@
  */
 import * as net from "node:net";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
+import { REPO_ROOT } from "../../tools/harness/host";
 
 type PortName =
   "master" | "master.grpc" | "volume" | "volume.grpc" | "filer" | "filer.grpc" | "s3" | "s3.grpc";

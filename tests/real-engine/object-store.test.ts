@@ -10,9 +10,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createAdminSession, editLogSettings, getLogSettings } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { RealStack, stateResources, type ConfigValue } from "./support";
+import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
 
 // Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

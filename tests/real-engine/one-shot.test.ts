@@ -12,8 +12,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { closeDispatchers, createAdminSession, getLogSettings } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { archiveOf, RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import {
+  archiveOf,
+  RealStack,
+  stateResources,
+  type ConfigValue,
+  type RunResult,
+} from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

@@ -21,9 +21,13 @@ import {
   federateServer,
   siteStatus,
 } from "../../provider/client";
-import { REPO_ROOT } from "../engine/harness";
-import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject, stateResources } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import {
+  collaborationExists,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
+import { CliProject, stateResources } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

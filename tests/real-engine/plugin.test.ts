@@ -8,8 +8,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

@@ -21,9 +21,14 @@ import {
   type ServerType,
   updateSystemProperties,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { RealStack, stateResources, type ConfigValue, type RunResult } from "./support";
+import {
+  RealStack,
+  stateResources,
+  type ConfigValue,
+  type RunResult,
+} from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -12,9 +12,13 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject, messagesByResource } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import {
+  collaborationExists,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
+import { CliProject, messagesByResource } from "../../tools/harness/real-stack";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs") as { SEED_FILE: string };

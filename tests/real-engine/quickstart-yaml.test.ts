@@ -12,10 +12,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { collaborationExists, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT } from "../../tools/harness/host";
+import {
+  collaborationExists,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 import type { PackageSchema } from "../../provider/plugin/schema";
-import { CliProject, messagesByResource, stateResources } from "./support";
+import { CliProject, messagesByResource, stateResources } from "../../tools/harness/real-stack";
 
 jest.setTimeout(240_000);
 

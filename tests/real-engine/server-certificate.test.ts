@@ -14,9 +14,9 @@ import {
   getMachine,
   presentedCertificate,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
-import { RealStack, type ConfigValue } from "./support";
+import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
 // The counts include the stack itself. A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

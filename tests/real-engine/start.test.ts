@@ -8,8 +8,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, run } from "../engine/harness";
-import { countingCli as countingPulumi } from "../helpers/counting-cli";
+import { REPO_ROOT, run } from "../../tools/harness/host";
+import { countingCli as countingPulumi } from "../../tools/harness/counting-cli";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -104,7 +104,7 @@ it("npm start deploys the quick start with a real `pulumi up` and prints its out
   expect(result.stdout + result.stderr).not.toContain(qs.SITE_ADMIN.password);
 }, 200_000);
 
-/** The counting `pulumi` (tests/helpers/counting-cli.ts) in front of the engine the first start used. */
+/** The counting `pulumi` (tools/harness/counting-cli.ts) in front of the engine the first start used. */
 async function countingCli(): Promise<{ env: NodeJS.ProcessEnv; commands: () => string[] }> {
   const cli = (await qs.resolvePulumiCli({ env, log: () => undefined })) as { command: string };
   const counting = countingPulumi(tmp, cli.command);

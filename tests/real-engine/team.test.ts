@@ -7,10 +7,10 @@
  * the store.
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { RealStack, type ConfigValue } from "./support";
+import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
 // Several CLI runs at once; on a loaded machine one can take 30 s or more.
 jest.setTimeout(600_000);

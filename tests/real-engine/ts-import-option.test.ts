@@ -7,8 +7,8 @@
  * or `pulumi import` through the plugin (docs/import.md).
  */
 import { closeDispatchers, createNewSite } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

@@ -4,8 +4,8 @@
  * with the alias CHANGELOG.md gives, the stack keeps its site (no create, no delete); without it, the
  * engine would replace it.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { RealStack, stateResources, type ConfigValue } from "./support";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -7,9 +7,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { CliProject } from "./support";
+import { REPO_ROOT } from "../../tools/harness/host";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { CliProject } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

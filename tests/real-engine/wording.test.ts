@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { X509Certificate } from "node:crypto";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   CliProject,
   RealStack,
@@ -17,7 +17,7 @@ import {
   type ConfigValue,
   type Diagnostic,
   type RunResult,
-} from "./support";
+} from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);
 

@@ -8,7 +8,7 @@ import {
   SEED_PORTAL_ID,
   startTestEmulator,
   type TestEmulator,
-} from "../helpers/emulator";
+} from "../../tools/harness/emulator";
 
 const PORTAL_ID = SEED_PORTAL_ID;
 const ADMIN = { username: "gisadmin", password: "portal-Admin-1" };

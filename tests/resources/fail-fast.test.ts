@@ -11,7 +11,12 @@ import { implementation as collaboration } from "../../provider/resources/collab
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { withTiming } from "../../provider/resources/site/lifecycle";
 import { createNewSite } from "../../provider/client";
-import { portalSeed, siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  portalSeed,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 
 jest.setTimeout(60_000);
 

@@ -17,7 +17,7 @@ import {
 } from "../../provider/client";
 import { implementation as federation } from "../../provider/resources/federation/lifecycle";
 import type { FederationOutputs } from "../../provider/resources/federation/inputs";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { generate } from "selfsigned";
 

@@ -15,7 +15,7 @@ import {
 import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
 import type { LogSettingsOutputs } from "../../provider/resources/log-settings/inputs";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const PASSWORD = "site-Password-1";
 

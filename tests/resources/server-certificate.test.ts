@@ -23,7 +23,7 @@ import {
   implementation as serverCertificate,
   keystoreAlias,
 } from "../../provider/resources/server-certificate/lifecycle";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
 import { X509Certificate } from "node:crypto";
 import { freePort } from "../faults/measure";

@@ -12,7 +12,7 @@ import {
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import type { SiteOutputs } from "../../provider/resources/site/report";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const LOG_SETTINGS = {
   logLevel: "DEBUG",

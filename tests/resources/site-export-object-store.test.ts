@@ -12,7 +12,7 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
 import { SITE_EXPORT } from "../../provider/resources/site-export/resource";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
 import { startS3Proxy } from "../helpers/s3-proxy";
 

@@ -6,7 +6,7 @@ import { createAdminSession, exportSite, verifyArchive } from "../../provider/cl
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await siteExport.check({}, raw);

@@ -23,7 +23,7 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const PASSWORD = "site-Password-1";
 

@@ -9,7 +9,7 @@ import { createAdminSession, listMachines, unregisterMachine } from "../../provi
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
 import type { SiteMachineOutputs } from "../../provider/resources/site-machine/inputs";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const SITE_ADMIN = { username: "siteadmin", password: "site-Password-1" };
 

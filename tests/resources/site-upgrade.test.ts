@@ -17,7 +17,7 @@ import {
 } from "../../provider/client";
 import { implementation as siteUpgrade } from "../../provider/resources/site-upgrade/lifecycle";
 import type { SiteUpgradeOutputs } from "../../provider/resources/site-upgrade/inputs";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 const ADMIN = { username: "siteadmin", password: "upgrade-Site-Pass-1" };

@@ -3,7 +3,7 @@ import { implementation, withTiming } from "../../provider/resources/site/lifecy
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 /**
  * The Site implementation polling every 50 ms instead of 700 ms (a fresh install every 50 ms

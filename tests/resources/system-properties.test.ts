@@ -15,7 +15,7 @@ import {
 } from "../../provider/client";
 import { implementation as systemProperties } from "../../provider/resources/system-properties/lifecycle";
 import type { SystemPropertiesOutputs } from "../../provider/resources/system-properties/inputs";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 const PASSWORD = "site-Password-1";

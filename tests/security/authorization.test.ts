@@ -11,7 +11,7 @@ import * as https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure } from "../faults/measure";
 

@@ -7,7 +7,7 @@
 import { promises as fs, existsSync } from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
-import { startTestEmulator } from "../helpers/emulator";
+import { startTestEmulator } from "../../tools/harness/emulator";
 import { SuiteFigures } from "../results/record";
 import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
 

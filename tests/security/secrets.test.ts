@@ -1,5 +1,5 @@
 /**
- * Secrets through Pulumi's REAL dynamic-provider host (tests/engine/harness.ts): a full lifecycle
+ * Secrets through Pulumi's REAL dynamic-provider host (tools/harness/host.ts): a full lifecycle
  * (check, create, read, diff, update, delete, plus refused calls) of Site, SiteExport and
  * Collaboration from one user program, asserting that the passwords, the config store secret and
  * every token the emulator issued appear in no output except under keys Pulumi marks secret, in no
@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { createPortalSession } from "../../provider/client";
 import { readToken } from "../../emulator/core/tokens";
-import { portalSeed, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import {
   HostCallError,
@@ -28,7 +28,7 @@ import {
   type Host,
   type PropertyMap,
   type Registration,
-} from "../engine/harness";
+} from "../../tools/harness/host";
 import { SuiteFigures } from "../results/record";
 
 const figures = new SuiteFigures("security-secrets");

@@ -8,7 +8,7 @@ import { implementation as collaboration } from "../../provider/resources/collab
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { SuiteFigures } from "../results/record";
 import { errorOf, measure, valueOf } from "../faults/measure";
 

@@ -1,7 +1,7 @@
 /**
  * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
  * its cache), with the Node.js language host installed beside it, running a Node.js program in a
- * consumer project that installed the packed package (tests/engine/harness.ts's
+ * consumer project that installed the packed package (tools/harness/host.ts's
  * prepareConsumer), with a local file backend, a passphrase secrets provider and a private
  * PULUMI_HOME, against a real emulator on 127.0.0.1.
  *
@@ -13,8 +13,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { prepareConsumer, PROJECT, run as runCommand, type Consumer } from "../engine/harness";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { prepareConsumer, PROJECT, run as runCommand, type Consumer } from "./host";
+import { startTestEmulator, type TestEmulator } from "./emulator";
 import {
   createAdminSession,
   createNewSite,
@@ -139,7 +139,7 @@ export class RealStack {
 
   /**
    * A Pulumi project in a consumer project (`existing`: one already prepared, e.g. the
-   * benchmark's; {@link cleanup} removes it): tests/real-engine/program.cjs in a folder of its own
+   * benchmark's; {@link cleanup} removes it): tools/harness/program.cjs in a folder of its own
    * with a Pulumi.yaml whose `main` it is, or an example's folder copied into the consumer, whose
    * own Pulumi.yaml names `entry` (or its `main`).
    */

@@ -355,18 +355,72 @@ async function packRepoUncached(source: PackSource): Promise<string> {
     }
     const cached = path.join(CACHE_DIR, `${PACKAGE_NAME}-${key}.tgz`);
     if (fs.existsSync(cached)) return cached;
-    if (source !== "worktree") await extractGitRef(source.ref, snapshot);
-    // The build needs devDependencies (typescript, @types): borrow the repo's.
-    await fsp.symlink(
-      path.join(REPO_ROOT, "node_modules"),
-      path.join(snapshot, "node_modules"),
-      "junction",
-    );
-    const label =
-      source === "worktree" ? "the working tree" : `git ref ${JSON.stringify(source.ref)}`;
-    return await packInto(snapshot, label, cached);
+    // Jest starts several suites at once, each in its own process: one builds this tarball
+    // while the others wait for it, instead of each running the same build.
+    const release = await buildLock(cached);
+    try {
+      if (fs.existsSync(cached)) return cached;
+      if (source !== "worktree") await extractGitRef(source.ref, snapshot);
+      // The build needs devDependencies (typescript, @types): borrow the repo's.
+      await fsp.symlink(
+        path.join(REPO_ROOT, "node_modules"),
+        path.join(snapshot, "node_modules"),
+        "junction",
+      );
+      const label =
+        source === "worktree" ? "the working tree" : `git ref ${JSON.stringify(source.ref)}`;
+      return await packInto(snapshot, label, cached);
+    } finally {
+      await release();
+    }
   } finally {
     await fsp.rm(snapshot, { recursive: true, force: true });
+  }
+}
+
+/** How long a process may wait for another's build of the same tarball. */
+const BUILD_LOCK_WAIT_MS = 600_000;
+
+/**
+ * Takes the build lock of one tarball: a folder beside it, which `mkdir` creates for one process
+ * only, holding the owner's pid. A lock whose owner has ended (a killed run) is taken over.
+ * Resolves with the function that releases it.
+ *
+ * @internal
+ */
+export async function buildLock(tarball: string): Promise<() => Promise<void>> {
+  await fsp.mkdir(CACHE_DIR, { recursive: true });
+  const lock = `${tarball}.lock`;
+  const owner = path.join(lock, "pid");
+  const deadline = Date.now() + BUILD_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await fsp.mkdir(lock);
+      await fsp.writeFile(owner, String(process.pid));
+      return () => fsp.rm(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    if (fs.existsSync(tarball)) return async () => {};
+    const pid = Number(await fsp.readFile(owner, "utf8").catch(() => "0"));
+    // No pid yet: the owner is between its mkdir and its write, unless it died there.
+    const age = Date.now() - ((await fsp.stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+    if (pid > 0 ? !processAlive(pid) : age > 10_000) {
+      await fsp.rm(lock, { recursive: true, force: true });
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`another process has held ${lock} for ${BUILD_LOCK_WAIT_MS / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -738,7 +792,7 @@ async function linkRepoModules(modules: string, installed: ReadonlySet<string>):
 }
 
 /** The one setMocks runner of the suites (plain JS, resolves @pulumi/pulumi from its cwd). */
-export const MOCK_RUNNER = path.join(REPO_ROOT, "tests", "helpers", "mock-program-runner.cjs");
+export const MOCK_RUNNER = path.join(__dirname, "mock-program-runner.cjs");
 const MOCK_RUNNER_MARK = "__PROGRAM_RUNNER__ ";
 
 /** What {@link runMockProgram} reports. */

@@ -1,8 +1,9 @@
-"""Quick start in Python: a mission-server site, a backup of its configuration downloaded to this
-machine, and a portal collaboration whose deletion the stack owns.
+"""Quick start in Python: a mission-server site (its upgrade completed when one is due, one system
+property kept), a backup of its configuration downloaded to this machine, and a portal
+collaboration whose deletion the stack owns.
 
-The same stack as the TypeScript quick start (examples/quickstart), through the provider plugin
-`pulumi-resource-arcgis-admin` and its Python SDK `pulumi_arcgis_admin`. Run it with `pulumi up`
+The TypeScript quick start's resources (examples/quickstart) and two more, through the provider
+plugin `pulumi-resource-arcgis-admin` and its Python SDK `pulumi_arcgis_admin`. Run it with `pulumi up`
 in this folder (README.md). The connections are the package's `arcgis-admin:*` stack config keys
 (docs/connection.md; each can also come from its `ARCGIS_ADMIN_*` environment variable); this
 project's own keys are `collaborationId`, and optionally `portalId`, `downloadDir` and
@@ -19,6 +20,27 @@ config = pulumi.Config()
 # adminUrl, administrator and TLS settings are the arcgis-admin:* stack config, which the plugin
 # fills in as the provider's configuration.
 site = arcgis.Site("site")
+
+# Completes an upgrade when the site reports one due (after its software was upgraded in place);
+# on a site that needs none it sends nothing.
+upgrade = arcgis.SiteUpgrade(
+    "site-upgrade",
+    admin_url=site.admin_url,
+    username=site.username,
+    password=site.password,
+)
+
+# Keeps one system property as declared; every other property stays as the server has it, and
+# `pulumi destroy` puts back what the stack changed.
+properties = arcgis.SystemProperties(
+    "site-properties",
+    admin_url=site.admin_url,
+    username=site.username,
+    password=site.password,
+    properties={"WebContextURL": "https://gis.example.com/mission"},
+    restore_on_destroy=True,
+    opts=pulumi.ResourceOptions(depends_on=[upgrade]),
+)
 
 # Exports the site configuration once the site exists, and downloads the archive. A new limit
 # alone would only be recorded in state; replace_on_changes makes it a new backup.
@@ -47,3 +69,4 @@ pulumi.export("backupSizeBytes", backup.size_bytes)
 pulumi.export("backupSha256", backup.sha256)
 pulumi.export("collaborationName", collaboration.name)
 pulumi.export("collaborationRole", collaboration.role)
+pulumi.export("serverProperties", properties.server_properties)

@@ -139,7 +139,7 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
   await pulumi(["config", "set", "arcgis-admin:caCert"], emu.caCert);
 
   const created = await project.deploy("up");
-  expect(created.changeSummary).toEqual({ create: 4 });
+  expect(created.changeSummary).toEqual({ create: 6 });
   const outputs = await project.outputs();
   expect(outputs).toMatchObject({
     siteState: "created",
@@ -162,6 +162,8 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
       "arcgis-admin:index:Site",
       "arcgis-admin:index:SiteExport",
       "arcgis-admin:index:Collaboration",
+      "arcgis-admin:index:SiteUpgrade",
+      "arcgis-admin:index:SystemProperties",
     ]),
   );
   // Passwords: only their ciphertext, in the state, the backend and the stack's config file.
@@ -176,22 +178,22 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
   }
 
   const again = await project.deploy("up");
-  expect(again.changeSummary).toEqual({ same: 4 });
+  expect(again.changeSummary).toEqual({ same: 6 });
   expect(emu.stats()).toMatchObject({ exportsCompleted: 1 });
 
   // The limit alone only updates state; replace_on_changes makes it a new backup.
   await pulumi(["config", "set", "backupMaxBytes", "100000000"]);
   const replaced = await project.deploy("up");
-  expect(replaced.changeSummary).toEqual({ replace: 1, same: 3 });
+  expect(replaced.changeSummary).toEqual({ replace: 1, same: 5 });
   expect(replaced.stdout).toMatch(/\+-\s+arcgis-admin:index:SiteExport site-backup replaced/);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 2 });
   expect((await project.outputs()).backupFile).not.toBe(outputs.backupFile);
 
   const refreshed = await project.deploy("refresh");
-  expect(refreshed.changeSummary).toEqual({ same: 4 });
+  expect(refreshed.changeSummary).toEqual({ same: 6 });
 
   const destroyed = await project.deploy("destroy");
-  expect(destroyed.changeSummary).toEqual({ delete: 4 });
+  expect(destroyed.changeSummary).toEqual({ delete: 6 });
   // What each resource did, once each, told under that resource (the engine's events, and the display).
   expect(messagesByResource(destroyed.diagnostics)).toMatchObject({
     "arcgis-admin:index:Site::site": [expect.stringMatching(/^The site at \S+ was left running/)],

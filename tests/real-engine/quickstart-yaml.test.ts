@@ -85,7 +85,7 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
 
   // up: the three resources, through the plugin the CLI installed (not from PATH).
   const up = await project.mustCli(["up", "--yes", "--skip-preview"]);
-  expect(up.stdout).toContain("+ 4 created");
+  expect(up.stdout).toContain("+ 6 created");
   expect(up.stdout).not.toContain("pulumi-resource-arcgis-admin from $PATH");
   expect(emu.stats()).toMatchObject({ sitesCreated: 1 });
   const backups = fs.readdirSync(downloads);
@@ -106,35 +106,37 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
     "arcgis-admin:index:Collaboration",
     "arcgis-admin:index:Site",
     "arcgis-admin:index:SiteExport",
+    "arcgis-admin:index:SiteUpgrade",
+    "arcgis-admin:index:SystemProperties",
   ]);
 
   // up again: nothing changes (the CLI fails the update if anything would).
   const again = await project.mustCli(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
-  expect(again.stdout).toContain("4 unchanged");
+  expect(again.stdout).toContain("6 unchanged");
 
   // A new maxDownloadBytes only updates state...
   await project.mustCli(["config", "set", "maxBackupBytes", "2000000000"]);
   const yaml = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
   // The example without its resource option: the lines from `options:` to the option's key.
   const lines = yaml.split("\n");
-  const from = lines.indexOf("    options:");
   const to = lines.indexOf("        - maxDownloadBytes");
+  const from = lines.lastIndexOf("    options:", to);
   expect([from > 0, to > from]).toEqual([true, true]);
   const withoutOption = [...lines.slice(0, from), ...lines.slice(to + 1)].join("\n");
   expect(withoutOption).not.toMatch(/^\s+replaceOnChanges:/m);
   fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), withoutOption);
   const update = await project.mustCli(["preview"]);
-  expect(summary(update.stdout)).toEqual(["~ 1 to update", "3 unchanged"]);
+  expect(summary(update.stdout)).toEqual(["~ 1 to update", "5 unchanged"]);
   // ...but the example's replaceOnChanges makes it a replacement: a second export.
   fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), yaml);
   const replaced = await project.mustCli(["up", "--yes", "--skip-preview"]);
   expect(replaced.stdout).toMatch(/\+-\s*arcgis-admin:index:SiteExport site-backup replaced/);
-  expect(summary(replaced.stdout)).toEqual(["+-1 replaced", "3 unchanged"]);
+  expect(summary(replaced.stdout)).toEqual(["+-1 replaced", "5 unchanged"]);
   expect(fs.readdirSync(downloads)).toHaveLength(2);
 
   // refresh: what the servers say matches state.
   const refreshed = await project.mustCli(["refresh", "--yes", "--skip-preview"]);
-  expect(refreshed.stdout).toContain("4 unchanged");
+  expect(refreshed.stdout).toContain("6 unchanged");
 
   // No password plain anywhere the CLI keeps things (state, backups, stack config, its home).
   const stored = [

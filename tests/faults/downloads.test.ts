@@ -178,19 +178,21 @@ async function transpileClient(root: string): Promise<string> {
     }
   };
   await walk("");
-  // The client's index loads the Node.js version check from the folder above.
-  const { outputText } = ts.transpileModule(
-    await fs.readFile(path.join(REPO, "provider", "node-version.ts"), "utf8"),
-    {
-      fileName: "node-version.ts",
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2023,
-        esModuleInterop: true,
+  // The client loads the Node.js version check and the URL helper from the folder above.
+  for (const name of ["node-version", "url"]) {
+    const { outputText } = ts.transpileModule(
+      await fs.readFile(path.join(REPO, "provider", `${name}.ts`), "utf8"),
+      {
+        fileName: `${name}.ts`,
+        compilerOptions: {
+          module: ts.ModuleKind.CommonJS,
+          target: ts.ScriptTarget.ES2023,
+          esModuleInterop: true,
+        },
       },
-    },
-  );
-  await fs.writeFile(path.join(outDir, "..", "node-version.js"), outputText);
+    );
+    await fs.writeFile(path.join(outDir, "..", `${name}.js`), outputText);
+  }
   return path.join(outDir, "index.js");
 }
 

@@ -42,9 +42,13 @@ export function requests(emu: TestEmulator, suffix: string): number {
   return emu.requestLog().filter((r) => r.url.split("?")[0]!.endsWith(suffix)).length;
 }
 
-export async function until(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  ms = 60_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -7,7 +7,12 @@
  * only adopted. The backups' resources are in killed-run-backups.test.ts.
  */
 import * as path from "node:path";
-import { createPortalSession, federatedServers } from "../../provider/client";
+import {
+  createAdminSession,
+  createPortalSession,
+  federatedServers,
+  listMachines,
+} from "../../provider/client";
 import {
   closeAfterAll,
   emulator,
@@ -87,6 +92,18 @@ it("SiteMachine: killed during joinSite, recovered with cancel and refresh --cle
   };
   await killedUp(s, config, () => requests(second, "/joinSite") === 1);
   await recover(s);
+  // The server finishes the join the killed run asked for; a run meanwhile would find the machine
+  // neither in the site's list nor free, and its joinSite would be refused ("already joining").
+  const site = createAdminSession({
+    adminUrl: first.adminUrl,
+    username: "siteadmin",
+    password: SITE_PASSWORD,
+    tls: { caCert: first.caCert! },
+  });
+  await until(
+    async () => (await listMachines(site)).includes("gis2"),
+    "the killed run's join to end",
+  );
   const up = await s.mustRun("up", { config });
   expect(up.outputs).toMatchObject({ siteState: "created", secondState: "adopted" });
   expect(requests(second, "/joinSite")).toBe(1);

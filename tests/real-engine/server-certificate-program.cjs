@@ -3,7 +3,9 @@
  * The program of the real-engine ServerCertificate lifecycle, copied into the consumer project: a
  * Site (adminUrl, machineName, caCert: the certificates to trust, sitePassword secret) and the
  * ServerCertificate of its machine (orgRootPem, pfxBase64 and pfxPassword secret; rebind: true
- * sets rebindPreviousOnDestroy).
+ * sets rebindPreviousOnDestroy). certificateAdminUrl (else the site's adminUrl) and webServerUrl
+ * let the certificate's admin calls go through a fault proxy while its TLS check reaches the
+ * machine itself.
  */
 const pulumi = require("@pulumi/pulumi");
 const { ServerCertificate, Site } = require("pulumi-arcgis-admin");
@@ -19,7 +21,8 @@ module.exports = () => {
   });
   const https = new ServerCertificate("https", {
     serverType: site.serverType,
-    adminUrl: site.adminUrl,
+    adminUrl: config.get("certificateAdminUrl") ?? site.adminUrl,
+    webServerUrl: config.get("webServerUrl"),
     username: site.username,
     password: site.password,
     tls: site.tls,

@@ -3,7 +3,10 @@
  * emulator: the machine ends up presenting the declared certificate (to a handshake that trusts
  * only the organisation's new CA), a second `up` changes nothing and sends nothing, a renewal
  * swaps it in place, the state holds the PKCS #12 file and its password only as secrets, and
- * destroy leaves a working server (binding the previous certificate again when asked).
+ * destroy leaves a working server (binding the previous certificate again when asked). Then, on
+ * a second machine behind a fault proxy, the answers of both imports and of the bind are each lost
+ * once in one `up`: each reaches the server once, the engine shows the provider's message about
+ * it, and a second `up` (another spelling of adminUrl too) sends nothing.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,6 +18,7 @@ import {
   presentedCertificate,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
 import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
@@ -161,4 +165,135 @@ it("destroy with rebindPreviousOnDestroy binds the previous certificate again; t
     "selfsignedcertificate",
   );
   expect(emu.stats().sitesCreated).toBe(1);
+});
+
+describe("ServerCertificate through the real engine when the answers of the imports and the bind are lost", () => {
+  // The certificate's admin calls go through a plain-HTTP fault proxy in front of the TLS
+  // emulator, as tests/faults/server-certificate.test.ts does; the TLS check reaches the machine
+  // itself (webServerUrl), since the proxy cannot present the machine's certificate.
+  const LOST = {
+    root: {
+      path: "/sslcertificates/importRootOrIntermediate",
+      fault: { kind: "drop-answer", replaceWith: { status: 502 } },
+    },
+    server: {
+      path: "/sslcertificates/importExistingServerCertificate",
+      fault: { kind: "drop-answer" },
+    },
+    bind: {
+      path: `/machines/${MACHINE}/edit`,
+      fault: { kind: "drop-answer", replaceWith: { status: 502 } },
+    },
+  } satisfies Record<string, { path: string; fault: Fault }>;
+  type Call = keyof typeof LOST;
+  const CALLS = Object.keys(LOST) as Call[];
+
+  let lostEmu: TestEmulator;
+  let proxy: FaultProxy;
+  let lostStack: RealStack;
+  let lostConfig: Record<string, ConfigValue>;
+
+  const isCall = (call: Call, method: string, url: string) =>
+    method === "POST" && url.split("?")[0]!.endsWith(LOST[call].path);
+  /** The POSTs of each call the emulator itself received. */
+  const received = () =>
+    Object.fromEntries(
+      CALLS.map((call) => [
+        call,
+        lostEmu.requestLog().filter((r) => isCall(call, r.method, r.url)).length,
+      ]),
+    );
+  /** What the proxy did with each call's POSTs. */
+  const throughProxy = (call: Call) =>
+    proxy.seen.filter((s) => isCall(call, s.method, s.path)).map((s) => s.fault);
+
+  beforeAll(async () => {
+    lostEmu = await startTestEmulator({
+      serverType: "arcgis-server",
+      machineName: MACHINE,
+      createDelayMs: 50,
+      restartDelayMs: 300,
+    });
+    proxy = await startFaultProxy(new URL(lostEmu.adminUrl).origin);
+    // Each call's answer is lost once; anything sent again would be forwarded and counted.
+    const dropped = new Set<Call>();
+    proxy.setRule(({ method, path: url }) => {
+      const call = CALLS.find((c) => isCall(c, method, url));
+      if (call === undefined || dropped.has(call)) return undefined;
+      dropped.add(call);
+      return LOST[call].fault;
+    });
+    // The same consumer project as the suite's first stack: no second install of the package.
+    lostStack = await RealStack.create("server-certificate-lost", stack.consumer);
+    fs.copyFileSync(path.join(__dirname, "server-certificate-program.cjs"), lostStack.program);
+    lostConfig = {
+      ...config,
+      adminUrl: { value: lostEmu.adminUrl },
+      certificateAdminUrl: { value: proxy.url + new URL(lostEmu.adminUrl).pathname },
+      webServerUrl: { value: new URL(lostEmu.adminUrl).origin },
+      caCert: { value: `${lostEmu.caCert!}\n${ca.certPem}` },
+    };
+  }, 240_000);
+
+  afterAll(async () => {
+    // Only this stack's own files: the consumer project is the first stack's, removed with it.
+    if (lostStack !== undefined) fs.rmSync(lostStack.tmp, { recursive: true, force: true });
+    await proxy?.close();
+    await lostEmu?.close();
+  });
+
+  it("up sends each import and the bind once, says each answer was lost, and the machine presents the certificate", async () => {
+    const up = await lostStack.mustRun("up", { config: lostConfig });
+    expect(up.changeSummary).toEqual({ create: 3 });
+    // Each answer really was lost, and nothing was sent a second time.
+    for (const call of CALLS) expect(throughProxy(call)).toEqual(["drop-answer"]);
+    expect(received()).toEqual({ root: 1, server: 1, bind: 1 });
+    const presented = await presentedCertificate({
+      host: MACHINE,
+      port: Number(new URL(lostEmu.adminUrl).port),
+      trust: { trustOnly: ca.certPem },
+    });
+    expect(presented.sha256Fingerprint).toBe(fingerprintOf(first));
+    const alias = `gis-${fingerprintOf(first).slice(0, 8)}`;
+    expect(up.outputs?.certificateAlias).toBe(alias);
+    // The dynamic-provider host gives a step no URN: the engine files these under the stack.
+    const warnings = (up.diagnostics ?? [])
+      .filter((d) => d.severity === "warning")
+      .map((d) => d.message);
+    for (const lost of [
+      /^The answer to the import of orgroot on .* was lost .*The import is not sent again\.$/,
+      new RegExp(
+        `^The answer to the import of ${alias} on .* was lost .*The import is not sent again\\.$`,
+      ),
+      new RegExp(
+        `^The answer to the edit binding ${alias} on .* was lost .*The edit is not sent again\\.$`,
+      ),
+    ]) {
+      expect(warnings.filter((w) => lost.test(w))).toHaveLength(1);
+    }
+    expect(up.output + up.stderr).not.toContain(PFX_PASSWORD);
+  });
+
+  it("a second up changes nothing and sends nothing", async () => {
+    const seen = proxy.seen.length;
+    const again = await lostStack.mustRun("up", {
+      config: lostConfig,
+      options: { expectNoChanges: true },
+    });
+    expect(again.changeSummary).toEqual({ same: 3 });
+    expect(received()).toEqual({ root: 1, server: 1, bind: 1 });
+    expect(proxy.seen.slice(seen).filter((s) => s.method === "POST")).toEqual([]);
+  });
+
+  it("another spelling of adminUrl is an update of state, not a replacement, and sends nothing", async () => {
+    const respelled = `${proxy.url.replace("127.0.0.1", "LOCALHOST")}${new URL(lostEmu.adminUrl).pathname}/`;
+    const up = await lostStack.mustRun("up", {
+      config: { ...lostConfig, certificateAdminUrl: { value: respelled } },
+      options: { diff: true },
+    });
+    expect(up.changeSummary).toEqual({ update: 1, same: 2 });
+    expect(up.output).not.toMatch(/replace/i);
+    expect(received()).toEqual({ root: 1, server: 1, bind: 1 });
+    expect(lostEmu.stats().sitesCreated).toBe(1);
+  });
 });

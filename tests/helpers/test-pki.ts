@@ -1,10 +1,10 @@
 /**
  * A small PKI for tests: an organisation's root CA and server certificates it signs, packaged as
  * an administrator brings them to ArcGIS (the CA as PEM, the server certificate and its key as a
- * PKCS #12 file). node:crypto makes the keys; node-forge (which node:crypto lacks the means for)
- * builds and signs the certificates and writes the PKCS #12 file.
+ * PKCS #12 file). node:crypto makes the keys and signs; node-forge (which node:crypto lacks the
+ * means for) lays out the certificates and writes the PKCS #12 file.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import forge from "node-forge";
 
 /** A certificate with its key, in PEM. */
@@ -21,6 +21,25 @@ function rsaKeys(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki
     privateKey: forgeKey,
     publicKey: forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e),
   };
+}
+
+/**
+ * Signs `cert` with SHA-256 and RSA as forge's `cert.sign` does, but with node:crypto's native
+ * RSA: forge's JavaScript big-number arithmetic made certificates the slowest part of the tests.
+ */
+function signWith(cert: forge.pki.Certificate, keyPem: string): void {
+  const signed: string[] = [];
+  const md = {
+    algorithm: "sha256",
+    update(bytes: string) {
+      signed.push(bytes);
+      return md;
+    },
+  };
+  const key = {
+    sign: () => sign("sha256", Buffer.from(signed.join(""), "binary"), keyPem).toString("binary"),
+  };
+  cert.sign(key as unknown as forge.pki.rsa.PrivateKey, md as unknown as forge.md.MessageDigest);
 }
 
 function newCertificate(publicKey: forge.pki.PublicKey, commonName: string, days: number) {
@@ -48,11 +67,9 @@ export function makeRootCa(commonName = "Test Organisation Root CA"): Issued {
     { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
     { name: "subjectKeyIdentifier" },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return {
-    certPem: forge.pki.certificateToPem(cert),
-    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
-  };
+  const keyPem = forge.pki.privateKeyToPem(keys.privateKey);
+  signWith(cert, keyPem);
+  return { certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
 /** A server certificate for `names` (DNS names or IP addresses), signed by `ca`. */
@@ -78,7 +95,7 @@ export function issueServerCertificate(
       ),
     },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(ca.keyPem), forge.md.sha256.create());
+  signWith(cert, ca.keyPem);
   return {
     certPem: forge.pki.certificateToPem(cert),
     keyPem: forge.pki.privateKeyToPem(keys.privateKey),

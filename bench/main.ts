@@ -269,6 +269,7 @@ export async function main(argv: string[]): Promise<number> {
             parallel: 32,
             defaultParallelToo: !quick,
             warmUps: quick ? 0 : 1,
+            floorUpAndDestroyOnly: quick,
           }),
         ),
       );

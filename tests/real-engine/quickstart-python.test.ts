@@ -133,27 +133,36 @@ afterAll(async () => {
 
 it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the Python quick start", async () => {
   await pulumi(["stack", "init", "dev"]);
-  const plain = {
-    "arcgis-admin:adminUrl": emu.adminUrl,
-    "arcgis-admin:username": "siteadmin",
-    "arcgis-admin:sharingUrl": emu.sharingUrl,
-    "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
-    collaborationId: COLLABORATION,
-  };
-  for (const [key, value] of Object.entries(plain)) await pulumi(["config", "set", key, value]);
-  await pulumi(["config", "set", "--secret", "arcgis-admin:password"], SITE_PASSWORD);
-  await pulumi(["config", "set", "--secret", "arcgis-admin:portalPassword"], PORTAL_ADMIN.password);
   // The organisation's CA and the machine's certificate; every connection trusts the CA too,
   // since the machine (and the emulator's portal on its port) presents that certificate after the bind.
   const ca = makeRootCa();
   const issued = issueServerCertificate(ca, ["127.0.0.1"]);
   const pfx = pkcs12(issued, PFX_PASSWORD).toString("base64");
-  await pulumi(["config", "set", "arcgis-admin:caCert"], `${emu.caCert!}\n${ca.certPem}`);
-  await pulumi(["config", "set", "--secret", "serverCertificatePfx"], pfx);
-  await pulumi(["config", "set", "--secret", "serverCertificatePassword"], PFX_PASSWORD);
-  await pulumi(["config", "set", "caCertificate"], ca.certPem);
-  // The machine as the emulator's site lists it (its host name), not the host of adminUrl.
-  await pulumi(["config", "set", "serverCertificateMachine", os.hostname()]);
+  const plain = {
+    "arcgis-admin:adminUrl": emu.adminUrl,
+    "arcgis-admin:username": "siteadmin",
+    "arcgis-admin:sharingUrl": emu.sharingUrl,
+    "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
+    "arcgis-admin:caCert": `${emu.caCert!}\n${ca.certPem}`,
+    collaborationId: COLLABORATION,
+    caCertificate: ca.certPem,
+    // The machine as the emulator's site lists it (its host name), not the host of adminUrl.
+    serverCertificateMachine: os.hostname(),
+  };
+  // One CLI run for the plain keys; each secret on stdin, never on a command line.
+  await pulumi([
+    "config",
+    "set-all",
+    ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+  ]);
+  for (const [key, value] of Object.entries({
+    "arcgis-admin:password": SITE_PASSWORD,
+    "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
+    serverCertificatePfx: pfx,
+    serverCertificatePassword: PFX_PASSWORD,
+  })) {
+    await pulumi(["config", "set", "--secret", key], value);
+  }
 
   const created = await project.deploy("up");
   expect(created.changeSummary).toEqual({ create: 7 });

@@ -7,8 +7,12 @@ plugin `pulumi-resource-arcgis-admin` and its Python SDK `pulumi_arcgis_admin`. 
 in this folder (README.md). The connections are the package's `arcgis-admin:*` stack config keys
 (docs/connection.md; each can also come from its `ARCGIS_ADMIN_*` environment variable); this
 project's own keys are `collaborationId`, and optionally `portalId`, `downloadDir` and
-`backupMaxBytes`.
+`backupMaxBytes`; with `serverCertificatePfx` and `serverCertificatePassword` (both secrets) the
+site's machine is also given the organisation's certificate (`caCertificate`,
+`serverCertificateMachine` optional).
 """
+
+from urllib.parse import urlparse
 
 import pulumi
 
@@ -60,6 +64,36 @@ collaboration = arcgis.Collaboration(
     collaboration_id=config.require("collaborationId"),
     portal_id=config.get("portalId"),
 )
+
+# The machine's own certificate, only when the stack config gives one: a PKCS #12 file (base64)
+# and its password, both secrets, and optionally the PEM of the CA that signed it.
+pfx = config.get_secret("serverCertificatePfx")
+pfx_password = config.get_secret("serverCertificatePassword")
+if (pfx is None) != (pfx_password is None):
+    raise ValueError(
+        "serverCertificatePfx and serverCertificatePassword go together: set both, or neither."
+    )
+if pfx is not None:
+    ca_pem = config.get("caCertificate")
+    certificate = arcgis.ServerCertificate(
+        "site-certificate",
+        server_type=site.server_type,
+        admin_url=site.admin_url,
+        username=site.username,
+        password=site.password,
+        machine_name=config.get("serverCertificateMachine")
+        or site.admin_url.apply(lambda url: urlparse(url).hostname),
+        ca_certificates=[] if ca_pem is None else [{"alias": "orgroot", "pem": ca_pem}],
+        pkcs12=pfx,
+        cert_password=pfx_password,
+        alias="quickstart",
+        # Destroy binds the certificate the machine presented before, as the properties are put back.
+        rebind_previous_on_destroy=True,
+        # Bound last: the web server restarts for the bind, so nothing else of the stack is
+        # talking to the machine then.
+        opts=pulumi.ResourceOptions(depends_on=[upgrade, properties, backup, collaboration]),
+    )
+    pulumi.export("certificateFingerprint", certificate.sha256_fingerprint)
 
 pulumi.export("siteAdminUrl", site.admin_url)
 pulumi.export("siteState", site.state)

@@ -61,8 +61,11 @@ const examples: Array<{
   {
     name: "https",
     config: () => ({ machineName: "127.0.0.1" }),
-    secrets: { pfxPassword: SITE_PASSWORD },
-    creates: ["Site", "ServerCertificate"],
+    secrets: {
+      pfxPassword: SITE_PASSWORD,
+      "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
+    },
+    creates: ["Site", "ServerCertificate", "Federation"],
   },
   {
     name: "restore-drill",

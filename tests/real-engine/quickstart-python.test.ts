@@ -7,12 +7,18 @@
  * `pulumi up` in the example's folder (the engine's Python language host runs `__main__.py`)
  * against the emulator seeded as `npm start` seeds it: up, up unchanged, a new backup limit that
  * replaces the backup (replace_on_changes on an input the provider only updates in state),
- * refresh, destroy. The state holds the plugin's type tokens and no plain password.
+ * refresh, destroy. The stack config gives a PKCS #12 file, so the quick start's optional
+ * ServerCertificate is deployed too and the machine presents that certificate. The state holds
+ * the plugin's type tokens and no plain password.
  */
 import { spawn } from "node:child_process";
+import { X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import { presentedCertificate } from "../../provider/client";
 import { REPO_ROOT } from "../../tools/harness/host";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 import {
   collaborationExists,
   startTestEmulator,
@@ -46,6 +52,7 @@ const SITE_PASSWORD = "py-Quickstart-Site-1";
 const PORTAL_ADMIN = { username: "portaladmin", password: "quickstart-Portal-1" };
 const SEED_PORTAL = "QUICKSTARTHOST";
 const COLLABORATION = "quickstart-partners";
+const PFX_PASSWORD = "py-Quickstart-Pfx-1";
 
 let emu: TestEmulator;
 let project: CliProject;
@@ -126,20 +133,39 @@ afterAll(async () => {
 
 it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the Python quick start", async () => {
   await pulumi(["stack", "init", "dev"]);
+  // The organisation's CA and the machine's certificate; every connection trusts the CA too,
+  // since the machine (and the emulator's portal on its port) presents that certificate after the bind.
+  const ca = makeRootCa();
+  const issued = issueServerCertificate(ca, ["127.0.0.1"]);
+  const pfx = pkcs12(issued, PFX_PASSWORD).toString("base64");
   const plain = {
     "arcgis-admin:adminUrl": emu.adminUrl,
     "arcgis-admin:username": "siteadmin",
     "arcgis-admin:sharingUrl": emu.sharingUrl,
     "arcgis-admin:portalUsername": PORTAL_ADMIN.username,
+    "arcgis-admin:caCert": `${emu.caCert!}\n${ca.certPem}`,
     collaborationId: COLLABORATION,
+    caCertificate: ca.certPem,
+    // The machine as the emulator's site lists it (its host name), not the host of adminUrl.
+    serverCertificateMachine: os.hostname(),
   };
-  for (const [key, value] of Object.entries(plain)) await pulumi(["config", "set", key, value]);
-  await pulumi(["config", "set", "--secret", "arcgis-admin:password"], SITE_PASSWORD);
-  await pulumi(["config", "set", "--secret", "arcgis-admin:portalPassword"], PORTAL_ADMIN.password);
-  await pulumi(["config", "set", "arcgis-admin:caCert"], emu.caCert);
+  // One CLI run for the plain keys; each secret on stdin, never on a command line.
+  await pulumi([
+    "config",
+    "set-all",
+    ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+  ]);
+  for (const [key, value] of Object.entries({
+    "arcgis-admin:password": SITE_PASSWORD,
+    "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
+    serverCertificatePfx: pfx,
+    serverCertificatePassword: PFX_PASSWORD,
+  })) {
+    await pulumi(["config", "set", "--secret", key], value);
+  }
 
   const created = await project.deploy("up");
-  expect(created.changeSummary).toEqual({ create: 6 });
+  expect(created.changeSummary).toEqual({ create: 7 });
   const outputs = await project.outputs();
   expect(outputs).toMatchObject({
     siteState: "created",
@@ -149,6 +175,15 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
   // downloadTo is relative to the project folder, where the program runs.
   expect(fs.existsSync(path.resolve(project.dir, outputs.backupFile as string))).toBe(true);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 1 });
+  // The machine presents the certificate of the stack config, to a handshake trusting only its CA.
+  const presented = await presentedCertificate({
+    host: "127.0.0.1",
+    port: Number(new URL(emu.adminUrl).port),
+    trust: { trustOnly: ca.certPem },
+  });
+  const wanted = new X509Certificate(issued.certPem).fingerprint256;
+  expect(presented.sha256Fingerprint).toBe(wanted.replaceAll(":", "").toLowerCase());
+  expect(outputs.certificateFingerprint).toBe(presented.sha256Fingerprint);
 
   const state = await project.exportState();
   const resources = (state.deployment.resources ?? []) as Array<{
@@ -164,6 +199,7 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
       "arcgis-admin:index:Collaboration",
       "arcgis-admin:index:SiteUpgrade",
       "arcgis-admin:index:SystemProperties",
+      "arcgis-admin:index:ServerCertificate",
     ]),
   );
   // Passwords: only their ciphertext, in the state, the backend and the stack's config file.
@@ -175,25 +211,27 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
     // includes(), not toContain(): a failure must not print the whole state.
     expect(text.includes(SITE_PASSWORD)).toBe(false);
     expect(text.includes(PORTAL_ADMIN.password)).toBe(false);
+    expect(text.includes(PFX_PASSWORD)).toBe(false);
+    expect(text.includes(pfx.slice(0, 64))).toBe(false);
   }
 
   const again = await project.deploy("up");
-  expect(again.changeSummary).toEqual({ same: 6 });
+  expect(again.changeSummary).toEqual({ same: 7 });
   expect(emu.stats()).toMatchObject({ exportsCompleted: 1 });
 
   // The limit alone only updates state; replace_on_changes makes it a new backup.
   await pulumi(["config", "set", "backupMaxBytes", "100000000"]);
   const replaced = await project.deploy("up");
-  expect(replaced.changeSummary).toEqual({ replace: 1, same: 5 });
+  expect(replaced.changeSummary).toEqual({ replace: 1, same: 6 });
   expect(replaced.stdout).toMatch(/\+-\s+arcgis-admin:index:SiteExport site-backup replaced/);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 2 });
   expect((await project.outputs()).backupFile).not.toBe(outputs.backupFile);
 
   const refreshed = await project.deploy("refresh");
-  expect(refreshed.changeSummary).toEqual({ same: 6 });
+  expect(refreshed.changeSummary).toEqual({ same: 7 });
 
   const destroyed = await project.deploy("destroy");
-  expect(destroyed.changeSummary).toEqual({ delete: 6 });
+  expect(destroyed.changeSummary).toEqual({ delete: 7 });
   // What each resource did, once each, told under that resource (the engine's events, and the display).
   expect(messagesByResource(destroyed.diagnostics)).toMatchObject({
     "arcgis-admin:index:Site::site": [expect.stringMatching(/^The site at \S+ was left running/)],
@@ -207,5 +245,14 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
   const shown = destroyed.stdout.slice(destroyed.stdout.indexOf("Diagnostics:"));
   expect(shown).toMatch(/arcgis-admin:index:Site \(site\):\n\s+The site at \S+ was left running/);
   expect((await project.exportState()).deployment.resources ?? []).toEqual([]);
+  // Destroy bound the emulator's self-signed certificate again.
+  const after = await presentedCertificate({
+    host: "127.0.0.1",
+    port: Number(new URL(emu.adminUrl).port),
+    trust: { trustOnly: emu.caCert! },
+  });
+  expect(after.sha256Fingerprint).toBe(
+    new X509Certificate(emu.caCert!).fingerprint256.replaceAll(":", "").toLowerCase(),
+  );
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, SEED_PORTAL)).toBe(false);
 }, 280_000);

@@ -59,15 +59,6 @@ const examples: Array<{
     creates: ["Site", "SiteMachine"],
   },
   {
-    name: "https",
-    config: () => ({ machineName: "127.0.0.1" }),
-    secrets: {
-      pfxPassword: SITE_PASSWORD,
-      "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
-    },
-    creates: ["Site", "ServerCertificate", "Federation"],
-  },
-  {
     name: "restore-drill",
     config: () => ({
       drill: "2026-11-27",

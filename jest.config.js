@@ -15,10 +15,11 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },
   testTimeout: 60000,
-  // Three suites at a time on the 2-core machine: the real-engine suites spend much of their time
-  // waiting (on the CLI's start-up, the emulator's creation delays, a minute-long creation), and
-  // with two at a time the cores were idle a fifth of the run.
-  maxWorkers: 3,
+  // Four suites at a time on the 2-core machine: the real-engine suites spend about half their
+  // time waiting (the emulator's creation delays, a killed run's recovery, a minute-long
+  // creation), and with fewer at a time the cores stood idle (bench/RESULTS.md, the test suite's
+  // time).
+  maxWorkers: 4,
   // Suites Jest has not timed yet start with the long ones, whatever their file size.
   testSequencer: "<rootDir>/tests/sequencer.cjs",
 };

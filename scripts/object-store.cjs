@@ -404,10 +404,10 @@ async function startOnce(weed, buckets, env, ports) {
   );
   const stop = async () => {
     if (exited === undefined) {
-      child.kill("SIGTERM");
-      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      // SIGKILL: the data folder is deleted next, so weed's graceful shutdown (its volume server
+      // waits out `-volume.preStopSeconds`, then each server drains in turn) would only delay it.
+      child.kill("SIGKILL");
       await exit;
-      clearTimeout(killer);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

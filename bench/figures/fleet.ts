@@ -61,10 +61,12 @@ export interface FleetOptions {
   /** Runs of the empty program before measuring (module and binary caches). */
   warmUps: number;
   /**
-   * Only `up` and `destroy` of the empty program and the one trivial resource (a quick run: the
-   * fleet and its floor still run every operation, which is what the figure compares).
+   * A quick run: only `up` of the empty program and of the one trivial resource (the fleet and
+   * its floor still run every operation, which is what the figure compares), and the fleet of one
+   * site created with the slow comparison's delay and `--parallel`, so that its `up` is also the
+   * comparison's one site instead of a stack of its own.
    */
-  floorUpAndDestroyOnly?: boolean;
+  quick?: boolean;
 }
 
 /** A TLS certificate for 127.0.0.1 that every emulator of the figure serves, so one CA is trusted. */
@@ -227,21 +229,27 @@ export async function fleetFigure(
     for (let i = 0; i < options.warmUps; i++) {
       await floorCase(setup, "empty", 0, `warm-up ${i + 1}`);
     }
-    const baseOps = options.floorUpAndDestroyOnly
-      ? OPS.filter((o) => o.name === "up" || o.name === "destroy")
-      : OPS;
+    const upOnly = OPS.slice(0, 1);
+    const baseOps = options.quick === true ? upOnly : OPS;
     const empty = await floorCase(setup, "empty", 0, "empty program", baseOps);
     const trivial = await floorCase(setup, "trivial", 1, "one trivial resource", baseOps);
-    const pairs: Array<{ count: number; floor: CaseResult; fleet: CaseResult }> = [];
-    for (const count of options.counts) {
-      const floor = await floorCase(setup, "floor", count, `floor fleet ${3 * count}`);
-      const fleet = await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
-      pairs.push({ count, floor, fleet });
-    }
-    const upOnly = OPS.slice(0, 1);
     const slowLabel = (n: number, p: number | undefined) =>
       `${n} site${n === 1 ? "" : "s"}, ${options.delayMs / 1000} s creation, ${p === undefined ? "default parallelism" : `--parallel ${p}`}`;
-    const slowOne = await fleetCase(
+    const pairs: Array<{ count: number; floor: CaseResult; fleet: CaseResult }> = [];
+    let slowOne: CaseResult | undefined;
+    for (const count of options.counts) {
+      const floor = await floorCase(setup, "floor", count, `floor fleet ${3 * count}`);
+      if (options.quick === true && count === 1) {
+        const label = `fleet 1 (${slowLabel(1, options.parallel)})`;
+        const fleet = await fleetCase(setup, tls, 1, label, OPS, options.delayMs, options.parallel);
+        pairs.push({ count, floor, fleet });
+        slowOne = fleet;
+      } else {
+        const fleet = await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
+        pairs.push({ count, floor, fleet });
+      }
+    }
+    slowOne ??= await fleetCase(
       setup,
       tls,
       1,
@@ -396,13 +404,16 @@ function report(
     });
   }
 
+  // A quick run's fleet of one is also the slow comparison's one site: listed once.
   const cases = [
-    empty,
-    trivial,
-    ...pairs.flatMap((p) => [p.floor, p.fleet]),
-    slow.slowOne,
-    slow.slowMany,
-    ...(slow.slowDefault === undefined ? [] : [slow.slowDefault]),
+    ...new Set([
+      empty,
+      trivial,
+      ...pairs.flatMap((p) => [p.floor, p.fleet]),
+      slow.slowOne,
+      slow.slowMany,
+      ...(slow.slowDefault === undefined ? [] : [slow.slowDefault]),
+    ]),
   ];
   const rows = cases.flatMap((c) =>
     (Object.entries(c.ops) as Array<[OpName, OpResult]>).map(([n, o]) => [

@@ -263,13 +263,13 @@ export async function main(argv: string[]): Promise<number> {
       figures.push(await timed(5, "export download", () => exportDownload(setup, exportMiB)));
     if (only.includes(6)) {
       figures.push(
-        await timed(6, "real engine", () => engineFigure(setup, engineRuns, quick ? 0 : 1)),
+        await timed(6, "real engine", () => engineFigure(setup, engineRuns, quick ? 0 : 1, !quick)),
       );
     }
     if (only.includes(7)) {
       figures.push(
         await timed(7, "side by side with Esri's Ansible create_site", () =>
-          sideBySide(setup, sideDelays, engineRuns, quick ? 0 : 1),
+          sideBySide(setup, sideDelays, engineRuns, quick ? 0 : 1, !quick),
         ),
       );
     }

@@ -5,7 +5,7 @@
  * Flags (after `npm run bench --`):
  *   --quick                every figure once at small sizes (a few seconds per figure); writes
  *                          nothing unless --out is given, and fails when a figure cannot be
- *                          computed (tests/bench/quick.test.ts runs it in `npm test`)
+ *                          computed (`npm test` runs it)
  *   --long                 also measure completion with a 30 s creation (10 runs at once)
  *   --runs N               measured runs per side and mode of figure 2 (default 15)
  *   --completion-runs N    runs of the 3 s completion figure (default 12, at least 10)

@@ -121,8 +121,8 @@ async function ourRun(
 }
 
 /**
- * One `pulumi up` of a new stack whose program is the same Site alone (tests/real-engine/
- * program.cjs with siteOnly), through the real `pulumi` CLI as a user runs it, at zero delay.
+ * One `pulumi up` of a new stack whose program is the same Site alone (tools/harness/program.cjs
+ * with siteOnly), through the real `pulumi` CLI as a user runs it, at zero delay.
  */
 async function engineRun(
   setup: ProviderSetup,
@@ -310,7 +310,8 @@ export async function sideBySide(
       met: engineUp <= limit,
     };
     summary.push(row);
-    const existingUp = median(engineExisting.map((e) => e.upMs));
+    const existingUp =
+      engineExisting.length === 0 ? Number.NaN : median(engineExisting.map((e) => e.upMs));
     if (engineExisting.length > 0) {
       summary.push({
         figure: `7. Delay 0 s: the same through the real engine with a stack that exists already (its config set by an earlier \`pulumi preview\`) vs Ansible's create_site`,

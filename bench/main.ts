@@ -274,7 +274,9 @@ export async function main(argv: string[]): Promise<number> {
       );
     }
     if (only.includes(8)) {
-      figures.push(await timed(8, "npm start", () => startFigure(engineRuns, quick ? 0 : 1)));
+      figures.push(
+        await timed(8, "npm start", () => startFigure(engineRuns, quick ? 0 : 1, !quick)),
+      );
     }
     if (only.includes(9))
       figures.push(await timed(9, "export upload", () => exportUpload(setup, exportMiB)));

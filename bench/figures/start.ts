@@ -60,10 +60,13 @@ function timedScript(script: string, args: string[], env: NodeJS.ProcessEnv): Pr
  *
  * @param runs - measured runs (each: a first start, a second start, a destroy).
  * @param warmUps - runs before them that are not counted (0 in a quick run).
+ * @param destroy - undo each run with `npm run destroy`'s `pulumi destroy` (not timed); without
+ *   it (a quick run) only the emulator is stopped.
  */
 export async function startFigure(
   runs: number,
   warmUps = 1,
+  destroy = true,
 ): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const results: Run[] = [];
   for (let i = 0; i < runs + warmUps; i++) {
@@ -97,6 +100,8 @@ export async function startFigure(
       const repeatCli = calls();
       if (i >= warmUps) results.push({ firstMs, firstCli, repeatMs, repeatCli });
     } finally {
+      // Without its state folder, destroy.mjs finds no stack and only stops the emulator.
+      if (!destroy) fs.rmSync(path.join(tmp, "state"), { recursive: true, force: true });
       await timedScript("destroy.mjs", [...stack, ...paths], env).catch(() => undefined);
       fs.rmSync(path.join(REPO_ROOT, `Pulumi.${stack[1]}.yaml`), { force: true });
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -35,6 +35,16 @@ const store = require("../../scripts/object-store.cjs") as {
 };
 type Store = Awaited<ReturnType<typeof store.startObjectStore>>;
 
+/**
+ * Starts the store figure 9 uploads to. A fresh SeaweedFS refuses to hand out volume ids until
+ * two heartbeat intervals after its volume server reported (weed/topology/topology.go,
+ * allocationDelay), so its first write waits: a quick run starts it early, to let that pass
+ * while other figures run.
+ */
+export function startUploadStore(): Promise<Store> {
+  return store.startObjectStore({ buckets: [BUCKET] });
+}
+
 interface SizeResult {
   archiveBytes: number;
   /** From the download GET's arrival at the emulator to create's answer, ms. */
@@ -117,12 +127,14 @@ async function measureSize(
  * one store started for the figure.
  *
  * @param paddingMiB - e.g. [25, 100, 200].
+ * @param started - the store, started earlier by {@link startUploadStore}; the figure stops it.
  */
 export async function exportUpload(
   setup: ProviderSetup,
   paddingMiB: readonly number[],
+  started?: Promise<Store>,
 ): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
-  const s3 = await store.startObjectStore({ buckets: [BUCKET] });
+  const s3 = await (started ?? startUploadStore());
   const results: SizeResult[] = [];
   try {
     for (const size of paddingMiB) results.push(await measureSize(setup, s3, size * MiB));

@@ -186,9 +186,9 @@ describe("SystemProperties and SiteUpgrade on an upgraded ArcGIS Server site thr
     expect(up.output).not.toMatch(/replace|delete/i);
     // Reads and a token for the new origin only: no upgrade, no property update, no other write.
     const sent = emu.requestLog().slice(seen);
-    expect(
-      sent.filter((e) => e.method !== "GET" && !/\/generateToken(\?|$)/.test(e.url)),
-    ).toEqual([]);
+    expect(sent.filter((e) => e.method !== "GET" && !/\/generateToken(\?|$)/.test(e.url))).toEqual(
+      [],
+    );
     expect(upgradePosts(emu)).toBe(1);
     expect(propertyUpdates(emu)).toBe(1);
     // The program's outputs are the resources' recorded outputs: state holds the new spelling.

@@ -26,9 +26,16 @@ afterAll(async () => {
   await closeDispatchers();
 });
 
-/** A raw TCP server that answers each connection's first bytes with `answer(socket)`. */
-async function rawServer(answer: (socket: net.Socket) => void): Promise<string> {
+/**
+ * A raw TCP server that answers each connection's first bytes with `answer(socket)`; `connections`
+ * counts what reached it (a TLS probe of the port is one more).
+ */
+async function rawServer(
+  answer: (socket: net.Socket) => void,
+): Promise<{ url: string; connections: () => number }> {
+  let connections = 0;
   const server = net.createServer((socket) => {
+    connections++;
     socket.on("error", () => undefined);
     socket.once("data", () => answer(socket));
   });
@@ -39,7 +46,8 @@ async function rawServer(answer: (socket: net.Socket) => void): Promise<string> 
         server.close(() => resolve());
       }),
   );
-  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  return { url, connections: () => connections };
 }
 
 /** A plain http server that starts an answer (status line and a header), then closes. */
@@ -82,7 +90,7 @@ describe("the https hint on a closed plain-http connection", () => {
   });
 
   it("a plain http server cut off mid-answer: undici had read its first bytes, and no hint", async () => {
-    const url = `${await cutMidAnswer()}/arcgis/admin`;
+    const url = `${(await cutMidAnswer()).url}/arcgis/admin`;
     const { thrown, error } = await classified(url);
     expect(thrown.code).toBe("UND_ERR_SOCKET");
     expect(thrown.socket?.bytesRead).toBeGreaterThan(0);
@@ -92,8 +100,11 @@ describe("the https hint on a closed plain-http connection", () => {
   });
 
   it("through an operation: a cut-off answer is neither told to use https nor taken for a TLS port", async () => {
-    const adminUrl = `${await cutMidAnswer()}/arcgis/admin`;
+    const server = await cutMidAnswer();
+    const adminUrl = `${server.url}/arcgis/admin`;
     const error = await failure(getUpgradeStatus(adminUrl, { retry: false }));
+    // The request's own connection only: no TLS handshake was tried to confirm a TLS port.
+    expect(server.connections()).toBe(1);
     expect(isArcGISRequestError(error)).toBe(true);
     expect(error.message).toMatch(/other side closed/);
     expect(error.message).not.toMatch(/https:\/\//);

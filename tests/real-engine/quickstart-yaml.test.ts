@@ -9,7 +9,8 @@
  * site the quick start left running, examples/https-yaml (a ServerCertificate from secret stack
  * config) in a second stack through the same plugin: up, up unchanged, destroy.
  *
- * One emulator, each step once: the suite's wall time stays under a minute and a half.
+ * One emulator and one plugin install for both programs, each step once: CLI runs are what the
+ * suite costs.
  */
 import { X509Certificate } from "node:crypto";
 import * as fs from "node:fs";

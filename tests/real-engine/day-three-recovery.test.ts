@@ -199,7 +199,7 @@ it("killed while the upgrade, the properties' update and the certificate's impor
   proxy.setRule(() => undefined);
   await recover(s);
   const up = await s.mustRun("up", { config });
-  expect(up.changeSummary).toEqual({ create: 3 });
+  expect(up.changeSummary).toEqual({ create: 3, same: 1 });
   // The upgrade and the update the killed run sent are found done, and both imports adopted.
   expect(posts()).toEqual({ upgrade: 1, update: 1, root: 1, server: 1, bind: 1 });
   expect(await pendingOperations(s)).toEqual([]);
@@ -217,11 +217,11 @@ it("killed while the upgrade, the properties' update and the certificate's impor
   expect((await presentedTo(ca.certPem)).sha256Fingerprint).toBe(fingerprintOf(first.certPem));
 
   const again = await s.mustRun("up", { config, options: { expectNoChanges: true } });
-  expect(again.changeSummary).toEqual({ same: 3 });
+  expect(again.changeSummary).toEqual({ same: 4 });
   expect(posts()).toEqual({ upgrade: 1, update: 1, root: 1, server: 1, bind: 1 });
 
   const destroyed = await s.mustRun("destroy", { config });
-  expect(destroyed.changeSummary).toEqual({ delete: 3 });
+  expect(destroyed.changeSummary).toEqual({ delete: 4 });
   // The certificate bound before the stack is bound again, and the machine presents it.
   expect(posts()).toMatchObject({ bind: 2, update: 1 });
   expect((await presentedTo(emu.caCert!)).sha256Fingerprint).toBe(fingerprintOf(emu.caCert!));
@@ -266,7 +266,7 @@ it("Ctrl-C while the upgrade, the properties' update and the renewal's bind are 
 
   proxy.setRule(() => undefined);
   const again = await s.mustRun("up", { config: changed, options: { expectNoChanges: true } });
-  expect(again.changeSummary).toEqual({ same: 3 });
+  expect(again.changeSummary).toEqual({ same: 4 });
   expect(posts()).toEqual({ upgrade: 1, update: 1, root: 0, server: 1, bind: 1 });
   expect(again.outputs).toMatchObject({
     outcome: "upgraded",

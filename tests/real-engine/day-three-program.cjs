@@ -5,8 +5,10 @@
  * ServerCertificate of the site's machine. None waits for another, so that one signal lands
  * while all three are mid-call; the test holds the other two until the upgrade is done (a real
  * program would give them `dependsOn: upgrade`). Stack config: adminUrl (the admin calls),
- * webServerUrl (the TLS check), machineName, orgRootPem, properties (JSON), certificate (which
- * PKCS #12 file of `secrets`), and secrets (secret JSON: sitePassword, pfxPassword, pfx by name).
+ * webServerUrl (the TLS check), machineName, orgRootPem, properties (JSON), and secrets (secret
+ * JSON: sitePassword, pfxPassword, pfx.first and pfx.renewed). With DAY_THREE_RENEWAL=true in the
+ * environment it declares the renewal and another WebContextURL, so that the test changes the
+ * declaration without a config command.
  */
 const pulumi = require("@pulumi/pulumi");
 const { ServerCertificate, SiteUpgrade, SystemProperties } = require("pulumi-arcgis-admin");
@@ -21,12 +23,16 @@ module.exports = () => {
     password: secrets.apply((s) => s.sitePassword),
   };
   const upgrade = new SiteUpgrade("upgrade", connection);
+  const renewal = process.env.DAY_THREE_RENEWAL === "true";
+  const declared = JSON.parse(config.require("properties"));
   const properties = new SystemProperties("properties", {
     ...connection,
-    properties: JSON.parse(config.require("properties")),
+    properties: renewal
+      ? { ...declared, WebContextURL: "https://gis2.example.com/server" }
+      : declared,
     restoreOnDestroy: true,
   });
-  const certificate = config.require("certificate");
+  const certificate = renewal ? "renewed" : "first";
   const https = new ServerCertificate("https", {
     ...connection,
     webServerUrl: config.require("webServerUrl"),

@@ -28,7 +28,7 @@ import { startFaultProxy, type Exchange, type FaultProxy } from "../helpers/faul
 import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 import { closeAfterAll, pendingOperations, recover, stack, until } from "./killed-run-support";
 
-// Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
+// Each test runs the pulumi CLI several times, and a loaded machine slows every run.
 jest.setTimeout(300_000);
 closeAfterAll();
 
@@ -147,6 +147,16 @@ async function upgradedSoftware(from: string, to: string, port = 0, dataDir?: st
   });
 }
 
+/** Waits for the calls to be held, failing at once when the run ends first (a step failed). */
+async function held(calls: Promise<void>, running: Promise<RunResult>): Promise<void> {
+  await Promise.race([
+    calls,
+    running.then((ended) => {
+      throw new Error(`pulumi up ended before its calls were held:\n${ended.output}`);
+    }),
+  ]);
+}
+
 let s: Awaited<ReturnType<typeof stack>>;
 let config: Record<string, ConfigValue>;
 
@@ -191,7 +201,7 @@ it("killed while the upgrade, the properties' update and the certificate's impor
   const heldUntilKilled = holdMidCall(["upgrade", "update", "server"], new Promise(() => {}));
   let pid = 0;
   const running = s.run("up", { config, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
-  await heldUntilKilled;
+  await held(heldUntilKilled, running);
   await until(() => pid !== 0, "the CLI");
   process.kill(pid, "SIGKILL");
   const killed = await running;
@@ -251,7 +261,7 @@ it("Ctrl-C while the upgrade, the properties' update and the renewal's bind are 
     onSpawn: (p) => (pid = p),
     timeoutMs: 120_000,
   });
-  await heldUntilCancelled;
+  await held(heldUntilCancelled, running);
   await until(() => pid !== 0, "the CLI");
   process.kill(pid, "SIGINT");
   // The engine takes the signal while the three calls are still held, then they complete.

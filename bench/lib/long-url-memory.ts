@@ -13,8 +13,15 @@ import { Agent, request } from "undici";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
-/** The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor. */
-const V8_DEFAULTS = ["--semi-space-growth-factor=2", "--heap-growing-percent=0"];
+/**
+ * The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor,
+ * the regular step above what is live.
+ */
+const V8_DEFAULTS = [
+  "--semi-space-growth-factor=2",
+  "--heap-growing-percent=0",
+  "--no-optimize-for-size",
+];
 
 function residentMiB(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -32,19 +39,27 @@ async function run(options: {
   requests: number;
   rounds: number;
   concurrency: number;
+  probe: boolean;
+  nodeFlags: string[];
 }): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "long-url-memory-"));
+  const probeFile = path.join(dataDir, "..", `${path.basename(dataDir)}.probe.jsonl`);
   const child = spawn(
     process.execPath,
     [
       ...(options.unbounded ? V8_DEFAULTS : []),
+      ...options.nodeFlags,
+      ...(options.probe ? ["--require", path.join(__dirname, "memory-probe.cjs")] : []),
       path.join(REPO, "dist", "emulator", "cli.js"),
       "--data-dir",
       dataDir,
       "--quiet",
       ...(options.tls ? [] : ["--no-tls"]),
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, LONG_URL_MEMORY_PROBE: probeFile },
+    },
   );
   const exited = new Promise((resolve) => child.on("exit", resolve));
   let out = "";
@@ -82,6 +97,15 @@ async function run(options: {
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
   };
+  /** Asks the probe (bench/lib/memory-probe.cjs) for the process's memory, split by its holders. */
+  const probed: unknown[] = [];
+  const probe = async (): Promise<void> => {
+    if (!options.probe) return;
+    child.kill("SIGUSR2");
+    await pause(200);
+    const lines = readFileSync(probeFile, "utf8").trim().split("\n");
+    probed.push(JSON.parse(lines.at(-1)!));
+  };
   try {
     const pid = child.pid!;
     await pause(300);
@@ -90,11 +114,13 @@ async function run(options: {
     await flood(options.warmUp);
     await pause(300);
     const warm = residentMiB(pid);
+    await probe();
     const after: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
       await flood(options.requests);
       await pause(300);
       after.push(residentMiB(pid));
+      await probe();
     }
     const seconds = (Date.now() - started) / 1000;
     const last = after.at(-1)!;
@@ -110,12 +136,14 @@ async function run(options: {
       growthAfterWarmUpMiB: round(last - warm),
       refused431: refused,
       seconds,
+      ...(options.probe ? { probed } : {}),
     };
   } finally {
     await agent.close();
     child.kill("SIGTERM");
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(probeFile, { force: true });
   }
 }
 
@@ -132,6 +160,8 @@ export async function main(argv: string[]): Promise<number> {
       rounds: { type: "string", default: "2" },
       concurrency: { type: "string", default: "20" },
       runs: { type: "string", default: "1" },
+      probe: { type: "boolean", default: false },
+      "node-flag": { type: "string", multiple: true, default: [] },
     },
   });
   for (let i = 0; i < Number(values.runs); i++) {
@@ -143,6 +173,8 @@ export async function main(argv: string[]): Promise<number> {
       requests: Number(values.requests),
       rounds: Number(values.rounds),
       concurrency: Number(values.concurrency),
+      probe: values.probe,
+      nodeFlags: values["node-flag"],
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   }

@@ -53,7 +53,7 @@ export function transportError(
   return requestError(
     ctx,
     "NETWORK",
-    `could not reach the server (${what}).${networkHint(code, what, ctx.url)}`,
+    `could not reach the server (${what}).${networkHint(e, code, what, ctx.url)}`,
     { cause },
   );
 }
@@ -61,9 +61,9 @@ export function transportError(
 /**
  * What to check after a network failure: the proxy the request went through, when one did
  * (HTTPS_PROXY / HTTP_PROXY without the host in NO_PROXY), or https when an http:// URL met a
- * server that closed the connection (a TLS port answering plain http).
+ * server that closed the connection before answering anything (a TLS port answering plain http).
  */
-function networkHint(code: string, what: string, url: string): string {
+function networkHint(e: unknown, code: string, what: string, url: string): string {
   let target: URL;
   try {
     target = new URL(url);
@@ -79,7 +79,8 @@ function networkHint(code: string, what: string, url: string): string {
   }
   if (
     target.protocol === "http:" &&
-    (code === "ECONNRESET" || /other side closed|socket hang up/i.test(what))
+    (code === "ECONNRESET" || /other side closed|socket hang up/i.test(what)) &&
+    !answeredBeforeClosing(e)
   ) {
     return (
       ` The server closed the connection on a plain http request: if it serves https on this ` +
@@ -87,6 +88,19 @@ function networkHint(code: string, what: string, url: string): string {
     );
   }
   return "";
+}
+
+/**
+ * Whether the server had sent something before the connection closed, by the byte count undici's
+ * SocketError carries (`socket.bytesRead`): a TLS port closes a plain http request before sending
+ * a byte, so a server that had started answering speaks http and was only cut off. A reset
+ * (ECONNRESET) carries no count, and stays undecided (false).
+ */
+function answeredBeforeClosing(e: unknown, depth = 0): boolean {
+  if (typeof e !== "object" || e === null || depth > 5) return false;
+  const read = (e as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
+  if (typeof read === "number") return read > 0;
+  return answeredBeforeClosing((e as { cause?: unknown }).cause, depth + 1);
 }
 
 /**
@@ -230,6 +244,7 @@ export async function confirmPlainHttp(
   const closed =
     error.code === "NETWORK" && /ECONNRESET|other side closed|socket hang up/i.test(error.message);
   if (!closed && error.httpStatus !== 400) return error;
+  if (closed && answeredBeforeClosing(error.cause)) return error;
   if (!(await speaksTls(url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 80)))) {
     return error;
   }

@@ -34,7 +34,17 @@ export type Fault =
    */
   | { kind: "endless-body" }
   /** Answers 200 with a file body of one byte every `everyMs`, until the client goes away. */
-  | { kind: "trickle"; everyMs: number };
+  | { kind: "trickle"; everyMs: number }
+  /**
+   * Forwards the request once `forwardAfter` settles (never, when the client has gone by then),
+   * and passes the server's answer on once `answerAfter` settles: a call held in flight, so that
+   * a test can signal or kill the client while the server has it.
+   */
+  | {
+      kind: "hold";
+      forwardAfter?: Promise<unknown> | undefined;
+      answerAfter?: Promise<unknown> | undefined;
+    };
 
 /** One forwarded request and the server's answer, as the proxy saw them. */
 export interface Exchange {
@@ -152,6 +162,11 @@ export async function startFaultProxy(
         case "delay":
           setTimeout(() => forward(fault), fault.ms);
           return;
+        case "hold":
+          void Promise.resolve(fault.forwardAfter).then(() => {
+            if (!req.socket.destroyed) forward(fault);
+          });
+          return;
         default:
           forward(fault);
       }
@@ -206,8 +221,13 @@ export async function startFaultProxy(
               setTimeout(() => req.socket.destroy(), 20);
               return;
             }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(full);
+            const pass = (): void => {
+              if (req.socket.destroyed) return;
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(full);
+            };
+            if (f.kind === "hold") void Promise.resolve(f.answerAfter).then(pass);
+            else pass();
           });
         },
       );

@@ -38,5 +38,6 @@ module.exports = () => {
     properties: properties.properties,
     previousProperties: properties.previousProperties,
     addedProperties: properties.addedProperties,
+    adminUrls: [upgrade.adminUrl, properties.adminUrl],
   };
 };

@@ -176,6 +176,26 @@ describe("SystemProperties and SiteUpgrade on an upgraded ArcGIS Server site thr
     expect(propertyUpdates(emu)).toBe(1);
   });
 
+  it("another spelling of adminUrl (upper-case host, a trailing slash) updates both in state, replaces nothing and writes nothing", async () => {
+    // LOCALHOST reaches the same port, and the emulator's certificate names localhost.
+    const respelled = `${emu.adminUrl.replace("127.0.0.1", "LOCALHOST")}/`;
+    const seen = emu.requestLog().length;
+    config = { ...config, adminUrl: { value: respelled } };
+    const up = await mustRun("up", { config, options: { diff: true } });
+    expect(up.changeSummary).toEqual({ update: 2, same: 1 });
+    expect(up.output).not.toMatch(/replace|delete/i);
+    // Reads and a token for the new origin only: no upgrade, no property update, no other write.
+    const sent = emu.requestLog().slice(seen);
+    expect(sent.filter((e) => e.method !== "GET" && !/\/generateToken(\?|$)/.test(e.url))).toEqual(
+      [],
+    );
+    expect(upgradePosts(emu)).toBe(1);
+    expect(propertyUpdates(emu)).toBe(1);
+    // The program's outputs are the resources' recorded outputs: state holds the new spelling.
+    expect(up.outputs?.adminUrls).toEqual([respelled, respelled]);
+    // The rest of the suite runs on this spelling, which state now holds.
+  });
+
   it("software upgraded again (to 11.4): the preview plans an in-place update that says so; up upgrades asynchronously, once", async () => {
     // The same machine (same port, same data) with the software of 11.4 installed over it.
     const port = Number(new URL(emu.adminUrl).port);

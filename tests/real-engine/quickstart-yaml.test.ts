@@ -5,10 +5,14 @@
  * install resource arcgis-admin <version> --file`), against the emulator seeded like the example's
  * README says: up (a Site, a SiteExport and a Collaboration under `arcgis-admin:index:*`), up
  * unchanged, a change that `replaceOnChanges` turns from an update into a replacement, refresh,
- * destroy; the passwords never plain in state, config or anywhere the CLI stores.
+ * destroy; the passwords never plain in state, config or anywhere the CLI stores. Then, on the
+ * site the quick start left running, examples/https-yaml (a ServerCertificate from secret stack
+ * config) in a second stack through the same plugin: up, up unchanged, destroy.
  *
- * One emulator, one stack, each step once: the suite's wall time stays under a minute.
+ * One emulator and one plugin install for both programs, each step once: CLI runs are what the
+ * suite costs.
  */
+import { X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,7 +22,9 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
+import { presentedCertificate } from "../../provider/client";
 import type { PackageSchema } from "../../provider/plugin/schema";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 import { CliProject, messagesByResource, stateResources } from "../../tools/harness/real-stack";
 
 jest.setTimeout(240_000);
@@ -28,6 +34,8 @@ const SEED = path.join(EXAMPLE, "emulator-seed.json");
 const SITE_PASSWORD = "yaml-Site-Admin-1";
 const PORTAL_ADMIN = { username: "portaladmin", password: "quickstart-Portal-1" };
 const COLLABORATION = "quickstart-partners";
+const HTTPS_EXAMPLE = path.join(REPO_ROOT, "examples", "https-yaml");
+const PFX_PASSWORD = "yaml-Https-Pfx-1";
 
 let emu: TestEmulator;
 let project: CliProject | undefined;
@@ -174,4 +182,62 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
   expect(shown).toMatch(
     /arcgis-admin:index:Collaboration \(partners\):\n\s+Deleted the collaboration/,
   );
+});
+
+it("examples/https-yaml: the quick start's machine presents the certificate of secret stack config, trusted through its CA alone; destroy binds the previous one", async () => {
+  if (project?.consumer === undefined) throw new Error("the quick start's project did not start");
+  // A second project beside the quick start's copy, run with -C: the same backend and the
+  // plugin the CLI installed already.
+  const dir = path.join(project.consumer.dir, "https-yaml");
+  fs.cpSync(HTTPS_EXAMPLE, dir, { recursive: true });
+  const inDir = ["--cwd", dir];
+  const ca = makeRootCa();
+  const issued = issueServerCertificate(ca, ["127.0.0.1"]);
+  const pfx = pkcs12(issued, PFX_PASSWORD).toString("base64");
+  await project.mustCli(["stack", "init", "dev", ...inDir]);
+  await project.mustCli([
+    "config",
+    "set-all",
+    ...inDir,
+    ...["--plaintext", `arcgis-admin:adminUrl=${emu.adminUrl}`],
+    ...["--plaintext", "arcgis-admin:username=siteadmin"],
+    ...["--secret", `arcgis-admin:password=${SITE_PASSWORD}`],
+    ...["--plaintext", `arcgis-admin:caCert=${emu.caCert!}`],
+    // The machine as the emulator's site lists it (its host name), not the host of adminUrl.
+    ...["--plaintext", `serverCertificateMachine=${os.hostname()}`],
+    ...["--plaintext", `caCertificate=${ca.certPem}`],
+    ...["--secret", `serverCertificatePfx=${pfx}`],
+    ...["--secret", `serverCertificatePassword=${PFX_PASSWORD}`],
+  ]);
+  const machine = { host: "127.0.0.1", port: Number(new URL(emu.adminUrl).port) };
+  const fingerprintOf = (pem: string) =>
+    new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
+
+  const up = await project.deploy("up", ["--skip-preview", ...inDir]);
+  expect(up.changeSummary).toEqual({ create: 2 });
+  const presented = await presentedCertificate({ ...machine, trust: { trustOnly: ca.certPem } });
+  expect(presented.sha256Fingerprint).toBe(fingerprintOf(issued.certPem));
+  // The outputs the CLI shows: the alias the fingerprint names, in the keystore's form.
+  const fingerprint = presented.sha256Fingerprint;
+  expect(up.stdout).toMatch(new RegExp(`certificateFingerprint\\s*:\\s*"${fingerprint}"`));
+  expect(up.stdout).toMatch(
+    new RegExp(`certificateAlias\\s*:\\s*"quickstart-${fingerprint.slice(0, 8)}"`),
+  );
+
+  const again = await project.deploy("up", ["--skip-preview", "--expect-no-changes", ...inDir]);
+  expect(again.changeSummary).toEqual({ same: 2 });
+
+  // The PKCS #12 file and its password never plain where the CLI keeps things.
+  const stored = [
+    ...project.storedTexts(),
+    fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8"),
+  ];
+  for (const secret of [PFX_PASSWORD, pfx.slice(0, 64), SITE_PASSWORD]) {
+    expect(stored.filter((t) => t.includes(secret))).toEqual([]);
+  }
+
+  const destroyed = await project.deploy("destroy", ["--skip-preview", ...inDir]);
+  expect(destroyed.changeSummary).toEqual({ delete: 2 });
+  const after = await presentedCertificate({ ...machine, trust: { trustOnly: emu.caCert! } });
+  expect(after.sha256Fingerprint).toBe(fingerprintOf(emu.caCert!));
 });

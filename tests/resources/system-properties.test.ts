@@ -250,6 +250,23 @@ describe.each(["mission-server", "arcgis-server"] as const)(
       });
     });
 
+    it("restoreOnDestroy after a create that found its values set already (a killed run's write) sends nothing", async () => {
+      const session = sessionOf(emu);
+      const declared = { WebContextURL: "https://killed/server" };
+      await updateSystemProperties(session, {
+        ...(await getSystemProperties(session)),
+        ...declared,
+      });
+      const inputs = await checked(
+        inputsFor(emu, { properties: declared, restoreOnDestroy: true }),
+      );
+      const before = updates(emu);
+      const created = await systemProperties.create(inputs);
+      await systemProperties.delete(created.id, created.outs as never);
+      expect(updates(emu)).toBe(before);
+      expect(await getSystemProperties(session)).toMatchObject(declared);
+    });
+
     it("destroy without restoreOnDestroy sends nothing and leaves the properties", async () => {
       const inputs = await checked(
         inputsFor(emu, { properties: { WebContextURL: "https://a/s" } }),

@@ -338,12 +338,15 @@ export class RealStack {
     const cliStarted = Date.now();
     const done = await this.pulumi(args, options, started);
     const cliMs = Date.now() - cliStarted;
-    const { changeSummary, diagnostics } = engineEventsOf(events);
+    const { changeSummary, diagnostics, stackOutputs } = engineEventsOf(events);
     const ok = done.code === 0;
     let outputs: Record<string, unknown> | undefined;
     if (ok && op === "up") {
-      const shown = await this.pulumi(["stack", "output", "--json", ...stackFlag], options);
-      if (shown.code === 0) outputs = JSON.parse(shown.stdout) as Record<string, unknown>;
+      outputs = stackOutputs;
+      if (outputs === undefined) {
+        const shown = await this.pulumi(["stack", "output", "--json", ...stackFlag], options);
+        if (shown.code === 0) outputs = JSON.parse(shown.stdout) as Record<string, unknown>;
+      }
     }
     return {
       ok,
@@ -425,22 +428,33 @@ export function messagesByResource(diagnostics: Diagnostic[]): Record<string, st
 interface EngineEvent {
   summaryEvent?: { resourceChanges?: Record<string, number> };
   diagnosticEvent?: { urn?: string; severity?: string; message?: string; ephemeral?: boolean };
+  resOutputsEvent?: {
+    metadata?: { type?: string; new?: { outputs?: Record<string, unknown> } | null };
+  };
 }
 
 /**
  * What the engine's event log (`--event-log <file>`) says of an operation, then removes it: the
- * change summary (undefined when the CLI failed before the engine ran) and the messages shown.
+ * change summary (undefined when the CLI failed before the engine ran), the messages shown, and
+ * the stack's outputs as `pulumi stack output --json` shows them (secrets as `[secret]`), which
+ * saves a CLI run after each `up`.
  */
 export function engineEventsOf(events: string): {
   changeSummary: Record<string, number> | undefined;
   diagnostics: Diagnostic[];
+  stackOutputs: Record<string, unknown> | undefined;
 } {
   let changeSummary: Record<string, number> | undefined;
+  let stackOutputs: Record<string, unknown> | undefined;
   const diagnostics: Diagnostic[] = [];
   try {
     for (const line of fs.readFileSync(events, "utf8").split("\n")) {
       const event = line.trim() === "" ? undefined : (JSON.parse(line) as EngineEvent);
       if (event?.summaryEvent) changeSummary = event.summaryEvent.resourceChanges ?? {};
+      const outputs = event?.resOutputsEvent?.metadata;
+      if (outputs?.type === "pulumi:pulumi:Stack" && outputs.new != null) {
+        stackOutputs = outputs.new.outputs ?? {};
+      }
       const diag = event?.diagnosticEvent;
       if (diag !== undefined && diag.ephemeral !== true) {
         diagnostics.push({
@@ -455,7 +469,7 @@ export function engineEventsOf(events: string): {
   } finally {
     fs.rmSync(events, { force: true });
   }
-  return { changeSummary, diagnostics };
+  return { changeSummary, diagnostics, stackOutputs };
 }
 
 /** The resources of an exported state, by type token suffix and name. */

@@ -364,6 +364,9 @@ async function remove(_id: string, props: SystemPropertiesOutputs): Promise<void
       leftAlone.push(`${key} (now ${shown(current, key)})`);
       continue;
     }
+    // Recorded as already holding the declared value (a create after a killed run found the
+    // killed run's write): there is nothing of this resource's to put back.
+    if (!wasAdded && sameValue(previous[key], value)) continue;
     if (wasAdded) change.remove.push(key);
     else change.set[key] = previous[key];
   }

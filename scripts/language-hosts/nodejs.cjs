@@ -201,9 +201,32 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error,
   process.stdout.write(`${port}\n`);
 });
 
-// The engine ends a host with SIGINT (then SIGKILL after 5 s): exit at once, programs first.
-process.on("SIGINT", () => {
+/** Ends the host and its programs. */
+function stop() {
   cancelAll();
   server.forceShutdown();
   process.exit(0);
-});
+}
+
+// The engine ends a host with SIGINT (then SIGKILL after 5 s): exit at once, programs first.
+process.on("SIGINT", stop);
+
+// A killed CLI sends no SIGINT: like Pulumi's own hosts (rpcutil.Healthcheck in sdk/v3), ask the
+// engine's gRPC health service every five minutes and stop once it no longer answers, so that no
+// host outlives its engine. An engine without the service (UNIMPLEMENTED) counts as alive.
+const HEALTHCHECK_MS = Number(process.env.ARCGIS_ADMIN_HOST_HEALTHCHECK_MS) || 5 * 60_000;
+if (engineAddress !== "") {
+  const engine = new grpc.Client(engineAddress, grpc.credentials.createInsecure());
+  const check = () =>
+    engine.makeUnaryRequest(
+      "/grpc.health.v1.Health/Check",
+      () => Buffer.alloc(0),
+      (/** @type {Buffer} */ answer) => answer,
+      Buffer.alloc(0),
+      (error) => {
+        if (error && error.code !== grpc.status.UNIMPLEMENTED) stop();
+        else setTimeout(check, HEALTHCHECK_MS).unref();
+      },
+    );
+  setTimeout(check, HEALTHCHECK_MS).unref();
+}

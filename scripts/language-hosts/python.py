@@ -146,7 +146,30 @@ def main():
         os._exit(0)
 
     signal.signal(signal.SIGINT, stop)
+    if ENGINE:
+        threading.Thread(target=watch_engine, args=(stop,), daemon=True).start()
     server.wait_for_termination()
+
+
+def watch_engine(stop):
+    """Stops the host once the engine no longer answers, as Pulumi's own hosts do.
+
+    A killed CLI sends no SIGINT: like rpcutil.Healthcheck (Pulumi's sdk/v3), ask the engine's
+    gRPC health service every five minutes; an engine without it (UNIMPLEMENTED) counts as alive.
+    """
+    every = int(os.environ.get("ARCGIS_ADMIN_HOST_HEALTHCHECK_MS") or 300_000) / 1000
+    check = grpc.insecure_channel(ENGINE).unary_unary(
+        "/grpc.health.v1.Health/Check",
+        request_serializer=lambda _: b"",
+        response_deserializer=lambda answer: answer,
+    )
+    while True:
+        threading.Event().wait(every)
+        try:
+            check(None)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNIMPLEMENTED:
+                stop()
 
 
 if __name__ == "__main__":

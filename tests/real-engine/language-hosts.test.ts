@@ -1,10 +1,12 @@
 /**
  * The language hosts `npm run engine` installs beside the CLI (scripts/language-hosts.cjs), as a
  * user meets them: a program that fails shows its own error once and the run fails; a Python
- * program gets its config and secrets from the engine and its outputs reach the stack. (A Node.js
+ * program gets its config and secrets from the engine and its outputs reach the stack; a host
+ * whose CLI was killed stops with its program, as Pulumi's own hosts do. (A Node.js
  * program's config, secrets, outputs and TypeScript: tests/real-engine/user-program.test.ts;
  * Ctrl-C: tests/real-engine/cancel.test.ts.)
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -113,5 +115,81 @@ describe("Node.js", () => {
     const up = await p.cli(["up", "--yes"]);
     expect(up.code).not.toBe(0);
     expect(up.stdout + up.stderr).toContain("run `npm install` there");
+  });
+});
+
+/** Whether a process is alive (a zombie counts as ended). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The parent of a process, from /proc. */
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("a killed CLI", () => {
+  let venv: string;
+  beforeAll(async () => {
+    venv = path.dirname(path.dirname(await pythonSdk.ensurePythonSdk()));
+    await hosts.ensureLanguageHosts();
+  }, 180_000);
+
+  // The hosts ask the engine every ARCGIS_ADMIN_HOST_HEALTHCHECK_MS (five minutes unless set).
+  it.each([
+    {
+      runtime: "nodejs",
+      files: {
+        "Pulumi.yaml": "name: waits\nruntime: nodejs\nmain: index.js\n",
+        "index.js":
+          'require("fs").writeFileSync(process.env.MARKER, String(process.pid));\nsetTimeout(() => {}, 120_000);\n',
+      },
+      nodeModules: true,
+    },
+    {
+      runtime: "python",
+      files: () => ({
+        "Pulumi.yaml": `name: pywaits\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
+        "__main__.py":
+          "import os, time\nopen(os.environ['MARKER'], 'w').write(str(os.getpid()))\ntime.sleep(120)\n",
+      }),
+      nodeModules: false,
+    },
+  ])("leaves no $runtime host or program running once the engine is gone", async (c) => {
+    const p = await project(typeof c.files === "function" ? c.files() : c.files, {
+      nodeModules: c.nodeModules,
+    });
+    const marker = path.join(p.tmp, "program.pid");
+    const cli = spawn(p.engineInfo.bin, ["up", "--yes", "--non-interactive"], {
+      cwd: p.dir,
+      env: { ...p.env(), ARCGIS_ADMIN_HOST_HEALTHCHECK_MS: "300", MARKER: marker },
+      stdio: "ignore",
+    });
+    const ended = new Promise((resolve) => cli.on("close", resolve));
+    await until(
+      () => fs.existsSync(marker) && fs.readFileSync(marker, "utf8") !== "",
+      "the program",
+    );
+    const program = Number(fs.readFileSync(marker, "utf8"));
+    const host = parentOf(program);
+    // While the engine answers, its health checks keep the host running.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(alive(host)).toBe(true);
+    cli.kill("SIGKILL");
+    await ended;
+    await until(() => !alive(host) && !alive(program), "the host and its program to stop", 20_000);
   });
 });

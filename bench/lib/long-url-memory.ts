@@ -13,15 +13,8 @@ import { Agent, request } from "undici";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
-/**
- * The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor,
- * the regular step above what is live.
- */
-const V8_DEFAULTS = [
-  "--semi-space-growth-factor=2",
-  "--heap-growing-percent=0",
-  "--no-optimize-for-size",
-];
+/** The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor. */
+const V8_DEFAULTS = ["--semi-space-growth-factor=2", "--heap-growing-percent=0"];
 
 function residentMiB(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));

@@ -32,27 +32,19 @@ async function run(options: {
   requests: number;
   rounds: number;
   concurrency: number;
-  probe: boolean;
-  nodeFlags: string[];
 }): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "long-url-memory-"));
-  const probeFile = path.join(dataDir, "..", `${path.basename(dataDir)}.probe.jsonl`);
   const child = spawn(
     process.execPath,
     [
       ...(options.unbounded ? V8_DEFAULTS : []),
-      ...options.nodeFlags,
-      ...(options.probe ? ["--require", path.join(__dirname, "memory-probe.cjs")] : []),
       path.join(REPO, "dist", "emulator", "cli.js"),
       "--data-dir",
       dataDir,
       "--quiet",
       ...(options.tls ? [] : ["--no-tls"]),
     ],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, LONG_URL_MEMORY_PROBE: probeFile },
-    },
+    { stdio: ["ignore", "pipe", "inherit"] },
   );
   const exited = new Promise((resolve) => child.on("exit", resolve));
   let out = "";
@@ -90,15 +82,6 @@ async function run(options: {
     };
     await Promise.all(Array.from({ length: options.concurrency }, worker));
   };
-  /** Asks the probe (bench/lib/memory-probe.cjs) for the process's memory, split by its holders. */
-  const probed: unknown[] = [];
-  const probe = async (): Promise<void> => {
-    if (!options.probe) return;
-    child.kill("SIGUSR2");
-    await pause(200);
-    const lines = readFileSync(probeFile, "utf8").trim().split("\n");
-    probed.push(JSON.parse(lines.at(-1)!));
-  };
   try {
     const pid = child.pid!;
     await pause(300);
@@ -107,13 +90,11 @@ async function run(options: {
     await flood(options.warmUp);
     await pause(300);
     const warm = residentMiB(pid);
-    await probe();
     const after: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
       await flood(options.requests);
       await pause(300);
       after.push(residentMiB(pid));
-      await probe();
     }
     const seconds = (Date.now() - started) / 1000;
     const last = after.at(-1)!;
@@ -129,14 +110,12 @@ async function run(options: {
       growthAfterWarmUpMiB: round(last - warm),
       refused431: refused,
       seconds,
-      ...(options.probe ? { probed } : {}),
     };
   } finally {
     await agent.close();
     child.kill("SIGTERM");
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(probeFile, { force: true });
   }
 }
 
@@ -153,8 +132,6 @@ export async function main(argv: string[]): Promise<number> {
       rounds: { type: "string", default: "2" },
       concurrency: { type: "string", default: "20" },
       runs: { type: "string", default: "1" },
-      probe: { type: "boolean", default: false },
-      "node-flag": { type: "string", multiple: true, default: [] },
     },
   });
   for (let i = 0; i < Number(values.runs); i++) {
@@ -166,8 +143,6 @@ export async function main(argv: string[]): Promise<number> {
       requests: Number(values.requests),
       rounds: Number(values.rounds),
       concurrency: Number(values.concurrency),
-      probe: values.probe,
-      nodeFlags: values["node-flag"],
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   }

@@ -3,19 +3,16 @@
  * of requests with long URLs the heap in use stays the same, but V8 keeps doubling the young
  * generation (whenever enough objects have survived its collections since the last doubling, up
  * to a maximum set from the machine's memory) and lets the old generation fill with garbage up
- * to a multiple of what is live, or up to a fixed step above it; the process grew, and kept what
- * it grew (bench/RESULTS.md, "The emulator's memory under long URLs").
+ * to a multiple of what is live; the process grew, and kept what it grew
+ * (bench/RESULTS.md, "The emulator's memory under long URLs").
  *
  * `--max-semi-space-size` and `--max-old-space-size` are read only when V8 starts, so a process
- * cannot set them on itself. The flags below are read each time V8 resizes (v8/v8,
+ * cannot set them on itself. These two flags are read each time V8 resizes (v8/v8,
  * src/heap/new-spaces.cc `SemiSpaceNewSpace::Grow`: the new capacity is the growth factor times
  * the current one; src/heap/memory-controller.cc `GrowingFactor`: a heap-growing-percent replaces
- * the computed factor; `BoundAllocationLimit`: the next full collection's limit is at least
- * `MinimumAllocationLimitGrowingStep` above what was live, a smaller step when the heap is
- * "conservative"; src/heap/heap.cc `ShouldOptimizeForMemoryUsage`, read at each collection, makes
- * it so under `--optimize-for-size`), so setting them before anything is served bounds both. A
- * flag the operator gave node for the same thing is left as they asked. Only the CLI does this:
- * an emulator started inside another program (`startEmulator`) leaves that program's V8 alone.
+ * the computed factor), so setting them before anything is served bounds both. A flag the
+ * operator gave node for the same thing is left as they asked. Only the CLI does this: an emulator
+ * started inside another program (`startEmulator`) leaves that program's V8 alone.
  */
 import v8 from "node:v8";
 
@@ -26,13 +23,8 @@ export const HEAP_GROWTH_FLAGS: ReadonlyArray<{ flag: string; chosenBy: readonly
     flag: "--semi-space-growth-factor=1",
     chosenBy: ["--semi-space-growth-factor", "--max-semi-space-size", "--max-heap-size"],
   },
-  // The old generation may hold a tenth more than was live at the last full collection...
-  { flag: "--heap-growing-percent=10", chosenBy: ["--heap-growing-percent"] },
-  // ...or the smaller of V8's fixed steps above it, when that is more.
-  {
-    flag: "--optimize-for-size",
-    chosenBy: ["--optimize-for-size", "--no-optimize-for-size"],
-  },
+  // The old generation may hold half as much again as was live at the last full collection.
+  { flag: "--heap-growing-percent=50", chosenBy: ["--heap-growing-percent"] },
 ];
 
 /** The flags to set: those node was not started with a choice of its own for. */

@@ -148,13 +148,27 @@ async function upgradedSoftware(from: string, to: string, port = 0, dataDir?: st
 }
 
 /** Waits for the calls to be held, failing at once when the run ends first (a step failed). */
-async function held(calls: Promise<void>, running: Promise<RunResult>): Promise<void> {
+/**
+ * Starts `pulumi up` (with `env`), waits until every call `calls` holds is mid-call, then sends
+ * `signal` to the CLI; resolves with the run, still going (wrapped: an async function's promise
+ * would wait for it).
+ */
+async function signalledWhenHeld(
+  calls: Promise<void>,
+  signal: NodeJS.Signals,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ running: Promise<RunResult> }> {
+  let pid = 0;
+  const running = s.run("up", { config, env, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
   await Promise.race([
     calls,
     running.then((ended) => {
       throw new Error(`pulumi up ended before its calls were held:\n${ended.output}`);
     }),
   ]);
+  await until(() => pid !== 0, "the CLI");
+  process.kill(pid, signal);
+  return { running };
 }
 
 let s: Awaited<ReturnType<typeof stack>>;
@@ -199,11 +213,7 @@ const posts = () =>
 it("killed while the upgrade, the properties' update and the certificate's import are mid-call: recovered, nothing sent twice, destroy rebinds the certificate bound before", async () => {
   // The killed run's answers are never passed on: its provider would otherwise carry on alone.
   const heldUntilKilled = holdMidCall(["upgrade", "update", "server"], new Promise(() => {}));
-  let pid = 0;
-  const running = s.run("up", { config, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
-  await held(heldUntilKilled, running);
-  await until(() => pid !== 0, "the CLI");
-  process.kill(pid, "SIGKILL");
+  const { running } = await signalledWhenHeld(heldUntilKilled, "SIGKILL");
   const killed = await running;
   expect(killed.ok).toBe(false);
   expect(posts()).toEqual({ upgrade: 1, update: 1, root: 1, server: 1, bind: 0 });
@@ -254,16 +264,7 @@ it("Ctrl-C while the upgrade, the properties' update and the renewal's bind are 
   const heldUntilCancelled = holdMidCall(["upgrade", "update", "bind"], released);
   // The program's second declaration, chosen without a config command.
   const env = { DAY_THREE_RENEWAL: "true" };
-  let pid = 0;
-  const running: Promise<RunResult> = s.run("up", {
-    config,
-    env,
-    onSpawn: (p) => (pid = p),
-    timeoutMs: 120_000,
-  });
-  await held(heldUntilCancelled, running);
-  await until(() => pid !== 0, "the CLI");
-  process.kill(pid, "SIGINT");
+  const { running } = await signalledWhenHeld(heldUntilCancelled, "SIGINT", env);
   // The engine takes the signal while the three calls are still held, then they complete.
   await new Promise((r) => setTimeout(r, 1_000));
   release();

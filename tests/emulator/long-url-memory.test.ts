@@ -6,7 +6,9 @@
  * process keeps growing. bench/RESULTS.md, "The emulator's memory under long URLs", has the
  * method and the figures.
  */
+import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { promises as fs } from "node:fs";
 import { Agent, request } from "undici";
 import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
@@ -172,6 +174,30 @@ onLinux("the emulator's CLI", () => {
           expect.arrayContaining(["--data-dir", "--quiet", "--no-tls"]),
         );
       }));
+
+    it("for --detach's background process", async () => {
+      const dataDir = await tempDir("emulator-detach-");
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, [cli, "--data-dir", dataDir, ...args], {
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            NODE_PATH: path.join(__dirname, "..", "..", "node_modules"),
+            NODE_OPTIONS: "",
+          },
+        });
+      try {
+        const started = run(["--detach", "--no-tls", "--quiet"]);
+        expect(started.status).toBe(0);
+        const pid = Number(readFileSync(path.join(dataDir, "emulator.pid"), "utf8").trim());
+        const command = commandLine(pid);
+        expect(command.slice(1, 1 + all.length)).toEqual(all);
+        expect(command[1 + all.length]).toBe(cli);
+      } finally {
+        expect(run(["--stop"]).status).toBe(0);
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
+    });
 
     it("leaves the operator's own sizes as they are, on the command line and in NODE_OPTIONS", async () => {
       await withCli(

@@ -83,10 +83,15 @@ export function canExecve(platform: NodeJS.Platform = process.platform): boolean
 
 /**
  * Replaces this process with node started with the bounds, when it lacks any; returns only when
- * it has them all, or where the platform cannot (then the process runs without them).
+ * it has them all, or where the platform or node's permission model does not let it (then the
+ * process runs without them).
  */
 export function restartWithHeapBounds(): void {
   const command = commandWithHeapBounds();
   if (command === undefined || !canExecve()) return;
-  process.execve!(command[0]!, command, process.env);
+  try {
+    process.execve!(command[0]!, command, process.env);
+  } catch {
+    // Refused before anything changed (node's --permission without child processes allowed).
+  }
 }

@@ -16,11 +16,11 @@ import { Agent, request } from "undici";
 const REPO = path.resolve(__dirname, "..", "..");
 
 /**
- * The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor,
- * the usual step and compilers.
+ * The node flags that restore V8's defaults: the young generation's size chosen by V8 (0), a
+ * computed old-space factor, the usual step and compilers.
  */
 const V8_DEFAULTS = [
-  "--semi-space-growth-factor=2",
+  "--max-semi-space-size=0",
   "--heap-growing-percent=0",
   "--no-optimize-for-size",
 ];

@@ -3,7 +3,7 @@
  * `arcgis-admin-emulator`: starts the emulator, prints one JSON ready line on stdout, logs
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
-import "./process/heap-growth-cap";
+import "./process/start-with-heap-bounds";
 import "./core/node-version";
 import * as fs from "node:fs";
 import * as path from "node:path";

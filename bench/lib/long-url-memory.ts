@@ -1,8 +1,10 @@
 /**
  * Starts the emulator's CLI as its own process, sends a warm-up of requests with long URLs, then
  * rounds of more, and prints its resident memory (VmRSS, from Linux's /proc) after each: one JSON
- * line per run. `--unbounded` starts node with V8's own heap-growth flags, which the CLI then
- * leaves alone (emulator/process/heap-growth.ts), to see what the bounds change.
+ * line per run, with the CPU time the emulator's process used from its ready line to the end.
+ * `--unbounded` starts node with V8's own heap-growth flags, which the CLI then leaves alone
+ * (emulator/process/heap-growth.ts), to see what the bounds change; `--node-flag` gives node any
+ * other flag the same way.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,13 +15,27 @@ import { Agent, request } from "undici";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
-/** The node flags that restore V8's defaults: a growth factor of 2, a computed old-space factor. */
-const V8_DEFAULTS = ["--semi-space-growth-factor=2", "--heap-growing-percent=0"];
+/**
+ * The node flags that restore V8's defaults: the young generation's size chosen by V8 (0), a
+ * computed old-space factor, the usual step and compilers.
+ */
+const V8_DEFAULTS = [
+  "--max-semi-space-size=0",
+  "--heap-growing-percent=0",
+  "--no-optimize-for-size",
+];
 
 function residentMiB(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (kb === null) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kb[1]) / 1024;
+}
+
+/** CPU seconds (user and system) a process has used, from Linux's /proc. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,12 +48,14 @@ async function run(options: {
   requests: number;
   rounds: number;
   concurrency: number;
+  nodeFlags: string[];
 }): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "long-url-memory-"));
   const child = spawn(
     process.execPath,
     [
       ...(options.unbounded ? V8_DEFAULTS : []),
+      ...options.nodeFlags,
       path.join(REPO, "dist", "emulator", "cli.js"),
       "--data-dir",
       dataDir,
@@ -86,6 +104,7 @@ async function run(options: {
     const pid = child.pid!;
     await pause(300);
     const start = residentMiB(pid);
+    const cpuAtStart = cpuSeconds(pid);
     const started = Date.now();
     await flood(options.warmUp);
     await pause(300);
@@ -97,11 +116,13 @@ async function run(options: {
       after.push(residentMiB(pid));
     }
     const seconds = (Date.now() - started) / 1000;
+    const cpu = cpuSeconds(pid) - cpuAtStart;
     const last = after.at(-1)!;
     const round = (n: number): number => Math.round(n * 10) / 10;
     return {
       protocol: options.tls ? "https" : "http",
       heap: options.unbounded ? "V8 defaults" : "bounded",
+      nodeFlags: options.nodeFlags,
       urlChars: options.urlChars,
       startMiB: round(start),
       warmMiB: round(warm),
@@ -110,6 +131,7 @@ async function run(options: {
       growthAfterWarmUpMiB: round(last - warm),
       refused431: refused,
       seconds,
+      cpuSeconds: round(cpu),
     };
   } finally {
     await agent.close();
@@ -132,6 +154,7 @@ export async function main(argv: string[]): Promise<number> {
       rounds: { type: "string", default: "2" },
       concurrency: { type: "string", default: "20" },
       runs: { type: "string", default: "1" },
+      "node-flag": { type: "string", multiple: true, default: [] },
     },
   });
   for (let i = 0; i < Number(values.runs); i++) {
@@ -143,6 +166,7 @@ export async function main(argv: string[]): Promise<number> {
       requests: Number(values.requests),
       rounds: Number(values.rounds),
       concurrency: Number(values.concurrency),
+      nodeFlags: values["node-flag"],
     });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   }

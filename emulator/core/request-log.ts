@@ -32,8 +32,12 @@ export const MAX_REQUEST_LOG_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_LOGGED_URL_CHARS = 1024;
 
-/** What follows a truncated URL, before its full length in characters. */
-export const TRUNCATION_MARK = "…[truncated; length ";
+/**
+ * What follows a truncated URL, before its full length in characters. ASCII, so that the cut URL
+ * of a one-byte URL stays a one-byte string: one character outside Latin-1 would make V8 store
+ * the whole line two bytes a character.
+ */
+export const TRUNCATION_MARK = "...[truncated; length ";
 
 /** Characters V8 stores in two bytes; Node's HTTP parser hands over URLs without any. */
 const WIDE = /[\u0100-\uffff]/;

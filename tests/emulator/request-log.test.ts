@@ -14,6 +14,7 @@ import {
   RequestLog,
   TRUNCATION_MARK,
   entryBytes,
+  loggedUrl,
 } from "../../emulator/core/request-log";
 import { Harness, send } from "./support";
 
@@ -45,6 +46,14 @@ describe("RequestLog", () => {
     const last = entries.at(-1)!;
     expect(last.url.startsWith(long.slice(0, MAX_LOGGED_URL_CHARS))).toBe(true);
     expect(last.url.endsWith(`${TRUNCATION_MARK}${long.length + "&i=9999".length}]`)).toBe(true);
+  });
+
+  it("keeps a cut one-byte URL one byte a character, mark included", () => {
+    const url = loggedUrl(`/arcgis/admin/x?pad=${"a".repeat(15_000)}`);
+    expect(url).toContain(TRUNCATION_MARK);
+    expect([...url].every((c) => c.charCodeAt(0) <= 0xff)).toBe(true);
+    const entry = { method: "GET", url, at: new Date(0).toISOString() };
+    expect(entryBytes(entry)).toBe(entry.method.length + url.length + entry.at.length + 96);
   });
 
   it("keeps short URLs whole, up to the entry bound", () => {

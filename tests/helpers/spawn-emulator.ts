@@ -72,10 +72,21 @@ export class SpawnedEmulator {
     );
   }
 
-  /** Starts `node <cli> ...args` and resolves once the ready line is printed. */
-  static async start(cli: string, args: readonly string[]): Promise<SpawnedEmulator> {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, NODE_PATH: path.join(REPO, "node_modules") },
+  /**
+   * Starts `node [...nodeArgs] <cli> ...args` and resolves once the ready line is printed.
+   * `nodeOptions` is the emulator's NODE_OPTIONS (default: this process's).
+   */
+  static async start(
+    cli: string,
+    args: readonly string[],
+    { nodeArgs = [], nodeOptions }: { nodeArgs?: readonly string[]; nodeOptions?: string } = {},
+  ): Promise<SpawnedEmulator> {
+    const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
+      env: {
+        ...process.env,
+        NODE_PATH: path.join(REPO, "node_modules"),
+        ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const spawned = new SpawnedEmulator(child);

@@ -4,7 +4,7 @@
  * to stderr, and stops cleanly on SIGINT or SIGTERM.
  */
 import "./process/start-with-heap-bounds";
-import "./core/node-version";
+import "./process/cli-node-check";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";

@@ -1,19 +1,12 @@
 /**
- * The Node.js versions the emulator runs on, checked when it is loaded: before undici or the
- * server code is required. The emulator's own check (it imports nothing from `provider/`); the
- * range is package.json's `engines.node`, which tests/package/node-version.test.ts keeps equal.
+ * Refuses an unsupported Node.js when the emulator is loaded as a library: before undici or the
+ * server code is required. The emulator's own check (it imports nothing from `provider/`).
  */
-import semver from "semver";
+import { unsupportedNodeMessage } from "./supported-node";
 
-/** The Node.js versions supported: package.json's `engines.node`. */
-export const SUPPORTED_NODE = ">=22.19.0";
+export { SUPPORTED_NODE } from "./supported-node";
 
-if (!semver.satisfies(process.versions.node, SUPPORTED_NODE)) {
-  const error = new Error(
-    `The pulumi-arcgis-admin emulator requires Node.js ${SUPPORTED_NODE} (package.json "engines"), ` +
-      `but this is Node.js ${process.versions.node}. Install a supported Node.js (e.g. the ` +
-      "current LTS) and run again.",
-  );
-  Object.assign(error, { code: "UNSUPPORTED_NODE" });
-  throw error;
+const unsupported = unsupportedNodeMessage();
+if (unsupported !== undefined) {
+  throw Object.assign(new Error(unsupported), { code: "UNSUPPORTED_NODE" });
 }

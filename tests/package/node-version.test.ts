@@ -66,4 +66,12 @@ describe("the built package on the system's Node 20", () => {
       expect(result.stderr).not.toContain("reading 'bind'");
     }
   });
+
+  it("refuses in the emulator's CLI with one sentence and exit code 1, no stack trace", () => {
+    const result = load("dist/emulator/cli.js", ["--port", "0"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^arcgis-admin-emulator: The pulumi-arcgis-admin emulator requires Node\.js >=22\.19\.0 .* Install a supported Node\.js .* and run again\.\n$/,
+    );
+  });
 });

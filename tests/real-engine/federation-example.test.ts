@@ -54,7 +54,7 @@ it("federates the site's server with pulumi up, changes nothing the second time,
 
   const up = await project.deploy("up");
   expect(up.changeSummary).toEqual({ create: 3 });
-  const outputs = await project.outputs();
+  const outputs = up.outputs!;
   expect(outputs.federationState).toBe("federated");
   const portal = createPortalSession({
     sharingUrl: emu.sharingUrl,
@@ -65,10 +65,11 @@ it("federates the site's server with pulumi up, changes nothing the second time,
     expect.objectContaining({ id: outputs.serverId, serverFunction: "MissionServer" }),
   ]);
 
-  const again = await project.deploy("up");
+  // The second run and destroy skip their preview: only the first `up` is the README's command.
+  const again = await project.deploy("up", [], { skipPreview: true });
   expect(again.changeSummary).toEqual({ same: 3 });
 
-  const destroyed = await project.deploy("destroy");
+  const destroyed = await project.deploy("destroy", [], { skipPreview: true });
   expect(destroyed.changeSummary).toEqual({ delete: 3 });
   expect(await federatedServers(portal)).toEqual([]);
   expect(emu.stats().sitesCreated).toBe(1);

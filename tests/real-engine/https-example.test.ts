@@ -70,7 +70,7 @@ it("binds the example CA's certificate, then federates; destroy unfederates befo
 
   const up = await project.deploy("up");
   expect(up.changeSummary).toEqual({ create: 4 });
-  const outputs = await project.outputs();
+  const outputs = up.outputs!;
   const caPem = outputs.caCertificate as string;
   const port = Number(new URL(emu.adminUrl).port);
   const presented = await presentedCertificate({
@@ -102,10 +102,11 @@ it("binds the example CA's certificate, then federates; destroy unfederates befo
   expect(bind).toBeGreaterThanOrEqual(0);
   expect(federate).toBeGreaterThan(bind);
 
-  const again = await project.deploy("up");
+  // The second run and destroy skip their preview: only the first `up` is the README's command.
+  const again = await project.deploy("up", [], { skipPreview: true });
   expect(again.changeSummary).toEqual({ same: 4 });
 
-  const destroyed = await project.deploy("destroy");
+  const destroyed = await project.deploy("destroy", [], { skipPreview: true });
   expect(destroyed.changeSummary).toEqual({ delete: 4 });
   expect(await federatedServers(portal)).toEqual([]);
   const selfSigned = await presentedCertificate({

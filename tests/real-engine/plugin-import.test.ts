@@ -102,8 +102,13 @@ afterAll(async () => {
  */
 async function pulumiImport(type: string, name: string, id: string): Promise<string> {
   const out = path.join(project!.tmp, `${name}.yaml`);
+  // No preview first: what the import read is checked in the state and the generated code.
   const result = await project!.cli(
-    ["import", `arcgis-admin:index:${type}`, name, id, "--yes", "--protect=false", "--out", out],
+    [
+      "import",
+      `arcgis-admin:index:${type}`,
+      ...[name, id, "--yes", "--skip-preview", "--protect=false", "--out", out],
+    ],
     240_000,
   );
   printed.push(result.stdout, result.stderr);

@@ -166,7 +166,7 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
 
   const created = await project.deploy("up");
   expect(created.changeSummary).toEqual({ create: 7 });
-  const outputs = await project.outputs();
+  const outputs = created.outputs!;
   expect(outputs).toMatchObject({
     siteState: "created",
     collaborationRole: "host",
@@ -215,22 +215,24 @@ it("deploys, keeps, replaces on a new backup limit, refreshes and destroys the P
     expect(text.includes(pfx.slice(0, 64))).toBe(false);
   }
 
-  const again = await project.deploy("up");
+  // The later runs skip their preview: only the first `up` is the README's command, and what
+  // they check is what each run did.
+  const again = await project.deploy("up", [], { skipPreview: true });
   expect(again.changeSummary).toEqual({ same: 7 });
   expect(emu.stats()).toMatchObject({ exportsCompleted: 1 });
 
   // The limit alone only updates state; replace_on_changes makes it a new backup.
   await pulumi(["config", "set", "backupMaxBytes", "100000000"]);
-  const replaced = await project.deploy("up");
+  const replaced = await project.deploy("up", [], { skipPreview: true });
   expect(replaced.changeSummary).toEqual({ replace: 1, same: 6 });
   expect(replaced.stdout).toMatch(/\+-\s+arcgis-admin:index:SiteExport site-backup replaced/);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 2 });
-  expect((await project.outputs()).backupFile).not.toBe(outputs.backupFile);
+  expect(replaced.outputs!.backupFile).not.toBe(outputs.backupFile);
 
-  const refreshed = await project.deploy("refresh");
+  const refreshed = await project.deploy("refresh", [], { skipPreview: true });
   expect(refreshed.changeSummary).toEqual({ same: 7 });
 
-  const destroyed = await project.deploy("destroy");
+  const destroyed = await project.deploy("destroy", [], { skipPreview: true });
   expect(destroyed.changeSummary).toEqual({ delete: 7 });
   // What each resource did, once each, told under that resource (the engine's events, and the display).
   expect(messagesByResource(destroyed.diagnostics)).toMatchObject({

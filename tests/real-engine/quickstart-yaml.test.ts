@@ -92,13 +92,13 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
   ]);
 
   // up: the three resources, through the plugin the CLI installed (not from PATH).
-  const up = await project.mustCli(["up", "--yes", "--skip-preview"]);
+  const up = await project.deploy("up", [], { skipPreview: true });
   expect(up.stdout).toContain("+ 6 created");
   expect(up.stdout).not.toContain("pulumi-resource-arcgis-admin from $PATH");
   expect(emu.stats()).toMatchObject({ sitesCreated: 1 });
   const backups = fs.readdirSync(downloads);
   expect(backups).toHaveLength(1);
-  const outputs = JSON.parse((await project.mustCli(["stack", "output", "--json"])).stdout) as {
+  const outputs = up.outputs as {
     siteState: string;
     backupFile: string;
     collaborationRole: string;
@@ -158,7 +158,7 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
 
   // destroy: the collaboration (hosted by this portal) is deleted; the state is empty.
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(true);
-  const destroyed = await project.deploy("destroy", ["--skip-preview"]);
+  const destroyed = await project.deploy("destroy", [], { skipPreview: true });
   expect(await collaborationExists(emu, PORTAL_ADMIN, COLLABORATION, emu.portalId)).toBe(false);
   expect(stateResources(await project.exportState())).toEqual([]);
   // What each resource did, once each, told under that resource: in the engine's events (by URN) and in the
@@ -213,7 +213,7 @@ it("examples/https-yaml: the quick start's machine presents the certificate of s
   const fingerprintOf = (pem: string) =>
     new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
 
-  const up = await project.deploy("up", ["--skip-preview", ...inDir]);
+  const up = await project.deploy("up", inDir, { skipPreview: true });
   expect(up.changeSummary).toEqual({ create: 2 });
   const presented = await presentedCertificate({ ...machine, trust: { trustOnly: ca.certPem } });
   expect(presented.sha256Fingerprint).toBe(fingerprintOf(issued.certPem));
@@ -224,7 +224,9 @@ it("examples/https-yaml: the quick start's machine presents the certificate of s
     new RegExp(`certificateAlias\\s*:\\s*"quickstart-${fingerprint.slice(0, 8)}"`),
   );
 
-  const again = await project.deploy("up", ["--skip-preview", "--expect-no-changes", ...inDir]);
+  const again = await project.deploy("up", ["--expect-no-changes", ...inDir], {
+    skipPreview: true,
+  });
   expect(again.changeSummary).toEqual({ same: 2 });
 
   // The PKCS #12 file and its password never plain where the CLI keeps things.
@@ -236,7 +238,7 @@ it("examples/https-yaml: the quick start's machine presents the certificate of s
     expect(stored.filter((t) => t.includes(secret))).toEqual([]);
   }
 
-  const destroyed = await project.deploy("destroy", ["--skip-preview", ...inDir]);
+  const destroyed = await project.deploy("destroy", inDir, { skipPreview: true });
   expect(destroyed.changeSummary).toEqual({ delete: 2 });
   const after = await presentedCertificate({ ...machine, trust: { trustOnly: emu.caCert! } });
   expect(after.sha256Fingerprint).toBe(fingerprintOf(emu.caCert!));

@@ -51,16 +51,17 @@ it("runs README's program in a folder of its own with pulumi up, up again and de
 
   const up = await project.deploy("up");
   expect(up.changeSummary).toEqual({ create: 3 });
-  const outputs = await project.outputs();
+  const outputs = up.outputs!;
   expect(outputs.siteState).toBe("created");
   expect(fs.existsSync(path.resolve(project.dir, outputs.backupFile as string))).toBe(true);
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 1 });
 
-  const again = await project.deploy("up");
+  // The second run and destroy skip their preview: only the first `up` is README's command.
+  const again = await project.deploy("up", [], { skipPreview: true });
   expect(again.changeSummary).toEqual({ same: 3 });
   expect(emu.stats()).toMatchObject({ sitesCreated: 1, exportsCompleted: 1 });
 
-  const destroyed = await project.deploy("destroy");
+  const destroyed = await project.deploy("destroy", [], { skipPreview: true });
   expect(destroyed.changeSummary).toEqual({ delete: 3 });
   // The secret is only ever stored encrypted.
   for (const text of project.storedTexts()) expect(text.includes("user-Site-1")).toBe(false);

@@ -13,7 +13,14 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { prepareConsumer, PROJECT, run as runCommand, type Consumer } from "./host";
+import {
+  prepareConsumer,
+  PROJECT,
+  run as runCommand,
+  SECRET_SIG,
+  SIG_KEY,
+  type Consumer,
+} from "./host";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import {
   createAdminSession,
@@ -252,8 +259,9 @@ export class RealStack {
 
   /**
    * The stack, created on first use (`pulumi stack init`), and its config as `options` asks:
-   * plain values with one `pulumi config set-all`, each secret with `pulumi config set --secret`
-   * and the value on stdin, so that no secret is on a command line.
+   * plain values written into the stack's settings file as a user edits it (or, before the CLI
+   * has written that file, with one `pulumi config set-all`), each secret with `pulumi config set
+   * --secret` and the value on stdin, so that no secret is on a command line.
    */
   private async prepare(options: RunOptions): Promise<void> {
     if (!this.created) {
@@ -267,7 +275,15 @@ export class RealStack {
       ([key, v]) => this.configSet.get(key) !== `${v.secret === true}:${v.value}`,
     );
     const plain = changed.filter(([, v]) => v.secret !== true);
-    if (plain.length > 0) {
+    const settings = path.join(this.projectDir, `Pulumi.${this.stack}.yaml`);
+    if (
+      plain.length > 0 &&
+      !writePlainConfig(
+        settings,
+        projectName(path.join(this.projectDir, "Pulumi.yaml")),
+        plain.map(([key, v]) => [key, v.value]),
+      )
+    ) {
       await this.mustPulumi(
         [
           "config",
@@ -400,6 +416,78 @@ export class RealStack {
     await this.consumer.cleanup();
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * A value of the engine's event log as `pulumi stack output --json` shows it: the log keeps a
+ * secret's envelope (its value masked), the command shows the string `[secret]`.
+ */
+function secretsMasked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(secretsMasked);
+  if (value === null || typeof value !== "object") return value;
+  const object = value as Record<string, unknown>;
+  if (object[SIG_KEY] === SECRET_SIG) return "[secret]";
+  return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, secretsMasked(v)]));
+}
+
+/** The `name:` of a Pulumi.yaml, or undefined when it is not a plain one-line value. */
+function projectName(manifest: string): string | undefined {
+  const text = fs.existsSync(manifest) ? fs.readFileSync(manifest, "utf8") : "";
+  const name = /^name:[ \t]*("[^"\n]*"|[^\s"'#]+)[ \t]*$/m.exec(text)?.[1];
+  return name?.startsWith('"') === true ? (JSON.parse(name) as string) : name;
+}
+
+/**
+ * Sets plain values in a stack's settings file (`Pulumi.<stack>.yaml`) as a user edits it: each
+ * key (with the project's namespace unless it has one) on its own line under `config:`, its
+ * value a quoted string, every other line (the encryption salt, `secure:` values) kept as it was.
+ * Returns false, writing nothing, when the file is not there or not in the CLI's own layout, for
+ * the CLI to set the values instead. This saves a CLI run per change of config.
+ */
+export function writePlainConfig(
+  file: string,
+  project: string | undefined,
+  values: ReadonlyArray<readonly [string, string]>,
+): boolean {
+  if (project === undefined || !fs.existsSync(file)) return false;
+  const lines = fs.readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
+  if (lines.some((line) => /^config:[ \t]*\S/.test(line))) return false;
+  const full = (key: string) => (key.includes(":") ? key : `${project}:${key}`);
+  const setting = new Set(values.map(([key]) => full(key)));
+  let start = lines.indexOf("config:");
+  if (start < 0) {
+    lines.push("config:");
+    start = lines.length - 1;
+  }
+  let end = start + 1;
+  while (end < lines.length && (lines[end] === "" || lines[end]!.startsWith(" "))) end++;
+  // The entries of the block: a line indented by two spaces starts one, deeper lines (a block
+  // scalar, a `secure:` value) continue it.
+  const kept: string[] = [];
+  let dropping = false;
+  for (const line of lines.slice(start + 1, end)) {
+    const entry = /^ {2}(?! )("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'][^:]*(?::[^\s:]+)*):/.exec(
+      line,
+    );
+    if (entry !== null) {
+      const raw = entry[1]!;
+      const key = raw.startsWith('"')
+        ? (JSON.parse(raw) as string)
+        : raw.startsWith("'")
+          ? raw.slice(1, -1).replaceAll("''", "'")
+          : raw;
+      dropping = setting.has(key);
+    } else if (!line.startsWith("   ") && line !== "") {
+      return false;
+    }
+    if (!dropping) kept.push(line);
+  }
+  const added = values.map(
+    ([key, value]) => `  ${JSON.stringify(full(key))}: ${JSON.stringify(value)}`,
+  );
+  const text = [...lines.slice(0, start + 1), ...kept, ...added, ...lines.slice(end)].join("\n");
+  fs.writeFileSync(file, `${text}\n`);
+  return true;
 }
 
 /** One message the engine showed (a diagnostic event of its event log). */
@@ -702,17 +790,43 @@ export class CliProject {
 
   /**
    * `pulumi <op> --yes` (preview: without `--yes`) in the project folder, as a user runs it, with
-   * the change summary from the engine's event log; throws with the CLI's output when it fails.
+   * the change summary, the messages and (after `up`) the stack's outputs from the engine's event
+   * log; throws with the CLI's output when it fails. `skipPreview` adds `--skip-preview`: for a
+   * run whose preview the test does not check, which saves running the program and the providers
+   * a second time.
    */
   async deploy(
     op: "preview" | "up" | "refresh" | "destroy",
     flags: readonly string[] = [],
-  ): Promise<CliResult & { changeSummary?: Record<string, number>; diagnostics: Diagnostic[] }> {
+    { skipPreview = false }: { skipPreview?: boolean } = {},
+  ): Promise<
+    CliResult & {
+      changeSummary?: Record<string, number>;
+      diagnostics: Diagnostic[];
+      /** The stack's outputs after an `up`, as `pulumi stack output --json` shows them. */
+      outputs?: Record<string, unknown>;
+    }
+  > {
+    if (skipPreview && op === "preview") throw new Error("A preview cannot skip its preview");
     const events = path.join(this.tmp, `events-${Date.now()}-${Math.random()}.jsonl`);
-    const args = [op, ...(op === "preview" ? [] : ["--yes"]), "--event-log", events, ...flags];
+    const args = [
+      op,
+      ...(op === "preview" ? [] : ["--yes"]),
+      ...(skipPreview ? ["--skip-preview"] : []),
+      "--event-log",
+      events,
+      ...flags,
+    ];
     const result = await this.mustCli(args, 240_000);
-    const { changeSummary, diagnostics } = engineEventsOf(events);
-    return { ...result, ...(changeSummary === undefined ? {} : { changeSummary }), diagnostics };
+    const { changeSummary, diagnostics, stackOutputs } = engineEventsOf(events);
+    return {
+      ...result,
+      ...(changeSummary === undefined ? {} : { changeSummary }),
+      diagnostics,
+      ...(op === "up" && stackOutputs !== undefined
+        ? { outputs: secretsMasked(stackOutputs) as Record<string, unknown> }
+        : {}),
+    };
   }
 
   /** `pulumi stack output --json` of the current stack (secrets shown as `[secret]`). */

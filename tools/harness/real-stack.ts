@@ -259,9 +259,8 @@ export class RealStack {
 
   /**
    * The stack, created on first use (`pulumi stack init`), and its config as `options` asks:
-   * plain values written into the stack's settings file as a user edits it (or, before the CLI
-   * has written that file, with one `pulumi config set-all`), each secret with `pulumi config set
-   * --secret` and the value on stdin, so that no secret is on a command line.
+   * plain values with one `pulumi config set-all`, each secret with `pulumi config set --secret`
+   * and the value on stdin, so that no secret is on a command line.
    */
   private async prepare(options: RunOptions): Promise<void> {
     if (!this.created) {
@@ -275,15 +274,7 @@ export class RealStack {
       ([key, v]) => this.configSet.get(key) !== `${v.secret === true}:${v.value}`,
     );
     const plain = changed.filter(([, v]) => v.secret !== true);
-    const settings = path.join(this.projectDir, `Pulumi.${this.stack}.yaml`);
-    if (
-      plain.length > 0 &&
-      !writePlainConfig(
-        settings,
-        projectName(path.join(this.projectDir, "Pulumi.yaml")),
-        plain.map(([key, v]) => [key, v.value]),
-      )
-    ) {
+    if (plain.length > 0) {
       await this.mustPulumi(
         [
           "config",
@@ -428,66 +419,6 @@ function secretsMasked(value: unknown): unknown {
   const object = value as Record<string, unknown>;
   if (object[SIG_KEY] === SECRET_SIG) return "[secret]";
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, secretsMasked(v)]));
-}
-
-/** The `name:` of a Pulumi.yaml, or undefined when it is not a plain one-line value. */
-function projectName(manifest: string): string | undefined {
-  const text = fs.existsSync(manifest) ? fs.readFileSync(manifest, "utf8") : "";
-  const name = /^name:[ \t]*("[^"\n]*"|[^\s"'#]+)[ \t]*$/m.exec(text)?.[1];
-  return name?.startsWith('"') === true ? (JSON.parse(name) as string) : name;
-}
-
-/**
- * Sets plain values in a stack's settings file (`Pulumi.<stack>.yaml`) as a user edits it: each
- * key (with the project's namespace unless it has one) on its own line under `config:`, its
- * value a quoted string, every other line (the encryption salt, `secure:` values) kept as it was.
- * Returns false, writing nothing, when the file is not there or not in the CLI's own layout, for
- * the CLI to set the values instead. This saves a CLI run per change of config.
- */
-export function writePlainConfig(
-  file: string,
-  project: string | undefined,
-  values: ReadonlyArray<readonly [string, string]>,
-): boolean {
-  if (project === undefined || !fs.existsSync(file)) return false;
-  const lines = fs.readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
-  if (lines.some((line) => /^config:[ \t]*\S/.test(line))) return false;
-  const full = (key: string) => (key.includes(":") ? key : `${project}:${key}`);
-  const setting = new Set(values.map(([key]) => full(key)));
-  let start = lines.indexOf("config:");
-  if (start < 0) {
-    lines.push("config:");
-    start = lines.length - 1;
-  }
-  let end = start + 1;
-  while (end < lines.length && (lines[end] === "" || lines[end]!.startsWith(" "))) end++;
-  // The entries of the block: a line indented by two spaces starts one, deeper lines (a block
-  // scalar, a `secure:` value) continue it.
-  const kept: string[] = [];
-  let dropping = false;
-  for (const line of lines.slice(start + 1, end)) {
-    const entry = /^ {2}(?! )("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'][^:]*(?::[^\s:]+)*):/.exec(
-      line,
-    );
-    if (entry !== null) {
-      const raw = entry[1]!;
-      const key = raw.startsWith('"')
-        ? (JSON.parse(raw) as string)
-        : raw.startsWith("'")
-          ? raw.slice(1, -1).replaceAll("''", "'")
-          : raw;
-      dropping = setting.has(key);
-    } else if (!line.startsWith("   ") && line !== "") {
-      return false;
-    }
-    if (!dropping) kept.push(line);
-  }
-  const added = values.map(
-    ([key, value]) => `  ${JSON.stringify(full(key))}: ${JSON.stringify(value)}`,
-  );
-  const text = [...lines.slice(0, start + 1), ...kept, ...added, ...lines.slice(end)].join("\n");
-  fs.writeFileSync(file, `${text}\n`);
-  return true;
 }
 
 /** One message the engine showed (a diagnostic event of its event log). */

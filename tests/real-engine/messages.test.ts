@@ -160,8 +160,8 @@ describe("the plugin (Pulumi YAML)", () => {
       "set-all",
       ...["--plaintext", `arcgis-admin:adminUrl=${plain.adminUrl}`],
       ...["--plaintext", "arcgis-admin:username=siteadmin"],
-      ...["--secret", "arcgis-admin:password=messages-Yaml-Http-1"],
     ]);
+    await project.setSecrets({ "arcgis-admin:password": "messages-Yaml-Http-1" });
     const preview = await project.deploy("preview", ["--diff"]);
     const found = matching(preview.diagnostics, PLAIN_HTTP);
     expect(found).toHaveLength(1);

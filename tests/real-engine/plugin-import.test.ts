@@ -82,12 +82,14 @@ beforeAll(async () => {
     "set-all",
     ...["--plaintext", `arcgis-admin:adminUrl=${emu.adminUrl}`],
     ...["--plaintext", "arcgis-admin:username=siteadmin"],
-    ...["--secret", `arcgis-admin:password=${SITE_PASSWORD}`],
     ...["--plaintext", `arcgis-admin:sharingUrl=${emu.sharingUrl}`],
     ...["--plaintext", `arcgis-admin:portalUsername=${PORTAL_ADMIN.username}`],
-    ...["--secret", `arcgis-admin:portalPassword=${PORTAL_ADMIN.password}`],
     ...["--plaintext", `arcgis-admin:caCert=${emu.caCert!}`],
   ]);
+  await project.setSecrets({
+    "arcgis-admin:password": SITE_PASSWORD,
+    "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
+  });
 }, 240_000);
 
 afterAll(async () => {

@@ -82,14 +82,16 @@ it("deploys, keeps, replaces on replaceOnChanges, refreshes and destroys the YAM
     "set-all",
     ...["--plaintext", `arcgis-admin:adminUrl=${emu.adminUrl}`],
     ...["--plaintext", "arcgis-admin:username=siteadmin"],
-    ...["--secret", `arcgis-admin:password=${SITE_PASSWORD}`],
     ...["--plaintext", `arcgis-admin:sharingUrl=${emu.sharingUrl}`],
     ...["--plaintext", `arcgis-admin:portalUsername=${PORTAL_ADMIN.username}`],
-    ...["--secret", `arcgis-admin:portalPassword=${PORTAL_ADMIN.password}`],
     ...["--plaintext", `collaborationId=${COLLABORATION}`],
     ...["--plaintext", `downloadDir=${downloads}`],
     ...["--plaintext", `arcgis-admin:caCert=${emu.caCert!}`],
   ]);
+  await project.setSecrets({
+    "arcgis-admin:password": SITE_PASSWORD,
+    "arcgis-admin:portalPassword": PORTAL_ADMIN.password,
+  });
 
   // up: the three resources, through the plugin the CLI installed (not from PATH).
   const up = await project.deploy("up", [], { skipPreview: true });
@@ -201,14 +203,19 @@ it("examples/https-yaml: the quick start's machine presents the certificate of s
     ...inDir,
     ...["--plaintext", `arcgis-admin:adminUrl=${emu.adminUrl}`],
     ...["--plaintext", "arcgis-admin:username=siteadmin"],
-    ...["--secret", `arcgis-admin:password=${SITE_PASSWORD}`],
     ...["--plaintext", `arcgis-admin:caCert=${emu.caCert!}`],
     // The machine as the emulator's site lists it (its host name), not the host of adminUrl.
     ...["--plaintext", `serverCertificateMachine=${os.hostname()}`],
     ...["--plaintext", `caCertificate=${ca.certPem}`],
-    ...["--secret", `serverCertificatePfx=${pfx}`],
-    ...["--secret", `serverCertificatePassword=${PFX_PASSWORD}`],
   ]);
+  await project.setSecrets(
+    {
+      "arcgis-admin:password": SITE_PASSWORD,
+      serverCertificatePfx: pfx,
+      serverCertificatePassword: PFX_PASSWORD,
+    },
+    inDir,
+  );
   const machine = { host: "127.0.0.1", port: Number(new URL(emu.adminUrl).port) };
   const fingerprintOf = (pem: string) =>
     new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();

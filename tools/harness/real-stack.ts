@@ -680,6 +680,16 @@ export class CliProject {
     });
   }
 
+  /**
+   * `pulumi config set --secret <key>` for each entry, the value on stdin: never on a command line,
+   * where other users of the machine could read it. `flags`: e.g. `--cwd <dir>`.
+   */
+  async setSecrets(values: Record<string, string>, flags: readonly string[] = []): Promise<void> {
+    for (const [key, value] of Object.entries(values)) {
+      await this.mustCli(["config", "set", "--secret", key, ...flags], undefined, value);
+    }
+  }
+
   /** Like {@link cli}, but throws with what the CLI printed when it fails. */
   async mustCli(args: readonly string[], timeoutMs?: number, input?: string): Promise<CliResult> {
     const result = await this.cli(args, timeoutMs, input);

@@ -31,23 +31,49 @@ import type { ConfigValue } from "../../tools/harness/real-stack";
 jest.setTimeout(300_000);
 closeAfterAll();
 
-it("Site: killed during createNewSite, recovered with cancel, refresh --clear-pending-creates and adoptExisting", async () => {
-  const emu = await emulator({ createDelayMs: 5_000 });
-  const s = await stack("site");
+it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and federate, recovered with cancel, refresh --clear-pending-creates and adoptExisting: nothing sent twice, destroy leaves all three", async () => {
+  // The site's creation is the first call of the run, so its server takes longest: each call
+  // is still under way when the last of the three arrives and the CLI is killed.
+  const target = await emulator({ createDelayMs: 20_000 });
+  const first = await emulator({ machineName: "gis1", createDelayMs: 0 });
+  const certFile = first.caCertFile!;
+  const second = await emulator({
+    machineName: "gis2",
+    joinDelayMs: 10_000,
+    tls: { certFile, keyFile: path.join(path.dirname(certFile), "key.pem") },
+  });
+  const mission = await emulator({ createDelayMs: 0, federateDelayMs: 10_000 });
+  const s = await stack("killed", "killed-run-program.cjs");
   const config: Record<string, ConfigValue> = {
-    adminUrl: { value: emu.adminUrl },
-    caCert: { value: emu.caCert! },
-    siteUsername: { value: "siteadmin" },
     sitePassword: { value: SITE_PASSWORD, secret: true },
-    siteOnly: { value: "true" },
+    site: { value: JSON.stringify({ adminUrl: target.adminUrl, caCert: target.caCert! }) },
+    machine: {
+      value: JSON.stringify({
+        adminUrl: first.adminUrl,
+        caCert: first.caCert!,
+        secondAdminUrl: second.adminUrl,
+        secondMachineName: "gis2",
+      }),
+    },
+    mission: {
+      value: JSON.stringify({
+        adminUrl: mission.adminUrl,
+        caCert: mission.caCert!,
+        sharingUrl: mission.sharingUrl,
+      }),
+    },
+    portalUsername: { value: PORTAL.username },
+    portalPassword: { value: PORTAL.password, secret: true },
   };
-  const killed = await killedUp(s, config, () => emu.stats().createNewSiteRequests === 1);
+  const sent = () =>
+    target.stats().createNewSiteRequests === 1 &&
+    requests(second, "/joinSite") === 1 &&
+    requests(mission, "/federation/servers/federate") === 1;
+  const killed = await killedUp(s, config, sent);
   expect(killed.ok).toBe(false);
-  expect(await pendingOperations(s)).toHaveLength(1);
-  // The server finishes the creation the killed run asked for. While it runs, the admin root's
-  // answer is not an Esri-documented "in a site" (docs/emulator.md), so a run then would send a
-  // createNewSite that the server refuses: recovery starts once the machine says it is in a site.
-  await until(() => emu.stats().sitesCreated === 1, "the killed run's site creation");
+  // The two other sites were created before the kill; the three creates are pending.
+  expect(await pendingOperations(s)).toHaveLength(3);
+  expect(target.stats().sitesCreated).toBe(0);
 
   // The lock of the killed run stops the next run until `pulumi cancel` removes it.
   const locked = await s.run("up", { config });
@@ -55,92 +81,61 @@ it("Site: killed during createNewSite, recovered with cancel, refresh --clear-pe
   await recover(s);
   expect(await pendingOperations(s)).toEqual([]);
 
-  // The site the killed run created is not claimed without the user's word.
-  const refused = await s.run("up", { config });
-  expect(refused.ok).toBe(false);
-  expect(refused.output).toMatch(/already participates in a site[\s\S]*adoptExisting: true/);
-
-  const adopting = { ...config, siteExtra: { value: JSON.stringify({ adoptExisting: true }) } };
-  const up = await s.mustRun("up", { config: adopting });
-  expect(up.outputs).toMatchObject({ siteState: "adopted" });
-  expect(emu.stats().createNewSiteRequests).toBe(1);
-  expect(await pendingOperations(s)).toEqual([]);
-  await s.mustRun("up", { config: adopting, options: { expectNoChanges: true } });
-
-  await s.mustRun("destroy", { config: adopting });
-  expect(emu.stats().sitesCreated).toBe(1);
-  expect(requests(emu, "/deleteSite")).toBe(0);
-});
-
-it("SiteMachine: killed during joinSite, recovered with cancel and refresh --clear-pending-creates: adopted, not joined twice", async () => {
-  const first = await emulator({ machineName: "gis1", createDelayMs: 0 });
-  const certFile = first.caCertFile!;
-  const second = await emulator({
-    machineName: "gis2",
-    joinDelayMs: 5_000,
-    tls: { certFile, keyFile: path.join(path.dirname(certFile), "key.pem") },
-  });
-  const s = await stack("machine");
-  const config: Record<string, ConfigValue> = {
-    adminUrl: { value: first.adminUrl },
-    caCert: { value: first.caCert! },
-    siteUsername: { value: "siteadmin" },
-    sitePassword: { value: SITE_PASSWORD, secret: true },
-    siteOnly: { value: "true" },
-    secondAdminUrl: { value: second.adminUrl },
-    secondMachineName: { value: "gis2" },
-  };
-  await killedUp(s, config, () => requests(second, "/joinSite") === 1);
-  await recover(s);
-  // The server finishes the join the killed run asked for; a run meanwhile would find the machine
-  // neither in the site's list nor free, and its joinSite would be refused ("already joining").
+  // The servers finish what the killed run asked for. Until then a run would find each in an
+  // in-between state: the admin root's answer during a creation is not an Esri-documented "in a
+  // site" (docs/emulator.md), and a joining machine is neither in the site's list nor free.
   const site = createAdminSession({
     adminUrl: first.adminUrl,
     username: "siteadmin",
     password: SITE_PASSWORD,
     tls: { caCert: first.caCert! },
   });
+  await until(() => target.stats().sitesCreated === 1, "the killed run's site creation");
   await until(
     async () => (await listMachines(site)).includes("gis2"),
     "the killed run's join to end",
   );
-  const up = await s.mustRun("up", { config });
-  expect(up.outputs).toMatchObject({ siteState: "created", secondState: "adopted" });
-  expect(requests(second, "/joinSite")).toBe(1);
-  expect(await pendingOperations(s)).toEqual([]);
-  // Adopted: destroy leaves the machine in the site (unregisterAdoptedOnDestroy is false).
-  await s.mustRun("destroy", { config });
-  expect(requests(first, "/unregister")).toBe(0);
-});
+  await until(() => mission.stats().serversFederated === 1, "the killed federate to end");
 
-it("Federation (no serverFunction): killed during federate, recovered and adopted; destroy leaves it federated", async () => {
-  const emu = await emulator({ createDelayMs: 0, federateDelayMs: 5_000 });
-  const s = await stack("federation", "federation-program.cjs");
-  const config = federationProgramConfig([{ name: "mission", emu }], {
-    sharingUrl: emu.sharingUrl,
-    caCert: emu.caCert!,
-  });
-  await killedUp(s, config, () => requests(emu, "/federation/servers/federate") === 1);
-  await recover(s);
-  await until(() => emu.stats().serversFederated === 1, "the killed federate to end");
-
-  const refused = await s.run("up", { config });
+  // The site and the federation the killed run made are not claimed without the user's word;
+  // each resource says so (the engine carries on past the first error to show both). The machine
+  // needs no word: it is in the stack's own site.
+  const refused = await s.run("up", { config, options: { continueOnError: true } });
   expect(refused.ok).toBe(false);
-  expect(refused.output).toMatch(/federated .* already[\s\S]*adoptExisting: true/);
+  const errors = (name: string) =>
+    (refused.diagnostics ?? [])
+      .filter((d) => d.severity === "error" && d.urn.endsWith(`::${name}`))
+      .map((d) => d.message)
+      .join("\n");
+  expect(errors("site")).toMatch(/already participates in a site[\s\S]*adoptExisting: true/);
+  expect(errors("mission-federation")).toMatch(/federated .* already[\s\S]*adoptExisting: true/);
+  expect(errors("second")).toBe("");
 
-  const adopting = { ...config, adoptSites: { value: "true" }, missionAdopt: { value: "true" } };
+  const adopting = { ...config, siteAdopt: { value: "true" }, missionAdopt: { value: "true" } };
   const up = await s.mustRun("up", { config: adopting });
-  expect(up.outputs).toMatchObject({ missionState: "adopted" });
-  expect(requests(emu, "/federation/servers/federate")).toBe(1);
+  expect(up.outputs).toMatchObject({
+    siteState: "adopted",
+    machineSiteState: "created",
+    secondState: "adopted",
+    missionState: "adopted",
+  });
+  expect(target.stats().createNewSiteRequests).toBe(1);
+  expect(requests(second, "/joinSite")).toBe(1);
+  expect(requests(mission, "/federation/servers/federate")).toBe(1);
   expect(await pendingOperations(s)).toEqual([]);
   await s.mustRun("up", { config: adopting, options: { expectNoChanges: true } });
 
+  // Adopted, so destroy leaves each: the site, the machine in its site
+  // (unregisterAdoptedOnDestroy is false) and the federation.
   await s.mustRun("destroy", { config: adopting });
-  expect(emu.stats().serversUnfederated).toBe(0);
+  expect(target.stats().sitesCreated).toBe(1);
+  expect(requests(target, "/deleteSite")).toBe(0);
+  expect(requests(first, "/unregister")).toBe(0);
+  expect(mission.stats().serversUnfederated).toBe(0);
   const portal = createPortalSession({
-    sharingUrl: emu.sharingUrl,
+    sharingUrl: mission.sharingUrl,
     ...PORTAL,
-    tls: { caCert: emu.caCert! },
+    tls: { caCert: mission.caCert! },
   });
   expect(await federatedServers(portal)).toHaveLength(1);
 });

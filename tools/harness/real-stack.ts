@@ -71,13 +71,17 @@ export interface ConfigValue {
 export interface RunOptions {
   /** Stack config to set first (`pulumi config set`; secrets on stdin), unless already set so. */
   config?: Record<string, ConfigValue>;
-  /** The CLI's flags: `--diff`, `--expect-no-changes`, `--refresh`, `--replace <urn>`, `--parallel N`. */
+  /**
+   * The CLI's flags: `--diff`, `--expect-no-changes`, `--refresh`, `--replace <urn>`,
+   * `--parallel N`, `--continue-on-error`.
+   */
   options?: {
     diff?: boolean;
     expectNoChanges?: boolean;
     refresh?: boolean;
     replace?: string[];
     parallel?: number;
+    continueOnError?: boolean;
   };
   /** Send the CLI SIGINT (Ctrl-C) once it has printed this text. */
   abortOnText?: string;
@@ -341,6 +345,7 @@ export class RealStack {
       ...(o.refresh === true ? ["--refresh"] : []),
       ...(o.replace ?? []).flatMap((urn) => ["--replace", urn]),
       ...(o.parallel === undefined ? [] : ["--parallel", String(o.parallel)]),
+      ...(o.continueOnError === true ? ["--continue-on-error"] : []),
     ];
     const cliStarted = Date.now();
     const done = await this.pulumi(args, options, started);

@@ -1,10 +1,14 @@
 /**
- * A `pulumi up` killed (SIGKILL of the CLI, its provider host ending with it) in the middle of a
- * create, then recovered with the commands docs/troubleshooting.md gives: `pulumi cancel` (the
- * stale lock), `pulumi refresh --clear-pending-creates` (the pending create) and `pulumi up` with
+ * A `pulumi up` killed (SIGKILL of the CLI, its provider host ending with it) in the middle of
+ * creates, then recovered with the commands docs/troubleshooting.md gives: `pulumi cancel` (the
+ * stale lock), `pulumi refresh --clear-pending-creates` (the pending creates) and `pulumi up` with
  * `adoptExisting` where the server holds what the killed create made. Nothing is sent twice,
  * nothing is recorded as made by the stack that it cannot prove, and destroy leaves what the stack
- * only adopted. The backups' resources are in killed-run-backups.test.ts.
+ * only adopted. The Site, the SiteMachine and the Federation share one program
+ * (killed-run-program.cjs) and so one killed run, one recovery and one destroy, as
+ * day-three-recovery.test.ts does for the day-three resources; a federation another stack made
+ * during the killed run needs two stacks of its own. The backups' resources are in
+ * killed-run-backups.test.ts.
  */
 import * as path from "node:path";
 import {

@@ -1,7 +1,9 @@
 /**
  * SiteImport, SiteExport, Collaboration and LogSettings after a `pulumi up` killed in the middle
- * of their create and recovered with the documented commands (see killed-run.test.ts): no second
- * importSite, one more export, the collaboration confirmed, the log settings applied.
+ * of their create and recovered with the documented commands (see killed-run.test.ts): one
+ * program (killed-run-backups-program.cjs) on two machines, so that one kill finds importSite,
+ * exportSite and a LogSettings waiting for that export all under way. After the recovery: no
+ * second importSite, one more export, the collaboration confirmed, both log settings applied.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -21,99 +23,104 @@ import {
   until,
 } from "./killed-run-support";
 import { archiveOf, type ConfigValue } from "../../tools/harness/real-stack";
+import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 jest.setTimeout(300_000);
 closeAfterAll();
+let proxy: FaultProxy | undefined;
+afterAll(() => proxy?.close());
 
-it("SiteImport: killed during importSite, recovered with cancel and refresh --clear-pending-creates: no second importSite", async () => {
+it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importSite and exportSite, recovered: no second importSite, one more export, the collaboration confirmed, the log settings applied", async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-import-"));
-  const archive = await archiveOf("mission-server", folder);
-  const emu = await emulator({ createDelayMs: 0, importDelayMs: 5_000 });
-  const s = await stack("import", "restore-program.cjs");
-  const config: Record<string, ConfigValue> = {
-    serverType: { value: "mission-server" },
-    adminUrl: { value: emu.adminUrl },
-    caCert: { value: emu.caCert! },
-    siteUsername: { value: "siteadmin" },
-    sitePassword: { value: SITE_PASSWORD, secret: true },
-    archive: { value: archive },
-    logLevel: { value: "WARNING" },
-  };
-  await killedUp(s, config, () => requests(emu, "/importSite") === 1);
-  await recover(s);
-  await until(() => emu.stats().importsCompleted === 1, "the killed import to end");
-  const up = await s.mustRun("up", { config });
-  // The killed run's upload is its trace: importSite is not sent again, and the user is told.
-  expect(up.outputs).toMatchObject({ outcome: "answer-lost", logLevel: "WARNING" });
-  expect(up.output).toMatch(/its importSite may have run, so it is not sent again/);
-  expect(requests(emu, "/importSite")).toBe(1);
-  expect(await pendingOperations(s)).toEqual([]);
-  // Destroy deletes that upload: a later SiteImport of the archive imports it again.
-  await s.mustRun("destroy", { config });
-  expect(requests(emu, "/delete")).toBe(1);
-  fs.rmSync(folder, { recursive: true, force: true });
-});
-
-it("SiteExport and Collaboration: killed during exportSite, recovered; the next up exports once more and confirms the collaboration", async () => {
   const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-export-"));
-  const emu = await emulator({
+  const archive = await archiveOf("mission-server", folder);
+  // Each call is still under way when the last of them arrives and the CLI is killed; the
+  // export holds its site, so the LogSettings beside it has had its edit refused and waits.
+  const restore = await emulator({ createDelayMs: 0, importDelayMs: 15_000 });
+  const exported = await emulator({
     createDelayMs: 0,
-    exportDelayMs: 5_000,
+    exportDelayMs: 15_000,
     seed: portalSeed([{ username: "gisadmin", password: PORTAL.password, role: "org_admin" }]),
   });
-  const s = await stack("export");
+  // The LogSettings reads the settings only once the export has started (a proxy holds its
+  // read until then), so that its edit finds the site held, whichever create the engine ran first.
+  proxy = await startFaultProxy(new URL(exported.adminUrl).origin);
+  const exportStarted = until(
+    () => requests(exported, "/exportSite") === 1,
+    "the killed run's export",
+  ).catch(() => undefined);
+  proxy.setRule(({ method, path: url }) =>
+    method === "GET" && url.split("?")[0]!.endsWith("/logs/settings")
+      ? { kind: "hold", forwardAfter: exportStarted }
+      : undefined,
+  );
+  const s = await stack("backups", "killed-run-backups-program.cjs");
   const config: Record<string, ConfigValue> = {
-    adminUrl: { value: emu.adminUrl },
-    sharingUrl: { value: emu.sharingUrl },
-    caCert: { value: emu.caCert! },
-    siteUsername: { value: "siteadmin" },
     sitePassword: { value: SITE_PASSWORD, secret: true },
+    restore: {
+      value: JSON.stringify({ adminUrl: restore.adminUrl, caCert: restore.caCert!, archive }),
+    },
+    export: {
+      value: JSON.stringify({
+        adminUrl: proxy.url + new URL(exported.adminUrl).pathname,
+        caCert: exported.caCert!,
+        sharingUrl: exported.sharingUrl,
+        downloadDir,
+        collaborationId: "hosted1",
+      }),
+    },
     portalUsername: { value: "gisadmin" },
     portalPassword: { value: PORTAL.password, secret: true },
-    collaborationId: { value: "hosted1" },
-    downloadDir: { value: downloadDir },
   };
-  await killedUp(s, config, () => requests(emu, "/exportSite") === 1);
-  await recover(s);
-  const up = await s.mustRun("up", { config });
-  expect(up.outputs).toMatchObject({ siteState: "created", collaborationName: expect.any(String) });
-  // One more archive (an export is repeatable); the killed one's partial download is not used.
-  // (The next run's exportSite may be refused while the killed export still runs: retried.)
-  expect(emu.stats().exportsStarted).toBe(2);
-  expect(fs.existsSync(String(up.outputs?.["backupFile"]))).toBe(true);
-  expect(emu.stats().createNewSiteRequests).toBe(1);
-  expect(await pendingOperations(s)).toEqual([]);
-  await s.mustRun("up", { config, options: { expectNoChanges: true } });
-  fs.rmSync(downloadDir, { recursive: true, force: true });
-});
-
-it("LogSettings: killed while it waits for an export to release the site, recovered; the next up applies it", async () => {
-  const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-logs-"));
-  const emu = await emulator({ createDelayMs: 0, exportDelayMs: 8_000 });
-  const s = await stack("logs", "site-logs-program.cjs");
-  const config: Record<string, ConfigValue> = {
-    adminUrl: { value: emu.adminUrl },
-    caCert: { value: emu.caCert! },
-    sitePassword: { value: SITE_PASSWORD, secret: true },
-    downloadDir: { value: downloadDir },
-  };
-  // The export holds the site; the LogSettings create has read the settings and waits to edit.
-  await killedUp(
+  const killed = await killedUp(
     s,
     config,
-    () => requests(emu, "/exportSite") === 1 && requests(emu, "/logs/settings") >= 1,
+    () =>
+      requests(restore, "/importSite") === 1 &&
+      requests(exported, "/exportSite") === 1 &&
+      exported.stats().changesRefusedDuringExport >= 1,
   );
+  expect(killed.ok).toBe(false);
+  // The SiteImport, the SiteExport and the LogSettings beside it (the Collaboration may be done).
+  // The SiteImport, the SiteExport and the LogSettings waiting beside it are pending (the
+  // Collaboration may be done).
+  const pending = (await pendingOperations(s)).map((op) =>
+    String((op as { resource: { urn: string } }).resource.urn).replace(/.*::/, ""),
+  );
+  expect(pending).toEqual(expect.arrayContaining(["restore", "backup", "logs"]));
+  proxy.setRule(() => undefined);
   await recover(s);
+  await until(() => restore.stats().importsCompleted === 1, "the killed import to end");
+
   const up = await s.mustRun("up", { config });
-  expect(up.outputs).toMatchObject({ logLevel: "WARNING" });
+  // The killed run's upload is its trace: importSite is not sent again, and the user is told.
+  expect(up.outputs).toMatchObject({
+    outcome: "answer-lost",
+    importLogLevel: "WARNING",
+    siteState: "created",
+    collaborationName: expect.any(String),
+    logLevel: "INFO",
+  });
+  expect(up.output).toMatch(/its importSite may have run, so it is not sent again/);
+  expect(requests(restore, "/importSite")).toBe(1);
+  // One more archive (an export is repeatable); the killed one's partial download is not used.
+  // (The next run's exportSite may be refused while the killed export still runs: retried.)
+  expect(exported.stats().exportsStarted).toBe(2);
+  expect(fs.existsSync(String(up.outputs?.["backupFile"]))).toBe(true);
+  expect(exported.stats().createNewSiteRequests).toBe(1);
   const session = createAdminSession({
-    adminUrl: emu.adminUrl,
+    adminUrl: exported.adminUrl,
     username: "siteadmin",
     password: SITE_PASSWORD,
-    tls: { caCert: emu.caCert! },
+    tls: { caCert: exported.caCert! },
   });
-  expect((await getLogSettings(session)).logLevel).toBe("WARNING");
+  expect((await getLogSettings(session)).logLevel).toBe("INFO");
   expect(await pendingOperations(s)).toEqual([]);
   await s.mustRun("up", { config, options: { expectNoChanges: true } });
+
+  // Destroy deletes the killed run's upload: a later SiteImport of the archive imports it again.
+  await s.mustRun("destroy", { config });
+  expect(requests(restore, "/delete")).toBe(1);
+  fs.rmSync(folder, { recursive: true, force: true });
   fs.rmSync(downloadDir, { recursive: true, force: true });
 });

@@ -5,6 +5,8 @@
  * `config set --secret`, on stdin), then `pulumi preview` (the Node.js language host runs the
  * TypeScript program, type-checked; each resource's check runs in the dynamic-provider host)
  * against the emulator. The preview plans each resource's creation and changes nothing.
+ * examples/team and examples/restore-drill are deployed through the CLI by team.test.ts and
+ * tests/examples/restore-drill.test.ts, examples/https by https-example.test.ts.
  */
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
@@ -57,22 +59,6 @@ const examples: Array<{
       secondMachineName: "MACHINE2",
     }),
     creates: ["Site", "SiteMachine"],
-  },
-  {
-    name: "restore-drill",
-    config: () => ({
-      drill: "2026-11-27",
-      drillAdminUrl: emu.adminUrl,
-      drillUsername: "drilladmin",
-      drillCaCert: emu.caCert!,
-    }),
-    secrets: { drillPassword: SITE_PASSWORD },
-    creates: [],
-  },
-  {
-    name: "team",
-    config: () => ({ backupUrl: "s3://backups/team", objectStoreEndpoint: "http://127.0.0.1:9" }),
-    creates: [],
   },
 ];
 

@@ -103,6 +103,26 @@ export async function closedPort(): Promise<number> {
   return Number(new URL(origin).port);
 }
 
+/**
+ * A port with nothing listening that a test binds itself later: below Linux's ephemeral range
+ * (32768 and up), where neither a `listen(0)` nor an outgoing connection of a suite running
+ * beside it can take it meanwhile.
+ */
+export async function closedPortToBindLater(): Promise<number> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 22_000);
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (free) {
+      await closeServer(server);
+      return port;
+    }
+  }
+}
+
 /** Awaits a call that must fail and returns its error; throws when it succeeds. */
 export async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {
   try {

@@ -12,7 +12,7 @@ import {
   waitForServer,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { closedPort, closeServer, listen } from "./helpers";
+import { closedPortToBindLater, closeServer, listen } from "./helpers";
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -118,31 +118,36 @@ describe("waitForServer ends at once on what waiting cannot fix", () => {
 
 describe("waitForServer waits for a server that is not answering yet", () => {
   it("connection refused until the server starts: it is waited for, then its answer is used", async () => {
-    const port = await closedPort();
+    const port = await closedPortToBindLater();
     const adminUrl = `https://127.0.0.1:${port}/arcgis/admin`;
     let late: TestEmulator | undefined;
-    const starting = new Promise<void>((resolve) =>
+    const starting = new Promise<void>((resolve, reject) =>
       setTimeout(() => {
-        void startTestEmulator({ port }).then((e) => {
+        startTestEmulator({ port }).then((e) => {
           late = e;
           resolve();
-        });
+        }, reject);
       }, 2_000),
     );
+    // A late start that fails ends the wait below at once instead of at the test's timeout.
+    const failedStart = starting.then(() => new Promise<never>(() => {}));
     try {
       const seen: string[] = [];
       const started = Date.now();
       // The emulator's CA exists only once it starts: trust it through insecureSkipVerify here,
       // the wait is what is tested.
-      const status = await waitForServer(
-        adminUrl,
-        { tls: { insecureSkipVerify: true } },
-        {
-          deadline: started + DEADLINE_MS,
-          pollIntervalMs: 200,
-          onStatus: (s) => seen.push(s.detail),
-        },
-      );
+      const status = await Promise.race([
+        waitForServer(
+          adminUrl,
+          { tls: { insecureSkipVerify: true } },
+          {
+            deadline: started + DEADLINE_MS,
+            pollIntervalMs: 200,
+            onStatus: (s) => seen.push(s.detail),
+          },
+        ),
+        failedStart,
+      ]);
       expect(status.state).toBe("no-site");
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
       expect(seen.some((d) => /ECONNREFUSED/.test(d))).toBe(true);

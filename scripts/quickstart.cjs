@@ -89,7 +89,9 @@ function pulumiEnv(settings, env = process.env) {
     ...next,
     NO_PROXY: noProxy,
     no_proxy: noProxy,
-    PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}`,
+    // metadata=skip: the file backend then writes no `.attrs` sidecar, which it does not write
+    // atomically; one emptied by a killed run fails every command (docs/troubleshooting.md).
+    PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}?metadata=skip`,
     PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: env.PULUMI_NODEJS_TRANSPILE_ONLY ?? "true",

@@ -242,4 +242,37 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
   expect(again.stdout).toMatch(/siteState\s*: "adopted"/);
   expect((await stats(s)).createNewSiteRequests).toBe(1);
   expect(pendingOperations(s)).toEqual([]);
+  // The quick start's backend writes no `.attrs` sidecar, the file a kill can leave empty (below).
+  const stored = fs.readdirSync(path.join(s.tmp, "state"), { recursive: true }).map(String);
+  expect(stored.filter((f) => f.endsWith(".json"))).not.toEqual([]);
+  expect(stored.filter((f) => f.endsWith(".attrs"))).toEqual([]);
 }, 300_000);
+
+it("a file backend's .attrs sidecar left empty by a kill fails every command with Pulumi's 'failed to load checkpoint: EOF'; deleting it recovers the stack (docs/troubleshooting.md)", async () => {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cancel-attrs-")));
+  try {
+    fs.writeFileSync(path.join(tmp, "Pulumi.yaml"), "name: attrs\nruntime: yaml\n");
+    fs.mkdirSync(path.join(tmp, "state"));
+    const cli = (await qs.resolvePulumiCli({ log: () => undefined })) as { command: string };
+    const env = {
+      ...process.env,
+      // A plain file backend, as users log in to one.
+      PULUMI_BACKEND_URL: `file://${path.join(tmp, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "attrs",
+      PULUMI_HOME: path.join(tmp, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+    };
+    const pulumi = (...args: string[]) =>
+      run(cli.command, args, { cwd: tmp, env, timeoutMs: 60_000 });
+    expect((await pulumi("stack", "init", "dev")).code).toBe(0);
+    const sidecar = path.join(tmp, "state", ".pulumi", "stacks", "attrs", "dev.json.attrs");
+    fs.truncateSync(sidecar); // what a CLI killed in setAttrs, between create and write, leaves
+    const failed = await pulumi("stack", "select", "dev");
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain("failed to load checkpoint: EOF");
+    fs.rmSync(sidecar);
+    expect((await pulumi("stack", "select", "dev")).code).toBe(0);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -196,7 +196,8 @@ export class RealStack {
       ...process.env,
       ...this.backend?.env,
       PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
-      PULUMI_BACKEND_URL: this.backend?.url ?? `file://${this.backendDir}`,
+      // As npm start: no `.attrs` sidecar that a killed CLI leaves empty (docs/troubleshooting.md).
+      PULUMI_BACKEND_URL: this.backend?.url ?? `file://${this.backendDir}?metadata=skip`,
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
       PULUMI_HOME: this.home,
       PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -660,7 +661,7 @@ export class CliProject {
         path.dirname(process.execPath),
         process.env.PATH ?? "",
       ].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_BACKEND_URL: `file://${this.backendDir}?metadata=skip`,
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
       PULUMI_HOME: this.home,
       PULUMI_SKIP_UPDATE_CHECK: "true",

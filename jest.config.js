@@ -6,6 +6,13 @@ const path = require("node:path");
 // modules again: on a 2-core machine compilation is much of what a CLI operation costs.
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "pulumi-arcgis-admin-compile-cache");
 
+// The emulators the suites start keep their data in a folder of this run's own (never one given
+// from outside, or a Jest run inside a test would remove its parent's), which
+// tests/global-teardown.cjs removes: a run starts about a thousand of them.
+process.env.ARCGIS_ADMIN_TEST_TMP = require("node:fs").mkdtempSync(
+  path.join(os.tmpdir(), "arcgis-admin-tests-"),
+);
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: "node",
@@ -22,4 +29,5 @@ module.exports = {
   maxWorkers: 4,
   // Suites Jest has not timed yet start with the long ones, whatever their file size.
   testSequencer: "<rootDir>/tests/sequencer.cjs",
+  globalTeardown: "<rootDir>/tests/global-teardown.cjs",
 };

@@ -27,7 +27,9 @@ export interface TestEmulator extends RunningEmulator {
 export async function startTestEmulator(
   options: Partial<EmulatorOptions> = {},
 ): Promise<TestEmulator> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-emu-"));
+  // Under the test run's own folder when there is one (jest.config.js), removed after the run.
+  const parent = process.env.ARCGIS_ADMIN_TEST_TMP ?? os.tmpdir();
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(parent, "arcgis-emu-"));
   const emulator = await startEmulator({ quiet: true, ...options, dataDir });
   const caCert =
     emulator.caCertFile === null ? undefined : fs.readFileSync(emulator.caCertFile, "utf8");

@@ -4,7 +4,11 @@ const path = require("node:path");
 // Every Node.js process of the run (Jest's workers, and the language hosts, programs and provider
 // hosts of each Pulumi CLI operation) reuses V8's compiled code instead of compiling the same
 // modules again: on a 2-core machine compilation is much of what a CLI operation costs.
-process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "pulumi-arcgis-admin-compile-cache");
+// Its entries are per file path, and each suite installs the package in a new folder: the global
+// teardown removes entries written before today.
+const COMPILE_CACHE = path.join(os.tmpdir(), "pulumi-arcgis-admin-compile-cache");
+process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE;
+if (process.env.NODE_COMPILE_CACHE === COMPILE_CACHE) process.env.ARCGIS_ADMIN_PRUNE_CACHE = "1";
 
 // The emulators the suites start keep their data in a folder of this run's own (never one given
 // from outside, or a Jest run inside a test would remove its parent's), which

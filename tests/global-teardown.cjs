@@ -1,8 +1,26 @@
-/** After the whole run: removes the folder of the emulators' data (jest.config.js). */
+/**
+ * After the whole run (jest.config.js): removes the folder of the emulators' data, and the
+ * compile cache's entries older than a day when the cache is the run's own.
+ */
 "use strict";
 const fs = require("node:fs");
+const path = require("node:path");
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 module.exports = async function globalTeardown() {
   const dir = process.env.ARCGIS_ADMIN_TEST_TMP;
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+  const cache = process.env.NODE_COMPILE_CACHE;
+  if (process.env.ARCGIS_ADMIN_PRUNE_CACHE !== "1" || cache === undefined) return;
+  const before = Date.now() - DAY_MS;
+  for (const entry of fs.readdirSync(cache, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    try {
+      if (fs.statSync(file).mtimeMs < before) fs.rmSync(file, { force: true });
+    } catch {
+      // Removed meanwhile.
+    }
+  }
 };

@@ -1,6 +1,6 @@
 /**
- * After the whole run (jest.config.js): removes the folder of the emulators' data, and the
- * compile cache's entries older than a day when the cache is the run's own.
+ * After the whole run (jest.config.js): removes the folder of the emulators' data, and, once a
+ * day, the compile cache's entries older than a day when the cache is the run's own.
  */
 "use strict";
 const fs = require("node:fs");
@@ -13,9 +13,12 @@ module.exports = async function globalTeardown() {
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   const cache = process.env.NODE_COMPILE_CACHE;
   if (process.env.ARCGIS_ADMIN_PRUNE_CACHE !== "1" || cache === undefined) return;
+  // Looking at every entry takes a second or two: not after every run.
+  const stamp = path.join(cache, ".pruned");
   const before = Date.now() - DAY_MS;
+  if ((fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0) > before) return;
   for (const entry of fs.readdirSync(cache, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || entry.name === ".pruned") continue;
     const file = path.join(entry.parentPath, entry.name);
     try {
       if (fs.statSync(file).mtimeMs < before) fs.rmSync(file, { force: true });
@@ -23,4 +26,5 @@ module.exports = async function globalTeardown() {
       // Removed meanwhile.
     }
   }
+  fs.writeFileSync(stamp, "");
 };

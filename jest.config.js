@@ -4,8 +4,8 @@ const path = require("node:path");
 // Every Node.js process of the run (Jest's workers, and the language hosts, programs and provider
 // hosts of each Pulumi CLI operation) reuses V8's compiled code instead of compiling the same
 // modules again: on a 2-core machine compilation is much of what a CLI operation costs.
-// Its entries are per file path, and each suite installs the package in a new folder: the global
-// teardown removes entries written before today.
+// Its entries are per file path, and each suite installs the package in a new folder: once a day
+// the global teardown removes the entries older than a day.
 const COMPILE_CACHE = path.join(os.tmpdir(), "pulumi-arcgis-admin-compile-cache");
 process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE;
 if (process.env.NODE_COMPILE_CACHE === COMPILE_CACHE) process.env.ARCGIS_ADMIN_PRUNE_CACHE = "1";
@@ -13,8 +13,10 @@ if (process.env.NODE_COMPILE_CACHE === COMPILE_CACHE) process.env.ARCGIS_ADMIN_P
 // The emulators the suites start keep their data in a folder of this run's own (never one given
 // from outside, or a Jest run inside a test would remove its parent's), which
 // tests/global-teardown.cjs removes: a run starts about a thousand of them.
-process.env.ARCGIS_ADMIN_TEST_TMP = require("node:fs").mkdtempSync(
-  path.join(os.tmpdir(), "arcgis-admin-tests-"),
+// It is made when the first emulator starts: `jest --listTests` leaves nothing behind.
+process.env.ARCGIS_ADMIN_TEST_TMP = path.join(
+  os.tmpdir(),
+  `arcgis-admin-tests-${process.pid}-${require("node:crypto").randomBytes(8).toString("hex")}`,
 );
 
 /** @type {import('jest').Config} */

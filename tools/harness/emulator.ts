@@ -29,6 +29,7 @@ export async function startTestEmulator(
 ): Promise<TestEmulator> {
   // Under the test run's own folder when there is one (jest.config.js), removed after the run.
   const parent = process.env.ARCGIS_ADMIN_TEST_TMP ?? os.tmpdir();
+  if (options.dataDir === undefined) fs.mkdirSync(parent, { recursive: true });
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(parent, "arcgis-emu-"));
   const emulator = await startEmulator({ quiet: true, ...options, dataDir });
   const caCert =

@@ -122,6 +122,18 @@ export interface Spawned {
   lines: RunResult["lines"];
 }
 
+/**
+ * The Pulumi.yaml of a harness program. A JavaScript program turns off the Node.js runtime's
+ * TypeScript support (`runtime.options.typescript`), as a JavaScript user can: otherwise the SDK
+ * loads TypeScript and ts-node in every operation for nothing. The examples keep their own.
+ */
+function manifestOf(entry: string): string {
+  const js = /\.c?js$/.test(entry);
+  return js
+    ? `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${entry}\n`
+    : `name: ${PROJECT}\nruntime: nodejs\nmain: ${entry}\n`;
+}
+
 /** One Pulumi project in a consumer project, with a file backend, run through the real CLI. */
 export class RealStack {
   readonly backendDir: string;
@@ -167,17 +179,14 @@ export class RealStack {
       const dir = fs.mkdtempSync(path.join(consumer.dir, `stack-${stack}-`));
       program = path.join(dir, "program.cjs");
       fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: ${PROJECT}\nruntime: nodejs\nmain: program.cjs\n`,
-      );
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifestOf("program.cjs"));
     } else {
       const target = path.join(consumer.dir, path.basename(example.dir));
       fs.cpSync(example.dir, target, { recursive: true });
       program = path.join(target, example.entry);
       const manifest = path.join(target, "Pulumi.yaml");
       if (!fs.existsSync(manifest)) {
-        fs.writeFileSync(manifest, `name: ${PROJECT}\nruntime: nodejs\nmain: ${example.entry}\n`);
+        fs.writeFileSync(manifest, manifestOf(example.entry));
       }
     }
     const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));

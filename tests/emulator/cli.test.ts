@@ -1,6 +1,6 @@
 /**
- * The `arcgis-admin-emulator` CLI as a real child process. The emulator sources are
- * transpiled once with the TypeScript compiler API into a temporary folder (a full
+ * The `arcgis-admin-emulator` CLI as a real child process, from the emulator sources transpiled
+ * with the TypeScript compiler API (tests/helpers/spawn-emulator.ts: a full
  * `tsc -p tsconfig.build.json` would also compile, and depend on, the provider).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -12,7 +12,6 @@ import { readZip } from "./zip";
 import { buildEmulatorCli, READY_LINE_KEYS } from "../helpers/spawn-emulator";
 
 const REPO = path.resolve(__dirname, "../..");
-let buildDir: string;
 let cli: string;
 
 interface Ready {
@@ -117,12 +116,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Pro
 }
 
 beforeAll(async () => {
-  buildDir = await tempDir("arcgis-emu-cli-build-");
-  cli = await buildEmulatorCli(buildDir);
-});
-
-afterAll(async () => {
-  await fs.rm(buildDir, { recursive: true, force: true });
+  cli = await buildEmulatorCli();
 });
 
 describe("the arcgis-admin-emulator CLI", () => {

@@ -39,7 +39,7 @@ function alive(pid: number): boolean {
 
 beforeAll(async () => {
   root = await tempDir("arcgis-daemon-");
-  cli = await buildEmulatorCli(path.join(root, "build"));
+  cli = await buildEmulatorCli();
 }, 60_000);
 
 afterAll(async () => {

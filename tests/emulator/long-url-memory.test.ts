@@ -87,14 +87,9 @@ async function flood(origin: string, agent: Agent, from: number, count: number):
 const onLinux = process.platform === "linux" ? describe : describe.skip;
 
 onLinux("the emulator's CLI", () => {
-  let buildDir: string;
   let cli: string;
   beforeAll(async () => {
-    buildDir = await tempDir("emulator-memory-build-");
-    cli = await buildEmulatorCli(buildDir);
-  });
-  afterAll(async () => {
-    await fs.rm(buildDir, { recursive: true, force: true });
+    cli = await buildEmulatorCli();
   });
 
   /** Starts the CLI on a new data dir, runs `body` with it, and stops it. */

@@ -52,15 +52,10 @@ async function deadPid(): Promise<number> {
 }
 
 describe("the data-dir lock", () => {
-  let buildDir: string;
   let cli: string;
   let dataDir: string;
   beforeAll(async () => {
-    buildDir = await tempDir("arcgis-emu-lock-build-");
-    cli = await buildEmulatorCli(buildDir);
-  });
-  afterAll(async () => {
-    await fs.rm(buildDir, { recursive: true, force: true });
+    cli = await buildEmulatorCli();
   });
   beforeEach(async () => {
     dataDir = await tempDir("arcgis-emu-lock-");

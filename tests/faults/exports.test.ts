@@ -54,7 +54,6 @@ async function brokenArchives(dir: string): Promise<string[]> {
 }
 
 describe("SiteExport: the emulator is SIGKILLed during an export and restarted", () => {
-  let buildDir: string;
   let cli: string;
   let dataDir: string;
   let downloads: string;
@@ -72,15 +71,14 @@ describe("SiteExport: the emulator is SIGKILLed during an export and restarted",
   ];
 
   beforeAll(async () => {
-    buildDir = await tempDir("faults-cli-");
-    cli = await buildEmulatorCli(buildDir);
+    cli = await buildEmulatorCli();
     dataDir = await tempDir("faults-kill-data-");
     downloads = await tempDir("faults-kill-downloads-");
   });
 
   afterAll(async () => {
     await emulator?.stop("SIGKILL");
-    for (const dir of [buildDir, dataDir, downloads]) {
+    for (const dir of [dataDir, downloads]) {
       if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true });
     }
   });

@@ -1,25 +1,51 @@
 /**
  * The emulator's CLI as a real child process, for faults a process in the test's own memory cannot
- * suffer (SIGKILL) and for checking what address it binds. The emulator sources are transpiled
- * once per suite into a temporary folder, for tests/emulator/cli.test.ts and the fault and security suites (a full
- * `tsc -p tsconfig.build.json` would also compile the provider, and `dist/` may be stale or
+ * suffer (SIGKILL) and for checking what address it binds, for tests/emulator/cli.test.ts and the
+ * fault and security suites. The emulator sources are transpiled into a folder of their own (a
+ * full `tsc -p tsconfig.build.json` would also compile the provider, and `dist/` may be stale or
  * rebuilt by a colleague at the same moment).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import ts from "typescript";
 
 const REPO = path.resolve(__dirname, "../..");
 
-/** Transpiles every emulator source (all folders) into `<outDir>/emulator` and returns the path of cli.js. */
-export async function buildEmulatorCli(outDir: string): Promise<string> {
+/** Where transpiled copies are kept, one folder per content of the emulator's sources. */
+const BUILD_CACHE = path.join(
+  REPO,
+  "node_modules",
+  ".cache",
+  "pulumi-arcgis-admin",
+  "emulator-cli",
+);
+
+/**
+ * Transpiles every emulator source (all folders) and returns the path of cli.js. One copy is kept
+ * per content of the sources, shared by the suites and the runs that use it, so that the
+ * processes started from it also share Node.js's compile cache.
+ */
+export async function buildEmulatorCli(): Promise<string> {
   const srcDir = path.join(REPO, "emulator");
-  for (const name of await fs.readdir(srcDir, { recursive: true })) {
-    if (!name.endsWith(".ts")) continue;
-    const source = await fs.readFile(path.join(srcDir, name), "utf8");
-    const { outputText } = ts.transpileModule(source, {
+  const names = (await fs.readdir(srcDir, { recursive: true }))
+    .filter((name) => name.endsWith(".ts"))
+    .sort();
+  const sources = await Promise.all(names.map((name) => fs.readFile(path.join(srcDir, name))));
+  const hash = createHash("sha256");
+  names.forEach((name, i) => hash.update(`${name}\0${sources[i]!.length}\0`).update(sources[i]!));
+  const dir = path.join(BUILD_CACHE, hash.digest("hex").slice(0, 16));
+  const cli = path.join(dir, "emulator", "cli.js");
+  if (existsSync(cli)) return cli;
+  // Another suite may be building the same copy: each writes its own folder and renames it.
+  await fs.mkdir(BUILD_CACHE, { recursive: true });
+  const staging = await fs.mkdtemp(path.join(BUILD_CACHE, ".staging-"));
+  // Loaded only to build: evaluating the compiler costs a suite about a second.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
+  const ts = require("typescript") as typeof import("typescript");
+  for (const [i, name] of names.entries()) {
+    const { outputText } = ts.transpileModule(sources[i]!.toString("utf8"), {
       fileName: path.basename(name),
       compilerOptions: {
         module: ts.ModuleKind.CommonJS,
@@ -27,11 +53,18 @@ export async function buildEmulatorCli(outDir: string): Promise<string> {
         esModuleInterop: true,
       },
     });
-    const out = path.join(outDir, "emulator", name.replace(/\.ts$/, ".js"));
+    const out = path.join(staging, "emulator", name.replace(/\.ts$/, ".js"));
     await fs.mkdir(path.dirname(out), { recursive: true });
     await fs.writeFile(out, outputText);
   }
-  return path.join(outDir, "emulator", "cli.js");
+  try {
+    await fs.rename(staging, dir);
+  } catch (error) {
+    // Someone else's copy of the same sources landed first.
+    if (!existsSync(cli)) throw error;
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+  return cli;
 }
 
 /** The ready line the CLI prints. */

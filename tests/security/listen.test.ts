@@ -106,9 +106,8 @@ describe("the address the emulator binds", () => {
   });
 
   it("is 127.0.0.1 by default (the CLI as a child process)", async () => {
-    const build = await tempDir("listen-cli-");
     const data = await tempDir("listen-data-");
-    const child = await SpawnedEmulator.start(await buildEmulatorCli(build), [
+    const child = await SpawnedEmulator.start(await buildEmulatorCli(), [
       "--data-dir",
       data,
       "--no-tls",
@@ -128,7 +127,6 @@ describe("the address the emulator binds", () => {
       );
     } finally {
       await child.stop();
-      await fs.rm(build, { recursive: true, force: true });
       await fs.rm(data, { recursive: true, force: true });
     }
   });

@@ -61,8 +61,26 @@ afterAll(async () => {
   await consumer?.cleanup();
 });
 
+/**
+ * The compiler's records of earlier runs (`--incremental`), one per compiler and shape: a record
+ * holds each file's hash, so only what changed (the package's declarations, the fixture) is
+ * checked again. Each consumer project is a new folder of the same depth, and a record's paths
+ * are relative to it.
+ */
+const BUILD_INFO_CACHE = path.join(
+  REPO_ROOT,
+  "node_modules",
+  ".cache",
+  "pulumi-arcgis-admin",
+  "consumer-types",
+);
+
 function compile(tsc: string, shape: keyof typeof SHAPES): { code: number | null; out: string } {
-  const name = `tsconfig.${Object.keys(SHAPES).indexOf(shape)}.json`;
+  const id = `${Object.keys(SHAPES).indexOf(shape)}-${tsc === TS5 ? "ts5" : "ts6"}`;
+  const name = `tsconfig.${id}.json`;
+  const info = `${id}.tsbuildinfo`;
+  const cached = path.join(BUILD_INFO_CACHE, info);
+  if (fs.existsSync(cached)) fs.copyFileSync(cached, path.join(consumer.dir, info));
   fs.writeFileSync(
     path.join(consumer.dir, name),
     JSON.stringify({
@@ -71,6 +89,8 @@ function compile(tsc: string, shape: keyof typeof SHAPES): { code: number | null
         ...SHAPES[shape],
         typeRoots: ["./types18"],
         noEmit: true,
+        incremental: true,
+        tsBuildInfoFile: `./${info}`,
       },
       files: ["index.ts"],
     }),
@@ -79,6 +99,10 @@ function compile(tsc: string, shape: keyof typeof SHAPES): { code: number | null
     cwd: consumer.dir,
     encoding: "utf8",
   });
+  if (fs.existsSync(path.join(consumer.dir, info))) {
+    fs.mkdirSync(BUILD_INFO_CACHE, { recursive: true });
+    fs.copyFileSync(path.join(consumer.dir, info), cached);
+  }
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 

@@ -3,8 +3,8 @@
  * S3-compatible store (SeaweedFS, the tests' object store) as a team keeps it: two pipelines that
  * start `pulumi up` of one stack at once, from two checkouts (two "runners"), end with one
  * createNewSite and a consistent stack (the second waits for nothing: the backend's lock refuses
- * it, or it finds the work done); two stacks deploy in parallel on one backend; each backup is in
- * the store.
+ * it, or it finds the work done; when the lock refuses both, running one again creates the site);
+ * two stacks deploy in parallel on one backend; each backup is in the store.
  */
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
@@ -83,9 +83,13 @@ it("two pipelines that start one stack at once end with one createNewSite and a 
     second.run("up", { config, timeoutMs: 300_000 }),
   ]);
   const failed = runs.filter((r) => !r.ok);
-  // At most one is refused, and only by the lock (never by a second createNewSite).
-  expect(failed.length).toBeLessThanOrEqual(1);
+  // A refused run is refused by the backend's lock, never by a second createNewSite. Both can be:
+  // Pulumi's file-like backends write their lock, then look for another's, so two takers at one
+  // moment can each find the other's and both back off (`Lock`, pkg/backend/diy/lock.go).
   for (const r of failed) expect(`${r.output}${r.error ?? ""}`).toMatch(/currently locked/);
+  expect(emu.stats().createNewSiteRequests).toBe(failed.length === 2 ? 0 : 1);
+  // Both refused: the team runs a pipeline again.
+  if (failed.length === 2) await first.mustRun("up", { config, timeoutMs: 300_000 });
   expect(emu.stats().createNewSiteRequests).toBe(1);
   // The stack is consistent: either runner's next `up` finds nothing to do.
   const again = await second.mustRun("up", { config, options: { expectNoChanges: true } });

@@ -35,5 +35,6 @@ module.exports = {
   maxWorkers: 4,
   // Suites Jest has not timed yet start with the long ones, whatever their file size.
   testSequencer: "<rootDir>/tests/sequencer.cjs",
+  globalSetup: "<rootDir>/tests/global-setup.cjs",
   globalTeardown: "<rootDir>/tests/global-teardown.cjs",
 };

@@ -2,9 +2,9 @@
 "use strict";
 /**
  * What the scripts that build a Go program into the cache share (scripts/object-store.cjs builds
- * SeaweedFS with them): the cache's base folder, finding `go` and its version, the build lock (a
- * folder holding the builder's pid, taken over when that process is gone), and running a command
- * with progress lines.
+ * SeaweedFS with them, scripts/local-kms.cjs local-kms): the cache's base folder, finding `go` and
+ * its version, the build lock (a folder holding the builder's pid, taken over when that process is
+ * gone), and running a command with progress lines.
  */
 const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");

@@ -1,6 +1,7 @@
 /**
- * After the whole run (jest.config.js): removes the folder of the emulators' data, and, once a
- * day, the compile cache's entries older than a day when the cache is the run's own.
+ * After the whole run (jest.config.js): stops the run's local-kms (tests/global-setup.cjs),
+ * removes the folder of the emulators' data, and, once a day, the compile cache's entries older
+ * than a day when the cache is the run's own.
  */
 "use strict";
 const fs = require("node:fs");
@@ -9,6 +10,7 @@ const path = require("node:path");
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 module.exports = async function globalTeardown() {
+  await globalThis.__ARCGIS_ADMIN_STOP_KMS__?.();
   const dir = process.env.ARCGIS_ADMIN_TEST_TMP;
   if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
   const cache = process.env.NODE_COMPILE_CACHE;

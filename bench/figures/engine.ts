@@ -54,7 +54,8 @@ export async function engineFigure(
       seed: portalSeed([{ username: "gisadmin", password: "bench-Portal-1", role: "org_admin" }]),
     });
     const downloads = fs.mkdtempSync(path.join(os.tmpdir(), "bench-engine-"));
-    const stack = await RealStack.create(`bench${i}`, setup.consumer);
+    // A new user's stack: the passphrase, as the quick start says.
+    const stack = (await RealStack.create(`bench${i}`, setup.consumer)).usePassphrase();
     version = stack.engineInfo.version;
     try {
       const up = await stack.mustRun("up", {

@@ -133,10 +133,9 @@ async function runCase(
   parallel?: number,
 ): Promise<CaseResult> {
   const name = `fleet-${label.replace(/[^a-z0-9]+/gi, "-")}-${process.pid}`;
-  const stack = await RealStack.create(name, setup.consumer, {
-    dir: PROGRAM_DIR,
-    entry: "program.cjs",
-  });
+  const stack = (
+    await RealStack.create(name, setup.consumer, { dir: PROGRAM_DIR, entry: "program.cjs" })
+  ).usePassphrase();
   const result: CaseResult = { label, resources, ops: {} };
   const pids: number[] = [];
   try {

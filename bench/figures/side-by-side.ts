@@ -130,7 +130,7 @@ async function engineRun(
   existingStack = false,
 ): Promise<EngineRun> {
   const bench = await startBenchEmulator({ createDelayMs: 0, serverType: "arcgis-server" });
-  const stack = await RealStack.create(name, setup.consumer);
+  const stack = (await RealStack.create(name, setup.consumer)).usePassphrase();
   try {
     if (SITE.operation !== "createNewSite") throw new Error("the Ansible case is not a creation");
     const { username, password, ...extra } = SITE.input as Record<string, unknown>;

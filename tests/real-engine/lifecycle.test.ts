@@ -1,6 +1,6 @@
 /**
  * The quick start's resources through the real Pulumi engine (the `pulumi` CLI, a local file
- * backend, the passphrase secrets provider), from the packed package installed in a consumer
+ * backend, local-kms for the secrets), from the packed package installed in a consumer
  * project, against a real emulator: preview, up, up again, a rejected change, secrets in the
  * state file and in the engine's output, destroy and destroy again.
  */
@@ -186,6 +186,9 @@ describe("secrets", () => {
     for (const secret of [SITE_PASSWORD, PORTAL_PASSWORD, CONNECTION_SECRET]) {
       expect(stackConfig).not.toContain(secret);
     }
+    // With the harness's KMS key (tools/harness/kms.ts), not a passphrase.
+    expect(stackConfig).toMatch(/^secretsprovider: awskms:\/\/alias\//m);
+    expect(stackConfig).not.toMatch(/^encryptionsalt:/m);
   });
 
   it("never prints one in the engine's output", () => {

@@ -1,6 +1,6 @@
 /**
  * A site of two machines through the real Pulumi engine (the `pulumi` CLI, a local file backend,
- * the passphrase secrets provider), from the packed package installed in a consumer project,
+ * local-kms for the secrets), from the packed package installed in a consumer project,
  * against two emulated machines of this process: preview (nothing sent), up (createNewSite on the
  * first, joinSite on the second), up again (no changes), refresh after an unregister done out of
  * band, up (joins again), destroy (unregisters; the site is left running) and destroy again.

@@ -45,11 +45,14 @@ function backendUrl(): string {
  * checkout of an earlier runner (`like`), for another stack.
  */
 async function runner(stack: string, like?: RealStack): Promise<RealStack> {
-  const s = (await RealStack.create(stack, like?.consumer, EXAMPLE)).useBackend(backendUrl(), {
-    AWS_ACCESS_KEY_ID: store.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: store.secretAccessKey,
-    AWS_REGION: store.region,
-  });
+  // The passphrase, as the example's README: a second checkout finds it in the environment.
+  const s = (await RealStack.create(stack, like?.consumer, EXAMPLE))
+    .useBackend(backendUrl(), {
+      AWS_ACCESS_KEY_ID: store.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: store.secretAccessKey,
+      AWS_REGION: store.region,
+    })
+    .usePassphrase();
   stacks.push(s);
   return s;
 }

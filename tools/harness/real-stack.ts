@@ -2,8 +2,9 @@
  * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
  * its cache), with the Node.js language host installed beside it, running a Node.js program in a
  * consumer project that installed the packed package (tools/harness/host.ts's
- * prepareConsumer), with a local file backend, a passphrase secrets provider and a private
- * PULUMI_HOME, against a real emulator on 127.0.0.1.
+ * prepareConsumer), with a local file backend, the `awskms://` secrets provider against local-kms
+ * (tools/harness/kms.ts; a passphrase where a stack asks for one) and a private PULUMI_HOME,
+ * against a real emulator on 127.0.0.1.
  *
  * Every operation is the `pulumi` command a user types in the project folder (`pulumi up --yes`,
  * `pulumi config set --secret` with the value on stdin, ...); {@link RealStack.run} returns what
@@ -22,6 +23,7 @@ import {
   type Consumer,
 } from "./host";
 import { startTestEmulator, type TestEmulator } from "./emulator";
+import { secretsProviderUrl } from "./kms";
 import {
   createAdminSession,
   createNewSite,
@@ -142,6 +144,8 @@ export class RealStack {
   readonly projectDir: string;
   /** Another state backend than the local folder (e.g. `s3://…`), and what it needs in the environment. */
   private backend: { url: string; env: NodeJS.ProcessEnv } | undefined;
+  /** The stack's secrets provider: local-kms's key, or the passphrase (as a new user's stack). */
+  private secrets: "kms" | "passphrase" = "kms";
   private created = false;
   /** The config last set, key by key, so that an unchanged value costs no command. */
   private readonly configSet = new Map<string, string>();
@@ -199,15 +203,26 @@ export class RealStack {
     return this;
   }
 
+  /**
+   * Keeps the stack's secrets with the passphrase secrets provider (a DIY backend's default),
+   * where what is measured or shown is a new user's stack; before the first operation.
+   */
+  usePassphrase(): this {
+    this.secrets = "passphrase";
+    return this;
+  }
+
   /** The environment of the CLI: the local backend, no network, this Node first on PATH. */
   env(): NodeJS.ProcessEnv {
+    const { PULUMI_CONFIG_PASSPHRASE: _ignored, ...inherited } = process.env;
     return {
-      ...process.env,
+      ...inherited,
       ...this.backend?.env,
       PATH: [path.dirname(process.execPath), process.env.PATH ?? ""].join(path.delimiter),
       // As npm start: no `.attrs` sidecar that a killed CLI leaves empty (docs/troubleshooting.md).
       PULUMI_BACKEND_URL: this.backend?.url ?? `file://${this.backendDir}?metadata=skip`,
-      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      // Only a passphrase stack has one: a KMS stack that fell back to a passphrase fails loudly.
+      ...(this.secrets === "passphrase" ? { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } : {}),
       PULUMI_HOME: this.home,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -272,13 +287,19 @@ export class RealStack {
   }
 
   /**
-   * The stack, created on first use (`pulumi stack init`), and its config as `options` asks:
+   * The stack, created on first use (`pulumi stack init`, with `--secrets-provider` for
+   * local-kms unless it uses the passphrase), and its config as `options` asks:
    * plain values with one `pulumi config set-all`, each secret with `pulumi config set --secret`
    * and the value on stdin, so that no secret is on a command line.
    */
   private async prepare(options: RunOptions): Promise<void> {
     if (!this.created) {
-      const init = await this.pulumi(["stack", "init", this.stack, "--non-interactive"], options);
+      const provider =
+        this.secrets === "kms" ? ["--secrets-provider", await secretsProviderUrl()] : [];
+      const init = await this.pulumi(
+        ["stack", "init", this.stack, "--non-interactive", ...provider],
+        options,
+      );
       if (init.code !== 0 && !/already exists/.test(init.stderr + init.stdout)) {
         throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
       }

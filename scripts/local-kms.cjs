@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// @ts-check
+"use strict";
+/**
+ * Builds local-kms (github.com/nsmithuk/local-kms, MIT: AWS KMS's API on a local port) into the
+ * project's cache once. The engine suites' stacks keep their secrets with Pulumi's `awskms://`
+ * secrets provider against it, as a team with its state on S3 does: a passphrase costs every CLI
+ * operation a key derivation (bench/RESULTS.md, "Warm runs, ninth session").
+ *
+ * Usage: node scripts/local-kms.cjs [--print-bin] [--quiet]
+ * Cache: `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/local-kms/<version>/bin/local-kms`.
+ */
+const { spawn } = require("node:child_process");
+const crypto = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+const {
+  findGo,
+  goAtLeast,
+  goVersion,
+  isExecutable,
+  projectCache,
+  run,
+  takeLock,
+} = require("./go-build.cjs");
+
+const LOCAL_KMS_MODULE = "github.com/nsmithuk/local-kms";
+/** A pseudo-version of its master (the module has no tagged release with Go modules). */
+const LOCAL_KMS_VERSION = "v0.0.0-20260228092603-2a5e92d09ab6";
+/** @type {[number, number]} */
+const MINIMUM_GO = [1, 21];
+
+class LocalKmsError extends Error {}
+
+/** The cached binary, or undefined. */
+function cachedLocalKms(env = process.env) {
+  const bin = path.join(projectCache("local-kms", env), LOCAL_KMS_VERSION, "bin", "local-kms");
+  return isExecutable(bin) ? bin : undefined;
+}
+
+/**
+ * The local-kms to run: the cached one, or a fresh build (`go install` into a staging folder,
+ * renamed into place, so that a killed build leaves nothing that looks finished).
+ *
+ * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
+ * @returns {Promise<string>}
+ */
+async function ensureLocalKms({
+  env = process.env,
+  log = (l) => process.stderr.write(`${l}\n`),
+} = {}) {
+  const found = cachedLocalKms(env);
+  if (found) return found;
+  const go = findGo(env);
+  const version = go === undefined ? undefined : goVersion(go);
+  if (go === undefined || !goAtLeast(version, MINIMUM_GO)) {
+    throw new LocalKmsError(
+      `Building local-kms (the KMS the engine tests keep their stacks' secrets with) needs Go ` +
+        `${MINIMUM_GO.join(".")} or later, and ${go === undefined ? "there is no `go` on PATH" : `${go} is ${version?.join(".") ?? "of unknown version"}`}.\n` +
+        "Install Go (https://go.dev/doc/install) and run this again.",
+    );
+  }
+  const cache = projectCache("local-kms", env);
+  const release = await takeLock(path.join(cache, ".lock"), log, "building local-kms");
+  try {
+    const built = cachedLocalKms(env); // built by whoever held the lock
+    if (built) return built;
+    log(`Building local-kms ${LOCAL_KMS_VERSION} with ${go} into ${cache} (once).`);
+    const work = fs.mkdtempSync(path.join(cache, ".build-"));
+    try {
+      const result = await run(
+        go,
+        ["install", "-trimpath", "-ldflags", "-s -w", `${LOCAL_KMS_MODULE}@${LOCAL_KMS_VERSION}`],
+        {
+          cwd: work,
+          env: { ...env, GOBIN: path.join(work, "bin"), GOFLAGS: "-buildvcs=false" },
+          log,
+          what: "building local-kms",
+        },
+      );
+      if (result.code !== 0) {
+        throw new LocalKmsError(
+          `Building local-kms failed:\n${result.output.split("\n").slice(-10).join("\n")}`,
+        );
+      }
+      const target = path.join(cache, LOCAL_KMS_VERSION);
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.mkdirSync(target, { recursive: true });
+      fs.renameSync(path.join(work, "bin"), path.join(target, "bin"));
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    const bin = cachedLocalKms(env);
+    if (bin === undefined) throw new LocalKmsError(`The local-kms built into ${cache} is missing.`);
+    return bin;
+  } finally {
+    release();
+  }
+}
+
+const ALIAS = "alias/arcgis-admin-tests";
+const REGION = "us-east-1";
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts local-kms on a free port with a new key of its own (seed and data under `dir`).
+ * Resolves with the `awskms://` URL of that key for `pulumi stack init --secrets-provider`, which
+ * asks for anonymous credentials (local-kms checks none, so none need be in the environment),
+ * and a stop function. The process does not keep its parent alive.
+ *
+ * @param {string} bin
+ * @param {string} dir
+ * @returns {Promise<{url: string, pid: number, stop: () => Promise<unknown>}>}
+ */
+function startLocalKms(bin, dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const keyId = crypto.randomUUID();
+  const seed = path.join(dir, "seed.yaml");
+  fs.writeFileSync(
+    seed,
+    [
+      "Keys:",
+      "  Symmetric:",
+      "    Aes:",
+      "      - Metadata:",
+      `          KeyId: ${keyId}`,
+      "        BackingKeys:",
+      `          - ${crypto.randomBytes(32).toString("hex")}`,
+      "Aliases:",
+      `  - AliasName: ${ALIAS}`,
+      `    TargetKeyId: ${keyId}`,
+      "",
+    ].join("\n"),
+  );
+  const child = spawn(bin, [], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: "0",
+      KMS_REGION: REGION,
+      KMS_SEED_PATH: seed,
+      KMS_DATA_PATH: path.join(dir, "data"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  /** Ends it, and resolves once it is gone (reaped, so that no zombie is left behind). */
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+      child.once("exit", () => resolve(undefined));
+      child.kill("SIGKILL");
+    });
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new LocalKmsError(`local-kms did not start within ${START_TIMEOUT_MS} ms:\n${seen}`));
+    }, START_TIMEOUT_MS);
+    /** @param {Buffer} chunk */
+    const look = (chunk) => {
+      seen += chunk.toString("utf8");
+      const match = /Local KMS started on [^\s:]*:(\d+)/.exec(seen);
+      if (match === null || child.pid === undefined) return;
+      clearTimeout(timer);
+      // From now on its log (a line per request) is read and dropped.
+      for (const stream of [child.stdout, child.stderr]) {
+        stream.removeListener("data", look).resume();
+        /** @type {{unref?: () => void}} */ (/** @type {unknown} */ (stream)).unref?.();
+      }
+      child.unref();
+      resolve({
+        url: `awskms://${ALIAS}?region=${REGION}&endpoint=http://127.0.0.1:${match[1]}&anonymous=true`,
+        pid: child.pid,
+        stop,
+      });
+    };
+    child.stdout.on("data", look);
+    child.stderr.on("data", look);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new LocalKmsError(`local-kms exited with code ${code} before it started:\n${seen}`));
+    });
+  });
+}
+
+module.exports = {
+  LOCAL_KMS_MODULE,
+  LOCAL_KMS_VERSION,
+  LocalKmsError,
+  ensureLocalKms,
+  startLocalKms,
+};
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  ensureLocalKms(args.includes("--quiet") ? { log: () => {} } : {}).then(
+    (bin) => {
+      if (args.includes("--print-bin")) process.stdout.write(`${bin}\n`);
+      else if (!args.includes("--quiet"))
+        process.stderr.write(`local-kms ${LOCAL_KMS_VERSION}: ${bin}\n`);
+    },
+    /** @param {unknown} error */
+    (error) => {
+      const shown =
+        error instanceof LocalKmsError
+          ? error.message
+          : error instanceof Error
+            ? error.stack
+            : error;
+      process.stderr.write(`${String(shown)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

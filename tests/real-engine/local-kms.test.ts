@@ -1,0 +1,87 @@
+/**
+ * scripts/local-kms.cjs, the KMS the engine suites' stacks keep their secrets with: its failure
+ * without Go, and a started local-kms that holds the key its URL names (AWS KMS's DescribeKey
+ * and an Encrypt/Decrypt round trip over its API) and is gone once stopped.
+ * (The build runs before Jest in `npm test`; here it is found in the cache.)
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { REPO_ROOT } from "../../tools/harness/host";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const script = require(path.join(REPO_ROOT, "scripts", "local-kms.cjs")) as {
+  ensureLocalKms(options?: {
+    env?: NodeJS.ProcessEnv;
+    log?: (line: string) => void;
+  }): Promise<string>;
+  startLocalKms(
+    bin: string,
+    dir: string,
+  ): Promise<{ url: string; pid: number; stop: () => Promise<unknown> }>;
+};
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-test-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** One call of AWS KMS's JSON API (local-kms checks no signature). */
+async function kms(
+  endpoint: string,
+  action: string,
+  body: object,
+): Promise<Record<string, unknown>> {
+  const answer = await request(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-amz-json-1.1",
+      "x-amz-target": `TrentService.${action}`,
+    },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await answer.body.json()) as Record<string, unknown>;
+  if (answer.statusCode !== 200) throw new Error(`${action}: ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+it("says what to install when there is no Go", async () => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CACHE_HOME: tempDir(),
+    PATH: "/nonexistent",
+  };
+  delete env.GOROOT;
+  await expect(script.ensureLocalKms({ env, log: () => undefined })).rejects.toThrow(
+    /Building local-kms .* needs Go 1\.21 or later, and there is no `go` on PATH[\s\S]*https:\/\/go\.dev\/doc\/install/,
+  );
+});
+
+it("starts with the key its URL names and is gone once stopped", async () => {
+  const bin = await script.ensureLocalKms({ log: () => undefined });
+  const started = await script.startLocalKms(bin, tempDir());
+  try {
+    const url = new URL(started.url);
+    expect(url.protocol).toBe("awskms:");
+    expect(url.searchParams.get("anonymous")).toBe("true");
+    const endpoint = url.searchParams.get("endpoint")!;
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const keyId = `${url.host}${url.pathname}`;
+    expect(keyId).toMatch(/^alias\//);
+    const described = await kms(endpoint, "DescribeKey", { KeyId: keyId });
+    expect(described).toMatchObject({
+      KeyMetadata: { Enabled: true, KeyUsage: "ENCRYPT_DECRYPT" },
+    });
+    const plain = Buffer.from("a data key").toString("base64");
+    const { CiphertextBlob } = await kms(endpoint, "Encrypt", { KeyId: keyId, Plaintext: plain });
+    expect(await kms(endpoint, "Decrypt", { CiphertextBlob })).toMatchObject({ Plaintext: plain });
+  } finally {
+    await started.stop();
+  }
+  expect(() => process.kill(started.pid, 0)).toThrow();
+});

@@ -1,0 +1,43 @@
+/**
+ * The secrets provider of the engine suites' stacks: a key of local-kms (AWS KMS's API on a local
+ * port, scripts/local-kms.cjs), as a team with its state on S3 keeps its secrets with `awskms://`.
+ * A passphrase would cost every CLI operation a key derivation (bench/RESULTS.md, "Warm runs,
+ * ninth session"). A Jest run shares one local-kms (tests/global-setup.cjs); any other process
+ * starts its own on first use, stopped when it exits.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
+const kmsScript = require("../../scripts/local-kms.cjs") as {
+  ensureLocalKms(options?: { log?: (line: string) => void }): Promise<string>;
+  startLocalKms(bin: string, dir: string): Promise<{ url: string; stop: () => Promise<unknown> }>;
+};
+
+/** Where tests/global-setup.cjs gives the workers the run's shared local-kms. */
+export const SHARED_KMS_ENV = "ARCGIS_ADMIN_TEST_KMS_URL";
+
+let own: Promise<string> | undefined;
+
+/** The `--secrets-provider` URL of `pulumi stack init` for a stack of the tests. */
+export function secretsProviderUrl(): Promise<string> {
+  const shared = process.env[SHARED_KMS_ENV];
+  if (shared !== undefined && shared !== "") return Promise.resolve(shared);
+  own ??= startOwn().catch((error: unknown) => {
+    own = undefined;
+    throw error;
+  });
+  return own;
+}
+
+async function startOwn(): Promise<string> {
+  const bin = await kmsScript.ensureLocalKms({ log: (line) => process.stderr.write(`${line}\n`) });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-"));
+  const kms = await kmsScript.startLocalKms(bin, dir);
+  process.once("exit", () => {
+    void kms.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return kms.url;
+}

@@ -41,7 +41,7 @@ export async function buildEmulatorCli(): Promise<string> {
   // Another suite may be building the same copy: each writes its own folder and renames it.
   await fs.mkdir(BUILD_CACHE, { recursive: true });
   const staging = await fs.mkdtemp(path.join(BUILD_CACHE, ".staging-"));
-  // Loaded only to build: evaluating the compiler costs a suite about a second.
+  // Loaded only to build: evaluating the compiler is a large part of a suite's start.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
   const ts = require("typescript") as typeof import("typescript");
   for (const [i, name] of names.entries()) {
@@ -64,7 +64,24 @@ export async function buildEmulatorCli(): Promise<string> {
     if (!existsSync(cli)) throw error;
     await fs.rm(staging, { recursive: true, force: true });
   }
+  await pruneOtherCopies(dir);
   return cli;
+}
+
+/**
+ * Removes the copies of earlier sources, and staging folders a killed build left, once they are an
+ * hour old: only a run that started before the sources changed could still be using one.
+ */
+async function pruneOtherCopies(keep: string): Promise<void> {
+  const before = Date.now() - 60 * 60_000;
+  for (const name of await fs.readdir(BUILD_CACHE)) {
+    const entry = path.join(BUILD_CACHE, name);
+    if (entry === keep) continue;
+    const stat = await fs.stat(entry).catch(() => undefined);
+    if (stat !== undefined && stat.mtimeMs < before) {
+      await fs.rm(entry, { recursive: true, force: true });
+    }
+  }
 }
 
 /** The ready line the CLI prints. */

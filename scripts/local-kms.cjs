@@ -147,6 +147,8 @@ function startLocalKms(bin, dir) {
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
       child.once("exit", () => resolve(undefined));
+      // Held again, or a parent with nothing else to do would end before the exit is seen.
+      child.ref();
       child.kill("SIGKILL");
     });
   return new Promise((resolve, reject) => {

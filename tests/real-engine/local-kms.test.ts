@@ -4,6 +4,7 @@
  * and an Encrypt/Decrypt round trip over its API) and is gone once stopped.
  * (The build runs before Jest in `npm test`; here it is found in the cache.)
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -84,4 +85,31 @@ it("starts with the key its URL names and is gone once stopped", async () => {
     await started.stop();
   }
   expect(() => process.kill(started.pid, 0)).toThrow();
+});
+
+it("is started for a run by the global set-up and stopped by the teardown, which removes its folder", () => {
+  const runDir = path.join(tempDir(), "run");
+  // In a process of its own, as Jest's parent: nothing else keeps it alive while the teardown waits.
+  const script = [
+    `const setup = require(${JSON.stringify(path.join(REPO_ROOT, "tests", "global-setup.cjs"))});`,
+    `const teardown = require(${JSON.stringify(path.join(REPO_ROOT, "tests", "global-teardown.cjs"))});`,
+    "(async () => {",
+    "  await setup();",
+    "  console.log(process.env.ARCGIS_ADMIN_TEST_KMS_URL);",
+    "  await teardown();",
+    "  console.log('torn down');",
+    "})();",
+  ].join("\n");
+  const env: NodeJS.ProcessEnv = { ...process.env, ARCGIS_ADMIN_TEST_TMP: runDir };
+  delete env.ARCGIS_ADMIN_TEST_KMS_URL;
+  delete env.ARCGIS_ADMIN_PRUNE_CACHE;
+  const run = spawnSync(process.execPath, ["-e", script], {
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const [url, done] = run.stdout.trim().split("\n");
+  expect({ status: run.status, done }).toEqual({ status: 0, done: "torn down" });
+  expect(url).toMatch(/^awskms:\/\/alias\//);
+  expect(fs.existsSync(runDir)).toBe(false);
 });

@@ -2,7 +2,7 @@
  * Comments in provider/, emulator/ and scripts/ say why, not what was measured: timings, sizes and
  * their history belong in bench/RESULTS.md, docs/, CHANGELOG.md and commit messages. This suite
  * reads every comment of those folders (TypeScript and JavaScript through the TypeScript scanner,
- * Python's `#` lines and docstrings) and fails on the phrases a measurement report is written in.
+ * Python's `#` lines and docstrings, Go's `//` lines) and fails on the phrases a measurement report is written in.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -83,6 +83,30 @@ export function pythonComments(text: string): Comment[] {
   return comments;
 }
 
+/**
+ * The `//` comments of a Go text: to the end of a line, outside a string on that line (the Go of
+ * this repository writes no block comments and no multi-line raw strings).
+ */
+export function goComments(text: string): Comment[] {
+  const comments: Comment[] = [];
+  text.split("\n").forEach((line, i) => {
+    let quote: string | undefined;
+    for (let c = 0; c < line.length; c++) {
+      const ch = line[c]!;
+      if (quote) {
+        if (ch === "\\" && quote !== "`") c++;
+        else if (ch === quote) quote = undefined;
+      } else if (ch === '"' || ch === "'" || ch === "`") {
+        quote = ch;
+      } else if (line.startsWith("//", c)) {
+        comments.push({ line: i + 1, text: line.slice(c) });
+        break;
+      }
+    }
+  });
+  return comments;
+}
+
 /** The files of a folder, recursively, relative to the repository root. */
 function filesUnder(folder: string): string[] {
   return fs
@@ -100,6 +124,7 @@ function commentsOf(file: string): Comment[] {
     return scriptComments(file, text);
   }
   if (file.endsWith(".py")) return pythonComments(text);
+  if (file.endsWith(".go")) return goComments(text);
   return [];
 }
 
@@ -122,6 +147,7 @@ it("scans the code of provider/, emulator/ and scripts/", () => {
   }
   expect(FILES.some((f) => f.endsWith(".py"))).toBe(true);
   expect(FILES.some((f) => f.endsWith(".cjs"))).toBe(true);
+  expect(FILES.some((f) => f.endsWith(".go"))).toBe(true);
 });
 
 it("finds no comment that reports a measurement", () => {
@@ -170,6 +196,18 @@ describe("the scan itself", () => {
       'x.py:3: Medians of 9 runs."""',
       "x.py:4: # 10 to 20 ms",
       "x.py:6: '''One line, 3 to 4 MiB.'''",
+    ]);
+  });
+
+  it("reads Go comments, not strings", () => {
+    const code = [
+      "// Package x: 10 to 20 ms.",
+      'const label = "4 runs each // not a comment" // medians of 3',
+      "var re = `//medians of`",
+    ].join("\n");
+    expect(measurementLines("x.go", goComments(code))).toEqual([
+      "x.go:1: // Package x: 10 to 20 ms.",
+      "x.go:2: // medians of 3",
     ]);
   });
 });

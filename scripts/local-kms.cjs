@@ -99,6 +99,8 @@ async function ensureLocalKms({
 }
 
 const ALIAS = "alias/arcgis-admin-tests";
+/** Where a process that started local-kms gives its children the URL (the tests' global set-up). */
+const SHARED_URL_ENV = "ARCGIS_ADMIN_TEST_KMS_URL";
 const REGION = "us-east-1";
 const START_TIMEOUT_MS = 30_000;
 
@@ -189,6 +191,7 @@ function startLocalKms(bin, dir) {
 }
 
 module.exports = {
+  SHARED_URL_ENV,
   LOCAL_KMS_MODULE,
   LOCAL_KMS_VERSION,
   LocalKmsError,

@@ -5,12 +5,10 @@
  */
 "use strict";
 const path = require("node:path");
-const { ensureLocalKms, startLocalKms } = require("../scripts/local-kms.cjs");
-
-const SHARED_KMS_ENV = "ARCGIS_ADMIN_TEST_KMS_URL";
+const { ensureLocalKms, startLocalKms, SHARED_URL_ENV } = require("../scripts/local-kms.cjs");
 
 module.exports = async function globalSetup() {
-  if (process.env[SHARED_KMS_ENV]) return;
+  if (process.env[SHARED_URL_ENV]) return;
   const bin = await ensureLocalKms({ log: (line) => process.stderr.write(`${line}\n`) });
   // Under the run's own folder, which the teardown removes.
   const dir = path.join(
@@ -18,6 +16,6 @@ module.exports = async function globalSetup() {
     "local-kms",
   );
   const kms = await startLocalKms(bin, dir);
-  process.env[SHARED_KMS_ENV] = kms.url;
+  process.env[SHARED_URL_ENV] = kms.url;
   globalThis.__ARCGIS_ADMIN_STOP_KMS__ = kms.stop;
 };

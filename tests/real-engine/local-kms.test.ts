@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
 import { REPO_ROOT } from "../../tools/harness/host";
+import { SHARED_KMS_ENV } from "../../tools/harness/kms";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const script = require(path.join(REPO_ROOT, "scripts", "local-kms.cjs")) as {
@@ -95,13 +96,13 @@ it("is started for a run by the global set-up and stopped by the teardown, which
     `const teardown = require(${JSON.stringify(path.join(REPO_ROOT, "tests", "global-teardown.cjs"))});`,
     "(async () => {",
     "  await setup();",
-    "  console.log(process.env.ARCGIS_ADMIN_TEST_KMS_URL);",
+    `  console.log(process.env.${SHARED_KMS_ENV});`,
     "  await teardown();",
     "  console.log('torn down');",
     "})();",
   ].join("\n");
   const env: NodeJS.ProcessEnv = { ...process.env, ARCGIS_ADMIN_TEST_TMP: runDir };
-  delete env.ARCGIS_ADMIN_TEST_KMS_URL;
+  delete env[SHARED_KMS_ENV];
   delete env.ARCGIS_ADMIN_PRUNE_CACHE;
   const run = spawnSync(process.execPath, ["-e", script], {
     env,

@@ -13,10 +13,11 @@ import * as path from "node:path";
 const kmsScript = require("../../scripts/local-kms.cjs") as {
   ensureLocalKms(options?: { log?: (line: string) => void }): Promise<string>;
   startLocalKms(bin: string, dir: string): Promise<{ url: string; stop: () => Promise<unknown> }>;
+  SHARED_URL_ENV: string;
 };
 
 /** Where tests/global-setup.cjs gives the workers the run's shared local-kms. */
-export const SHARED_KMS_ENV = "ARCGIS_ADMIN_TEST_KMS_URL";
+export const SHARED_KMS_ENV = kmsScript.SHARED_URL_ENV;
 
 let own: Promise<string> | undefined;
 

@@ -357,6 +357,8 @@ async function startOnce(weed, buckets, env, ports) {
   const data = path.join(dataDir, "data");
   fs.mkdirSync(data);
   const args = [
+    // glog's files (one per severity, and a FATAL one on a failed start) in the data folder too.
+    `-logdir=${dataDir}`,
     "server",
     "-s3",
     "-filer",
@@ -402,6 +404,7 @@ async function startOnce(weed, buckets, env, ports) {
       resolve();
     }),
   );
+  let served = false;
   const stop = async () => {
     if (exited === undefined) {
       // SIGKILL: the data folder is deleted next, so weed's graceful shutdown (its volume server
@@ -410,6 +413,14 @@ async function startOnce(weed, buckets, env, ports) {
       await exit;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    // `weed server` always puts its servers' local gRPC sockets in /tmp, named by their ports
+    // (weed/command/server.go); once it served, those ports, and so those names, were its own.
+    if (served) {
+      const sockets = /** @type {const} */ (["master", "volume", "filer", "s3"]);
+      for (const name of sockets) {
+        fs.rmSync(`/tmp/seaweedfs-${name}-grpc-${ports[`${name}.grpc`]}.sock`, { force: true });
+      }
+    }
   };
   const endpoint = `http://127.0.0.1:${ports.s3}`;
   const region = "us-east-1";
@@ -460,6 +471,7 @@ async function startOnce(weed, buckets, env, ports) {
     } finally {
       client.destroy();
     }
+    served = true;
   } catch (error) {
     await stop();
     const output = tail.join("").split("\n").slice(-20).join("\n");

@@ -3,10 +3,9 @@
  * undici agent that trusts its certificate, and small request helpers.
  */
 import { promises as fs, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Agent, request } from "undici";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { runTempDir } from "../../tools/harness/emulator";
 
 /** The site administrator every suite creates. */
 export const SITE_ADMIN = { username: "siteadmin-7f3a", password: "Site-Secret-Pass-9q" };
@@ -52,9 +51,9 @@ export async function send(
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-/** Creates a fresh temporary data dir. */
+/** Creates a fresh temporary data dir, under the test run's own folder (removed after the run). */
 export async function tempDir(prefix = "arcgis-emu-test-"): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  return Promise.resolve(runTempDir(prefix));
 }
 
 /** An emulator started for a test, plus helpers bound to it. */

@@ -4,9 +4,9 @@
  */
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { runTempDir } from "../../tools/harness/emulator";
 import { prepareConsumer, type Consumer, closeAll } from "../../tools/harness/host";
 
 const run = promisify(execFile);
@@ -33,7 +33,7 @@ describe("the installed emulator", () => {
   });
 
   it("prints exactly one ready line from the bin and stops on SIGTERM", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "installed-emu-"));
+    const dataDir = runTempDir("installed-emu-");
     const child = spawn(process.execPath, [binPath(), "--data-dir", dataDir], {
       cwd: consumer.dir,
       stdio: ["ignore", "pipe", "pipe"],
@@ -73,9 +73,8 @@ describe("the installed emulator", () => {
   it("starts from code through the package's ./emulator export", async () => {
     const script = `
       const { startEmulator } = require("pulumi-arcgis-admin/emulator");
-      const os = require("node:os"), fs = require("node:fs"), path = require("node:path");
       (async () => {
-        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "installed-emu-code-"));
+        const dataDir = ${JSON.stringify(runTempDir("installed-emu-code-"))};
         const emu = await startEmulator({ dataDir, quiet: true });
         console.log(JSON.stringify({ adminUrl: emu.adminUrl, portalId: emu.portalId }));
         await emu.close();

@@ -8,8 +8,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { runTempDir } from "../../tools/harness/emulator";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -188,7 +188,7 @@ export class SpawnedEmulator {
   }
 }
 
-/** A new temporary directory. */
+/** A new temporary directory, under the test run's own folder (removed after the run). */
 export function tempDir(prefix: string): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  return Promise.resolve(runTempDir(prefix));
 }

@@ -6,7 +6,12 @@ import { createAdminSession, exportSite, verifyArchive } from "../../provider/cl
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import {
+  runTempDir,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await siteExport.check({}, raw);
@@ -210,7 +215,7 @@ describe("SiteExport against the emulator", () => {
     await emu.close();
   });
   beforeEach(() => {
-    downloads = fs.mkdtempSync(path.join(os.tmpdir(), "exports-"));
+    downloads = runTempDir("exports-");
   });
 
   const exportInputs = (extra: Record<string, unknown> = {}) => {

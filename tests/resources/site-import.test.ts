@@ -23,7 +23,12 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
-import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import {
+  runTempDir,
+  siteInputs,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../tools/harness/emulator";
 
 const PASSWORD = "site-Password-1";
 
@@ -229,7 +234,7 @@ describe.each(["mission-server", "notebook-server"] as const)("SiteImport on %s"
   });
 
   it("refuses a FIFO or a folder as localArchive at check(), naming the field", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "site-import-fifo-"));
+    const dir = runTempDir("site-import-fifo-");
     const fifo = path.join(dir, "archive.fifo");
     execFileSync("mkfifo", [fifo]);
     for (const localArchive of [fifo, dir, "/dev/zero"]) {

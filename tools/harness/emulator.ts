@@ -8,6 +8,16 @@ import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
 
+/**
+ * A new folder under the test run's own folder (jest.config.js), which the run's teardown
+ * removes with whatever a test left in it; under the OS's temporary folder outside a Jest run.
+ */
+export function runTempDir(prefix: string): string {
+  const parent = process.env.ARCGIS_ADMIN_TEST_TMP ?? os.tmpdir();
+  fs.mkdirSync(parent, { recursive: true });
+  return fs.mkdtempSync(path.join(parent, prefix));
+}
+
 /** A running emulator plus what tests need around it. */
 export interface TestEmulator extends RunningEmulator {
   /** The CA certificate (PEM) to trust, or undefined without TLS. */
@@ -27,10 +37,7 @@ export interface TestEmulator extends RunningEmulator {
 export async function startTestEmulator(
   options: Partial<EmulatorOptions> = {},
 ): Promise<TestEmulator> {
-  // Under the test run's own folder when there is one (jest.config.js), removed after the run.
-  const parent = process.env.ARCGIS_ADMIN_TEST_TMP ?? os.tmpdir();
-  if (options.dataDir === undefined) fs.mkdirSync(parent, { recursive: true });
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(parent, "arcgis-emu-"));
+  const dataDir = options.dataDir ?? runTempDir("arcgis-emu-");
   const emulator = await startEmulator({ quiet: true, ...options, dataDir });
   const caCert =
     emulator.caCertFile === null ? undefined : fs.readFileSync(emulator.caCertFile, "utf8");

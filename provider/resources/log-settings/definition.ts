@@ -90,7 +90,16 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
   outputs: {
     previousSettings: {
       type: "ReportedLogSettings",
-      doc: "The server's settings before the first change: what `restoreOnDestroy` writes back.",
+      doc:
+        "The server's settings when the stack took them on, each managed one as it was before " +
+        "this stack first wrote it: what `restoreOnDestroy` writes back.",
+    },
+    writtenSettings: {
+      type: "ReportedLogSettings",
+      doc:
+        "The last value this stack wrote to each managed setting (a refresh never changes it): " +
+        "`restoreOnDestroy` restores a setting only while the server still holds this value.",
+      optional: true,
     },
     serverLogSettings: {
       type: "ReportedLogSettings",

@@ -36,8 +36,16 @@ export interface LogSettingsInputs {
 
 /** Outputs of a `LogSettings` as stored in state. */
 export interface LogSettingsOutputs extends LogSettingsInputs {
-  /** The server's settings before the first change: what `restoreOnDestroy` writes back. */
+  /**
+   * The server's settings when the stack took them on, each managed one as it was before this stack
+   * first wrote it: what `restoreOnDestroy` writes back.
+   */
   previousSettings: ReportedLogSettings;
+  /**
+   * The last value this stack wrote to each managed setting (a refresh never changes it):
+   * `restoreOnDestroy` restores a setting only while the server still holds this value.
+   */
+  writtenSettings?: ReportedLogSettings;
   /** The server's settings as last read (after create, update or refresh). */
   serverLogSettings: ReportedLogSettings;
 }
@@ -86,8 +94,16 @@ export interface LogSettingsOutputProperties {
   readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
   /** Whether destroy writes back `previousSettings`. */
   readonly restoreOnDestroy: pulumi.Output<boolean>;
-  /** The server's settings before the first change: what `restoreOnDestroy` writes back. */
+  /**
+   * The server's settings when the stack took them on, each managed one as it was before this stack
+   * first wrote it: what `restoreOnDestroy` writes back.
+   */
   readonly previousSettings: pulumi.Output<ReportedLogSettings>;
+  /**
+   * The last value this stack wrote to each managed setting (a refresh never changes it):
+   * `restoreOnDestroy` restores a setting only while the server still holds this value.
+   */
+  readonly writtenSettings: pulumi.Output<ReportedLogSettings | undefined>;
   /** The server's settings as last read (after create, update or refresh). */
   readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
 }
@@ -113,6 +129,6 @@ export const LOG_SETTINGS_KEYS = {
     "tls",
     "timeouts",
   ],
-  outputOnly: ["previousSettings", "serverLogSettings"],
+  outputOnly: ["previousSettings", "writtenSettings", "serverLogSettings"],
   secret: ["password"],
 } as const;

@@ -2,7 +2,8 @@
  * `pulumi import` of a LogSettings (through the provider plugin): the id is the server's
  * administrative root (or the resource's own id, `<adminUrl>/logs/settings`). Every field the
  * server reports becomes a declared input with the server's value, so the imported resource
- * changes nothing until the program does; `restoreOnDestroy` is false (destroy leaves them).
+ * changes nothing until the program does; `restoreOnDestroy` is false (destroy leaves them), and
+ * nothing is recorded as written by this stack (`writtenSettings` is empty).
  */
 import { getLogSettings } from "../../client";
 import { adminSessionFor, type AdminTarget } from "../common/connection/admin";
@@ -64,7 +65,13 @@ export const logSettingsImporter: Importer = {
   async adopt(id, raw) {
     const inputs = parseLogSettingsInputs(raw);
     const now = await reported(inputs, id.text);
-    const outs: LogSettingsOutputs = { ...inputs, previousSettings: now, serverLogSettings: now };
+    // Imported, so written by no one of this stack: destroy restores nothing of it.
+    const outs: LogSettingsOutputs = {
+      ...inputs,
+      previousSettings: now,
+      writtenSettings: {},
+      serverLogSettings: now,
+    };
     return {
       id: `${withoutTrailingSlash(inputs.adminUrl)}/logs/settings`,
       outs: outs as unknown as Values,

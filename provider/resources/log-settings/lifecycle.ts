@@ -24,9 +24,17 @@ import {
   type ReportedLogSettings,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { MANAGED_LOG_FIELDS } from "./resource";
+import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
-import { logInfo } from "../common/messages/log";
+import { logInfo, logWarn } from "../common/messages/log";
+import {
+  ledgerAfter,
+  leftMessage,
+  nothingWrittenWarning,
+  restorePlan,
+  type Settings,
+} from "../common/kept/ledger";
+import { inputsOfOutputs } from "../common/pulumi/registration";
 import { sameValue } from "../common/pulumi/state-diff";
 import { sameUrl } from "../common/connection/urls";
 import { withoutTrailingSlash } from "../../url";
@@ -55,7 +63,9 @@ function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.d
 
 /**
  * create: reads the settings (recorded as `previousSettings` for `restoreOnDestroy`), writes the
- * declared fields where the server reports others, and reads them back.
+ * declared fields where the server reports others, records what it wrote (`writtenSettings`), and
+ * reads them back. With `restoreOnDestroy`, a create that finds every declared value in place
+ * warns that a destroy will have nothing of this stack's to put back.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseLogSettingsInputs(raw);
@@ -64,12 +74,51 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     () => readSettings(session),
     (error) => failureMessage("logs/settings", inputs.adminUrl, error),
   );
-  const serverLogSettings =
-    differing(inputs, previous).length === 0
-      ? previous
-      : await apply(inputs, session, previous, declared(inputs));
-  const outs: LogSettingsOutputs = { ...inputs, previousSettings: previous, serverLogSettings };
+  const { serverLogSettings, wrote } = await applyDeclared(inputs, session, previous);
+  if (inputs.restoreOnDestroy && Object.keys(wrote).length === 0) {
+    logWarn(nothingWrittenWarning(`the log settings of ${inputs.adminUrl}`));
+  }
+  const outs: LogSettingsOutputs = {
+    ...inputs,
+    ...kept(undefined, inputs, previous, wrote),
+    serverLogSettings,
+  };
   return { id: `${withoutTrailingSlash(inputs.adminUrl)}/logs/settings`, outs };
+}
+
+/**
+ * Writes the declared fields the server reports otherwise (nothing when none differs); returns
+ * the settings after and what was written.
+ */
+async function applyDeclared(
+  inputs: LogSettingsInputs,
+  session: AdminSession,
+  current: ReportedLogSettings,
+): Promise<{ serverLogSettings: ReportedLogSettings; wrote: Settings }> {
+  const wrote: Settings = {};
+  for (const field of differing(inputs, current)) wrote[field] = inputs[field];
+  if (Object.keys(wrote).length === 0) return { serverLogSettings: current, wrote };
+  return { serverLogSettings: await apply(inputs, session, current, declared(inputs)), wrote };
+}
+
+/** The ledger outputs after a create or update (`olds`: the outputs before an update). */
+function kept(
+  olds: LogSettingsOutputs | undefined,
+  inputs: LogSettingsInputs,
+  before: ReportedLogSettings,
+  wrote: Settings,
+): Pick<LogSettingsOutputs, "previousSettings" | "writtenSettings"> {
+  const ledger = ledgerAfter(
+    olds === undefined
+      ? undefined
+      : { previous: olds.previousSettings, added: [], written: olds.writtenSettings },
+    { declared: Object.keys(declared(inputs)), before, wrote },
+    true,
+  );
+  return {
+    previousSettings: ledger.previous as ReportedLogSettings,
+    writtenSettings: ledger.written as ReportedLogSettings,
+  };
 }
 
 /** The fields the user declared, with their values. */
@@ -175,16 +224,16 @@ async function read(id: string, props: LogSettingsOutputs): Promise<pulumi.dynam
         `not ${JSON.stringify(inputs[field])}; the next \`pulumi up\` writes it back.`,
     );
   }
+  // `previousSettings` and `writtenSettings` stay as recorded: a refresh reads, it writes nothing.
   const refreshed = { ...props, ...drifted, serverLogSettings: reported };
   // The recorded inputs take the server's values too: the engine shows a change as the difference
   // between recorded and declared inputs, so the next preview names the drifted field.
-  const { previousSettings: _previous, serverLogSettings: _reported, ...recorded } = refreshed;
-  return { id, props: refreshed, inputs: recorded };
+  return { id, props: refreshed, inputs: inputsOfOutputs(LOG_SETTINGS, refreshed) };
 }
 
 /**
  * update: writes the declared fields the server reports differently (none after a state-only
- * change: then the read only proves the new credentials work), keeping `previousSettings`.
+ * change: then the read only proves the new credentials work), and records what it wrote.
  */
 async function update(_id: string, olds: LogSettingsOutputs, rawNews: unknown) {
   const inputs = parseLogSettingsInputs(rawNews);
@@ -195,13 +244,10 @@ async function update(_id: string, olds: LogSettingsOutputs, rawNews: unknown) {
       `${failureMessage("logs/settings", inputs.adminUrl, error)} Nothing was changed; state ` +
       "keeps the previous values.",
   );
-  const serverLogSettings =
-    differing(inputs, current).length === 0
-      ? current
-      : await apply(inputs, session, current, declared(inputs));
+  const { serverLogSettings, wrote } = await applyDeclared(inputs, session, current);
   const outs: LogSettingsOutputs = {
     ...inputs,
-    previousSettings: olds.previousSettings ?? current,
+    ...kept(olds, inputs, current, wrote),
     serverLogSettings,
   };
   return { outs };
@@ -209,10 +255,10 @@ async function update(_id: string, olds: LogSettingsOutputs, rawNews: unknown) {
 
 /**
  * delete: by default leaves the server's log settings as they are (a site always has log settings;
- * deleting the resource only stops managing them). With `restoreOnDestroy`, writes back the values
- * recorded at create of the fields this resource manages (those it declares), and only where the
- * server still holds the value this resource set: a field another LogSettings or an operator
- * manages, or changed since, is left as it is.
+ * deleting the resource only stops managing them). With `restoreOnDestroy`, writes back what each
+ * declared field was before this stack wrote it, only where the server still holds exactly what
+ * this stack wrote (`writtenSettings`, which a refresh never changes): a field changed since, or
+ * one this stack never wrote, is left as it is and named (the one rule: `common/kept/ledger.ts`).
  */
 async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
   const inputs = parseLogSettingsInputs(props);
@@ -234,27 +280,19 @@ async function remove(_id: string, props: LogSettingsOutputs): Promise<void> {
       { cause: error },
     );
   }
-  const previous: Partial<Record<ManagedField, unknown>> = {};
-  const leftAlone: string[] = [];
-  for (const field of MANAGED_LOG_FIELDS) {
-    if (inputs[field] === undefined || props.previousSettings[field] === undefined) continue;
-    if (current[field] !== inputs[field]) {
-      leftAlone.push(`${field} (now ${JSON.stringify(current[field])})`);
-      continue;
-    }
-    previous[field] = props.previousSettings[field];
-  }
-  if (leftAlone.length > 0) {
-    logInfo(
-      `Left ${leftAlone.join(", ")} of ${inputs.adminUrl} as they are: the server no longer ` +
-        "holds the value this resource set, so someone else changed it since.",
-    );
-  }
-  if (Object.keys(previous).length === 0) return;
-  await apply(inputs, session, current, previous);
+  const what = `the log settings of ${inputs.adminUrl}`;
+  const plan = restorePlan(
+    { previous: props.previousSettings, added: [], written: props.writtenSettings },
+    Object.keys(declared(inputs)),
+    current,
+  );
+  const left = leftMessage(plan, what);
+  if (left !== undefined) logInfo(left);
+  if (Object.keys(plan.set).length === 0) return;
+  await apply(inputs, session, current, plan.set);
   logInfo(
-    `Restored ${Object.keys(previous).join(", ")} of the log settings of ${inputs.adminUrl} to ` +
-      "the values recorded when the stack took them on.",
+    `Restored ${Object.keys(plan.set).join(", ")} of ${what} to the values they had before ` +
+      "this stack wrote them.",
   );
 }
 

@@ -80,6 +80,13 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
       type: "string[]",
       doc: "The managed properties the server did not have before: what `restoreOnDestroy` removes.",
     },
+    writtenProperties: {
+      type: "ReportedSystemProperties",
+      doc:
+        "The last value this stack wrote to each managed property (a refresh never changes it): " +
+        "`restoreOnDestroy` restores a property only while the server still holds this value.",
+      optional: true,
+    },
     serverProperties: {
       type: "ReportedSystemProperties",
       doc: "The managed properties as the server last reported them (after create, update or refresh).",

@@ -35,6 +35,11 @@ export interface SystemPropertiesOutputs extends SystemPropertiesInputs {
   previousProperties: ReportedSystemProperties;
   /** The managed properties the server did not have before: what `restoreOnDestroy` removes. */
   addedProperties: string[];
+  /**
+   * The last value this stack wrote to each managed property (a refresh never changes it):
+   * `restoreOnDestroy` restores a property only while the server still holds this value.
+   */
+  writtenProperties?: ReportedSystemProperties;
   /** The managed properties as the server last reported them (after create, update or refresh). */
   serverProperties: ReportedSystemProperties;
 }
@@ -74,6 +79,11 @@ export interface SystemPropertiesOutputProperties {
   readonly previousProperties: pulumi.Output<ReportedSystemProperties>;
   /** The managed properties the server did not have before: what `restoreOnDestroy` removes. */
   readonly addedProperties: pulumi.Output<string[]>;
+  /**
+   * The last value this stack wrote to each managed property (a refresh never changes it):
+   * `restoreOnDestroy` restores a property only while the server still holds this value.
+   */
+  readonly writtenProperties: pulumi.Output<ReportedSystemProperties | undefined>;
   /** The managed properties as the server last reported them (after create, update or refresh). */
   readonly serverProperties: pulumi.Output<ReportedSystemProperties>;
 }
@@ -95,6 +105,6 @@ export const SYSTEM_PROPERTIES_KEYS = {
     "tls",
     "timeouts",
   ],
-  outputOnly: ["previousProperties", "addedProperties", "serverProperties"],
+  outputOnly: ["previousProperties", "addedProperties", "writtenProperties", "serverProperties"],
   secret: ["password"],
 } as const;

@@ -26,6 +26,14 @@ import { implementationOf } from "../common/pulumi/implementation";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { sameValue } from "../common/pulumi/state-diff";
+import {
+  ledgerAfter,
+  leftMessage,
+  nothingWrittenWarning,
+  restorePlan,
+} from "../common/kept/ledger";
+import { inputsOfOutputs } from "../common/pulumi/registration";
+import { SYSTEM_PROPERTIES } from "./resource";
 import { sameUrl } from "../common/connection/urls";
 import {
   type ManagedSystemProperties,
@@ -61,8 +69,10 @@ function diff(
 }
 
 /**
- * create: reads the properties, records what the declared ones were (`previousProperties`,
- * `addedProperties`), writes those the server holds otherwise, and reads them back.
+ * create: reads the properties, writes those the server holds otherwise, records what the
+ * declared ones were (`previousProperties`, `addedProperties`) and what it wrote
+ * (`writtenProperties`), and reads them back. With `restoreOnDestroy`, a create that finds every
+ * declared value in place warns that a destroy will have nothing of this stack's to put back.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSystemPropertiesInputs(raw);
@@ -71,39 +81,43 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     () => getSystemProperties(session),
     (error) => failureMessage("system/properties", inputs.adminUrl, error),
   );
-  const after = await applyDeclared(inputs, session, current);
+  const { after, wrote } = await applyDeclared(inputs, session, current);
+  if (inputs.restoreOnDestroy && Object.keys(wrote).length === 0) {
+    logWarn(nothingWrittenWarning(`the system properties of ${inputs.adminUrl}`));
+  }
   const outs: SystemPropertiesOutputs = {
     ...inputs,
-    ...ledger(inputs.properties, current),
+    ...kept(undefined, inputs, current, wrote),
     serverProperties: managedOf(inputs.properties, after),
   };
   return { id: `${withoutTrailingSlash(inputs.adminUrl)}/system/properties`, outs };
 }
 
 /**
- * What the declared properties were before this resource set them: the value of each the server
- * had, and the names of those it did not have. A property recorded by an earlier step keeps its
- * record (`olds`); one declared for the first time is recorded from `current`.
+ * The ledger outputs after a create or update (`olds`: the outputs before an update): what the
+ * declared properties were before this stack first wrote them, and what it wrote.
  */
-function ledger(
-  declared: ManagedSystemProperties,
-  current: ReportedSystemProperties,
-  olds?: Pick<SystemPropertiesOutputs, "previousProperties" | "addedProperties">,
-): Pick<SystemPropertiesOutputs, "previousProperties" | "addedProperties"> {
-  const previousProperties: ReportedSystemProperties = {};
-  const addedProperties: string[] = [];
-  for (const key of Object.keys(declared)) {
-    if (olds !== undefined && Object.hasOwn(olds.previousProperties ?? {}, key)) {
-      previousProperties[key] = olds.previousProperties[key];
-    } else if (olds?.addedProperties?.includes(key) === true) {
-      addedProperties.push(key);
-    } else if (Object.hasOwn(current, key)) {
-      previousProperties[key] = current[key];
-    } else {
-      addedProperties.push(key);
-    }
-  }
-  return { previousProperties, addedProperties };
+function kept(
+  olds: SystemPropertiesOutputs | undefined,
+  inputs: SystemPropertiesInputs,
+  before: ReportedSystemProperties,
+  wrote: ReportedSystemProperties,
+): Pick<SystemPropertiesOutputs, "previousProperties" | "addedProperties" | "writtenProperties"> {
+  const ledger = ledgerAfter(
+    olds === undefined
+      ? undefined
+      : {
+          previous: olds.previousProperties,
+          added: olds.addedProperties,
+          written: olds.writtenProperties,
+        },
+    { declared: Object.keys(inputs.properties), before, wrote },
+  );
+  return {
+    previousProperties: ledger.previous,
+    addedProperties: ledger.added,
+    writtenProperties: ledger.written,
+  };
 }
 
 /** The declared properties' values as `reported` holds them (those it has). */
@@ -128,14 +142,19 @@ function differing(
   );
 }
 
-/** Writes the declared properties the server holds otherwise; sends nothing when none differs. */
+/**
+ * Writes the declared properties the server holds otherwise (nothing when none differs); returns
+ * the properties after and what was written.
+ */
 async function applyDeclared(
   inputs: SystemPropertiesInputs,
   session: AdminSession,
   current: ReportedSystemProperties,
-): Promise<ReportedSystemProperties> {
-  if (differing(inputs.properties, current).length === 0) return current;
-  return apply(inputs, session, { set: inputs.properties, remove: [] });
+): Promise<{ after: ReportedSystemProperties; wrote: ReportedSystemProperties }> {
+  const wrote: ReportedSystemProperties = {};
+  for (const key of differing(inputs.properties, current)) wrote[key] = inputs.properties[key];
+  if (Object.keys(wrote).length === 0) return { after: current, wrote };
+  return { after: await apply(inputs, session, { set: inputs.properties, remove: [] }), wrote };
 }
 
 /** What one write changes: properties to set, properties to remove. */
@@ -287,6 +306,8 @@ async function read(
         `server, not ${JSON.stringify(inputs.properties[key])}; the next \`pulumi up\` writes it back.`,
     );
   }
+  // The ledger (`previousProperties`, `addedProperties`, `writtenProperties`) stays as recorded:
+  // a refresh reads, it writes nothing.
   const refreshed: SystemPropertiesOutputs = {
     ...props,
     properties,
@@ -294,19 +315,14 @@ async function read(
   };
   // The recorded inputs take the server's values too: the engine shows a change as the difference
   // between recorded and declared inputs, so the next preview names the drifted property.
-  const {
-    previousProperties: _previous,
-    addedProperties: _added,
-    serverProperties: _reported,
-    ...recorded
-  } = refreshed;
-  return { id, props: refreshed, inputs: recorded };
+  return { id, props: refreshed, inputs: inputsOfOutputs(SYSTEM_PROPERTIES, refreshed) };
 }
 
 /**
  * update: writes the declared properties the server reports differently (none after a state-only
- * change: then the read only proves the new credentials work). A property declared for the first
- * time is recorded as it was; one no longer declared is left as the server has it and forgotten.
+ * change: then the read only proves the new credentials work), and records what it wrote. A
+ * property declared for the first time is recorded as it was; one no longer declared is left as
+ * the server has it and forgotten.
  */
 async function update(_id: string, olds: SystemPropertiesOutputs, rawNews: unknown) {
   const inputs = parseSystemPropertiesInputs(rawNews);
@@ -317,10 +333,10 @@ async function update(_id: string, olds: SystemPropertiesOutputs, rawNews: unkno
       `${failureMessage("system/properties", inputs.adminUrl, error)} Nothing was changed; ` +
       "state keeps the previous values.",
   );
-  const after = await applyDeclared(inputs, session, current);
+  const { after, wrote } = await applyDeclared(inputs, session, current);
   const outs: SystemPropertiesOutputs = {
     ...inputs,
-    ...ledger(inputs.properties, current, olds),
+    ...kept(olds, inputs, current, wrote),
     serverProperties: managedOf(inputs.properties, after),
   };
   return { outs };
@@ -328,10 +344,11 @@ async function update(_id: string, olds: SystemPropertiesOutputs, rawNews: unkno
 
 /**
  * delete: by default leaves the properties as they are (deleting the resource only stops managing
- * them). With `restoreOnDestroy`, puts back what each declared property was before this stack set
- * it (removing one the server did not have), and only where the server still holds the value this
- * resource set: a property changed since is left as it is. Every other property is sent back
- * unchanged.
+ * them). With `restoreOnDestroy`, puts back what each declared property was before this stack
+ * wrote it (removing one the server did not have), only where the server still holds exactly
+ * what this stack wrote (`writtenProperties`, which a refresh never changes): a property changed
+ * since, or one this stack never wrote, is left as it is and named (the one rule:
+ * `common/kept/ledger.ts`). Every other property is sent back unchanged.
  */
 async function remove(_id: string, props: SystemPropertiesOutputs): Promise<void> {
   const inputs = parseSystemPropertiesInputs(props);
@@ -354,33 +371,23 @@ async function remove(_id: string, props: SystemPropertiesOutputs): Promise<void
       { cause: error },
     );
   }
-  const change: { set: ReportedSystemProperties; remove: string[] } = { set: {}, remove: [] };
-  const leftAlone: string[] = [];
-  for (const [key, value] of Object.entries(inputs.properties)) {
-    const previous = props.previousProperties ?? {};
-    const wasAdded = props.addedProperties?.includes(key) === true;
-    if (!Object.hasOwn(previous, key) && !wasAdded) continue;
-    if (!Object.hasOwn(current, key) || !sameValue(current[key], value)) {
-      leftAlone.push(`${key} (now ${shown(current, key)})`);
-      continue;
-    }
-    // Recorded as already holding the declared value (a create after a killed run found the
-    // killed run's write): there is nothing of this resource's to put back.
-    if (!wasAdded && sameValue(previous[key], value)) continue;
-    if (wasAdded) change.remove.push(key);
-    else change.set[key] = previous[key];
-  }
-  if (leftAlone.length > 0) {
-    logInfo(
-      `Left ${leftAlone.join(", ")} of ${inputs.adminUrl} as they are: the server no longer ` +
-        "holds the value this resource set, so someone else changed it since.",
-    );
-  }
-  if (Object.keys(change.set).length === 0 && change.remove.length === 0) return;
-  await apply(inputs, session, change);
+  const what = `the system properties of ${inputs.adminUrl}`;
+  const plan = restorePlan(
+    {
+      previous: props.previousProperties,
+      added: props.addedProperties,
+      written: props.writtenProperties,
+    },
+    Object.keys(inputs.properties),
+    current,
+  );
+  const left = leftMessage(plan, what);
+  if (left !== undefined) logInfo(left);
+  if (Object.keys(plan.set).length === 0 && plan.remove.length === 0) return;
+  await apply(inputs, session, plan);
   logInfo(
-    `Restored ${[...Object.keys(change.set), ...change.remove].join(", ")} of the system ` +
-      `properties of ${inputs.adminUrl} to what they were when the stack took them on.`,
+    `Restored ${[...Object.keys(plan.set), ...plan.remove].join(", ")} of ${what} to what they ` +
+      "were before this stack wrote them.",
   );
 }
 

@@ -91,3 +91,18 @@ export function registration(
 function withoutValues(keys: readonly string[]): Record<string, undefined> {
   return Object.fromEntries(keys.map((key) => [key, undefined]));
 }
+
+/**
+ * The inputs to record from a resource's outputs (a refresh's `inputs`): every output but those
+ * only the lifecycle sets.
+ *
+ * @internal
+ */
+export function inputsOfOutputs(
+  frame: Pick<ResourceFrame, "outputOnly">,
+  outputs: object,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(outputs).filter(([key]) => !frame.outputOnly.includes(key)),
+  );
+}

@@ -151,6 +151,19 @@ describe("Federation ownership", () => {
     expect(federateRequests()).toHaveLength(1);
   });
 
+  it("an adopted federation stays adopted after a refresh: destroy leaves it federated", async () => {
+    await start();
+    const first = await federation.create(await checked());
+    const adopted = await federation.create(await checked({ adoptExisting: true }));
+    // A refresh reads the portal: the federation is there, as someone else's it stays.
+    const refreshed = await federation.read(adopted.id, adopted.outs as FederationOutputs);
+    expect(refreshed.props).toMatchObject({ state: "adopted" });
+    expect(refreshed.inputs).not.toHaveProperty("state");
+    await federation.delete(adopted.id, refreshed.props as FederationOutputs);
+    expect((await federatedServers(portal())).map((s) => s.id)).toEqual([first.id]);
+    expect(emu.requestLog().filter((r) => r.url.endsWith("/unfederate"))).toHaveLength(0);
+  });
+
   // A server is federated with one portal at a time; the second portal refuses, and the server
   // keeps honouring only the first portal's tokens.
   it("reports a server another portal has federated: refused, nothing federated here", async () => {

@@ -13,15 +13,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   closeDispatchers,
-  createAdminSession,
-  createNewSite,
   editLogSettings,
   getLogSettings,
   getSystemProperties,
   updateSystemProperties,
   type AdminSession,
 } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
 import { packRepo, prepareConsumer, run } from "../../tools/harness/host";
 import {
   RealStack,
@@ -52,20 +50,8 @@ afterAll(async () => {
 
 /** A server with a site, its WebContextURL set by someone before the stack. */
 async function server(): Promise<{ emu: TestEmulator; session: AdminSession }> {
-  const emu = await startTestEmulator({ serverType: "mission-server", createDelayMs: 0 });
+  const { emu, session } = await startTestSite(PASSWORD, { serverType: "mission-server" });
   emulators.push(emu);
-  const tls = { tls: { caCert: emu.caCert! } };
-  await createNewSite(
-    emu.adminUrl,
-    { serverType: "mission-server", username: "siteadmin", password: PASSWORD },
-    tls,
-  );
-  const session = createAdminSession({
-    adminUrl: emu.adminUrl,
-    username: "siteadmin",
-    password: PASSWORD,
-    ...tls,
-  });
   await set(session, BEFORE);
   return { emu, session };
 }

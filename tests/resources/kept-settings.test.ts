@@ -9,8 +9,6 @@
  */
 import {
   closeDispatchers,
-  createAdminSession,
-  createNewSite,
   editLogSettings,
   getLogSettings,
   getSystemProperties,
@@ -24,7 +22,7 @@ import { logSettingsImporter } from "../../provider/resources/log-settings/impor
 import { parseImportId } from "../../provider/resources/common/pulumi/importer";
 import { withOperationLogger } from "../../provider/resources/common/messages/operation-log";
 import type { ResourceImplementation } from "../../provider/resources/common/pulumi/lazy-provider";
-import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
 
 const PASSWORD = "kept-Password-1";
 
@@ -84,19 +82,7 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
   let emu: TestEmulator;
   let session: AdminSession;
   beforeEach(async () => {
-    emu = await startTestEmulator({ serverType: "mission-server", createDelayMs: 0 });
-    const tls = { tls: { caCert: emu.caCert! } };
-    await createNewSite(
-      emu.adminUrl,
-      { serverType: "mission-server", username: "siteadmin", password: PASSWORD },
-      tls,
-    );
-    session = createAdminSession({
-      adminUrl: emu.adminUrl,
-      username: "siteadmin",
-      password: PASSWORD,
-      ...tls,
-    });
+    ({ emu, session } = await startTestSite(PASSWORD, { serverType: "mission-server" }));
     await kept.set(session, BEFORE);
   });
   afterEach(() => emu.close());
@@ -187,20 +173,8 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
 
 describe("LogSettings imported", () => {
   it("records nothing as written: with restoreOnDestroy set later, destroy restores nothing", async () => {
-    const emu = await startTestEmulator({ serverType: "mission-server", createDelayMs: 0 });
+    const { emu, session } = await startTestSite(PASSWORD, { serverType: "mission-server" });
     try {
-      const tls = { tls: { caCert: emu.caCert! } };
-      await createNewSite(
-        emu.adminUrl,
-        { serverType: "mission-server", username: "siteadmin", password: PASSWORD },
-        tls,
-      );
-      const session = createAdminSession({
-        adminUrl: emu.adminUrl,
-        username: "siteadmin",
-        password: PASSWORD,
-        ...tls,
-      });
       const id = parseImportId(
         "LogSettings",
         emu.adminUrl,
@@ -212,7 +186,7 @@ describe("LogSettings imported", () => {
         adminUrl: emu.adminUrl,
         username: "siteadmin",
         password: PASSWORD,
-        ...tls,
+        tls: { caCert: emu.caCert! },
         logLevel: "WARNING",
       };
       const adopted = await logSettingsImporter.adopt(

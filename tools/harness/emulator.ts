@@ -6,7 +6,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import { createPortalSession, getCollaboration, isNotFoundError } from "../../provider/client";
+import {
+  type AdminSession,
+  createAdminSession,
+  createNewSite,
+  createPortalSession,
+  getCollaboration,
+  isNotFoundError,
+} from "../../provider/client";
 
 /**
  * A new folder under the test run's own folder (jest.config.js), which the run's teardown
@@ -42,6 +49,27 @@ export async function startTestEmulator(
   const caCert =
     emulator.caCertFile === null ? undefined : fs.readFileSync(emulator.caCertFile, "utf8");
   return Object.assign(emulator, { caCert, dataDir });
+}
+
+/**
+ * An emulator whose machine is in a site already (created with the client, as someone before the
+ * stack did), and an administrator's session on it.
+ */
+export async function startTestSite(
+  password: string,
+  options: Partial<EmulatorOptions> = {},
+): Promise<{ emu: TestEmulator; session: AdminSession }> {
+  const emu = await startTestEmulator({ createDelayMs: 0, ...options });
+  const serverType = emu.serverType;
+  const tls = emu.caCert === undefined ? {} : { tls: { caCert: emu.caCert } };
+  await createNewSite(emu.adminUrl, { serverType, username: "siteadmin", password }, tls);
+  const session = createAdminSession({
+    adminUrl: emu.adminUrl,
+    username: "siteadmin",
+    password,
+    ...tls,
+  });
+  return { emu, session };
 }
 
 /** Site inputs that create a site on the given emulator (defaults filled in by check()). */

@@ -373,6 +373,46 @@ describe("where the proof runs", () => {
       expect(emu.requestLog().length).toBe(before);
     });
 
+    it("a handshake after the bind that refuses the certificate says what to change, not to run again", async () => {
+      // Valid when proven, expired by the time the machine's web server has restarted with it.
+      const restartDelayMs = 6_000;
+      const late = await startTestEmulator({
+        serverType: "arcgis-server",
+        machineName: "127.0.0.1",
+        createDelayMs: 0,
+        restartDelayMs,
+      });
+      try {
+        await createNewSite(
+          late.adminUrl,
+          { serverType: "arcgis-server", ...ADMIN },
+          { tls: { caCert: late.caCert! } },
+        );
+        const brief = issueServerCertificate(root, ["127.0.0.1"], "127.0.0.1", {
+          notAfter: new Date(Date.now() + restartDelayMs / 2),
+        });
+        const error = await serverCertificate
+          .create(
+            inputs(brief, {
+              serverType: "arcgis-server",
+              adminUrl: late.adminUrl,
+              tls: { caCert: late.caCert! },
+              timeouts: { importMs: 5_000, bindMs: 4 * restartDelayMs },
+            }),
+          )
+          .then(
+            () => undefined,
+            (e: Error) => e,
+          );
+        expect(error?.message).toMatch(
+          /a TLS handshake that trusts only caCertificates fails: .*has expired.* Give pkcs12 a certificate valid now .*The machine stays bound to gis-[0-9a-f]{8}; once the inputs are changed, `pulumi up` imports and binds the certificate they give\./,
+        );
+        expect(error?.message).not.toMatch(/again/);
+      } finally {
+        await late.close();
+      }
+    });
+
     it("an update that leaves an expired certificate in place is not refused", async () => {
       // The expired certificate, imported and bound out of band as a stack would have left it.
       const session = createAdminSession({

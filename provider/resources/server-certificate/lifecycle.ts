@@ -458,7 +458,6 @@ async function waitUntilPresented(
         `caCertificates fails: ${messageOf(error)} ${whatToChangeAfter(error, host)} The ` +
         `machine stays bound to ${alias}; once the inputs are changed, \`pulumi up\` imports ` +
         "and binds the certificate they give.",
-      error,
     );
   });
   if (trusted.sha256Fingerprint !== fingerprint) {
@@ -496,10 +495,12 @@ function whatToChangeAfter(error: unknown, host: string): string {
 
 /**
  * The error of a handshake after the bind that refuses the certificate: waiting or running again
- * cannot change it, so a create does not say to run `pulumi up` again.
+ * cannot change it, so a create does not say to run `pulumi up` again. The client's failure is in
+ * the message, not kept as its cause: its sentence for a server's certificate (set tls.caCert, or
+ * tls.insecureSkipVerify) would replace what to change here.
  */
-function notTrustedAfterBind(message: string, cause: unknown): Error {
-  return Object.assign(new Error(message, { cause }), { [NEEDS_NEW_INPUTS]: true });
+function notTrustedAfterBind(message: string): Error {
+  return Object.assign(new Error(message), { [NEEDS_NEW_INPUTS]: true });
 }
 
 const NEEDS_NEW_INPUTS = "needsNewInputs";

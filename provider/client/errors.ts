@@ -78,6 +78,7 @@ export interface ArcGISRequestErrorInit {
  * - `not-found`: HTTP 404 at the URL (a path typo);
  * - `wrong-product`: another product than the one declared answers (or a portal, for a server);
  * - `tls-untrusted`, `tls-hostname`: the certificate is not trusted, or names another host;
+ * - `tls-expired`, `tls-not-yet-valid`: the certificate (or one of its chain) is not valid now;
  * - `credentials`: generateToken refused the username and password;
  * - `redirect`: the URL redirects elsewhere (never followed);
  * - `aborted`: the caller stopped it.
@@ -89,6 +90,8 @@ export type PermanentReason =
   | "wrong-product"
   | "tls-untrusted"
   | "tls-hostname"
+  | "tls-expired"
+  | "tls-not-yet-valid"
   | "credentials"
   | "redirect"
   | "aborted";

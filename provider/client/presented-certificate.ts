@@ -126,11 +126,15 @@ export async function presentedCertificate(
     });
   } catch (error) {
     const classified = transportError(error, transport, ctx);
+    const said = describeError(error);
     const reworded =
       classified.code === "TLS"
-        ? classified.permanent === "tls-hostname"
-          ? `the certificate presented does not name ${servername ?? options.host} (${describeError(error)}).`
-          : `the certificate presented is not issued by a CA of trust.trustOnly (${describeError(error)}).`
+        ? ({
+            "tls-hostname": `the certificate presented does not name ${servername ?? options.host} (${said}).`,
+            "tls-expired": `the certificate presented, or one of its chain, has expired (${said}).`,
+            "tls-not-yet-valid": `the certificate presented, or one of its chain, is not valid yet (${said}).`,
+          }[classified.permanent as string] ??
+          `the certificate presented is not issued by a CA of trust.trustOnly (${said}).`)
         : classified.code === "TIMEOUT"
           ? `no TLS handshake within ${timeoutMs} ms (timeoutMs).`
           : undefined;

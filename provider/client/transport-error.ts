@@ -47,8 +47,10 @@ export function transportError(
     return requestError(ctx, "NETWORK", detail, { cause, permanent: "no-tls" });
   }
   if (isTlsCode(code)) {
-    const permanent = isHostnameCode(code) ? "tls-hostname" : "tls-untrusted";
-    return requestError(ctx, "TLS", tlsAdvice(code, what, transport), { cause, permanent });
+    return requestError(ctx, "TLS", tlsAdvice(code, what, transport), {
+      cause,
+      permanent: tlsReason(code),
+    });
   }
   return requestError(
     ctx,
@@ -201,10 +203,33 @@ function isHostnameCode(code: string): boolean {
   return /ALTNAME|HOSTNAME/.test(code);
 }
 
+/**
+ * Why a TLS failure cannot be waited out: another host's certificate, one not valid now (expired,
+ * or not yet valid: OpenSSL's CERT_HAS_EXPIRED and CERT_NOT_YET_VALID, for the server's
+ * certificate or one of its chain), or one not trusted.
+ *
+ * @internal
+ */
+export function tlsReason(
+  code: string,
+): "tls-hostname" | "tls-expired" | "tls-not-yet-valid" | "tls-untrusted" {
+  if (isHostnameCode(code)) return "tls-hostname";
+  if (code === "CERT_HAS_EXPIRED") return "tls-expired";
+  if (code === "CERT_NOT_YET_VALID") return "tls-not-yet-valid";
+  return "tls-untrusted";
+}
+
 function tlsAdvice(code: string, what: string, transport: TransportOptions): string {
   const lastResort = "as a last resort set tls.insecureSkipVerify: true.";
-  if (isHostnameCode(code)) {
-    return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
+  switch (tlsReason(code)) {
+    case "tls-hostname":
+      return `the server's certificate does not match the host name (${what}). Use the host name the certificate was issued for; ${lastResort}`;
+    case "tls-expired":
+      return `the server's TLS certificate, or one of its chain, has expired (${what}). The server must present a renewed certificate (trusting another CA does not help); ${lastResort}`;
+    case "tls-not-yet-valid":
+      return `the server's TLS certificate, or one of its chain, is not valid yet (${what}). Check the clocks of this computer and of the server, or give the server a certificate valid now; ${lastResort}`;
+    case "tls-untrusted":
+      break;
   }
   const given = transport.tls?.caCert ? " (the tls.caCert given does not match it)" : "";
   return `the server's TLS certificate is not trusted${given} (${what}). Pass the PEM certificate of the CA that signed it as tls.caCert (or stack config arcgis-admin:caCert, or ARCGIS_ADMIN_CA_CERT); ${lastResort}`;

@@ -42,13 +42,24 @@ function signWith(cert: forge.pki.Certificate, keyPem: string): void {
   cert.sign(key as unknown as forge.pki.rsa.PrivateKey, md as unknown as forge.md.MessageDigest);
 }
 
-function newCertificate(publicKey: forge.pki.PublicKey, commonName: string, days: number) {
+/** When a certificate is valid: by default from a minute ago. */
+export interface Validity {
+  readonly notBefore?: Date;
+  readonly notAfter?: Date;
+}
+
+function newCertificate(
+  publicKey: forge.pki.PublicKey,
+  commonName: string,
+  days: number,
+  validity: Validity = {},
+) {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   // A positive serial number: the first byte's high bit clear.
   cert.serialNumber = `01${randomBytes(15).toString("hex")}`;
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + days * 24 * 3600 * 1000);
+  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - 60_000);
+  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + days * 24 * 3600 * 1000);
   // In the usual order, most general first (Java prints them the other way round).
   cert.setSubject([
     { name: "organizationName", value: "Test Organisation" },
@@ -57,10 +68,13 @@ function newCertificate(publicKey: forge.pki.PublicKey, commonName: string, days
   return cert;
 }
 
-/** A self-signed root CA. */
-export function makeRootCa(commonName = "Test Organisation Root CA"): Issued {
+/** A self-signed root CA, valid for ten years unless `validity` says otherwise. */
+export function makeRootCa(
+  commonName = "Test Organisation Root CA",
+  validity: Validity = {},
+): Issued {
   const keys = rsaKeys();
-  const cert = newCertificate(keys.publicKey, commonName, 3650);
+  const cert = newCertificate(keys.publicKey, commonName, 3650, validity);
   cert.setIssuer(cert.subject.attributes);
   cert.setExtensions([
     { name: "basicConstraints", cA: true, critical: true },
@@ -72,28 +86,57 @@ export function makeRootCa(commonName = "Test Organisation Root CA"): Issued {
   return { certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
-/** A server certificate for `names` (DNS names or IP addresses), signed by `ca`. */
+/** An intermediate CA, signed by `ca`. */
+export function issueIntermediateCa(
+  ca: Issued,
+  commonName = "Test Organisation Issuing CA",
+): Issued {
+  const keys = rsaKeys();
+  const cert = newCertificate(keys.publicKey, commonName, 1825);
+  cert.setIssuer(forge.pki.certificateFromPem(ca.certPem).subject.attributes);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: true, critical: true },
+    { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
+    { name: "subjectKeyIdentifier" },
+  ]);
+  signWith(cert, ca.keyPem);
+  return {
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
+  };
+}
+
+/**
+ * A server certificate for `names` (DNS names or IP addresses, its subject alternative names;
+ * none: no such extension, the common name alone), signed by `ca`, valid for a year unless
+ * `validity` says otherwise.
+ */
 export function issueServerCertificate(
   ca: Issued,
   names: readonly string[],
   commonName = names[0] ?? "server",
+  validity: Validity = {},
 ): Issued {
   const keys = rsaKeys();
   const caCert = forge.pki.certificateFromPem(ca.certPem);
-  const cert = newCertificate(keys.publicKey, commonName, 365);
+  const cert = newCertificate(keys.publicKey, commonName, 365, validity);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: "basicConstraints", cA: false },
     { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
     { name: "extKeyUsage", serverAuth: true },
-    {
-      name: "subjectAltName",
-      altNames: names.map((name) =>
-        /^[\d.]+$/.test(name) || name.includes(":")
-          ? { type: 7, ip: name }
-          : { type: 2, value: name },
-      ),
-    },
+    ...(names.length === 0
+      ? []
+      : [
+          {
+            name: "subjectAltName",
+            altNames: names.map((name) =>
+              /^[\d.]+$/.test(name) || name.includes(":")
+                ? { type: 7, ip: name }
+                : { type: 2, value: name },
+            ),
+          },
+        ]),
   ]);
   signWith(cert, ca.keyPem);
   return {

@@ -6,7 +6,11 @@
  * destroy leaves a working server (binding the previous certificate again when asked). Then, on
  * a second machine behind a fault proxy, the answers of both imports and of the bind are each lost
  * once in one `up`: each reaches the server once, the engine shows the provider's message about
- * it, and a second `up` (another spelling of adminUrl too) sends nothing.
+ * it, and a second `up` (another spelling of adminUrl too) sends nothing. Last, on a third machine,
+ * certificates that cannot work (expired, for another host, from another CA, a wrong password, a
+ * key of another certificate; and another host's certificate whose webServerUrl is unknown at
+ * preview) are each refused at check, naming the input, with nothing imported or bound; a bound
+ * certificate that has since expired still previews and refreshes.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -20,7 +24,7 @@ import {
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
 import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
 
 // The counts include the stack itself. A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);
@@ -296,4 +300,189 @@ describe("ServerCertificate through the real engine when the answers of the impo
     expect(received()).toEqual({ root: 1, server: 1, bind: 1 });
     expect(lostEmu.stats().sitesCreated).toBe(1);
   });
+});
+
+describe("ServerCertificate through the real engine: a certificate is proven before anything is sent", () => {
+  // The site's and the certificates' admin calls go through a plain-HTTP proxy in front of the
+  // TLS emulator, as an administrative URL in front of the machine does (a web adaptor); the TLS
+  // check reaches the machine itself (webServerUrl). So the admin calls still work once the
+  // certificate the machine presents has expired, and refresh has something to read.
+  const DAY = 24 * 3600 * 1000;
+  /**
+   * How long the certificate bound here stays valid: long enough for a preview and an up on a
+   * loaded machine, after which the test waits for it to expire.
+   */
+  const BOUND_VALID_MS = 180_000;
+  const otherRoot = makeRootCa("Another Organisation Root CA");
+  const issue = (names: string[], validity = {}, issuer: Issued = ca) =>
+    issueServerCertificate(issuer, names, names[0] ?? "server", validity);
+  const fileOf = (issued: Issued, password = PFX_PASSWORD) => ({
+    pkcs12: pkcs12(issued, password, { chain: [] }).toString("base64"),
+    certPassword: password,
+  });
+  /** Each refused certificate: its file, and what its refusal must say (input first). */
+  const valid = issue([MACHINE]);
+  const REFUSED = {
+    "refused-expired": {
+      file: fileOf(
+        issue([MACHINE], {
+          notBefore: new Date(Date.now() - 30 * DAY),
+          notAfter: new Date(Date.now() - DAY),
+        }),
+      ),
+      says: /pkcs12: the certificate \(CN=127\.0\.0\.1, SHA-256 [0-9A-F:]+\) expired on \d{4}-\d\d-\d\dT[\d:]+Z: give a renewed certificate\./,
+    },
+    "refused-host": {
+      file: fileOf(issue(["gis.example.com"])),
+      says: /webServerUrl: the certificate of pkcs12 names gis\.example\.com, not the IP address 127\.0\.0\.1/,
+    },
+    "refused-ca": {
+      file: fileOf(issue([MACHINE], {}, otherRoot)),
+      says: /caCertificates: the certificate of pkcs12 \(.*issued by CN=Another Organisation Root CA\) does not chain to any of caCertificates \(orgroot\)/,
+    },
+    "refused-password": {
+      file: { ...fileOf(valid), certPassword: "pfx-Not-The-Password-9" },
+      says: /certPassword: does not open the PKCS #12 file of pkcs12/,
+    },
+    "refused-key": {
+      file: fileOf({ certPem: valid.certPem, keyPem: issue([MACHINE]).keyPem }),
+      says: /pkcs12: the private key does not match the certificate \(CN=127\.0\.0\.1/,
+    },
+  } as const;
+  const LATE_SAYS =
+    /webServerUrl: the certificate of pkcs12 names gis\.example\.com, not the IP address 127\.0\.0\.1/;
+
+  let proofEmu: TestEmulator;
+  let front: FaultProxy;
+  let proofStack: RealStack;
+  let proofConfig: Record<string, ConfigValue>;
+  let bound: Issued;
+
+  const received = (suffix: string) =>
+    proofEmu
+      .requestLog()
+      .filter((r) => r.method === "POST" && r.url.split("?")[0]!.endsWith(suffix)).length;
+  const sentToKeystoreOrMachine = () => ({
+    roots: received("/importRootOrIntermediate"),
+    servers: received("/importExistingServerCertificate"),
+    binds: received(`/machines/${MACHINE}/edit`),
+  });
+  /** The errors the engine showed under the resource `name`. */
+  const errorsOf = (diagnostics: RunResult["diagnostics"], name: string) =>
+    (diagnostics ?? [])
+      .filter((d) => d.severity === "error" && d.urn.endsWith(`::${name}`))
+      .map((d) => d.message);
+
+  beforeAll(async () => {
+    proofEmu = await startTestEmulator({
+      serverType: "arcgis-server",
+      machineName: MACHINE,
+      createDelayMs: 50,
+      restartDelayMs: 300,
+    });
+    front = await startFaultProxy(new URL(proofEmu.adminUrl).origin);
+    proofStack = await RealStack.create("server-certificate-proof", stack.consumer);
+    fs.copyFileSync(
+      path.join(__dirname, "server-certificate-proof-program.cjs"),
+      proofStack.program,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    if (proofStack !== undefined) fs.rmSync(proofStack.tmp, { recursive: true, force: true });
+    await front?.close();
+    await proofEmu?.close();
+  });
+
+  it("a webServerUrl from another resource's output is not refused while unknown at preview", async () => {
+    // Issued now: valid through this preview and the next up, expired a little later.
+    bound = issue([MACHINE], { notAfter: new Date(Date.now() + BOUND_VALID_MS) });
+    proofConfig = {
+      adminUrl: { value: front.url + new URL(proofEmu.adminUrl).pathname },
+      webServerUrl: { value: new URL(proofEmu.adminUrl).origin },
+      machineName: { value: MACHINE },
+      orgRootPem: { value: ca.certPem },
+      sitePassword: { value: SITE_PASSWORD, secret: true },
+      certs: {
+        value: JSON.stringify({
+          bound: fileOf(bound),
+          late: fileOf(issue(["gis.example.com"])),
+          ...Object.fromEntries(Object.entries(REFUSED).map(([name, r]) => [name, r.file])),
+        }),
+        secret: true,
+      },
+      declared: {
+        value: JSON.stringify([{ name: "bound" }, { name: "late", webServerUrlFromSite: true }]),
+      },
+    };
+    const preview = await proofStack.mustRun("preview", { config: proofConfig });
+    expect(preview.changeSummary).toEqual({ create: 4 });
+    expect(sentToKeystoreOrMachine()).toEqual({ roots: 0, servers: 0, binds: 0 });
+  });
+
+  it("up refuses each certificate that cannot work at check, naming the input, and imports and binds none of them", async () => {
+    const up = await proofStack.run("up", {
+      config: {
+        ...proofConfig,
+        declared: {
+          value: JSON.stringify([
+            { name: "bound" },
+            { name: "late", webServerUrlFromSite: true },
+            ...Object.keys(REFUSED).map((name) => ({ name })),
+          ]),
+        },
+      },
+      options: { continueOnError: true },
+    });
+    expect(up.ok).toBe(false);
+    for (const [name, { says }] of Object.entries(REFUSED)) {
+      const errors = errorsOf(up.diagnostics, name);
+      expect(errors).toEqual([expect.stringMatching(says)]);
+      expect(errors[0]).toMatch(/has a problem: /);
+    }
+    // Unknown at preview, known at up once the site exists: refused before its import.
+    expect(errorsOf(up.diagnostics, "late")).toEqual([expect.stringMatching(LATE_SAYS)]);
+    // Only the certificate that works was imported (with its CA) and bound.
+    expect(sentToKeystoreOrMachine()).toEqual({ roots: 1, servers: 1, binds: 1 });
+    const presented = await presentedCertificate({
+      host: MACHINE,
+      port: Number(new URL(proofEmu.adminUrl).port),
+      trust: { trustOnly: ca.certPem },
+    });
+    expect(presented.sha256Fingerprint).toBe(fingerprintOf(bound));
+    for (const secret of [PFX_PASSWORD, "pfx-Not-The-Password-9"]) {
+      expect(up.output + up.stderr).not.toContain(secret);
+    }
+  });
+
+  it("once the bound certificate has expired, the stack still previews and refreshes, and refresh says it expired", async () => {
+    const config = { ...proofConfig, declared: { value: JSON.stringify([{ name: "bound" }]) } };
+    const expiry = new X509Certificate(bound.certPem).validToDate.getTime();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now() + 1_000)));
+    // The machine presents a certificate no client accepts now.
+    await expect(
+      presentedCertificate({
+        host: MACHINE,
+        port: Number(new URL(proofEmu.adminUrl).port),
+        trust: { trustOnly: ca.certPem },
+      }),
+    ).rejects.toThrow(/has expired/);
+    const before = sentToKeystoreOrMachine();
+    const preview = await proofStack.mustRun("preview", {
+      config,
+      options: { expectNoChanges: true },
+    });
+    expect(preview.changeSummary).toEqual({ same: 3 });
+    const refreshed = await proofStack.mustRun("refresh", { config });
+    expect(refreshed.changeSummary).toEqual({ same: 3 });
+    const warnings = (refreshed.diagnostics ?? [])
+      .filter((d) => d.severity === "warning")
+      .map((d) => d.message);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^The certificate bound-[0-9a-f]{8} that machine '127\.0\.0\.1' of .* presents expired on \d{4}-.*: clients refuse it\. Give pkcs12 a renewed certificate/,
+      ),
+    );
+    expect(sentToKeystoreOrMachine()).toEqual(before);
+  }, 600_000);
 });

@@ -17,6 +17,8 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
+import { startEmulatorPresenting } from "../helpers/presenting-emulator";
+import { issueServerCertificate, makeRootCa } from "../helpers/test-pki";
 
 jest.setTimeout(60_000);
 
@@ -134,6 +136,45 @@ describe("Site fails fast", () => {
       }),
     );
     expect(message).toMatch(/use in adminUrl a host name the certificate names/);
+    expect(ms).toBeLessThan(FAST_MS);
+  });
+});
+
+describe("Site names a server certificate that is not valid now as such", () => {
+  const DAY = 24 * 3600 * 1000;
+  const root = makeRootCa();
+  const emulators: TestEmulator[] = [];
+  afterAll(async () => {
+    for (const e of emulators) await e.close();
+  });
+
+  it.each([
+    {
+      name: "expired",
+      validity: {
+        notBefore: new Date(Date.now() - 30 * DAY),
+        notAfter: new Date(Date.now() - DAY),
+      },
+      said: /The certificate of adminUrl \(https:\/\/127\.0\.0\.1:\d+\), or one of its chain, has expired \(CERT_HAS_EXPIRED: certificate has expired\): the server must present a renewed certificate/,
+    },
+    {
+      name: "not valid yet",
+      validity: {
+        notBefore: new Date(Date.now() + DAY),
+        notAfter: new Date(Date.now() + 30 * DAY),
+      },
+      said: /The certificate of adminUrl \(https:\/\/127\.0\.0\.1:\d+\), or one of its chain, is not valid yet \(CERT_NOT_YET_VALID: certificate is not yet valid\): check the clocks/,
+    },
+  ])("$name, from a CA given as tls.caCert: not 'not trusted'", async ({ validity, said }) => {
+    const issued = issueServerCertificate(root, ["127.0.0.1"], "127.0.0.1", validity);
+    const emu = await startEmulatorPresenting(issued, { createDelayMs: 0 });
+    emulators.push(emu);
+    const { message, ms } = await createFails(
+      site,
+      siteInputs(emu, { password: PASSWORD, tls: { caCert: root.certPem }, timeouts: TIMEOUTS }),
+    );
+    expect(message).toMatch(said);
+    expect(message).not.toMatch(/is not trusted|set tls\.caCert to/);
     expect(ms).toBeLessThan(FAST_MS);
   });
 });

@@ -63,7 +63,8 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
     webServerUrl: {
       schema: () =>
         httpUrlSchema()
-          .refine((v) => new URL(v).protocol === "https:", {
+          // Not a URL at all (or one still unknown at preview) is said by httpUrlSchema.
+          .refine((v) => !URL.canParse(v) || new URL(v).protocol === "https:", {
             message: "must be an https URL: the certificate is checked in a TLS handshake",
           })
           .optional(),

@@ -19,6 +19,7 @@ import {
   importRootOrIntermediate,
   isNotFoundError,
   listSslCertificates,
+  permanentReason,
   presentedCertificate,
 } from "../../client";
 import { adminSessionFor } from "../common/connection/admin";
@@ -38,13 +39,53 @@ import {
   type ServerCertificateOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { pemFingerprint, type Pkcs12Certificate, readPkcs12 } from "./pkcs12";
+import { pemFingerprint, type Pkcs12Certificate } from "./pkcs12";
+import { certificateFailures, openedCertificate, provenCertificate } from "./proof";
 
 /** How often the keystore, the machine or its web server is looked at while waiting. */
 const POLL_MS = 500;
 
 /** The inputs that change what is imported or bound: an update in place. */
 const IN_PLACE = ["alias", "pkcs12", "certPassword", "caCertificates"] as const;
+
+/** Inputs, recorded inputs or outputs, as the comparisons below read them. */
+type Values = Partial<Record<keyof ServerCertificateInputs, unknown>>;
+
+/** Whether an input that changes what is imported or bound differs between `olds` and `news`. */
+function differs(key: (typeof IN_PLACE)[number], olds: Values, news: Values): boolean {
+  switch (key) {
+    case "caCertificates":
+      return !sameValue(casOf(olds.caCertificates), casOf(news.caCertificates));
+    case "pkcs12":
+      return String(olds.pkcs12).replace(/\s+/g, "") !== String(news.pkcs12).replace(/\s+/g, "");
+    default:
+      return !sameValue(olds[key], news[key]);
+  }
+}
+
+/** The host the certificate must name: of `webServerUrl`, else of `adminUrl`, lower case. */
+function certificateHost(values: Values): string {
+  const url = String(values.webServerUrl ?? values.adminUrl);
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Whether the certificate is new or changed: the file, its password, the CA certificates or the
+ * host it must name. Only then is it proven (proof.ts): an unchanged certificate, bound and since
+ * expired, never stops a preview or an update of something else.
+ */
+function certificateChanged(olds: Values, news: Values): boolean {
+  if (olds.pkcs12 === undefined) return true;
+  return (
+    (["pkcs12", "certPassword", "caCertificates"] as const).some((key) =>
+      differs(key, olds, news),
+    ) || certificateHost(olds) !== certificateHost(news)
+  );
+}
 
 /** The keystore alias of the server certificate: the given name and its fingerprint's start. */
 export function keystoreAlias(alias: string, sha256Fingerprint: string): string {
@@ -71,11 +112,15 @@ function sessionFor(inputs: ServerCertificateInputs): AdminSession {
   });
 }
 
-/** The PEMs without whitespace, aliases lower-cased: how CA certificates are compared. */
-function casOf(cas: ServerCertificateInputs["caCertificates"] | undefined) {
-  return (cas ?? []).map((ca) => ({
-    alias: ca.alias.toLowerCase(),
-    pem: ca.pem.replace(/\s+/g, ""),
+/**
+ * The PEMs without whitespace, aliases lower-cased: how CA certificates are compared. A list
+ * still unknown (a preview) is compared as it is.
+ */
+function casOf(cas: unknown): unknown {
+  if (!Array.isArray(cas)) return cas ?? [];
+  return (cas as Array<{ alias?: unknown; pem?: unknown }>).map((ca) => ({
+    alias: String(ca?.alias).toLowerCase(),
+    pem: String(ca?.pem).replace(/\s+/g, ""),
   }));
 }
 
@@ -97,13 +142,7 @@ function diff(
       : !sameUrl(olds[key], news[key]),
   );
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  const inPlace = IN_PLACE.filter((key) =>
-    key === "caCertificates"
-      ? !sameValue(casOf(olds.caCertificates), casOf(news.caCertificates))
-      : key === "pkcs12"
-        ? String(olds.pkcs12).replace(/\s+/g, "") !== String(news.pkcs12).replace(/\s+/g, "")
-        : !sameValue(olds[key], news[key]),
-  );
+  const inPlace = IN_PLACE.filter((key) => differs(key, olds, news));
   const drifted = olds.boundAlias?.toLowerCase() !== olds.certificateAlias?.toLowerCase();
   const stateOnly = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
   return { changes: inPlace.length > 0 || drifted || stateOnly };
@@ -125,7 +164,8 @@ interface Progress {
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseServerCertificateInputs(raw);
-  const certificate = readPkcs12(inputs.pkcs12, inputs.certPassword);
+  // Proven again here: a URL still unknown when check() ran is known now.
+  const certificate = provenCertificate(inputs);
   const session = sessionFor(inputs);
   const machine = await explained(
     () => getMachine(session, inputs.machineName),
@@ -143,10 +183,13 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
     return { id, outs: await converge(inputs, session, certificate, progress) };
   } catch (error) {
     if (!progress.changed) throw error;
+    const done =
+      `What was done is recorded in the stack (imported: ` +
+      `${progress.importedAliases.join(", ") || "none"}; bound: ${progress.boundAlias})`;
     throw partialCreate(
-      `${messageOf(error)} What was done is recorded in the stack (imported: ` +
-        `${progress.importedAliases.join(", ") || "none"}; bound: ${progress.boundAlias}); ` +
-        "run `pulumi up` again to finish.",
+      needsNewInputs(error)
+        ? `${messageOf(error)} ${done}.`
+        : `${messageOf(error)} ${done}; run \`pulumi up\` again to finish.`,
       id,
       outputsOf(inputs, certificate, progress),
       raw,
@@ -410,11 +453,11 @@ async function waitUntilPresented(
     trust: { trustOnly: inputs.caCertificates.map((ca) => ca.pem) },
     timeoutMs: 10_000,
   }).catch((error: unknown) => {
-    throw new Error(
+    throw notTrustedAfterBind(
       `The web server of ${where} presents ${alias}, but a TLS handshake that trusts only ` +
-        `caCertificates fails: ${messageOf(error)} Check that caCertificates hold the chain ` +
-        "that signed it and that it names the host of webServerUrl (or adminUrl).",
-      { cause: error },
+        `caCertificates fails: ${messageOf(error)} ${whatToChangeAfter(error, host)} The ` +
+        `machine stays bound to ${alias}; once the inputs are changed, \`pulumi up\` imports ` +
+        "and binds the certificate they give.",
     );
   });
   if (trusted.sha256Fingerprint !== fingerprint) {
@@ -426,6 +469,44 @@ async function waitUntilPresented(
     `The web server of ${where} presents ${alias} (SHA-256 ${fingerprint}), trusted through ` +
       "caCertificates.",
   );
+}
+
+/** What to change when the handshake after the bind refuses the certificate, by its reason. */
+function whatToChangeAfter(error: unknown, host: string): string {
+  switch (permanentReason(error)) {
+    case "tls-hostname":
+      return (
+        `Set webServerUrl to the machine's https URL under a name the certificate holds, or ` +
+        `give pkcs12 a certificate issued for ${host}.`
+      );
+    case "tls-expired":
+    case "tls-not-yet-valid":
+      return "Give pkcs12 a certificate valid now (or check the clocks of this computer and the machine).";
+    case "tls-untrusted":
+      return (
+        "Give caCertificates the root (and intermediate) certificates of the CA that issued " +
+        "pkcs12's certificate, or check that webServerUrl reaches this machine itself, not " +
+        "something in front of it."
+      );
+    default:
+      return "Check that webServerUrl reaches this machine itself, not something in front of it.";
+  }
+}
+
+/**
+ * The error of a handshake after the bind that refuses the certificate: waiting or running again
+ * cannot change it, so a create does not say to run `pulumi up` again. The client's failure is in
+ * the message, not kept as its cause: its sentence for a server's certificate (set tls.caCert, or
+ * tls.insecureSkipVerify) would replace what to change here.
+ */
+function notTrustedAfterBind(message: string): Error {
+  return Object.assign(new Error(message), { [NEEDS_NEW_INPUTS]: true });
+}
+
+const NEEDS_NEW_INPUTS = "needsNewInputs";
+
+function needsNewInputs(error: unknown): boolean {
+  return (error as Record<string, unknown> | null)?.[NEEDS_NEW_INPUTS] === true;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -462,6 +543,12 @@ async function read(
       `The web server of ${describeMachine(inputs)} is bound to ${boundAlias}, not ` +
         `${props.certificateAlias}; the next \`pulumi up\` binds it back.`,
     );
+  } else if (Date.parse(props.validUntil) < Date.now()) {
+    logWarn(
+      `The certificate ${props.certificateAlias} that ${describeMachine(inputs)} presents ` +
+        `expired on ${props.validUntil}: clients refuse it. Give pkcs12 a renewed certificate ` +
+        "(and its certPassword); `pulumi up` imports and binds it.",
+    );
   }
   const now = { ...props, boundAlias };
   const {
@@ -486,7 +573,9 @@ async function update(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const inputs = parseServerCertificateInputs(rawNews);
-  const certificate = readPkcs12(inputs.pkcs12, inputs.certPassword);
+  const certificate = certificateChanged(olds, inputs)
+    ? provenCertificate(inputs)
+    : openedCertificate(inputs);
   const progress: Progress = {
     previousAlias: olds.previousAlias,
     importedAliases: [...(olds.importedAliases ?? [])],
@@ -567,6 +656,7 @@ async function remove(_id: string, props: ServerCertificateOutputs): Promise<voi
  * @internal
  */
 export const implementation = implementationOf(SERVER_CERTIFICATE_INPUTS, {
+  refusals: (olds, inputs) => (certificateChanged(olds, inputs) ? certificateFailures(inputs) : []),
   diff,
   create,
   read,

@@ -1,12 +1,15 @@
 /**
- * What the PKCS #12 input holds: the server certificate's fingerprint and expiry, read here so
- * that its keystore alias and the TLS check are known before anything is sent. The file and its
- * password appear in no message.
+ * What the PKCS #12 input holds, opened here before anything is sent: the server certificate, its
+ * private key and the other certificates of the file (its chain). node-forge opens the container
+ * (the password's MAC, and both the legacy and the PBES2 encryptions); forge's own key and
+ * certificate types know RSA only, so both are taken out as DER and handed to node:crypto. The
+ * file and its password appear in no message.
  */
-import { X509Certificate } from "node:crypto";
+import { createPrivateKey, type KeyObject, X509Certificate } from "node:crypto";
 import type * as Forge from "node-forge";
+import type { CheckFailure } from "../common/inputs/check";
 
-/** The server certificate of a PKCS #12 file. */
+/** The server certificate of a PKCS #12 file, as the lifecycle records and sends it. */
 export interface Pkcs12Certificate {
   /** The file's bytes, to upload. */
   bytes: Uint8Array;
@@ -16,12 +19,25 @@ export interface Pkcs12Certificate {
   validUntil: string;
 }
 
+/** A PKCS #12 file opened with its password. */
+export interface OpenedPkcs12 {
+  /** The file's bytes, to upload. */
+  bytes: Uint8Array;
+  /** The certificate of the private key (see {@link openPkcs12}). */
+  certificate: X509Certificate;
+  /** The file's other certificates: its chain, as exported. */
+  others: X509Certificate[];
+  /** The private key; undefined when node:crypto cannot read it. */
+  key: KeyObject | undefined;
+}
+
 /**
- * Opens `pkcs12` (base64) with `certPassword` and finds the certificate of its private key (the
- * certificate bag with the key's `localKeyId`, else the first certificate). A password that does
- * not open it, or a file that is no PKCS #12, is an error naming the input, never its value.
+ * Opens `pkcs12` (base64) with `certPassword`. The certificate is the one whose `localKeyId`
+ * is the key's, else the one the key matches, else the first. A password that does not open the
+ * file, a file that is no PKCS #12, or one without a key and a certificate is a failure naming
+ * the input (`certPassword` or `pkcs12`), never its value.
  */
-export function readPkcs12(pkcs12: string, certPassword: string): Pkcs12Certificate {
+export function openPkcs12(pkcs12: string, certPassword: string): OpenedPkcs12 | CheckFailure {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: the package entry never loads node-forge
   const forge = require("node-forge") as typeof Forge;
   const bytes = Buffer.from(pkcs12.replace(/\s+/g, ""), "base64");
@@ -35,45 +51,81 @@ export function readPkcs12(pkcs12: string, certPassword: string): Pkcs12Certific
   } catch (error) {
     const said = error instanceof Error ? error.message : "";
     if (/MAC could not be verified|Invalid password|wrong password/i.test(said)) {
-      throw new Error(
-        "certPassword does not open the PKCS #12 file of pkcs12 (its integrity check fails " +
-          "with that password); nothing was sent. Give the password the file was exported with.",
-        { cause: error },
-      );
+      return {
+        property: "certPassword",
+        reason:
+          "does not open the PKCS #12 file of pkcs12 (its integrity check fails with this " +
+          "password): give the password the file was exported with.",
+      };
     }
-    throw new Error(
-      "pkcs12 is not a PKCS #12 file this provider can read (give the .pfx or .p12 file in " +
-        "base64, with its certificate and private key); nothing was sent.",
-      { cause: error },
-    );
+    return {
+      property: "pkcs12",
+      reason:
+        "is not a PKCS #12 file this provider can read: give the .pfx or .p12 file in base64, " +
+        "with its certificate and private key.",
+    };
   }
+  const der = (node: Forge.asn1.Asn1) => Buffer.from(forge.asn1.toDer(node).getBytes(), "binary");
+  const bagsOf = (type: string) => p12.getBags({ bagType: type })[type] ?? [];
   const keyBags = [
-    ...(p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[
-      forge.pki.oids.pkcs8ShroudedKeyBag!
-    ] ?? []),
-    ...(p12.getBags({ bagType: forge.pki.oids.keyBag! })[forge.pki.oids.keyBag!] ?? []),
+    ...bagsOf(forge.pki.oids.pkcs8ShroudedKeyBag!),
+    ...bagsOf(forge.pki.oids.keyBag!),
   ];
-  const certBags = p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? [];
+  const certBags = bagsOf(forge.pki.oids.certBag!);
   if (keyBags.length === 0 || certBags.length === 0) {
-    throw new Error(
-      "pkcs12 holds no private key with its certificate: the web server needs both (export the " +
-        "certificate with its private key); nothing was sent.",
-    );
+    return {
+      property: "pkcs12",
+      reason:
+        "holds no private key with its certificate: the web server needs both (export the " +
+        "certificate with its private key).",
+    };
+  }
+  const keyBag = keyBags[0]!;
+  let certificates: Array<{ bag: Forge.pkcs12.Bag; x509: X509Certificate }>;
+  try {
+    certificates = certBags.map((bag) => ({
+      bag,
+      x509: new X509Certificate(der(bag.cert ? forge.pki.certificateToAsn1(bag.cert) : bag.asn1)),
+    }));
+  } catch {
+    return { property: "pkcs12", reason: "holds a certificate that cannot be read." };
+  }
+  let key: KeyObject | undefined;
+  try {
+    // forge parses RSA keys itself and leaves any other key as its PrivateKeyInfo.
+    const info = keyBag.key
+      ? forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keyBag.key))
+      : keyBag.asn1;
+    key = createPrivateKey({ key: der(info), format: "der", type: "pkcs8" });
+  } catch {
+    key = undefined;
   }
   const keyIdOf = (b: Forge.pkcs12.Bag): unknown =>
     (b.attributes as Record<string, unknown[] | undefined>).localKeyId?.[0];
-  const keyId = keyIdOf(keyBags[0]!);
-  const bag = certBags.find((b) => keyId !== undefined && keyIdOf(b) === keyId) ?? certBags[0]!;
-  const der = bag.cert
-    ? forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes()
-    : bag.asn1
-      ? forge.asn1.toDer(bag.asn1).getBytes()
-      : "";
-  const x509 = new X509Certificate(Buffer.from(der, "binary"));
+  const keyId = keyIdOf(keyBag);
+  const chosen =
+    certificates.find((c) => keyId !== undefined && keyIdOf(c.bag) === keyId) ??
+    certificates.find((c) => key !== undefined && c.x509.checkPrivateKey(key)) ??
+    certificates[0]!;
   return {
     bytes,
-    sha256Fingerprint: x509.fingerprint256.replaceAll(":", "").toLowerCase(),
-    validUntil: x509.validToDate.toISOString(),
+    certificate: chosen.x509,
+    others: certificates.filter((c) => c !== chosen).map((c) => c.x509),
+    key,
+  };
+}
+
+/** Whether {@link openPkcs12} failed. */
+export function isFailure(opened: OpenedPkcs12 | CheckFailure): opened is CheckFailure {
+  return "property" in opened;
+}
+
+/** What the lifecycle records and sends of an opened file. */
+export function certificateOf(opened: OpenedPkcs12): Pkcs12Certificate {
+  return {
+    bytes: opened.bytes,
+    sha256Fingerprint: opened.certificate.fingerprint256.replaceAll(":", "").toLowerCase(),
+    validUntil: opened.certificate.validToDate.toISOString(),
   };
 }
 

@@ -174,6 +174,18 @@ export function whatToChange(
         `ARCGIS_ADMIN_CA_CERT); as a last resort, set tls.insecureSkipVerify: true. ${notWaited}`
       );
     }
+    case "tls-expired":
+    case "tls-not-yet-valid":
+      return (
+        `The certificate of ${name} (${new URL(failure.url).origin}), or one of its chain, ` +
+        `${reason === "tls-expired" ? "has expired" : "is not valid yet"}` +
+        `${transportWords(failure)}: ${
+          reason === "tls-expired"
+            ? "the server must present a renewed certificate (for a machine of a site, a ServerCertificate binds one)"
+            : "check the clocks of this computer and of the server, or give the server a certificate valid now"
+        }; trusting another CA (tls.caCert) does not change this. To reach the server meanwhile, ` +
+        `set tls.insecureSkipVerify: true. ${notWaited}`
+      );
     case "tls-hostname":
       return (
         `The certificate of ${name} (${new URL(failure.url).origin}) does not name the host ` +
@@ -246,7 +258,13 @@ export function wordForTheInput(error: Error, inputs: unknown, resource?: string
 }
 
 /** The reasons whose sentence replaces the client's message (see {@link wordForTheInput}). */
-const REWORDED: readonly string[] = ["credentials", "tls-untrusted", "tls-hostname"];
+const REWORDED: readonly string[] = [
+  "credentials",
+  "tls-untrusted",
+  "tls-hostname",
+  "tls-expired",
+  "tls-not-yet-valid",
+];
 
 /** The client's error in a failure: the failure itself, or one of its causes. */
 function requestErrorIn(error: unknown): ArcGISRequestError | undefined {

@@ -94,6 +94,13 @@ interface Lifecycle<O> {
    * Sends no change; a failure to tell is said, never thrown.
    */
   preview?: (inputs: Record<string, unknown>) => Promise<void>;
+  /**
+   * Refusals that can be known from the inputs, and from the recorded ones (`olds`; empty for a
+   * resource not in the stack yet), once the schema and the rules across fields pass: `check()`
+   * reports them, so the engine shows them once under the resource and nothing is sent. Values
+   * still unknown (a preview) are left to create or update, which must refuse them there.
+   */
+  refusals?: (olds: Record<string, unknown>, inputs: Record<string, unknown>) => CheckFailure[];
 }
 
 /**
@@ -109,7 +116,12 @@ export function implementationOf<O>(
   return {
     check: async (olds: unknown, news: unknown, forEngine = false) =>
       plainErrors(async () => {
-        const result = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
+        const checked = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
+        const refused =
+          lifecycle.refusals !== undefined && checked.failures.length === 0
+            ? lifecycle.refusals(withoutProvider(olds ?? {}), checked.inputs)
+            : [];
+        const result = refused.length === 0 ? checked : { ...checked, failures: refused };
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);

@@ -25,8 +25,8 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { implementationOf } from "../common/pulumi/implementation";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
-import { sameValue } from "../common/pulumi/state-diff";
-import { sameUrl } from "../common/connection/urls";
+import { changedInputs, sameValue } from "../common/pulumi/state-diff";
+import { SYSTEM_PROPERTIES_DEFINITION } from "./definition";
 import {
   type ManagedSystemProperties,
   parseSystemPropertiesInputs,
@@ -50,7 +50,7 @@ function diff(
   rawNews: unknown,
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
+  const replaces = changedInputs(SYSTEM_PROPERTIES_DEFINITION, REPLACING_INPUTS, olds, news);
   if (replaces.length > 0) {
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
   }

@@ -143,6 +143,20 @@ const INPUTS: Record<string, Record<string, unknown>> = {
   },
 };
 
+/** The URLs among each resource's inputs (an object input's field after a dot). */
+const URLS: Record<string, readonly string[]> = {
+  Site: ["adminUrl"],
+  SiteExport: ["adminUrl", "objectStore.endpoint"],
+  SiteImport: ["adminUrl", "objectStore.endpoint"],
+  SiteMachine: ["adminUrl", "siteAdminUrl"],
+  LogSettings: ["adminUrl"],
+  SystemProperties: ["adminUrl"],
+  SiteUpgrade: ["adminUrl"],
+  ServerCertificate: ["adminUrl", "webServerUrl"],
+  Collaboration: ["sharingUrl"],
+  Federation: ["sharingUrl", "adminUrl", "serverUrl"],
+};
+
 /** What a diff reads of the outputs beyond the inputs. */
 const OUTPUTS: Record<string, Record<string, unknown>> = {
   SiteImport: { fingerprint: `sha256:${"a".repeat(64)}` },
@@ -174,13 +188,9 @@ function withUrl(
 }
 
 describe.each(PLUGIN_RESOURCES.map((r) => [r.type, r] as const))("%s", (type, resource) => {
-  it("has inputs for this test, each of its URL inputs given", () => {
-    const inputs = INPUTS[type]!;
-    const given = urlPaths(resource, inputs).map((p) => p[0]);
-    const marked = Object.entries(resource.definition.inputs).filter(
-      ([, s]) => s.url !== undefined,
-    );
-    expect(given.sort()).toEqual([...new Set(marked.map(([key]) => key))].sort());
+  it("marks its URL inputs, and the URL fields of its object inputs, as URLs", () => {
+    const marked = urlPaths(resource, INPUTS[type]!).map((p) => p.join("."));
+    expect(marked.sort()).toEqual([...URLS[type]!].sort());
   });
 
   it("marks every input whose name says it is a URL as one", () => {

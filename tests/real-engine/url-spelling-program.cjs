@@ -15,18 +15,7 @@
  * Site "site"'s own adminUrl, to move it to another server).
  */
 const pulumi = require("@pulumi/pulumi");
-const {
-  Collaboration,
-  Federation,
-  LogSettings,
-  ServerCertificate,
-  Site,
-  SiteExport,
-  SiteImport,
-  SiteMachine,
-  SiteUpgrade,
-  SystemProperties,
-} = require("pulumi-arcgis-admin");
+const arcgis = require("pulumi-arcgis-admin");
 
 module.exports = () => {
   const config = new pulumi.Config();
@@ -38,25 +27,25 @@ module.exports = () => {
   const a = config.requireObject("a");
   const tls = { caCert: a.caCert };
   const server = { serverType: "mission-server", adminUrl: spell(a.adminUrl), ...account, tls };
-  const site = new Site("site", {
+  const site = new arcgis.Site("site", {
     ...server,
     adminUrl: config.get("siteAdminUrl") ?? server.adminUrl,
   });
-  const restore = new SiteImport(
+  const restore = new arcgis.SiteImport(
     "restore",
     { ...server, localArchive: a.archive },
     { dependsOn: [site] },
   );
   const after = { dependsOn: [restore] };
-  const logs = new LogSettings("logs", { ...server, logLevel: "WARNING" }, after);
-  const properties = new SystemProperties(
+  const logs = new arcgis.LogSettings("logs", { ...server, logLevel: "WARNING" }, after);
+  const properties = new arcgis.SystemProperties(
     "properties",
     { ...server, properties: { WebContextURL: "https://gis.example.com/server" } },
     after,
   );
-  const upgrade = new SiteUpgrade("upgrade", server, after);
+  const upgrade = new arcgis.SiteUpgrade("upgrade", server, after);
   const b = config.requireObject("b");
-  const second = new SiteMachine(
+  const second = new arcgis.SiteMachine(
     "second",
     {
       serverType: "mission-server",
@@ -74,7 +63,7 @@ module.exports = () => {
     password: config.requireSecret("portalPassword"),
     tls,
   };
-  const federation = new Federation(
+  const federation = new arcgis.Federation(
     "federation",
     {
       ...portal,
@@ -86,12 +75,12 @@ module.exports = () => {
     },
     after,
   );
-  const partners = new Collaboration(
+  const partners = new arcgis.Collaboration(
     "partners",
     { ...portal, collaborationId: a.collaborationId },
     after,
   );
-  const backup = new SiteExport(
+  const backup = new arcgis.SiteExport(
     "backup",
     { ...server, downloadTo: a.downloadDir },
     { dependsOn: [logs, properties, upgrade, second, federation] },
@@ -99,13 +88,13 @@ module.exports = () => {
 
   const c = config.requireObject("c");
   const certTls = { caCert: `${c.caCert}\n${c.orgRootPem}` };
-  const certSite = new Site("cert-site", {
+  const certSite = new arcgis.Site("cert-site", {
     serverType: "arcgis-server",
     adminUrl: spell(c.adminUrl),
     ...account,
     tls: certTls,
   });
-  const https = new ServerCertificate(
+  const https = new arcgis.ServerCertificate(
     "https",
     {
       serverType: "arcgis-server",

@@ -21,19 +21,22 @@ interface Result {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 let tmp: string;
 
+/**
+ * Runs a script, ended after a bound that a build or a deploy would outlast: a script that
+ * waited for either ends killed (no exit code), which is how "at once" is told here, not by a
+ * duration a loaded machine could stretch.
+ */
 async function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Result> {
-  const started = Date.now();
   const { code, stdout, stderr } = await run(process.execPath, [script, ...args], {
     cwd: REPO_ROOT,
     env,
     timeoutMs: 30_000,
   });
-  return { code, stdout, stderr, ms: Date.now() - started };
+  return { code, stdout, stderr };
 }
 
 /**
@@ -72,7 +75,6 @@ describe("without a Pulumi CLI", () => {
         envWithPath(emptyBin),
       );
       expect(result.code).toBe(1);
-      expect(result.ms).toBeLessThan(3000);
       expect(result.stderr).toContain(`${what} needs the Pulumi CLI`);
       expect(result.stderr).toContain(INSTALL_URL);
       expect(result.stderr).toContain("npm install -g pulumi");

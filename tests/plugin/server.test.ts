@@ -176,4 +176,51 @@ describe("diff", () => {
       replaces: [],
     });
   });
+
+  it("reports no change for another spelling of the server's URL", async () => {
+    const adminUrl = "https://LOCALHOST:20443/arcgis/admin/";
+    expect(await diff({ ...inputs, adminUrl })).toEqual({
+      changes: m.DiffResponse.DiffChanges.DIFF_NONE,
+      diffs: [],
+      replaces: [],
+    });
+  });
+});
+
+describe("check of a change a Site cannot take", () => {
+  const SITE_URN = "urn:pulumi:dev::p::arcgis-admin:index:Site::site";
+  const olds = {
+    serverType: "mission-server",
+    adminUrl: "https://127.0.0.1:20443/arcgis/admin/",
+    username: "siteadmin",
+    password: "site-Password-1",
+    deleteSiteOnDestroy: false,
+  };
+
+  async function reasons(news: Record<string, unknown>): Promise<string[]> {
+    const check = new m.CheckRequest()
+      .setUrn(SITE_URN)
+      .setType("arcgis-admin:index:Site")
+      .setOlds(Struct.fromJavaScript(olds))
+      .setNews(Struct.fromJavaScript(news));
+    const checked = await call<provTypes.CheckResponse>("check", check);
+    return checked.getFailuresList().map((f) => f.getReason());
+  }
+
+  it("refuses another server, saying what to do, as the dynamic resource does", async () => {
+    await call("configure", new m.ConfigureRequest());
+    expect(
+      await reasons({ ...olds, adminUrl: "https://gis9.example.com:20443/arcgis/admin" }),
+    ).toEqual([
+      expect.stringMatching(
+        /^Cannot change adminUrl of the site at https:\/\/127\.0\.0\.1:20443\/arcgis\/admin\/: .*first set deleteSiteOnDestroy: true and run `pulumi up`, then make the change\.$/,
+      ),
+    ]);
+  });
+
+  it("takes another spelling of the same URL", async () => {
+    expect(await reasons({ ...olds, adminUrl: "https://127.0.0.1:20443/arcgis/admin" })).toEqual(
+      [],
+    );
+  });
 });

@@ -52,16 +52,24 @@ afterAll(async () => {
   await new Promise((resolve) => taken?.close(resolve));
 });
 
-/** A picker that hands out the held port as `name` for the first `times` calls. */
-function pickerTaking(name: PortName, times: number): { pick: PortPicker; calls: () => number } {
-  let calls = 0;
+/**
+ * A picker that hands out the held port as `name` for the first `times` calls; `picked` holds
+ * the ports of each call in turn.
+ */
+function pickerTaking(
+  name: PortName,
+  times: number,
+): { pick: PortPicker; calls: () => number; picked: Ports[] } {
+  const picked: Ports[] = [];
   return {
     pick: async (names) => {
-      calls += 1;
       const ports = await script.freePorts(names);
-      return calls <= times ? { ...ports, [name]: takenPort } : ports;
+      const out = picked.length < times ? { ...ports, [name]: takenPort } : ports;
+      picked.push(out);
+      return out;
     },
-    calls: () => calls,
+    calls: () => picked.length,
+    picked,
   };
 }
 
@@ -74,9 +82,15 @@ it("starts again on fresh ports when the S3 port it was given is taken before we
   const picker = pickerTaking("s3", 1);
   const store = await script.startObjectStore({ bin, buckets: ["fresh"], pickPorts: picker.pick });
   try {
-    expect(store.attempts).toBe(2);
-    expect(picker.calls()).toBe(2);
-    expect(store.endpoint).not.toBe(`http://127.0.0.1:${takenPort}`);
+    // At least one start after the one given the held port: on a loaded machine a start on free
+    // ports can also be slow to answer and be tried again, so the number of starts is no claim.
+    expect(store.attempts).toBeGreaterThanOrEqual(2);
+    // One pick of ports per start, the first with the held port, the one that served without it.
+    expect(picker.calls()).toBe(store.attempts);
+    expect(picker.picked[0]!.s3).toBe(takenPort);
+    const served = picker.picked[store.attempts - 1]!;
+    expect(served.s3).not.toBe(takenPort);
+    expect(store.endpoint).toBe(`http://127.0.0.1:${served.s3}`);
     const answer = await fetch(`${store.endpoint}/fresh`);
     // Refused without a signature: the answer comes from weed's S3, not from the held port.
     expect(answer.status).toBe(403);

@@ -581,7 +581,8 @@ describe("Site against the emulator", () => {
       /was not ready within timeouts.serverReadyMs/,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
-    expect(Date.now() - started).toBeLessThan(6000);
+    // Far below the default wait (minutes), with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it("refresh keeps a site that exists and forgets one that is gone", async () => {

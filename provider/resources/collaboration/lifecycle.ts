@@ -28,7 +28,8 @@ import {
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
-import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { COLLABORATION_DEFINITION } from "./definition";
 import { implementationOf } from "../common/pulumi/implementation";
 import { portalSessionFor } from "../common/connection/portal";
 
@@ -50,12 +51,13 @@ function diff(
   // default: no change.
   olds = { ...olds, deleteAdoptedOnDestroy: olds.deleteAdoptedOnDestroy ?? false };
   news.deleteAdoptedOnDestroy ??= false;
-  const replaces = REPLACING_INPUTS.filter((key) => {
-    // A looked-up portalId changes only when the user gives one that differs ("self" does not).
-    const looksUp = news.portalId === undefined || news.portalId === SELF;
-    if (key === "portalId" && looksUp && !olds.portalIdGiven) return false;
-    return !sameValue(olds[key], news[key]);
-  });
+  // A looked-up portalId changes only when the user gives one that differs ("self" does not).
+  const looksUp = news.portalId === undefined || news.portalId === SELF;
+  const compared =
+    looksUp && !olds.portalIdGiven
+      ? REPLACING_INPUTS.filter((key) => key !== "portalId")
+      : REPLACING_INPUTS;
+  const replaces = changedInputs(COLLABORATION_DEFINITION, compared, olds, news);
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
   return { changes: updates.length > 0 };

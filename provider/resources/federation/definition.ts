@@ -74,6 +74,7 @@ export const FEDERATION_DEFINITION = defineResource({
         "`/admin`, as Chef sends the server's `private_url`.",
       outputDoc: "The server's administrative root.",
       replaces: true,
+      url: true,
     },
     serverUrl: {
       schema: () => httpUrlSchema().optional(),
@@ -81,6 +82,7 @@ export const FEDERATION_DEFINITION = defineResource({
       outputDoc: "The services URL, when one was given.",
       defaultText: "the site root",
       replaces: true,
+      url: true,
     },
     serverUsername: {
       schema: nonEmpty,

@@ -21,7 +21,8 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { failureMessage, messageOf } from "../common/messages/failures";
 import { partialCreate } from "../common/pulumi/partial-create";
 import { logInfo, logWarn } from "../common/messages/log";
-import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { inputChanged, sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { FEDERATION_DEFINITION } from "./definition";
 import { sameUrl } from "../common/connection/urls";
 import {
   FEDERATION_INPUTS,
@@ -69,7 +70,7 @@ function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dy
       if (olds.serverUrl === undefined && news.serverUrl === undefined) return false;
       return !sameUrl(serverUrlOf(olds), serverUrlOf({ ...olds, ...news }));
     }
-    return !sameUrl(olds[key], news[key]);
+    return inputChanged(FEDERATION_DEFINITION, key, olds, news);
   });
   if (replaces.length > 0) {
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };

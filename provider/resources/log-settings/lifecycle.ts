@@ -35,8 +35,8 @@ import {
   type Settings,
 } from "../common/kept/ledger";
 import { inputsOfOutputs } from "../common/pulumi/registration";
-import { sameValue } from "../common/pulumi/state-diff";
-import { sameUrl } from "../common/connection/urls";
+import { changedInputs, sameValue } from "../common/pulumi/state-diff";
+import { LOG_SETTINGS_DEFINITION } from "./definition";
 import { withoutTrailingSlash } from "../../url";
 
 /**
@@ -51,7 +51,7 @@ import { withoutTrailingSlash } from "../../url";
  */
 function diff(_id: string, olds: LogSettingsOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
+  const replaces = changedInputs(LOG_SETTINGS_DEFINITION, REPLACING_INPUTS, olds, news);
   if (replaces.length > 0) {
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
   }

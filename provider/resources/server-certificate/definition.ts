@@ -76,6 +76,7 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
       outputDoc: "Where the presented certificate is checked, when given.",
       defaultText: "`adminUrl`",
       stateOnly: true,
+      url: true,
     },
     caCertificates: {
       schema: () =>

@@ -28,8 +28,8 @@ import { implementationOf } from "../common/pulumi/implementation";
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { logInfo, logWarn } from "../common/messages/log";
 import { partialCreate } from "../common/pulumi/partial-create";
-import { sameValue } from "../common/pulumi/state-diff";
-import { sameUrl } from "../common/connection/urls";
+import { inputChanged, sameValue } from "../common/pulumi/state-diff";
+import { SERVER_CERTIFICATE_DEFINITION } from "./definition";
 import { withoutTrailingSlash } from "../../url";
 import {
   parseServerCertificateInputs,
@@ -139,7 +139,7 @@ function diff(
   const replaces = REPLACING_INPUTS.filter((key) =>
     key === "machineName"
       ? String(olds.machineName).toLowerCase() !== String(news.machineName).toLowerCase()
-      : !sameUrl(olds[key], news[key]),
+      : inputChanged(SERVER_CERTIFICATE_DEFINITION, key, olds, news),
   );
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   const inPlace = IN_PLACE.filter((key) => differs(key, olds, news));

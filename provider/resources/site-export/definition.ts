@@ -74,6 +74,7 @@ export const SITE_EXPORT_DEFINITION = defineResource({
       outputDoc: "The store's endpoint, region and path style as given.",
       defaultText: "AWS S3",
       replaces: true,
+      url: ["endpoint"],
     },
     objectStoreCredentials: {
       schema: objectStoreCredentialsSchema,

@@ -29,7 +29,8 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { SITE_EXPORT_DEFINITION } from "./definition";
 import { transportFor } from "../common/connection/tls";
 import { implementationOf } from "../common/pulumi/implementation";
 import { objectStoreSettings } from "../common/inputs/object-store";
@@ -50,7 +51,7 @@ function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dy
   const news = withoutProvider(rawNews);
   // `location` in state is the server's answer; the user's input is kept as `requestedLocation`.
   const oldInputs: Record<string, unknown> = { ...olds, location: olds.requestedLocation };
-  const replaces = REPLACING_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  const replaces = changedInputs(SITE_EXPORT_DEFINITION, REPLACING_INPUTS, oldInputs, news);
   const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   return { changes: updates.length > 0 };

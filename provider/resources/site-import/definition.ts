@@ -72,6 +72,7 @@ export const SITE_IMPORT_DEFINITION = defineResource({
       outputDoc: "The store's endpoint, region and path style as given.",
       defaultText: "AWS S3",
       stateOnly: true,
+      url: ["endpoint"],
     },
     objectStoreCredentials: {
       schema: objectStoreCredentialsSchema,

@@ -34,8 +34,8 @@ import {
   type SiteImportOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { sameUrl } from "../common/connection/urls";
+import { inputChanged, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { SITE_IMPORT_DEFINITION } from "./definition";
 import { transportFor } from "../common/connection/tls";
 import { objectStoreSettings } from "../common/inputs/object-store";
 import { attemptMark, earlierAttempt, forgetAttempt } from "./attempt";
@@ -52,7 +52,7 @@ import { withoutTrailingSlash } from "../../url";
 async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
   const news = withoutProvider(rawNews);
   const replaces: string[] = [];
-  if (!sameUrl(olds.adminUrl, news.adminUrl)) replaces.push("adminUrl");
+  if (inputChanged(SITE_IMPORT_DEFINITION, "adminUrl", olds, news)) replaces.push("adminUrl");
   if (!sameValue(olds.triggers, news.triggers)) replaces.push("triggers");
   const archiveChanged = !(await sameArchive(olds, news));
   if (archiveChanged) {

@@ -41,6 +41,7 @@ export const SITE_MACHINE_DEFINITION = defineResource({
       inherited: "base",
       own: true,
       replaces: true,
+      url: true,
     },
     username: { ...admin.username, doc: "An administrator of the site." },
     password: { ...admin.password, doc: "Its password. Stored only as a secret." },
@@ -56,6 +57,7 @@ export const SITE_MACHINE_DEFINITION = defineResource({
       defaultText: "`connection`, config, env",
       argOptional: true,
       replaces: true,
+      url: true,
     },
     machineName: {
       schema: () => nonEmpty().optional(),

@@ -38,8 +38,8 @@ import {
   type SiteMachineOutputs,
   STATE_ONLY_INPUTS,
 } from "./inputs";
-import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
-import { sameUrl } from "../common/connection/urls";
+import { inputChanged, sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { SITE_MACHINE_DEFINITION } from "./definition";
 
 /** Time between two looks at the machine while it joins. */
 const POLL_INTERVAL_MS = 700;
@@ -74,7 +74,6 @@ function replacingChange(
   olds: SiteMachineOutputs,
   news: Record<string, unknown>,
 ): boolean {
-  if (key === "adminUrl" || key === "siteAdminUrl") return !sameUrl(olds[key], news[key]);
   if (key === "machineName") {
     const name = (values: { machineName?: unknown; adminUrl?: unknown }): unknown => {
       if (typeof values.machineName === "string") return values.machineName.toLowerCase();
@@ -88,7 +87,7 @@ function replacingChange(
     };
     return !sameValue(name(olds), name(news));
   }
-  return !sameValue(olds[key], news[key]);
+  return inputChanged(SITE_MACHINE_DEFINITION, key, olds, news);
 }
 
 /**

@@ -28,9 +28,9 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import { sameValue } from "../common/pulumi/state-diff";
+import { changedInputs, sameValue } from "../common/pulumi/state-diff";
 import { transportFor } from "../common/connection/tls";
-import { sameUrl } from "../common/connection/urls";
+import { SITE_UPGRADE_DEFINITION } from "./definition";
 import {
   parseSiteUpgradeInputs,
   REPLACING_INPUTS,
@@ -107,7 +107,7 @@ async function diff(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
+  const replaces = changedInputs(SITE_UPGRADE_DEFINITION, REPLACING_INPUTS, olds, news);
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   const stateOnly = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
   if (containsUnknown(news)) return { changes: stateOnly.length > 0 };

@@ -4,7 +4,9 @@
  * lifecycle treats alike. The rules across fields are in rules.ts.
  */
 import type { z } from "zod";
+import { type CheckFailure, containsUnknown } from "../common/inputs/check";
 import { inputsSchema, inputsWith } from "../common/inputs/definition";
+import { changedInputs } from "../common/pulumi/state-diff";
 import { inputReader, type InputRules } from "../common/pulumi/implementation";
 import { SITE_DEFINITION } from "./definition";
 import type {
@@ -70,6 +72,54 @@ export const CREDENTIAL_INPUTS = ["username", "password"] as const;
 export const STATE_ONLY_INPUTS = inputsWith(SITE_DEFINITION, "stateOnly");
 
 /**
+ * The site-defining inputs whose new value differs from the old (URLs by the place they name:
+ * another spelling is no change). State written before `serverType` existed is taken to be of
+ * the declared product.
+ *
+ * @param olds - the old outputs, or the old inputs.
+ * @param news - the new inputs.
+ * @internal
+ */
+export function changedDefiningInputs(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): (typeof SITE_DEFINING_INPUTS)[number][] {
+  const before = { ...olds, serverType: olds.serverType ?? news.serverType };
+  return changedInputs(SITE_DEFINITION, SITE_DEFINING_INPUTS, before, news);
+}
+
+/**
+ * The refusal of a change to what defines the site while `deleteSiteOnDestroy` was not set
+ * before it: createNewSite cannot run again on a machine in a site, and the replacement would
+ * leave the old site in place. Known from the old and new inputs alone, so check() says it (the
+ * engine shows it once, under the resource), before any diff; a value still unknown (preview) is
+ * compared once it is known.
+ *
+ * @param olds - the old outputs, or the old inputs.
+ * @param news - the new inputs.
+ * @returns the failure, or none when the change can be made (none, or a replacement).
+ * @internal
+ */
+export function siteChangeRefusals(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): CheckFailure[] {
+  const changed = changedDefiningInputs(olds, news);
+  if (changed.length === 0 || changed.some((key) => containsUnknown(news[key]))) return [];
+  if (olds.deleteSiteOnDestroy === true) return [];
+  return [
+    {
+      property: "",
+      reason:
+        `Cannot change ${changed.join(", ")} of the site at ${String(olds.adminUrl)}: the ` +
+        "machine is already in a site, and createNewSite cannot run on it again, so the site " +
+        "cannot be updated in place. Revert the change; or, to delete the site and create it " +
+        "anew, first set deleteSiteOnDestroy: true and run `pulumi up`, then make the change.",
+    },
+  ];
+}
+
+/**
  * What a Site's inputs are, for `check()` and for reading them back from state.
  *
  * @internal
@@ -78,6 +128,7 @@ export const SITE_INPUTS: InputRules = {
   frame: SITE,
   schema: siteInputsSchema,
   crossChecks: allCrossChecks,
+  changeChecks: siteChangeRefusals,
 };
 
 /**

@@ -21,7 +21,6 @@ import {
   retryWhile,
   siteStatus,
   type ArcGISRequestError,
-  type ServerType,
 } from "../../client";
 import { containsUnknown } from "../common/inputs/check";
 import { implementationOf } from "../common/pulumi/implementation";
@@ -31,10 +30,11 @@ import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
 import {
   APPLIED_INPUTS,
+  changedDefiningInputs,
   CREDENTIAL_INPUTS,
   parseInputs,
-  SITE_DEFINING_INPUTS,
   SITE_INPUTS,
+  siteChangeRefusals,
   STATE_ONLY_INPUTS,
 } from "./inputs";
 import {
@@ -64,9 +64,7 @@ import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  // State written before serverType existed is taken to be of the declared product.
-  olds = { ...olds, serverType: olds.serverType ?? (news.serverType as ServerType) };
-  const changedDefining = SITE_DEFINING_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const changedDefining = changedDefiningInputs({ ...olds }, news);
   const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS, ...APPLIED_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
   );
@@ -77,16 +75,11 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
   if (changedDefining.some((key) => containsUnknown(news[key]))) {
     return { changes: true };
   }
-  if (olds.deleteSiteOnDestroy === true) {
-    return { changes: true, replaces: [...changedDefining], deleteBeforeReplace: true };
-  }
-  const names = changedDefining.join(", ");
-  throw new Error(
-    `Cannot change ${names} of the site at ${olds.adminUrl}: the machine is already in a site, ` +
-      "and createNewSite cannot run on it again, so the site cannot be updated in place. Revert " +
-      "the change; or, to delete the site and create it anew, first set deleteSiteOnDestroy: true " +
-      "and run `pulumi up`, then make the change.",
-  );
+  // check() refuses a change the site cannot take, from the same old and new inputs; this is
+  // the same rule for outputs that check() did not compare.
+  const [refusal] = siteChangeRefusals({ ...olds }, news);
+  if (refusal !== undefined) throw new Error(refusal.reason);
+  return { changes: true, replaces: [...changedDefining], deleteBeforeReplace: true };
 }
 
 async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {

@@ -25,7 +25,6 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { implementationOf } from "../common/pulumi/implementation";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
-import { sameValue } from "../common/pulumi/state-diff";
 import {
   ledgerAfter,
   leftMessage,
@@ -34,7 +33,8 @@ import {
 } from "../common/kept/ledger";
 import { inputsOfOutputs } from "../common/pulumi/registration";
 import { SYSTEM_PROPERTIES } from "./resource";
-import { sameUrl } from "../common/connection/urls";
+import { changedInputs, sameValue } from "../common/pulumi/state-diff";
+import { SYSTEM_PROPERTIES_DEFINITION } from "./definition";
 import {
   type ManagedSystemProperties,
   parseSystemPropertiesInputs,
@@ -58,7 +58,7 @@ function diff(
   rawNews: unknown,
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => !sameUrl(olds[key], news[key]));
+  const replaces = changedInputs(SYSTEM_PROPERTIES_DEFINITION, REPLACING_INPUTS, olds, news);
   if (replaces.length > 0) {
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
   }

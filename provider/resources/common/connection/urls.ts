@@ -24,8 +24,8 @@ export function canonicalUrl(value: string): string {
     return value;
   }
   const host = LOOPBACK.has(url.hostname.toLowerCase()) ? "localhost" : url.hostname.toLowerCase();
-  const defaultPort = url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "";
-  const port = url.port === "" || url.port === defaultPort ? "" : `:${url.port}`;
+  // The URL parser leaves a scheme's default port out (`https://h:443/` has port "").
+  const port = url.port === "" ? "" : `:${url.port}`;
   const pathname = withoutTrailingSlash(url.pathname);
   return `${url.protocol}//${host}${port}${pathname}`;
 }

@@ -47,6 +47,7 @@ export function adminInputs() {
       outputDoc: "The administrative root the resource acts on.",
       defaultText: FROM_CONNECTION,
       inherited: "connection",
+      url: true,
     },
     username: {
       schema: nonEmpty,

@@ -58,6 +58,13 @@ export interface InputSpec {
   secret?: boolean;
   /** A change replaces the resource. */
   replaces?: boolean;
+  /**
+   * A URL, compared by the place it names (connection/urls.ts): another spelling (host case, a
+   * default port written out, a trailing slash) is no change, so never a replacement. `true` for
+   * the input itself; for an object input, the names of its fields that are URLs (`objectStore`'s
+   * `endpoint`).
+   */
+  url?: true | readonly string[];
   /** A change only updates state: nothing on the server is touched. */
   stateOnly?: boolean;
   /**

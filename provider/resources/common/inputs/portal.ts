@@ -24,6 +24,7 @@ export function portalInputs() {
       defaultText: "`connection`, config, env",
       inherited: "connection",
       replaces: true,
+      url: true,
     },
     username: {
       schema: () => nonEmpty().optional(),

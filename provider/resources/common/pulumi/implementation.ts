@@ -45,6 +45,12 @@ export interface InputRules {
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
   crossChecks: (values: Record<string, unknown>) => CheckFailure[];
+  /**
+   * Refusals of a change that the old and new inputs tell alone (a change the resource cannot
+   * make): said by check() of a resource already in the stack, whose new inputs are valid, so
+   * that the engine shows them once under the resource and nothing runs, never thrown by diff.
+   */
+  changeChecks?: (olds: Record<string, unknown>, news: Record<string, unknown>) => CheckFailure[];
 }
 
 /**
@@ -125,7 +131,11 @@ export function implementationOf<O>(
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);
-        const isNew = Object.keys(withoutProvider(olds ?? {})).length === 0;
+        const oldInputs = withoutProvider(olds ?? {});
+        const isNew = Object.keys(oldInputs).length === 0;
+        if (!isNew && rules.changeChecks !== undefined && result.failures.length === 0) {
+          result.failures.push(...rules.changeChecks(oldInputs, result.inputs));
+        }
         if (
           lifecycle.preview !== undefined &&
           isNew &&

@@ -36,8 +36,8 @@ const joining = new WeakSet<Runtime>();
 
 /**
  * joinSite on the machine of `rt`: checks the parameters, finds the site machine, validates the
- * credentials against its site, waits the emulated join time (`joinDelayMs`), then records the
- * site on this machine and this machine in the site's machine list on every member.
+ * credentials against its site, adds this machine to the site's machine list on every member,
+ * waits the emulated join time (`joinDelayMs`), then records the site on this machine.
  */
 export async function joinSite(
   rt: Runtime,
@@ -64,33 +64,47 @@ export async function joinSite(
       `Failed to join the site at '${adminURL}'. The user name or password is not valid for the site.`,
     ]);
   }
-  if (site.machines.some((m) => m.toLowerCase() === name.toLowerCase())) {
-    throw new AdminError(500, [
-      `Failed to join the site. A machine named '${name}' already participates in the site.`,
-    ]);
-  }
   if (joining.has(rt)) {
     throw new AdminError(500, [
       `Failed to join the site. Machine '${name}' is already joining a site.`,
     ]);
   }
+  if (site.machines.some((m) => m.toLowerCase() === name.toLowerCase())) {
+    throw new AdminError(500, [
+      `Failed to join the site. A machine named '${name}' already participates in the site.`,
+    ]);
+  }
   joining.add(rt);
   try {
-    await rt.delay(rt.options.joinDelayMs);
-    const current = membersOf(site.id)[0]?.rt.store.current.site;
-    if (current === undefined || current === null) {
-      throw new AdminError(500, [`Failed to join the site. The site at '${adminURL}' is gone.`]);
-    }
-    const machineList = [...current.machines, name];
-    await rt.store.update((draft) => {
-      // A createNewSite that completed on this machine meanwhile wins: nothing is overwritten.
-      if (draft.site !== null) {
-        throw new AdminError(500, [
-          `Failed to join the site. The machine '${name}' already participates in a site.`,
-        ]);
+    // The machine registers with the site first, then configures itself for the emulated join
+    // time: meanwhile the site lists it, and its own admin root still answers "not participating
+    // in any Site" (an assumption: docs/emulator.md, "Several machines").
+    await updateMachineLists(site.id, [...site.machines, name]);
+    let machineList: string[];
+    try {
+      await rt.delay(rt.options.joinDelayMs);
+      const current = membersOf(site.id)[0]?.rt.store.current.site;
+      if (current === undefined || current === null) {
+        throw new AdminError(500, [`Failed to join the site. The site at '${adminURL}' is gone.`]);
       }
-      draft.site = structuredClone({ ...current, machines: machineList });
-    });
+      const listed = current.machines.some((m) => m.toLowerCase() === name.toLowerCase());
+      machineList = listed ? [...current.machines] : [...current.machines, name];
+      await rt.store.update((draft) => {
+        // A createNewSite that completed on this machine meanwhile wins: nothing is overwritten.
+        if (draft.site !== null) {
+          throw new AdminError(500, [
+            `Failed to join the site. The machine '${name}' already participates in a site.`,
+          ]);
+        }
+        draft.site = structuredClone({ ...current, machines: machineList });
+      });
+    } catch (error) {
+      // A join that fails leaves the site's list as it was before the join.
+      await updateOnMembers(site.id, (s) => {
+        s.machines = s.machines.filter((m) => m.toLowerCase() !== name.toLowerCase());
+      });
+      throw error;
+    }
     await updateMachineLists(site.id, machineList);
   } finally {
     joining.delete(rt);

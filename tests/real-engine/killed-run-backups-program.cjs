@@ -44,7 +44,8 @@ module.exports = () => {
 
   const exported = config.requireObject("export");
   const tls = { caCert: exported.caCert };
-  // The test reaches this machine through a plain-HTTP proxy of its own (no TLS then).
+  // The test reaches this machine and its portal through a plain-HTTP proxy of its own (no TLS
+  // then).
   const siteTls = exported.adminUrl.startsWith("https:") ? { tls } : {};
   const site = new Site("site", {
     adminUrl: exported.adminUrl,
@@ -64,7 +65,7 @@ module.exports = () => {
     collaborationId: exported.collaborationId,
     username: config.require("portalUsername"),
     password: config.requireSecret("portalPassword"),
-    tls,
+    ...(exported.sharingUrl.startsWith("https:") ? { tls } : {}),
   });
   const logs = new LogSettings("logs", { ...connection, logLevel: "INFO" });
 
@@ -74,6 +75,7 @@ module.exports = () => {
     siteState: site.state,
     backupFile: backup.localPath,
     collaborationName: collaboration.name,
+    collaborationState: collaboration.state,
     logLevel: logs.logLevel,
   };
 };

@@ -2,7 +2,8 @@
  * SiteImport, SiteExport, Collaboration and LogSettings after a `pulumi up` killed in the middle
  * of their create and recovered with the documented commands (see killed-run.test.ts): one
  * program (killed-run-backups-program.cjs) on two machines, so that one kill finds importSite,
- * exportSite and a LogSettings waiting for that export all under way. After the recovery: no
+ * exportSite, the Collaboration's read of its collaboration and a LogSettings waiting for that
+ * export all under way. After the recovery: no
  * second importSite, one more export, the collaboration confirmed, both log settings applied.
  */
 import * as fs from "node:fs";
@@ -44,16 +45,23 @@ it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importS
   });
   // The LogSettings reads the settings only once the export has started (a proxy holds its
   // read until then), so that its edit finds the site held, whichever create the engine ran first.
+  // The portal's answer to the Collaboration's read of the collaboration is held until the kill:
+  // the read has reached the portal, and the create is under way.
   proxy = await startFaultProxy(new URL(exported.adminUrl).origin);
   const exportStarted = until(
     () => requests(exported, "/exportSite") === 1,
     "the killed run's export",
   ).catch(() => undefined);
-  proxy.setRule(({ method, path: url }) =>
-    method === "GET" && url.split("?")[0]!.endsWith("/logs/settings")
-      ? { kind: "hold", forwardAfter: exportStarted }
-      : undefined,
-  );
+  let killedNow: () => void = () => undefined;
+  const killDone = new Promise<void>((resolve) => (killedNow = resolve));
+  const collaborationRead = (method: string, url: string) =>
+    method === "GET" && url.split("?")[0]!.endsWith("/collaborations/hosted1");
+  proxy.setRule(({ method, path: url }) => {
+    if (method === "GET" && url.split("?")[0]!.endsWith("/logs/settings"))
+      return { kind: "hold", forwardAfter: exportStarted };
+    if (collaborationRead(method, url)) return { kind: "hold", answerAfter: killDone };
+    return undefined;
+  });
   const s = await stack("backups", "killed-run-backups-program.cjs");
   const config: Record<string, ConfigValue> = {
     sitePassword: { value: SITE_PASSWORD, secret: true },
@@ -64,7 +72,7 @@ it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importS
       value: JSON.stringify({
         adminUrl: proxy.url + new URL(exported.adminUrl).pathname,
         caCert: exported.caCert!,
-        sharingUrl: exported.sharingUrl,
+        sharingUrl: proxy.url + new URL(exported.sharingUrl).pathname,
         downloadDir,
         collaborationId: "hosted1",
       }),
@@ -78,16 +86,17 @@ it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importS
     () =>
       requests(restore, "/importSite") === 1 &&
       requests(exported, "/exportSite") === 1 &&
-      exported.stats().changesRefusedDuringExport >= 1,
+      exported.stats().changesRefusedDuringExport >= 1 &&
+      proxy!.seen.some((r) => collaborationRead(r.method, r.path)),
   );
+  killedNow();
   expect(killed.ok).toBe(false);
-  // The SiteImport, the SiteExport and the LogSettings beside it (the Collaboration may be done).
-  // The SiteImport, the SiteExport and the LogSettings waiting beside it are pending (the
-  // Collaboration may be done).
+  // The SiteImport, the SiteExport, the Collaboration and the LogSettings waiting beside the
+  // export are pending.
   const pending = (await pendingOperations(s)).map((op) =>
     String((op as { resource: { urn: string } }).resource.urn).replace(/.*::/, ""),
   );
-  expect(pending).toEqual(expect.arrayContaining(["restore", "backup", "logs"]));
+  expect(pending).toEqual(expect.arrayContaining(["restore", "backup", "partners", "logs"]));
   proxy.setRule(() => undefined);
   await recover(s);
   await until(() => restore.stats().importsCompleted === 1, "the killed import to end");
@@ -99,6 +108,7 @@ it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importS
     importLogLevel: "WARNING",
     siteState: "created",
     collaborationName: expect.any(String),
+    collaborationState: "confirmed",
     logLevel: "INFO",
   });
   expect(up.output).toMatch(/its importSite may have run, so it is not sent again/);

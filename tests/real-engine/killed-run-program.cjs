@@ -1,16 +1,17 @@
 "use strict";
 /**
- * The three creates of killed-run.test.ts in one program, so that one killed `pulumi up` finds
- * all three mid-call: a Site on its own machine ("site"), a SiteMachine ("second") joining
- * another machine to a site the program creates ("machine-site"), and a Federation
- * ("mission-federation") of a third site ("mission") with that machine's portal. None waits for
- * another. Stack config: sitePassword (secret); site, machine and mission (JSON: adminUrl,
- * caCert; machine also secondAdminUrl and secondMachineName; mission also sharingUrl);
+ * The four creates of killed-run.test.ts in one program, so that one killed `pulumi up` finds
+ * all four mid-call: a Site on its own machine ("site"), a SiteMachine ("second") joining
+ * another machine to a site the program creates ("machine-site"), a LogSettings of that site
+ * ("machine-logs", DEBUG, with restoreOnDestroy), and a Federation ("mission-federation") of a
+ * third site ("mission") with that machine's portal. None waits for another. Stack config:
+ * sitePassword (secret); site, machine and mission (JSON: adminUrl, caCert; machine also
+ * secondAdminUrl, secondMachineName and logsAdminUrl; mission also sharingUrl);
  * portalUsername, portalPassword (secret); siteAdopt and missionAdopt (booleans) set the first
  * Site's and the Federation's adoptExisting.
  */
 const pulumi = require("@pulumi/pulumi");
-const { Federation, Site, SiteMachine } = require("pulumi-arcgis-admin");
+const { Federation, LogSettings, Site, SiteMachine } = require("pulumi-arcgis-admin");
 
 module.exports = () => {
   const config = new pulumi.Config();
@@ -31,6 +32,18 @@ module.exports = () => {
     password: machineSite.password,
     tls: { caCert: machine.caCert },
   });
+  // The log settings of that site, through the test's plain-HTTP proxy of its machine.
+  const machineLogs = new LogSettings(
+    "machine-logs",
+    {
+      adminUrl: machine.logsAdminUrl,
+      username: machineSite.username,
+      password: machineSite.password,
+      logLevel: "DEBUG",
+      restoreOnDestroy: true,
+    },
+    { dependsOn: [machineSite] },
+  );
 
   const mission = config.requireObject("mission");
   const missionSite = siteOf("mission", mission, { serverType: "mission-server" });
@@ -50,6 +63,7 @@ module.exports = () => {
     siteState: site.state,
     machineSiteState: machineSite.state,
     secondState: second.state,
+    machineLogLevel: machineLogs.logLevel,
     missionState: federation.state,
     missionServerId: federation.serverId,
   };

@@ -7,6 +7,9 @@ import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { until } from "../helpers/until";
+
+export { until };
 
 export const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
 export const SITE_PASSWORD = "killed-Run-Pass-3";
@@ -40,18 +43,6 @@ export async function stack(name: string, program?: string): Promise<RealStack> 
 
 export function requests(emu: TestEmulator, suffix: string): number {
   return emu.requestLog().filter((r) => r.url.split("?")[0]!.endsWith(suffix)).length;
-}
-
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**

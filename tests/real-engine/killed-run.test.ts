@@ -4,7 +4,8 @@
  * stale lock), `pulumi refresh --clear-pending-creates` (the pending creates) and `pulumi up` with
  * `adoptExisting` where the server holds what the killed create made. Nothing is sent twice,
  * nothing is recorded as made by the stack that it cannot prove, and destroy leaves what the stack
- * only adopted. The Site, the SiteMachine and the Federation share one program
+ * only adopted; a join still under way when the recovery runs is watched, never sent again. The
+ * Site, the SiteMachine, a LogSettings and the Federation share one program
  * (killed-run-program.cjs) and so one killed run, one recovery and one destroy, as
  * day-three-recovery.test.ts does for the day-three resources; a federation another stack made
  * during the killed run needs two stacks of its own. The backups' resources are in
@@ -15,7 +16,9 @@ import {
   createAdminSession,
   createPortalSession,
   federatedServers,
+  getLogSettings,
   listMachines,
+  siteStatus,
 } from "../../provider/client";
 import {
   closeAfterAll,
@@ -31,21 +34,35 @@ import {
   until,
 } from "./killed-run-support";
 import type { ConfigValue } from "../../tools/harness/real-stack";
+import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 
 jest.setTimeout(300_000);
 closeAfterAll();
+let proxy: FaultProxy | undefined;
+afterAll(() => proxy?.close());
 
-it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and federate, recovered with cancel, refresh --clear-pending-creates and adoptExisting: nothing sent twice, destroy leaves all three", async () => {
+it("Site, SiteMachine, LogSettings and Federation: killed during createNewSite, joinSite, logs/settings/edit and federate, recovered with cancel, refresh --clear-pending-creates and adoptExisting: nothing sent twice, the join still under way watched, destroy leaves what was adopted", async () => {
   // The site's creation is the first call of the run, so its server takes longest: each call
-  // is still under way when the last of the three arrives and the CLI is killed.
+  // is still under way when the last of them arrives and the CLI is killed. The join takes
+  // longer still, so that the recovery finds it under way (a real join takes minutes).
   const target = await emulator({ createDelayMs: 20_000 });
   const first = await emulator({ machineName: "gis1", createDelayMs: 0 });
   const certFile = first.caCertFile!;
   const second = await emulator({
     machineName: "gis2",
-    joinDelayMs: 10_000,
+    joinDelayMs: 75_000,
     tls: { certFile, keyFile: path.join(path.dirname(certFile), "key.pem") },
   });
+  // The LogSettings reaches gis1 through a proxy that passes its edit on and holds the answer:
+  // the server has written DEBUG when the CLI is killed.
+  proxy = await startFaultProxy(new URL(first.adminUrl).origin);
+  let killedNow: () => void = () => undefined;
+  const killDone = new Promise<void>((resolve) => (killedNow = resolve));
+  proxy.setRule(({ method, path: url }) =>
+    method === "POST" && url.split("?")[0]!.endsWith("/logs/settings/edit")
+      ? { kind: "hold", answerAfter: killDone }
+      : undefined,
+  );
   const mission = await emulator({ createDelayMs: 0, federateDelayMs: 10_000 });
   const s = await stack("killed", "killed-run-program.cjs");
   const config: Record<string, ConfigValue> = {
@@ -57,6 +74,7 @@ it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and 
         caCert: first.caCert!,
         secondAdminUrl: second.adminUrl,
         secondMachineName: "gis2",
+        logsAdminUrl: proxy.url + new URL(first.adminUrl).pathname,
       }),
     },
     mission: {
@@ -72,11 +90,14 @@ it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and 
   const sent = () =>
     target.stats().createNewSiteRequests === 1 &&
     requests(second, "/joinSite") === 1 &&
+    requests(first, "/logs/settings/edit") === 1 &&
     requests(mission, "/federation/servers/federate") === 1;
   const killed = await killedUp(s, config, sent);
+  killedNow();
+  proxy.setRule(() => undefined);
   expect(killed.ok).toBe(false);
-  // The two other sites were created before the kill; the three creates are pending.
-  expect(await pendingOperations(s)).toHaveLength(3);
+  // The two other sites were created before the kill; the four creates are pending.
+  expect(await pendingOperations(s)).toHaveLength(4);
   expect(target.stats().sitesCreated).toBe(0);
 
   // The lock of the killed run stops the next run until `pulumi cancel` removes it.
@@ -85,9 +106,9 @@ it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and 
   await recover(s);
   expect(await pendingOperations(s)).toEqual([]);
 
-  // The servers finish what the killed run asked for. Until then a run would find each in an
-  // in-between state: the admin root's answer during a creation is not an Esri-documented "in a
-  // site" (docs/emulator.md), and a joining machine is neither in the site's list nor free.
+  // The site's creation and the federate end before the next run: the admin root's answer during
+  // a creation is not an Esri-documented "in a site" (docs/emulator.md). The join is still under
+  // way when the next run starts: the site lists gis2, which still answers that it is in no site.
   const site = createAdminSession({
     adminUrl: first.adminUrl,
     username: "siteadmin",
@@ -95,25 +116,34 @@ it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and 
     tls: { caCert: first.caCert! },
   });
   await until(() => target.stats().sitesCreated === 1, "the killed run's site creation");
-  await until(
-    async () => (await listMachines(site)).includes("gis2"),
-    "the killed run's join to end",
-  );
   await until(() => mission.stats().serversFederated === 1, "the killed federate to end");
+  expect(await listMachines(site)).toContain("gis2");
+  expect(await siteStatus(second.adminUrl, { tls: { caCert: first.caCert! } })).toMatchObject({
+    state: "no-site",
+  });
+  expect((await getLogSettings(site)).logLevel).toBe("DEBUG");
 
   // The site and the federation the killed run made are not claimed without the user's word;
   // each resource says so (the engine carries on past the first error to show both). The machine
-  // needs no word: it is in the stack's own site.
+  // needs no word: it is in the stack's own site; its join is watched to its end, never sent
+  // again. The log settings are applied again, with at most one more edit.
   const refused = await s.run("up", { config, options: { continueOnError: true } });
   expect(refused.ok).toBe(false);
-  const errors = (name: string) =>
+  const diagnostics = (name: string, severity: string) =>
     (refused.diagnostics ?? [])
-      .filter((d) => d.severity === "error" && d.urn.endsWith(`::${name}`))
+      .filter((d) => d.severity === severity && d.urn.endsWith(`::${name}`))
       .map((d) => d.message)
       .join("\n");
+  const errors = (name: string) => diagnostics(name, "error");
   expect(errors("site")).toMatch(/already participates in a site[\s\S]*adoptExisting: true/);
   expect(errors("mission-federation")).toMatch(/federated .* already[\s\S]*adoptExisting: true/);
   expect(errors("second")).toBe("");
+  expect(diagnostics("second", "warning")).toMatch(
+    /lists the machine 'gis2' while .* in no site: a join is under way[\s\S]*joinSite is not sent again/,
+  );
+  expect(requests(second, "/joinSite")).toBe(1);
+  expect(errors("machine-logs")).toBe("");
+  expect(requests(first, "/logs/settings/edit")).toBeLessThanOrEqual(2);
 
   const adopting = { ...config, siteAdopt: { value: "true" }, missionAdopt: { value: "true" } };
   const up = await s.mustRun("up", { config: adopting });
@@ -121,10 +151,12 @@ it("Site, SiteMachine and Federation: killed during createNewSite, joinSite and 
     siteState: "adopted",
     machineSiteState: "created",
     secondState: "adopted",
+    machineLogLevel: "DEBUG",
     missionState: "adopted",
   });
   expect(target.stats().createNewSiteRequests).toBe(1);
   expect(requests(second, "/joinSite")).toBe(1);
+  expect(requests(first, "/logs/settings/edit")).toBeLessThanOrEqual(2);
   expect(requests(mission, "/federation/servers/federate")).toBe(1);
   expect(await pendingOperations(s)).toEqual([]);
   await s.mustRun("up", { config: adopting, options: { expectNoChanges: true } });

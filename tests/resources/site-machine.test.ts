@@ -5,11 +5,17 @@
  * unregisters (and again is a no-op), diff replaces for another machine or site.
  */
 import * as path from "node:path";
-import { createAdminSession, listMachines, unregisterMachine } from "../../provider/client";
+import {
+  createAdminSession,
+  joinSite,
+  listMachines,
+  unregisterMachine,
+} from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
 import type { SiteMachineOutputs } from "../../provider/resources/site-machine/inputs";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { until } from "../helpers/until";
 
 const SITE_ADMIN = { username: "siteadmin", password: "site-Password-1" };
 
@@ -207,6 +213,30 @@ describe("SiteMachine against emulated machines", () => {
     const { outs } = await siteMachine.create(inputs);
     expect(outs).toMatchObject({ state: "adopted", registeredName: "machine-b" });
     expect(joinRequests(second)).toBe(1);
+  });
+
+  it("watches a join already under way (an interrupted run's) to its end, sends no second joinSite, and records the machine as adopted", async () => {
+    const third = await machine("machine-c", { joinDelayMs: 1_500 }, first);
+    try {
+      // Another client's joinSite (the killed run's): the site lists the machine from its start.
+      const earlier = joinSite(
+        third.adminUrl,
+        { siteAdminUrl: first.adminUrl, ...SITE_ADMIN },
+        { tls: { caCert: first.caCert! } },
+      );
+      await until(
+        async () => (await siteMachineNames(first)).includes("machine-c"),
+        "the site to list the joining machine",
+      );
+      const inputs = await checked(machineInputs(third, first));
+      const { outs } = await siteMachine.create(inputs);
+      expect(outs).toMatchObject({ state: "adopted", registeredName: "machine-c" });
+      expect(await earlier).toMatchObject({ status: "success" });
+      expect(joinRequests(third)).toBe(1);
+      expect(await siteMachineNames(first)).toEqual(["machine-a", "machine-c"]);
+    } finally {
+      await third.close();
+    }
   });
 
   it("refuses a machine that is in another site, sending no joinSite", async () => {

@@ -2,12 +2,13 @@
  * `SiteMachine`: a server machine that joins an existing site with `joinSite`, and leaves it with
  * `machines/<name>/unregister` on destroy, as a Pulumi dynamic resource. Reads top-down as its
  * lifecycle: check (the input rules), diff, create (wait for the machine, adopt or refuse a
- * machine already in a site, joinSite once, follow pollAfter), read, update, delete; then the
- * implementation the host loads from this module's path, and the provider that loads it. Inputs:
- * `inputs.ts`; the Resource class: `resource.ts`.
+ * machine already in a site, watch a join under way, joinSite once, follow pollAfter), read,
+ * update, delete; then the implementation the host loads from this module's path, and the
+ * provider that loads it. Inputs: `inputs.ts`; the Resource class: `resource.ts`.
  *
- * Over 300 lines: create has four outcomes (joined, adopted, refused, answer lost), and each is
- * decided and explained where it happens; apart, the order of the steps would no longer show.
+ * Over 300 lines: create has five outcomes (joined, adopted, refused, answer lost, a join under
+ * way watched), and each is decided and explained where it happens; apart, the order of the
+ * steps would no longer show.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -15,6 +16,7 @@ import {
   answerMayBeLost,
   hasServerCode,
   isArcGISRequestError,
+  isAuthError,
   joinSite,
   listMachines,
   listsMachine,
@@ -54,10 +56,23 @@ function siteSession(inputs: SiteMachineInputs): AdminSession {
   return adminSessionFor({ ...inputs, adminUrl: inputs.siteAdminUrl });
 }
 
-/** The site's machine names, or an error that says nothing was changed. */
-async function siteMachines(inputs: SiteMachineInputs, doing: string): Promise<string[]> {
+/**
+ * The site's machine names, or an error that says nothing was changed. With `beforeJoin`, a site
+ * that refuses the credentials answers none: joinSite sends the same credentials, and the site's
+ * refusal of them then names joinSite.
+ */
+async function siteMachines(
+  inputs: SiteMachineInputs,
+  doing: string,
+  beforeJoin = false,
+): Promise<string[]> {
+  const list = () =>
+    listMachines(siteSession(inputs)).catch((error: unknown) => {
+      if (beforeJoin && isAuthError(error)) return [];
+      throw error;
+    });
   return explained(
-    () => listMachines(siteSession(inputs)),
+    list,
     (error) =>
       `Cannot ${doing}: the machine list of the site at ${inputs.siteAdminUrl} cannot be read ` +
       `(${failureMessage("machines", inputs.siteAdminUrl, error)}). Nothing was changed.`,
@@ -113,15 +128,18 @@ function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.d
 
 /**
  * create: waits for the machine to answer, adopts it when the site lists it already (refuses it when
- * it is in another site), else sends joinSite once and follows the machine into the site.
+ * it is in another site), watches a join under way (the site lists the machine, which is in no
+ * site yet), else sends joinSite once and follows the machine into the site.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseSiteMachineInputs(raw);
   const name = nameOf(inputs);
   const status = await waitUntilAnswering(inputs, 1_000);
   if (status.state === "in-site") return adoptOrRefuse(inputs, name);
-
   const deadline = Date.now() + inputs.timeouts.joinMs;
+  const listed = await siteMachines(inputs, `join ${inputs.adminUrl} to the site`, true);
+  if (listsMachine(listed, name)) return joinUnderWay(inputs, name, deadline);
+
   let pollAfterSeconds: number | undefined;
   let lost: string | undefined;
   try {
@@ -153,8 +171,38 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
         "until timeouts.joinMs to learn whether it joins the site. joinSite is not sent again.",
     );
   }
-  const machines = await joined(inputs, name, deadline, pollAfterSeconds, lost);
+  const unseen =
+    lost === undefined
+      ? `The machine '${name}' did not appear in the site`
+      : `The answer to joinSite was lost (${lost}), and the machine '${name}' did not appear in the site`;
+  const machines = await joined(inputs, name, deadline, pollAfterSeconds, unseen);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "joined", name, machines) };
+}
+
+/**
+ * The site lists the machine while the machine answers that it is in no site: a join is under
+ * way (a killed run's, or another client's). It is watched until it ends, never sent again, and
+ * the machine is then recorded as adopted: this create cannot show that it sent that join.
+ */
+async function joinUnderWay(
+  inputs: SiteMachineInputs,
+  name: string,
+  deadline: number,
+): Promise<pulumi.dynamic.CreateResult> {
+  logWarn(
+    `The site at ${inputs.siteAdminUrl} lists the machine '${name}' while ${inputs.adminUrl} ` +
+      "answers that it is in no site: a join is under way (an interrupted run's, or another " +
+      "client's). joinSite is not sent again; watching the machine until timeouts.joinMs.",
+  );
+  const machines = await joined(
+    inputs,
+    name,
+    deadline,
+    undefined,
+    `The site at ${inputs.siteAdminUrl} lists the machine '${name}', but it did not finish joining`,
+  );
+  logInfo(`The machine '${name}' joined the site at ${inputs.siteAdminUrl}; adopted.`);
+  return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };
 }
 
 /**
@@ -200,13 +248,16 @@ export async function adoptListed(
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };
 }
 
-/** Follows pollAfter, then waits until the site lists the machine, bounded by joinMs. */
+/**
+ * Follows pollAfter, then waits until the machine is in the site and the site lists it, bounded
+ * by joinMs; `unseen` opens the message when the time is up.
+ */
 async function joined(
   inputs: SiteMachineInputs,
   name: string,
   deadline: number,
   pollAfterSeconds: number | undefined,
-  lost: string | undefined,
+  unseen: string,
 ): Promise<string[]> {
   const progress = new ProgressReporter(
     `machine '${name}' to join the site at ${inputs.siteAdminUrl}`,
@@ -227,12 +278,8 @@ async function joined(
     );
   } catch (error) {
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
-    const what =
-      lost === undefined
-        ? `The machine '${name}' did not appear in the site`
-        : `The answer to joinSite was lost (${lost}), and the machine '${name}' did not appear in the site`;
     throw new Error(
-      `${what} at ${inputs.siteAdminUrl} within timeouts.joinMs (${inputs.timeouts.joinMs} ms); ` +
+      `${unseen} at ${inputs.siteAdminUrl} within timeouts.joinMs (${inputs.timeouts.joinMs} ms); ` +
         `${error.messages.join(" ") || error.message}. The machine may still be joining: do not ` +
         `run \`pulumi up\` again before checking that ${inputs.adminUrl}/?f=json answers code ` +
         `499 (in a site) or still "not participating in any Site". If the site lists the ` +

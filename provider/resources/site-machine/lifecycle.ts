@@ -40,6 +40,7 @@ import {
 } from "./inputs";
 import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
 import { sameUrl } from "../common/connection/urls";
+import { endSentence } from "../../sentence";
 
 /** Time between two looks at the machine while it joins. */
 const POLL_INTERVAL_MS = 700;
@@ -234,7 +235,7 @@ async function joined(
         : `The answer to joinSite was lost (${lost}), and the machine '${name}' did not appear in the site`;
     throw new Error(
       `${what} at ${inputs.siteAdminUrl} within timeouts.joinMs (${inputs.timeouts.joinMs} ms); ` +
-        `${error.messages.join(" ") || error.message}. The machine may still be joining: do not ` +
+        `${endSentence(error.messages.join(" ") || error.message)} The machine may still be joining: do not ` +
         `run \`pulumi up\` again before checking that ${inputs.adminUrl}/?f=json answers code ` +
         `499 (in a site) or still "not participating in any Site". If the site lists the ` +
         "machine under another name, set machineName to it.",

@@ -300,7 +300,6 @@ async function runCommand(name, usage, body) {
           "there is no Go to build the engine with. Nothing was started and nothing was deployed." +
           "\n\nInstall the Pulumi CLI, then run this command again:\n" +
           "  - see https://www.pulumi.com/docs/install/ (e.g. `curl -fsSL https://get.pulumi.com | sh`);\n" +
-          "  - or `npm install -g pulumi` (Pulumi's npm installer);\n" +
           "  - or install Go (https://go.dev/doc/install): then `npm run engine` builds the Pulumi CLI\n" +
           "    and its language hosts from source (scripts/engine.cjs; several minutes, once).\n\n",
       );

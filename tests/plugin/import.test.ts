@@ -162,6 +162,17 @@ describe("refusals", () => {
     await expect(imported("Site", second.adminUrl)).rejects.toThrow(/password is required\./);
   });
 
+  it("ends the sentence of an untrusted certificate with one full stop", async () => {
+    const { caCert: _trusted, ...untrusted } = config;
+    const refused = await imported("Site", first.adminUrl, untrusted).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain("is not trusted");
+    expect(refused).toContain("tls.insecureSkipVerify: true.");
+    expect(refused).not.toMatch(/\.\.(\s|$)/);
+  });
+
   it("refuses a product the admin root does not answer as", async () => {
     await expect(imported("Site", `${first.adminUrl},serverType=arcgis-server`)).rejects.toThrow(
       /answers as a Mission, Notebook or Video Server does\. Add ,serverType=<mission-server/,

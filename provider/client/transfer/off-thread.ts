@@ -16,6 +16,7 @@ import { ArcGISRequestError, isArcGISRequestError } from "../errors";
 import { ObjectStoreError } from "./object-store";
 import type { ExportTransfer } from "./export-transfer";
 import type { UploadedExport } from "./uploaded-export";
+import { endSentence } from "../../sentence";
 
 /** The compiled worker beside this module (absent when the sources run through a TS loader). */
 const WORKER_FILE = join(__dirname, "export-worker.js");
@@ -88,7 +89,7 @@ export function transferExportOffThread(transfer: ExportTransfer): Promise<Uploa
       settle();
       reject(
         new Error(
-          `The thread streaming the export to the store failed: ${error.message}. An unfinished ` +
+          `The thread streaming the export to the store failed: ${endSentence(error.message)} An unfinished ` +
             "multipart upload may be left in the bucket (S3 lifecycle rules remove those).",
           { cause: error },
         ),

@@ -42,6 +42,7 @@ import {
 } from "./inputs";
 import { inputChanged, sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
 import { SITE_MACHINE_DEFINITION } from "./definition";
+import { endSentence } from "../../sentence";
 
 /** Time between two looks at the machine while it joins. */
 const POLL_INTERVAL_MS = 700;
@@ -280,7 +281,7 @@ async function joined(
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
     throw new Error(
       `${unseen} at ${inputs.siteAdminUrl} within timeouts.joinMs (${inputs.timeouts.joinMs} ms); ` +
-        `${error.messages.join(" ") || error.message}. The machine may still be joining: do not ` +
+        `${endSentence(error.messages.join(" ") || error.message)} The machine may still be joining: do not ` +
         `run \`pulumi up\` again before checking that ${inputs.adminUrl}/?f=json answers code ` +
         `499 (in a site) or still "not participating in any Site". If the site lists the ` +
         "machine under another name, set machineName to it.",

@@ -9,6 +9,7 @@ import { explained, messageOf } from "../common/messages/failures";
 import { parseInputs } from "./inputs";
 import { outputsOf } from "./report";
 import { siteServer } from "./server";
+import { endSentence } from "../../sentence";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 
@@ -43,7 +44,7 @@ export const siteImporter: Importer = {
     const status = await siteStatus(inputs.adminUrl, server.transport);
     const cannot = `Cannot import the site at ${inputs.adminUrl}`;
     if (status.state === "unreachable") {
-      throw new Error(`${cannot}: ${status.error.message}.`);
+      throw new Error(`${cannot}: ${endSentence(status.error.message)}`);
     }
     if (status.state === "no-site") {
       throw new Error(

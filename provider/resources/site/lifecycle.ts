@@ -61,6 +61,7 @@ import {
 import { retryWhileHeld, waitUntilAnswering } from "../common/connection/admin";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { endSentence } from "../../sentence";
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
@@ -208,7 +209,7 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
   const status = await siteStatus(inputs.adminUrl, server.transport);
   if (status.state === "unreachable") {
     throw new Error(
-      `Cannot refresh the site at ${inputs.adminUrl}: ${status.error.message}. Nothing was ` +
+      `Cannot refresh the site at ${inputs.adminUrl}: ${endSentence(status.error.message)} Nothing was ` +
         "changed in state.",
     );
   }
@@ -273,7 +274,7 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
   const status = await siteStatus(inputs.adminUrl, server.transport);
   if (status.state === "unreachable") {
     throw new Error(
-      `Cannot delete the site at ${inputs.adminUrl}: ${status.error.message}. deleteSite was ` +
+      `Cannot delete the site at ${inputs.adminUrl}: ${endSentence(status.error.message)} deleteSite was ` +
         "not sent and the site stays in the stack; run `pulumi destroy` again once the server " +
         "answers.",
     );

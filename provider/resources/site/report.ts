@@ -24,6 +24,7 @@ import type { SiteInputs, SiteLogSettings } from "./inputs";
 
 export type { SiteOutputs } from "./generated";
 import type { SiteServer } from "./server";
+import { endSentence } from "../../sentence";
 
 export type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
 
@@ -107,7 +108,7 @@ async function logSettingsOf(
     if (!isArcGISRequestError(error)) throw error;
     logWarn(
       `Could not read or apply the log settings of the site at ${inputs.adminUrl}: ` +
-        `${error.message}. Check them in the server's administrator directory.`,
+        `${endSentence(error.message)} Check them in the server's administrator directory.`,
     );
     return undefined;
   }

@@ -7,6 +7,7 @@ import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "
 import { ProgressReporter } from "../common/messages/progress";
 import type { SiteInputs } from "./inputs";
 import type { SiteServer } from "./server";
+import { endSentence } from "../../sentence";
 
 /**
  * How often the provider looks at a server. Tests shorten it with `withTiming()` (site.ts);
@@ -97,7 +98,7 @@ export async function siteReady(
         : `The answer to createNewSite was lost (${lost}), and no ready site appeared`;
     throw new Error(
       `${what} on ${inputs.adminUrl} within timeouts.createMs (${inputs.timeouts.createMs} ms); ` +
-        `${error.messages.join(" ") || error.message}. The server may still be creating the ` +
+        `${endSentence(error.messages.join(" ") || error.message)} The server may still be creating the ` +
         "site: do not run `pulumi up` " +
         `again before checking: ${whereToCheck(inputs)}. Once a site exists, set ` +
         "adoptExisting: true to take it over. Run again without it only when the machine is " +

@@ -21,6 +21,7 @@ import {
 import { logInfo } from "../messages/log";
 import { ProgressReporter } from "../messages/progress";
 import { transportFor } from "./tls";
+import { endSentence } from "../../../sentence";
 
 /** The inputs an admin session is built from. */
 export interface AdminTarget {
@@ -177,7 +178,7 @@ export async function waitUntilAnswering(
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
     throw new Error(
       `${target.adminUrl} was not ready within timeouts.serverReadyMs ` +
-        `(${target.timeouts.serverReadyMs} ms): ${error.messages.join(" ") || error.message}. ` +
+        `(${target.timeouts.serverReadyMs} ms): ${endSentence(error.messages.join(" ") || error.message)} ` +
         "Check that the server is installed and running and that the URL is right, or raise " +
         "timeouts.serverReadyMs.",
       { cause: error },

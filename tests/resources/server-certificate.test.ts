@@ -12,6 +12,7 @@ import {
   createNewSite,
   editMachine,
   getMachine,
+  importExistingServerCertificate,
   importRootOrIntermediate,
   joinSite,
   presentedCertificate,
@@ -319,6 +320,34 @@ describe("ServerCertificate guards", () => {
     expect(isPartialCreate(error)).toBe(false);
     expect(imports(emu)).toBe(before);
     expect(edits(emu)).toBe(0);
+  });
+
+  it("an operator's certificate bound since, then a refresh: destroy with rebindPreviousOnDestroy leaves it bound", async () => {
+    const raw = await checked(inputsFor(emu, ca, server, { rebindPreviousOnDestroy: true }));
+    const { outs } = await serverCertificate.create(raw);
+    // An operator imports and binds a certificate of their own.
+    const session = sessionOf(emu, ca);
+    const theirs = issueServerCertificate(ca, ["127.0.0.1"]);
+    await importExistingServerCertificate(session, {
+      machineName: MACHINE,
+      alias: "operator",
+      pkcs12: pkcs12(theirs, PFX_PASSWORD),
+      certPassword: PFX_PASSWORD,
+    });
+    await editMachine(session, await getMachine(session, MACHINE), {
+      webServerCertificateAlias: "operator",
+    });
+    const refreshed = await serverCertificate.read("id", outs as ServerCertificateOutputs);
+    const props = refreshed.props as ServerCertificateOutputs;
+    // The refresh records what the machine is bound to, never as the certificate the stack bound.
+    expect(props).toMatchObject({
+      boundAlias: "operator",
+      certificateAlias: outs.certificateAlias,
+    });
+    const before = edits(emu);
+    await serverCertificate.delete("id", props);
+    expect(edits(emu)).toBe(before);
+    expect((await getMachine(session, MACHINE)).webServerCertificateAlias).toBe("operator");
   });
 
   it("adopts the same CA certificate under its alias instead of importing it", async () => {

@@ -140,3 +140,22 @@ it("shows every example URL in the right place: a sharing root as sharingUrl, an
   expect(seen).toBeGreaterThan(5);
   expect(wrong).toEqual([]);
 });
+
+it("names the tarball `npm pack` makes with package.json's version, wherever it is installed from", () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const readmes = fs
+    .readdirSync(path.join(REPO_ROOT, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith("README.md"))
+    .map((f) => path.join("examples", f));
+  const named: string[] = [];
+  for (const file of [...pages(), ...readmes]) {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+    for (const m of text.matchAll(/pulumi-arcgis-admin-(\d+\.\d+\.\d+[^\s/`]*?)\.tgz/g)) {
+      named.push(`${file}: ${m[1]}`);
+    }
+  }
+  expect(named.length).toBeGreaterThan(3);
+  expect(named.filter((n) => !n.endsWith(`: ${version}`))).toEqual([]);
+});

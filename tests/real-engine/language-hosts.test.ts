@@ -3,7 +3,7 @@
  * user meets them: a program that fails shows its own error once and the run fails; a Python
  * program gets its config and secrets from the engine and its outputs reach the stack; a host
  * whose CLI was killed stops with its program, as Pulumi's own hosts do. (A Node.js
- * program's config, secrets, outputs and TypeScript: tests/real-engine/user-program.test.ts;
+ * program's config, secrets, outputs and TypeScript: tests/real-engine/docs-commands.test.ts;
  * Ctrl-C: tests/real-engine/cancel.test.ts.)
  */
 import { spawn } from "node:child_process";

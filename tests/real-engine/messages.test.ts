@@ -7,7 +7,8 @@
  *   the engine's log once, as a message of its own (not a `[runtime]` line of the host's stdout),
  *   under the stack, since the host does not tell a provider which resource a step is for.
  * - The plugin (a Pulumi YAML program): each message is filed under the URN of its resource.
- * - A plain-http adminUrl is warned about exactly once per run, by `preview --diff` too.
+ * - A plain-http adminUrl is warned about exactly once per run, by `preview --diff` too, though
+ *   two resources check it (a Site, and a SiteExport given the Site's adminUrl).
  *
  * The YAML and Python quick starts check their destroy's messages too
  * (quickstart-yaml.test.ts, quickstart-python.test.ts).
@@ -41,7 +42,12 @@ beforeAll(async () => {
     exportDelayMs: 20,
     seed: portalSeed([{ ...PORTAL, role: "org_admin" }]),
   });
-  plain = await startTestEmulator({ tls: false, createDelayMs: 100 });
+  plain = await startTestEmulator({
+    tls: false,
+    createDelayMs: 100,
+    exportDelayMs: 20,
+    seed: portalSeed([{ ...PORTAL, role: "org_admin" }]),
+  });
   downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-messages-"));
 }, 60_000);
 
@@ -112,11 +118,16 @@ describe("dynamic resources (TypeScript)", () => {
   it("warns of a plain-http adminUrl once per run, at `preview --diff` and at `up`", async () => {
     const stack = await RealStack.create("plainhttp");
     stacks.push(stack);
+    // The Site and the SiteExport (given the Site's adminUrl) both check the URL.
     const config: Record<string, ConfigValue> = {
       adminUrl: { value: plain.adminUrl },
       siteUsername: { value: "siteadmin" },
       sitePassword: { value: "messages-Plain-Http-1", secret: true },
-      siteOnly: { value: "true" },
+      sharingUrl: { value: plain.sharingUrl },
+      portalUsername: { value: PORTAL.username },
+      portalPassword: { value: PORTAL.password, secret: true },
+      collaborationId: { value: "hosted1" },
+      downloadDir: { value: downloadDir },
     };
     const preview = await stack.mustRun("preview", { config, options: { diff: true } });
     expect(matching(preview.diagnostics, PLAIN_HTTP)).toEqual([
@@ -126,10 +137,10 @@ describe("dynamic resources (TypeScript)", () => {
       expect.stringMatching(/^warning: adminUrl/),
     ]);
 
-    // check, then create: one warning.
+    // check, then create (the SiteExport's check once the Site's adminUrl is known): one warning.
     const up = await stack.mustRun("up");
     expect(matching(up.diagnostics, PLAIN_HTTP)).toHaveLength(1);
-    // A run whose site exists: check, then diff.
+    // A run whose site exists (both resources' checks see the URL): check, then diff.
     const again = await stack.mustRun("preview", { options: { diff: true } });
     expect(matching(again.diagnostics, PLAIN_HTTP)).toHaveLength(1);
     expect(linesMatching({ stdout: again.output, stderr: again.stderr }, PLAIN_HTTP)).toHaveLength(

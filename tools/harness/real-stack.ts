@@ -632,6 +632,11 @@ export class CliProject {
   readonly home: string;
   /** More folders to put first on the CLI's PATH (e.g. a plugin's, as an example's README says). */
   readonly extraPath: string[] = [];
+  /**
+   * Changes to the CLI's environment, `undefined` removing a variable: e.g. no backend and no
+   * passphrase for commands that say themselves where the state goes.
+   */
+  readonly envChanges: Record<string, string | undefined> = {};
 
   private constructor(
     /** The consumer project the example was copied into; none for a folder of the repository. */
@@ -675,6 +680,18 @@ export class CliProject {
     return new CliProject(undefined, engineInfo, dir, tmp);
   }
 
+  /**
+   * A new empty folder of its own, in no project and with no package installed, for commands
+   * that make the project themselves (docs/your-own-program.md).
+   */
+  static async bare(): Promise<CliProject> {
+    const [engineInfo] = await Promise.all([engine(), languageHosts()]);
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
+    const dir = path.join(tmp, "work");
+    fs.mkdirSync(dir);
+    return new CliProject(undefined, engineInfo, dir, tmp);
+  }
+
   /** The installed package's folder in the consumer project. */
   get packageDir(): string {
     if (this.consumer === undefined) throw new Error("A folder of the repository has no consumer");
@@ -683,7 +700,7 @@ export class CliProject {
 
   /** The CLI's environment: the engine (its language hosts beside it) and this Node first on PATH. */
   env(): NodeJS.ProcessEnv {
-    return {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: [
         ...this.extraPath,
@@ -701,6 +718,24 @@ export class CliProject {
       // the engine's own events instead of from its display.
       PULUMI_DEBUG_COMMANDS: "true",
     };
+    for (const [name, value] of Object.entries(this.envChanges)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    return env;
+  }
+
+  /**
+   * Runs shell commands as a user types them, in the project folder with the CLI's environment:
+   * `bash -e -o pipefail`, so the first command that fails ends the run; `input` on stdin.
+   */
+  shell(script: string, input?: string, timeoutMs = 600_000): Promise<CliResult> {
+    return runCommand("bash", ["-e", "-o", "pipefail", "-c", script], {
+      cwd: this.dir,
+      env: this.env(),
+      timeoutMs,
+      ...(input === undefined ? {} : { input }),
+    });
   }
 
   /**

@@ -175,10 +175,17 @@ function withWhereToGive(
 const SERVER_URL_INPUTS = ["adminUrl", "sharingUrl"] as const;
 
 /**
+ * The plain-http warnings said by this process. The engine starts a provider for each run, so
+ * each is said once per run, however many resources name the same URL (a SiteExport given its
+ * Site's `adminUrl` checks the same URL again once the site exists).
+ */
+const plainHttpWarned = new Set<string>();
+
+/**
  * Warns about a server URL in plain http: the password and the tokens would cross the network
  * unencrypted. A warning rather than a refusal: an http URL to a web adaptor inside a trusted
  * network, or to a local test server, is a choice the user may make, but never unknowingly.
- * `check()` calls it, so it is said at every preview and update, once.
+ * `check()` calls it, so it is said at every preview and update, once for each URL.
  *
  * @internal
  */
@@ -194,10 +201,12 @@ export function warnOfPlainHttp(inputs: Record<string, unknown>): void {
     }
     if (url.protocol !== "http:") continue;
     // Host and path only: a URL may carry user info or a query.
-    logWarn(
+    const warning =
       `${key} http://${url.host}${url.pathname} is plain http: the password and the tokens ` +
-        "are sent unencrypted. Use https.",
-    );
+      "are sent unencrypted. Use https.";
+    if (plainHttpWarned.has(warning)) continue;
+    plainHttpWarned.add(warning);
+    logWarn(warning);
   }
 }
 

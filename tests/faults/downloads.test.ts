@@ -178,8 +178,9 @@ async function transpileClient(root: string): Promise<string> {
     }
   };
   await walk("");
-  // The client loads the Node.js version check and the URL helper from the folder above.
-  for (const name of ["node-version", "url"]) {
+  // The client loads the Node.js version check, the URL helper and the sentence ending from the
+  // folder above.
+  for (const name of ["node-version", "url", "sentence"]) {
     const { outputText } = ts.transpileModule(
       await fs.readFile(path.join(REPO, "provider", `${name}.ts`), "utf8"),
       {

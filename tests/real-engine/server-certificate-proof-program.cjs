@@ -2,11 +2,12 @@
 /**
  * The program of the real-engine proof of ServerCertificate's certificate, copied into the
  * consumer project: a Site (adminUrl, sitePassword secret) and, for each name of `declared` (a
- * JSON list of { name, webServerUrlFromSite }), a ServerCertificate of its machine whose PKCS #12
+ * JSON list of { name, webServerUrlAfter }), a ServerCertificate of its machine whose PKCS #12
  * file and password are `certs[name]` (one secret JSON object), with the organisation's root
  * (orgRootPem) as its CA certificate. Its webServerUrl is `webServerUrl`, or, with
- * webServerUrlFromSite, the same URL taken from the Site's id: another resource's output, unknown
- * at preview while the Site is still to be created.
+ * webServerUrlAfter, the same URL taken from the outputs of the Site and of the certificates
+ * declared before it: other resources' outputs, unknown at preview while they are to be created,
+ * and known at up only once they are.
  */
 const pulumi = require("@pulumi/pulumi");
 const { ServerCertificate, Site } = require("pulumi-arcgis-admin");
@@ -21,11 +22,14 @@ module.exports = () => {
   });
   const webServerUrl = config.require("webServerUrl");
   const certs = config.requireSecretObject("certs");
-  for (const { name, webServerUrlFromSite } of config.requireObject("declared")) {
-    new ServerCertificate(name, {
+  const before = [site.id];
+  for (const { name, webServerUrlAfter } of config.requireObject("declared")) {
+    const certificate = new ServerCertificate(name, {
       serverType: site.serverType,
       adminUrl: site.adminUrl,
-      webServerUrl: webServerUrlFromSite ? site.id.apply(() => webServerUrl) : webServerUrl,
+      webServerUrl: webServerUrlAfter
+        ? pulumi.all([...before]).apply(() => webServerUrl)
+        : webServerUrl,
       username: site.username,
       password: site.password,
       machineName: config.require("machineName"),
@@ -34,5 +38,6 @@ module.exports = () => {
       certPassword: certs.apply((all) => all[name].certPassword),
       alias: name,
     });
+    before.push(certificate.id);
   }
 };

@@ -394,7 +394,7 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
     await proofEmu?.close();
   });
 
-  it("a webServerUrl from another resource's output is not refused while unknown at preview", async () => {
+  it("a webServerUrl from other resources' outputs is not refused while unknown at preview, and is refused at up before its import", async () => {
     // Issued now: valid through this preview and the next up, expired a little later.
     bound = issue([MACHINE], { notAfter: new Date(Date.now() + BOUND_VALID_MS) });
     proofConfig = {
@@ -411,38 +411,19 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
         }),
         secret: true,
       },
+      // `late` takes its webServerUrl from the outputs of the site and of `bound`: checked only
+      // once both exist.
       declared: {
-        value: JSON.stringify([{ name: "bound" }, { name: "late", webServerUrlFromSite: true }]),
+        value: JSON.stringify([{ name: "bound" }, { name: "late", webServerUrlAfter: true }]),
       },
     };
     const preview = await proofStack.mustRun("preview", { config: proofConfig });
     expect(preview.changeSummary).toEqual({ create: 4 });
     expect(sentToKeystoreOrMachine()).toEqual({ roots: 0, servers: 0, binds: 0 });
-  });
-
-  it("up refuses each certificate that cannot work at check, naming the input, and imports and binds none of them", async () => {
-    const up = await proofStack.run("up", {
-      config: {
-        ...proofConfig,
-        declared: {
-          value: JSON.stringify([
-            { name: "bound" },
-            { name: "late", webServerUrlFromSite: true },
-            ...Object.keys(REFUSED).map((name) => ({ name })),
-          ]),
-        },
-      },
-      options: { continueOnError: true },
-    });
+    const up = await proofStack.run("up", { config: proofConfig });
     expect(up.ok).toBe(false);
-    for (const [name, { says }] of Object.entries(REFUSED)) {
-      const errors = errorsOf(up.diagnostics, name);
-      expect(errors).toEqual([expect.stringMatching(says)]);
-      expect(errors[0]).toMatch(/has a problem: /);
-    }
-    // Unknown at preview, known at up once the site exists: refused before its import.
     expect(errorsOf(up.diagnostics, "late")).toEqual([expect.stringMatching(LATE_SAYS)]);
-    // Only the certificate that works was imported (with its CA) and bound.
+    // Only `bound` was imported (with its CA) and bound; nothing of `late`.
     expect(sentToKeystoreOrMachine()).toEqual({ roots: 1, servers: 1, binds: 1 });
     const presented = await presentedCertificate({
       host: MACHINE,
@@ -450,10 +431,29 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
       trust: { trustOnly: ca.certPem },
     });
     expect(presented.sha256Fingerprint).toBe(fingerprintOf(bound));
-    for (const secret of [PFX_PASSWORD, "pfx-Not-The-Password-9"]) {
-      expect(up.output + up.stderr).not.toContain(secret);
-    }
   });
+
+  // The engine stops an up at the first refusal of check, so each certificate has an up of its own.
+  it.each(Object.keys(REFUSED) as Array<keyof typeof REFUSED>)(
+    "up of %s stops at check, naming the input, and imports and binds nothing",
+    async (name) => {
+      const before = sentToKeystoreOrMachine();
+      const up = await proofStack.run("up", {
+        config: {
+          ...proofConfig,
+          declared: { value: JSON.stringify([{ name: "bound" }, { name }]) },
+        },
+      });
+      expect(up.ok).toBe(false);
+      const errors = errorsOf(up.diagnostics, name);
+      expect(errors).toEqual([expect.stringMatching(REFUSED[name].says)]);
+      expect(errors[0]).toMatch(/has a problem: /);
+      expect(sentToKeystoreOrMachine()).toEqual(before);
+      for (const secret of [PFX_PASSWORD, "pfx-Not-The-Password-9"]) {
+        expect(up.output + up.stderr).not.toContain(secret);
+      }
+    },
+  );
 
   it("once the bound certificate has expired, the stack still previews and refreshes, and refresh says it expired", async () => {
     const config = { ...proofConfig, declared: { value: JSON.stringify([{ name: "bound" }]) } };

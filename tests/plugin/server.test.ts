@@ -4,7 +4,7 @@
  * descriptions), the provider configuration as connection defaults with the password answered as
  * a secret, a missing connection value named, and `diff` naming the changed keys: both the ones
  * that replace and the ones that only update (what lets `replaceOnChanges` turn an update into a
- * replacement).
+ * replacement); and a ServerCertificate's certificate proven by check on a new certificate only.
  */
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { startPluginServer } from "../../provider/plugin/server";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
 
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
@@ -222,5 +223,41 @@ describe("check of a change a Site cannot take", () => {
     expect(await reasons({ ...olds, adminUrl: "https://127.0.0.1:20443/arcgis/admin" })).toEqual(
       [],
     );
+  });
+});
+
+describe("check proves a ServerCertificate's certificate on the plugin path too", () => {
+  const type = "arcgis-admin:index:ServerCertificate";
+  const DAY = 24 * 3600 * 1000;
+  const ca = makeRootCa();
+  const expired = issueServerCertificate(ca, ["gis.example.com"], "gis.example.com", {
+    notBefore: new Date(Date.now() - 30 * DAY),
+    notAfter: new Date(Date.now() - DAY),
+  });
+  const inputs = {
+    adminUrl: "https://gis.example.com:6443/arcgis/admin",
+    username: "siteadmin",
+    password: "pw",
+    machineName: "GIS.EXAMPLE.COM",
+    pkcs12: pkcs12(expired, "pfx-Plugin-Secret").toString("base64"),
+    certPassword: "pfx-Plugin-Secret",
+    alias: "gis",
+  };
+  async function reasons(olds: Record<string, unknown>, news: Record<string, unknown>) {
+    const check = new m.CheckRequest()
+      .setUrn(`urn:pulumi:dev::p::${type}::https`)
+      .setType(type)
+      .setOlds(Struct.fromJavaScript(olds))
+      .setNews(Struct.fromJavaScript(news));
+    const checked = await call<provTypes.CheckResponse>("check", check);
+    return checked.getFailuresList().map((f) => `${f.getProperty()}|${f.getReason()}`);
+  }
+
+  it("refuses a new expired certificate, the input named in the reason; an unchanged one is not proven again", async () => {
+    await call("configure", new m.ConfigureRequest());
+    expect(await reasons({}, inputs)).toEqual([
+      expect.stringMatching(/^\|pkcs12: the certificate \(CN=gis\.example\.com, .*\) expired on /),
+    ]);
+    expect(await reasons(inputs, inputs)).toEqual([]);
   });
 });

@@ -45,33 +45,59 @@ function fingerprintOf(issued: Issued | string): string {
   return new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
 }
 
-/** What the machine presents to a handshake that trusts only `trusted`. */
-function presentedTo(trusted: string) {
+/** What the machine (of `on`) presents to a handshake that trusts only `trusted`. */
+function presentedTo(trusted: string, on: TestEmulator = emu) {
   return presentedCertificate({
     host: MACHINE,
-    port: Number(new URL(emu.adminUrl).port),
+    port: Number(new URL(on.adminUrl).port),
     trust: { trustOnly: trusted },
   });
 }
 
-function posts(suffix: string): number {
-  return emu
-    .requestLog()
-    .filter((r) => r.method === "POST" && r.url.split("?")[0]!.endsWith(suffix)).length;
+function posts(suffix: string, on: TestEmulator): number {
+  return on.requestLog().filter((r) => r.method === "POST" && r.url.split("?")[0]!.endsWith(suffix))
+    .length;
 }
-const sent = () => ({
-  roots: posts("/importRootOrIntermediate"),
-  servers: posts("/importExistingServerCertificate"),
-  binds: posts(`/machines/${MACHINE}/edit`),
+/** The imports and binds the machine (of `on`) received. */
+const sent = (on: TestEmulator = emu) => ({
+  roots: posts("/importRootOrIntermediate", on),
+  servers: posts("/importExistingServerCertificate", on),
+  binds: posts(`/machines/${MACHINE}/edit`, on),
 });
 
-beforeAll(async () => {
-  emu = await startTestEmulator({
+/** A machine as the suite's emulators are: a site can be made on it, and it restarts quickly. */
+function startMachine(): Promise<TestEmulator> {
+  return startTestEmulator({
     serverType: "arcgis-server",
     machineName: MACHINE,
     createDelayMs: 50,
     restartDelayMs: 300,
   });
+}
+
+/**
+ * Another machine behind a plain-HTTP fault proxy (its admin calls go through the proxy, as
+ * through a web adaptor in front of it; its TLS check reaches the machine itself), and a stack of
+ * its own in the suite's first consumer project (no second install of the package).
+ */
+async function machineBehindProxy(name: string) {
+  const machine = await startMachine();
+  const proxy = await startFaultProxy(new URL(machine.adminUrl).origin);
+  const own = await RealStack.create(name, stack.consumer);
+  fs.copyFileSync(path.join(__dirname, "server-certificate-program.cjs"), own.program);
+  return { machine, proxy, stack: own };
+}
+
+/** Stops what {@link machineBehindProxy} started; the consumer project is the first stack's. */
+async function closeMachine(started: Awaited<ReturnType<typeof machineBehindProxy>> | undefined) {
+  if (started === undefined) return;
+  fs.rmSync(started.stack.tmp, { recursive: true, force: true });
+  await started.proxy.close();
+  await started.machine.close();
+}
+
+beforeAll(async () => {
+  emu = await startMachine();
   stack = await RealStack.create("server-certificate");
   fs.copyFileSync(path.join(__dirname, "server-certificate-program.cjs"), stack.program);
   config = {
@@ -192,6 +218,7 @@ describe("ServerCertificate through the real engine when the answers of the impo
   type Call = keyof typeof LOST;
   const CALLS = Object.keys(LOST) as Call[];
 
+  let lost: Awaited<ReturnType<typeof machineBehindProxy>> | undefined;
   let lostEmu: TestEmulator;
   let proxy: FaultProxy;
   let lostStack: RealStack;
@@ -212,13 +239,8 @@ describe("ServerCertificate through the real engine when the answers of the impo
     proxy.seen.filter((s) => isCall(call, s.method, s.path)).map((s) => s.fault);
 
   beforeAll(async () => {
-    lostEmu = await startTestEmulator({
-      serverType: "arcgis-server",
-      machineName: MACHINE,
-      createDelayMs: 50,
-      restartDelayMs: 300,
-    });
-    proxy = await startFaultProxy(new URL(lostEmu.adminUrl).origin);
+    lost = await machineBehindProxy("server-certificate-lost");
+    ({ machine: lostEmu, proxy, stack: lostStack } = lost);
     // Each call's answer is lost once; anything sent again would be forwarded and counted.
     const dropped = new Set<Call>();
     proxy.setRule(({ method, path: url }) => {
@@ -227,9 +249,6 @@ describe("ServerCertificate through the real engine when the answers of the impo
       dropped.add(call);
       return LOST[call].fault;
     });
-    // The same consumer project as the suite's first stack: no second install of the package.
-    lostStack = await RealStack.create("server-certificate-lost", stack.consumer);
-    fs.copyFileSync(path.join(__dirname, "server-certificate-program.cjs"), lostStack.program);
     lostConfig = {
       ...config,
       adminUrl: { value: lostEmu.adminUrl },
@@ -239,12 +258,7 @@ describe("ServerCertificate through the real engine when the answers of the impo
     };
   }, 240_000);
 
-  afterAll(async () => {
-    // Only this stack's own files: the consumer project is the first stack's, removed with it.
-    if (lostStack !== undefined) fs.rmSync(lostStack.tmp, { recursive: true, force: true });
-    await proxy?.close();
-    await lostEmu?.close();
-  });
+  afterAll(() => closeMachine(lost));
 
   it("up sends each import and the bind once, says each answer was lost, and the machine presents the certificate", async () => {
     const up = await lostStack.mustRun("up", { config: lostConfig });
@@ -252,12 +266,7 @@ describe("ServerCertificate through the real engine when the answers of the impo
     // Each answer really was lost, and nothing was sent a second time.
     for (const call of CALLS) expect(throughProxy(call)).toEqual(["drop-answer"]);
     expect(received()).toEqual({ root: 1, server: 1, bind: 1 });
-    const presented = await presentedCertificate({
-      host: MACHINE,
-      port: Number(new URL(lostEmu.adminUrl).port),
-      trust: { trustOnly: ca.certPem },
-    });
-    expect(presented.sha256Fingerprint).toBe(fingerprintOf(first));
+    expect((await presentedTo(ca.certPem, lostEmu)).sha256Fingerprint).toBe(fingerprintOf(first));
     const alias = `gis-${fingerprintOf(first).slice(0, 8)}`;
     expect(up.outputs?.certificateAlias).toBe(alias);
     // The dynamic-provider host gives a step no URN: the engine files these under the stack.
@@ -352,21 +361,14 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
   const LATE_SAYS =
     /webServerUrl: the certificate of pkcs12 names gis\.example\.com, not the IP address 127\.0\.0\.1/;
 
+  let proof: Awaited<ReturnType<typeof machineBehindProxy>> | undefined;
   let proofEmu: TestEmulator;
   let front: FaultProxy;
   let proofStack: RealStack;
   let proofConfig: Record<string, ConfigValue>;
   let bound: Issued;
 
-  const received = (suffix: string) =>
-    proofEmu
-      .requestLog()
-      .filter((r) => r.method === "POST" && r.url.split("?")[0]!.endsWith(suffix)).length;
-  const sentToKeystoreOrMachine = () => ({
-    roots: received("/importRootOrIntermediate"),
-    servers: received("/importExistingServerCertificate"),
-    binds: received(`/machines/${MACHINE}/edit`),
-  });
+  const sentToKeystoreOrMachine = () => sent(proofEmu);
   /** The errors the engine showed under the resource `name`. */
   const errorsOf = (diagnostics: RunResult["diagnostics"], name: string) =>
     (diagnostics ?? [])
@@ -374,33 +376,20 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
       .map((d) => d.message);
 
   beforeAll(async () => {
-    proofEmu = await startTestEmulator({
-      serverType: "arcgis-server",
-      machineName: MACHINE,
-      createDelayMs: 50,
-      restartDelayMs: 300,
-    });
-    front = await startFaultProxy(new URL(proofEmu.adminUrl).origin);
-    proofStack = await RealStack.create("server-certificate-proof", stack.consumer);
-    fs.copyFileSync(
-      path.join(__dirname, "server-certificate-proof-program.cjs"),
-      proofStack.program,
-    );
+    proof = await machineBehindProxy("server-certificate-proof");
+    ({ machine: proofEmu, proxy: front, stack: proofStack } = proof);
   }, 240_000);
 
-  afterAll(async () => {
-    if (proofStack !== undefined) fs.rmSync(proofStack.tmp, { recursive: true, force: true });
-    await front?.close();
-    await proofEmu?.close();
-  });
+  afterAll(() => closeMachine(proof));
 
-  it("a webServerUrl from another resource's output is not refused while unknown at preview", async () => {
+  it("a webServerUrl from other resources' outputs is not refused while unknown at preview, and is refused at up before its import", async () => {
     // Issued now: valid through this preview and the next up, expired a little later.
     bound = issue([MACHINE], { notAfter: new Date(Date.now() + BOUND_VALID_MS) });
     proofConfig = {
       adminUrl: { value: front.url + new URL(proofEmu.adminUrl).pathname },
       webServerUrl: { value: new URL(proofEmu.adminUrl).origin },
       machineName: { value: MACHINE },
+      caCert: { value: proofEmu.caCert! },
       orgRootPem: { value: ca.certPem },
       sitePassword: { value: SITE_PASSWORD, secret: true },
       certs: {
@@ -411,62 +400,51 @@ describe("ServerCertificate through the real engine: a certificate is proven bef
         }),
         secret: true,
       },
+      // `late` takes its webServerUrl from the outputs of the site and of `bound`: checked only
+      // once both exist.
       declared: {
-        value: JSON.stringify([{ name: "bound" }, { name: "late", webServerUrlFromSite: true }]),
+        value: JSON.stringify([{ name: "bound" }, { name: "late", webServerUrlAfter: true }]),
       },
     };
     const preview = await proofStack.mustRun("preview", { config: proofConfig });
     expect(preview.changeSummary).toEqual({ create: 4 });
     expect(sentToKeystoreOrMachine()).toEqual({ roots: 0, servers: 0, binds: 0 });
+    const up = await proofStack.run("up", { config: proofConfig });
+    expect(up.ok).toBe(false);
+    expect(errorsOf(up.diagnostics, "late")).toEqual([expect.stringMatching(LATE_SAYS)]);
+    // Only `bound` was imported (with its CA) and bound; nothing of `late`.
+    expect(sentToKeystoreOrMachine()).toEqual({ roots: 1, servers: 1, binds: 1 });
+    expect((await presentedTo(ca.certPem, proofEmu)).sha256Fingerprint).toBe(fingerprintOf(bound));
   });
 
-  it("up refuses each certificate that cannot work at check, naming the input, and imports and binds none of them", async () => {
-    const up = await proofStack.run("up", {
-      config: {
-        ...proofConfig,
-        declared: {
-          value: JSON.stringify([
-            { name: "bound" },
-            { name: "late", webServerUrlFromSite: true },
-            ...Object.keys(REFUSED).map((name) => ({ name })),
-          ]),
+  // The engine stops an up at the first refusal of check, so each certificate has an up of its own.
+  it.each(Object.keys(REFUSED) as Array<keyof typeof REFUSED>)(
+    "up of %s stops at check, naming the input, and imports and binds nothing",
+    async (name) => {
+      const before = sentToKeystoreOrMachine();
+      const up = await proofStack.run("up", {
+        config: {
+          ...proofConfig,
+          declared: { value: JSON.stringify([{ name: "bound" }, { name }]) },
         },
-      },
-      options: { continueOnError: true },
-    });
-    expect(up.ok).toBe(false);
-    for (const [name, { says }] of Object.entries(REFUSED)) {
+      });
+      expect(up.ok).toBe(false);
       const errors = errorsOf(up.diagnostics, name);
-      expect(errors).toEqual([expect.stringMatching(says)]);
+      expect(errors).toEqual([expect.stringMatching(REFUSED[name].says)]);
       expect(errors[0]).toMatch(/has a problem: /);
-    }
-    // Unknown at preview, known at up once the site exists: refused before its import.
-    expect(errorsOf(up.diagnostics, "late")).toEqual([expect.stringMatching(LATE_SAYS)]);
-    // Only the certificate that works was imported (with its CA) and bound.
-    expect(sentToKeystoreOrMachine()).toEqual({ roots: 1, servers: 1, binds: 1 });
-    const presented = await presentedCertificate({
-      host: MACHINE,
-      port: Number(new URL(proofEmu.adminUrl).port),
-      trust: { trustOnly: ca.certPem },
-    });
-    expect(presented.sha256Fingerprint).toBe(fingerprintOf(bound));
-    for (const secret of [PFX_PASSWORD, "pfx-Not-The-Password-9"]) {
-      expect(up.output + up.stderr).not.toContain(secret);
-    }
-  });
+      expect(sentToKeystoreOrMachine()).toEqual(before);
+      for (const secret of [PFX_PASSWORD, "pfx-Not-The-Password-9"]) {
+        expect(up.output + up.stderr).not.toContain(secret);
+      }
+    },
+  );
 
   it("once the bound certificate has expired, the stack still previews and refreshes, and refresh says it expired", async () => {
     const config = { ...proofConfig, declared: { value: JSON.stringify([{ name: "bound" }]) } };
     const expiry = new X509Certificate(bound.certPem).validToDate.getTime();
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now() + 1_000)));
     // The machine presents a certificate no client accepts now.
-    await expect(
-      presentedCertificate({
-        host: MACHINE,
-        port: Number(new URL(proofEmu.adminUrl).port),
-        trust: { trustOnly: ca.certPem },
-      }),
-    ).rejects.toThrow(/has expired/);
+    await expect(presentedTo(ca.certPem, proofEmu)).rejects.toThrow(/has expired/);
     const before = sentToKeystoreOrMachine();
     const preview = await proofStack.mustRun("preview", {
       config,

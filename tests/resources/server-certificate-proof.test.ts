@@ -413,7 +413,7 @@ describe("where the proof runs", () => {
       }
     });
 
-    it("an update that leaves an expired certificate in place is not refused", async () => {
+    it("an update that leaves an expired certificate in place is not refused, and refresh says it expired", async () => {
       // The expired certificate, imported and bound out of band as a stack would have left it.
       const session = createAdminSession({
         adminUrl: emu.adminUrl,
@@ -468,6 +468,23 @@ describe("where the proof runs", () => {
         );
       expect(refused?.message).toMatch(/^pkcs12: the certificate .* expired on /);
       expect(sent()).toBe(before);
+      // A refresh reads the machine and says the certificate it presents has expired.
+      const warnings: string[] = [];
+      const spy = jest.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+        warnings.push(args.map(String).join(" "));
+      });
+      try {
+        await serverCertificate.read("id", olds);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(warnings).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `The certificate ${alias} that machine '127\\.0\\.0\\.1' of .* presents expired on `,
+          ),
+        ),
+      );
     });
   });
 });

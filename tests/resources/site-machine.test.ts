@@ -239,6 +239,30 @@ describe("SiteMachine against emulated machines", () => {
     }
   });
 
+  it("a join under way that outlasts joinMs: an error that says what to check, and still no second joinSite", async () => {
+    const third = await machine("machine-c", { joinDelayMs: 4_000 }, first);
+    try {
+      const earlier = joinSite(
+        third.adminUrl,
+        { siteAdminUrl: first.adminUrl, ...SITE_ADMIN },
+        { tls: { caCert: first.caCert! } },
+      );
+      await until(
+        async () => (await siteMachineNames(first)).includes("machine-c"),
+        "the site to list the joining machine",
+      );
+      const timeouts = { serverReadyMs: 5_000, joinMs: 1_000 };
+      const inputs = await checked(machineInputs(third, first, { timeouts }));
+      await expect(siteMachine.create(inputs)).rejects.toThrow(
+        /which the site lists as joining, did not finish joining the site .* within timeouts\.joinMs .*do not run `pulumi up` again before checking/,
+      );
+      expect(joinRequests(third)).toBe(1);
+      await earlier;
+    } finally {
+      await third.close();
+    }
+  });
+
   it("refuses a machine that is in another site, sending no joinSite", async () => {
     await createSite(second);
     const inputs = await checked(machineInputs(second, first));

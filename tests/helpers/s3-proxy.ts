@@ -4,6 +4,8 @@
  * an object (CopyObject, PutObject, CompleteMultipartUpload) so that two uploads overlap, and with
  * `dropIfNoneMatch` removes the `If-None-Match` header, signing the request again with the
  * store's credentials (the header is signed, so a bare removal would be refused as a forgery).
+ * With `holdPartDeletes` it holds the removal of an upload's temporary `.part` object, which
+ * comes once the archive is under its final key, so that a test can kill the client there.
  */
 import { createHash, createHmac } from "node:crypto";
 import * as http from "node:http";
@@ -17,6 +19,8 @@ export interface S3Proxy {
   writes(): number;
   /** How many requests came with an `If-None-Match` header. */
   conditionals(): number;
+  /** How many DELETE requests of `.part` objects came. */
+  partDeletes(): number;
   close(): Promise<void>;
 }
 
@@ -30,6 +34,11 @@ export interface S3ProxyOptions {
   writeDelayMs: number;
   /** Forward every request without `If-None-Match`, as a store that ignores it would act. */
   dropIfNoneMatch?: boolean;
+  /**
+   * DELETE requests of `.part` objects are forwarded once this settles, and only when their
+   * client is still connected then.
+   */
+  holdPartDeletes?: Promise<unknown>;
 }
 
 /**
@@ -44,6 +53,7 @@ export async function startS3Proxy(options: S3ProxyOptions): Promise<S3Proxy> {
   const upstream = new URL(options.target);
   let writes = 0;
   let conditionals = 0;
+  let partDeletes = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -62,7 +72,16 @@ export async function startS3Proxy(options: S3ProxyOptions): Promise<S3Proxy> {
         (method === "PUT" && !/[?&]partNumber=/.test(path)) ||
         (method === "POST" && /[?&]uploadId=/.test(path));
       if (publishing) writes++;
-      setTimeout(forward, publishing ? options.writeDelayMs : 0);
+      const partDelete = method === "DELETE" && /\.part(\?|$)/.test(path);
+      if (partDelete) partDeletes++;
+      if (partDelete && options.holdPartDeletes !== undefined) {
+        // A client gone meanwhile (killed) never sends it.
+        void options.holdPartDeletes.then(() => {
+          if (!req.socket.destroyed) forward();
+        });
+      } else {
+        setTimeout(forward, publishing ? options.writeDelayMs : 0);
+      }
 
       function forward(): void {
         const out = http.request(
@@ -86,6 +105,7 @@ export async function startS3Proxy(options: S3ProxyOptions): Promise<S3Proxy> {
     url: `http://127.0.0.1:${port}`,
     writes: () => writes,
     conditionals: () => conditionals,
+    partDeletes: () => partDeletes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -31,7 +31,7 @@ closeAfterAll();
 let proxy: FaultProxy | undefined;
 afterAll(() => proxy?.close());
 
-it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importSite and exportSite, recovered: no second importSite, one more export, the collaboration confirmed, the log settings applied", async () => {
+it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importSite, exportSite and the collaboration's read, recovered: no second importSite, one more export, the collaboration confirmed, the log settings applied", async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-import-"));
   const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-export-"));
   const archive = await archiveOf("mission-server", folder);

@@ -4,7 +4,8 @@
  * tests/helpers/object-store.ts): `up` writes the archive to the store with its SHA-256 as the
  * output and the object's metadata, the store's secret key stays encrypted in state, `refresh`
  * after the object is deleted drops the export, and `destroy` keeps the object unless the stack
- * opted in; a SiteImport restores the uploaded object into another site, once.
+ * opted in; a SiteImport restores the uploaded object into another site, once; an export killed
+ * after its archive reached its final key leaves that archive, which no stack records.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +13,8 @@ import { createAdminSession, editLogSettings, getLogSettings } from "../../provi
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startS3Proxy } from "../helpers/s3-proxy";
+import { killedUp, recover } from "./killed-run-support";
 import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
 
 // Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
@@ -121,6 +124,48 @@ it("takes credentials from the AWS environment, and deletes the object on destro
     else process.env.AWS_ACCESS_KEY_ID = saved.id;
     if (saved.key === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
     else process.env.AWS_SECRET_ACCESS_KEY = saved.key;
+  }
+});
+
+it("an export killed after its copy to the final key leaves that archive, recorded by no stack: the recovered up exports again, and destroy removes only its own", async () => {
+  // The upload's temporary object is removed once the archive is under its final key: the proxy
+  // holds that removal until the CLI has been killed there.
+  let killedNow: () => void = () => undefined;
+  const proxy = await startS3Proxy({
+    target: store.endpoint,
+    credentials: { ...store.inputs().objectStoreCredentials, region: store.region },
+    writeDelayMs: 0,
+    holdPartDeletes: new Promise<void>((resolve) => (killedNow = resolve)),
+  });
+  const stack = await stackWith("killed-export");
+  process.env.TEST_S3_SECRET_ACCESS_KEY = store.secretAccessKey;
+  try {
+    const prefix = "killed-export/";
+    const settings = config({
+      uploadTo: { value: `s3://${BUCKET}/${prefix}` },
+      s3Endpoint: { value: proxy.url },
+      s3AccessKeyId: { value: store.accessKeyId },
+      deleteBackupOnDestroy: { value: "true" },
+    });
+    const killed = await killedUp(stack, settings, () => proxy.partDeletes() === 1);
+    killedNow();
+    expect(killed.ok).toBe(false);
+    const archives = async () =>
+      (await store.keys(BUCKET, prefix)).filter((key) => key.endsWith(".agssite"));
+    const [left, ...others] = await archives();
+    expect(others).toEqual([]);
+    expect((await store.digest(BUCKET, left!)).metadata.sha256).toEqual(expect.any(String));
+
+    await recover(stack);
+    const up = await stack.mustRun("up", { config: settings });
+    const own = keyOf((up.outputs as Record<string, unknown>).objectUrl);
+    expect(own).not.toBe(left);
+    expect((await archives()).sort()).toEqual([left, own].sort());
+    await stack.mustRun("destroy", { config: settings });
+    expect(await archives()).toEqual([left]);
+  } finally {
+    delete process.env.TEST_S3_SECRET_ACCESS_KEY;
+    await proxy.close();
   }
 });
 

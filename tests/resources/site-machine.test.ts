@@ -215,25 +215,48 @@ describe("SiteMachine against emulated machines", () => {
     expect(joinRequests(second)).toBe(1);
   });
 
+  /**
+   * A machine "machine-c" whose join another client (an interrupted run) sent to the first
+   * machine's site and that takes `joinDelayMs`; resolves once the site lists it, with that join.
+   */
+  async function joiningMachine(joinDelayMs: number) {
+    const third = await machine("machine-c", { joinDelayMs }, first);
+    const earlier = joinSite(
+      third.adminUrl,
+      { siteAdminUrl: first.adminUrl, ...SITE_ADMIN },
+      { tls: { caCert: first.caCert! } },
+    );
+    await until(
+      async () => (await siteMachineNames(first)).includes("machine-c"),
+      "the site to list the joining machine",
+    );
+    return { third, earlier };
+  }
+
   it("watches a join already under way (an interrupted run's) to its end, sends no second joinSite, and records the machine as adopted", async () => {
-    const third = await machine("machine-c", { joinDelayMs: 1_500 }, first);
+    const { third, earlier } = await joiningMachine(1_500);
     try {
-      // Another client's joinSite (the killed run's): the site lists the machine from its start.
-      const earlier = joinSite(
-        third.adminUrl,
-        { siteAdminUrl: first.adminUrl, ...SITE_ADMIN },
-        { tls: { caCert: first.caCert! } },
-      );
-      await until(
-        async () => (await siteMachineNames(first)).includes("machine-c"),
-        "the site to list the joining machine",
-      );
       const inputs = await checked(machineInputs(third, first));
       const { outs } = await siteMachine.create(inputs);
       expect(outs).toMatchObject({ state: "adopted", registeredName: "machine-c" });
       expect(await earlier).toMatchObject({ status: "success" });
       expect(joinRequests(third)).toBe(1);
       expect(await siteMachineNames(first)).toEqual(["machine-a", "machine-c"]);
+    } finally {
+      await third.close();
+    }
+  });
+
+  it("a join under way that outlasts joinMs: an error that says what to check, and still no second joinSite", async () => {
+    const { third, earlier } = await joiningMachine(4_000);
+    try {
+      const timeouts = { serverReadyMs: 5_000, joinMs: 1_000 };
+      const inputs = await checked(machineInputs(third, first, { timeouts }));
+      await expect(siteMachine.create(inputs)).rejects.toThrow(
+        /which the site lists as joining, did not finish joining the site .* within timeouts\.joinMs .*do not run `pulumi up` again before checking/,
+      );
+      expect(joinRequests(third)).toBe(1);
+      await earlier;
     } finally {
       await third.close();
     }

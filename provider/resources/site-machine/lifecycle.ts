@@ -200,7 +200,7 @@ async function joinUnderWay(
     name,
     deadline,
     undefined,
-    `The site at ${inputs.siteAdminUrl} lists the machine '${name}', but it did not finish joining`,
+    `The machine '${name}', which the site lists as joining, did not finish joining the site`,
   );
   logInfo(`The machine '${name}' joined the site at ${inputs.siteAdminUrl}; adopted.`);
   return { id: inputs.adminUrl, outs: outputsOf(inputs, "adopted", name, machines) };

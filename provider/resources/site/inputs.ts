@@ -104,6 +104,8 @@ export function siteChangeRefusals(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): CheckFailure[] {
+  // A Site not in the stack yet has nothing to change.
+  if (Object.keys(olds).length === 0) return [];
   const changed = changedDefiningInputs(olds, news);
   if (changed.length === 0 || changed.some((key) => containsUnknown(news[key]))) return [];
   if (olds.deleteSiteOnDestroy === true) return [];
@@ -128,7 +130,6 @@ export const SITE_INPUTS: InputRules = {
   frame: SITE,
   schema: siteInputsSchema,
   crossChecks: allCrossChecks,
-  changeChecks: siteChangeRefusals,
 };
 
 /**

@@ -316,6 +316,7 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
 
 function implementationWith(timing: SiteTiming): ResourceImplementation {
   return implementationOf(SITE_INPUTS, {
+    refusals: siteChangeRefusals,
     diff,
     create: (raw: unknown) => create(raw, timing),
     read,

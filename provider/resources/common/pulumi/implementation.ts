@@ -45,12 +45,6 @@ export interface InputRules {
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
   crossChecks: (values: Record<string, unknown>) => CheckFailure[];
-  /**
-   * Refusals of a change that the old and new inputs tell alone (a change the resource cannot
-   * make): said by check() of a resource already in the stack, whose new inputs are valid, so
-   * that the engine shows them once under the resource and nothing runs, never thrown by diff.
-   */
-  changeChecks?: (olds: Record<string, unknown>, news: Record<string, unknown>) => CheckFailure[];
 }
 
 /**
@@ -103,8 +97,10 @@ interface Lifecycle<O> {
   /**
    * Refusals that can be known from the inputs, and from the recorded ones (`olds`; empty for a
    * resource not in the stack yet), once the schema and the rules across fields pass: `check()`
-   * reports them, so the engine shows them once under the resource and nothing is sent. Values
-   * still unknown (a preview) are left to create or update, which must refuse them there.
+   * reports them, so the engine shows them once under the resource and nothing is sent (never an
+   * error thrown by diff, which the dynamic-provider host prints twice). Values still unknown (a
+   * preview) are left to create or update, which must refuse them there. The one hook for both a
+   * change a resource cannot make (Site's) and what its inputs prove (ServerCertificate's).
    */
   refusals?: (olds: Record<string, unknown>, inputs: Record<string, unknown>) => CheckFailure[];
 }
@@ -131,11 +127,7 @@ export function implementationOf<O>(
         // Here only: diff, create and update read the same inputs again, and a warning said at
         // every step would reach the user two or three times for one run.
         warnOfPlainHttp(result.inputs);
-        const oldInputs = withoutProvider(olds ?? {});
-        const isNew = Object.keys(oldInputs).length === 0;
-        if (!isNew && rules.changeChecks !== undefined && result.failures.length === 0) {
-          result.failures.push(...rules.changeChecks(oldInputs, result.inputs));
-        }
+        const isNew = Object.keys(withoutProvider(olds ?? {})).length === 0;
         if (
           lifecycle.preview !== undefined &&
           isNew &&

@@ -8,7 +8,7 @@ import path from "node:path";
 import { FormData, request } from "undici";
 import { startEmulator } from "../../emulator";
 import { PORTAL_NOT_INITIALIZED } from "../../emulator/portal/site";
-import { Harness, send, tempDir, type Answer } from "./support";
+import { Harness, send, SITE_ADMIN, tempDir, type Answer } from "./support";
 
 const ADMIN = { username: "initialadmin", password: "Portal-Initial-Pass-4" };
 /** DSC's `Invoke-CreatePortalSite` form (ArcGIS_Portal.psm1, line 243), with a file store. */
@@ -104,6 +104,18 @@ describe("a portal started in no site", () => {
       description: "",
     });
     expect(made.json.error).toBeUndefined();
+    // Federation, with the new administrator's token: the server's site is then federated.
+    await h.createSite();
+    const siteRoot = h.emu.adminUrl.replace(/\/admin$/, "");
+    const federated = await send(
+      h.agent,
+      "POST",
+      `${portalAdminUrl(h)}/federation/servers/federate`,
+      { form: { token, url: siteRoot, adminUrl: siteRoot, ...SITE_ADMIN, f: "json" } },
+    );
+    expect(federated.json.serverId).toEqual(expect.any(String));
+    const config = await h.admin("security/config", { token: await h.adminToken() });
+    expect(config.json.portalProperties.portalUrl).toEqual(expect.any(String));
   });
 
   it("takes Chef's multipart form (securityQuestion, license file) and Python's fullName", async () => {

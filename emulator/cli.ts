@@ -92,6 +92,8 @@ interface CliFlags {
   upgradeFrom?: string;
   upgradeDelay?: number;
   restartDelay?: number;
+  portalNoSite: boolean;
+  portalCreateDelay?: number;
   quiet: boolean;
   readyFile?: string;
   exitWithParent: boolean;
@@ -215,6 +217,16 @@ export function buildProgram(): Command {
       "how long a machine's web server takes to restart after its certificate changed (default 200)",
       wholeNumber(),
     )
+    .option(
+      "--portal-no-site",
+      "start the portal in no site, with no users, as a fresh Portal for ArcGIS is: portaladmin/createNewSite creates its administrator (a new data dir only; not with --seed)",
+      false,
+    )
+    .option(
+      "--portal-create-delay <ms>",
+      "how long the portal's createNewSite takes (default 500)",
+      wholeNumber(),
+    )
     .option("--quiet", "no log lines on stderr", false)
     .option(
       "--ready-file <file>",
@@ -285,6 +297,10 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     ...(flags.upgradeFrom === undefined ? {} : { upgradeFrom: flags.upgradeFrom }),
     ...(flags.upgradeDelay === undefined ? {} : { upgradeDelayMs: flags.upgradeDelay }),
     ...(flags.restartDelay === undefined ? {} : { restartDelayMs: flags.restartDelay }),
+    ...(flags.portalNoSite ? { portalNoSite: true } : {}),
+    ...(flags.portalCreateDelay === undefined
+      ? {}
+      : { portalCreateDelayMs: flags.portalCreateDelay }),
   };
 }
 

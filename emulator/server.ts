@@ -30,6 +30,7 @@ import { loggedUrl } from "./core/request-log";
 import type { Runtime } from "./core/runtime";
 import { handleSharing, PORTAL_ROOT_PATH, SHARING_PREFIX } from "./portal/sharing-api";
 import { handlePortalAdmin, PORTALADMIN_PREFIX } from "./portal/portaladmin";
+import { notInitialized, portalSiteReady } from "./portal/site";
 import { handleSignInPages, OAUTH_PAGES_PREFIX } from "./portal/oauth";
 import { withoutTrailingSlash } from "./core/url";
 
@@ -293,6 +294,14 @@ export class RequestHandler {
   }
 
   private async dispatch(target: Target, req: ApiRequest): Promise<Reply> {
+    // A portal in no site serves nothing but the operation that creates its site (portal/site.ts).
+    if (
+      portalApi(target.api) &&
+      !portalSiteReady(this.rt) &&
+      !(target.api === "portaladmin" && target.segments.join("/") === "createNewSite")
+    ) {
+      return notInitialized();
+    }
     switch (target.api) {
       case "admin":
         return handleAdmin(this.rt, req);

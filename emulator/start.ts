@@ -30,7 +30,32 @@ import { certificateAtStart } from "./admin/certificates";
 import { STATE_FILE, StateStore, type EmulatorState } from "./core/state";
 import { loadTls, selfSignedTls, type TlsMaterial } from "./process/tls";
 import { hashPassword } from "./core/tokens";
+import { finishPortalSiteLater } from "./portal/site";
 
+/** The site of a portal that starts with one (seeded or default). */
+const READY_PORTAL_SITE: EmulatorState["portal"]["site"] = {
+  status: "ready",
+  completesAt: null,
+  administrator: null,
+  contentStore: null,
+};
+
+/** A portal in no site (`portalNoSite`): no users until createNewSite (portal/site.ts). */
+function portalInNoSite(): EmulatorState["portal"] {
+  return {
+    id: randomBytes(8).toString("hex").toUpperCase(),
+    name: "Emulated Portal",
+    seedHash: "no-site",
+    users: [],
+    collaborations: [],
+    servers: [],
+    certificates: [],
+    oauthApps: [],
+    site: { status: "none", completesAt: null, administrator: null, contentStore: null },
+  };
+}
+
+/** A portal with its site, as the seed (or the default administrator) makes it. */
 async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState["portal"]> {
   if (seed === null) {
     return {
@@ -48,6 +73,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       servers: [],
       certificates: [],
       oauthApps: [],
+      site: READY_PORTAL_SITE,
     };
   }
   const now = Date.now();
@@ -71,6 +97,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
     servers: [],
     certificates: [],
     oauthApps: [],
+    site: READY_PORTAL_SITE,
   };
 }
 
@@ -86,10 +113,13 @@ async function openState(options: ResolvedOptions): Promise<StateStore> {
     tokenEpoch: 0,
     site: null,
     lastCreateFailure: null,
-    portal: await portalFromSeed(options.seed),
+    portal: options.portalNoSite ? portalInNoSite() : await portalFromSeed(options.seed),
     pendingArchives: [],
     keystore: { entries: [], selfSignedDeleted: false },
   }));
+  if (options.portalNoSite && store.current.portal.seedHash !== "no-site") {
+    options.log("portalNoSite applies to a new data dir only; this one keeps its portal");
+  }
   const { seed } = options;
   if (seed !== null && store.current.portal.seedHash !== seedHash(seed)) {
     const portal = await portalFromSeed(seed);
@@ -227,6 +257,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           )
         : Promise.resolve();
     if (site?.status === "creating") rt.log("resuming a site creation interrupted by a restart");
+    const portalSite = store.current.portal.site;
+    const portalResumed =
+      portalSite.status === "creating"
+        ? finishPortalSiteLater(rt, portalSite).then(
+            () => rt.log("resumed the portal site creation a restart interrupted"),
+            () => undefined,
+          )
+        : Promise.resolve();
     const forget = registerMachine(rt, port);
 
     let closing: Promise<void> | null = null;
@@ -242,6 +280,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await handler.close();
         await closed;
         await resumed;
+        await portalResumed;
         await store.idle();
         await unlock();
         rt.log("stopped");

@@ -34,6 +34,8 @@ export const DEFAULT_EXPORT_DELAY_MS = 500;
 export const DEFAULT_IMPORT_DELAY_MS = 500;
 /** Default of {@link EmulatorOptions.upgradeDelayMs}. */
 export const DEFAULT_UPGRADE_DELAY_MS = 500;
+/** Default of {@link EmulatorOptions.portalCreateDelayMs}. */
+export const DEFAULT_PORTAL_CREATE_DELAY_MS = 500;
 /** Default of {@link EmulatorOptions.restartDelayMs}. */
 export const DEFAULT_RESTART_DELAY_MS = 200;
 
@@ -207,6 +209,14 @@ export interface EmulatorOptions {
   /** How long the `upgrade` operation takes, in ms (`--upgrade-delay`). Default 500. */
   readonly upgradeDelayMs?: number;
   /**
+   * Start the portal in no site, as a fresh Portal for ArcGIS is, with no users
+   * (`--portal-no-site`): `portaladmin/createNewSite` creates its initial administrator
+   * (emulator/portal/site.ts). Applies to a new data dir only; cannot be combined with a seed.
+   */
+  readonly portalNoSite?: boolean;
+  /** How long the portal's createNewSite takes, in ms (`--portal-create-delay`). Default 500. */
+  readonly portalCreateDelayMs?: number;
+  /**
    * How long a machine's web server takes to restart after `machines/<name>/edit` changed its
    * certificate, in ms (`--restart-delay`): the new certificate is presented to connections made
    * after it (emulator/admin/certificates.ts). Default 200.
@@ -244,6 +254,8 @@ export interface ResolvedOptions {
   readonly failCreate: string | undefined;
   readonly upgradeFrom: string | null;
   readonly upgradeDelayMs: number;
+  readonly portalNoSite: boolean;
+  readonly portalCreateDelayMs: number;
   readonly restartDelayMs: number;
   readonly log: (line: string) => void;
 }
@@ -360,6 +372,12 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
   if (upgradeFrom !== null && !/^\d{1,3}\.\d{1,2}(\.\d{1,2})?$/.test(upgradeFrom.trim())) {
     throw new Error(`Option upgradeFrom must look like 11.2 or 10.9.1, got '${upgradeFrom}'.`);
   }
+  const portalNoSite = options.portalNoSite ?? false;
+  if (portalNoSite && seed !== null) {
+    throw new Error(
+      "Option portalNoSite (--portal-no-site) cannot be combined with a seed: a portal in no site has no users; createNewSite makes its administrator.",
+    );
+  }
   const quiet = options.quiet ?? false;
   const sink = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let tls: ResolvedOptions["tls"] = "generate";
@@ -417,6 +435,12 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       "upgradeDelayMs",
       options.upgradeDelayMs,
       DEFAULT_UPGRADE_DELAY_MS,
+    ),
+    portalNoSite,
+    portalCreateDelayMs: nonNegativeInteger(
+      "portalCreateDelayMs",
+      options.portalCreateDelayMs,
+      DEFAULT_PORTAL_CREATE_DELAY_MS,
     ),
     restartDelayMs: nonNegativeInteger(
       "restartDelayMs",

@@ -209,6 +209,27 @@ export type PortalCertificate = z.infer<typeof PortalCertificate>;
 /** An ArcGIS server federated with this portal (portal/federation.ts). */
 export type FederatedServer = z.infer<typeof FederatedServer>;
 
+const PortalSiteRecord = z.object({
+  status: z.enum(["none", "creating", "ready"]),
+  /** When a creation completes (epoch ms); kept so a restart resumes the countdown. */
+  completesAt: z.number().nullable(),
+  /** What createNewSite gave for its initial administrator (never the password or answer). */
+  administrator: z
+    .object({
+      username: z.string(),
+      fullname: z.string(),
+      email: z.string(),
+      description: z.string(),
+      securityQuestionIdx: z.string().nullable(),
+      userLicenseTypeId: z.string().nullable(),
+    })
+    .nullable(),
+  /** The content store's kind as createNewSite gave it (never its connection string). */
+  contentStore: z
+    .object({ type: z.string().nullable(), provider: z.string().nullable() })
+    .nullable(),
+});
+
 const KeystoreEntry = z.object({
   /** As the keystore holds it: lower case (emulator/admin/certificates.ts). */
   alias: z.string(),
@@ -244,6 +265,16 @@ const EmulatorState = z.object({
     certificates: z.array(PortalCertificate).default([]),
     /** Built-in apps whose redirect URIs were updated; absent in earlier data dirs. */
     oauthApps: z.array(OAuthAppRecord).default([]),
+    /**
+     * The portal's own site (portal/site.ts): `none` until createNewSite, `creating` while it
+     * runs; a seeded portal, and any portal of an earlier data dir, is `ready`.
+     */
+    site: PortalSiteRecord.default({
+      status: "ready",
+      completesAt: null,
+      administrator: null,
+      contentStore: null,
+    }),
   }),
   /** Temporary archive files being written; removed at start-up after a crash. */
   pendingArchives: z.array(z.string()),

@@ -1,7 +1,8 @@
 /**
  * The portal's administrative API under {@link PORTALADMIN_PREFIX} (`{portal}/portaladmin`): its
  * federation resource (portal/federation.ts) and its keystore's root certificates
- * (portal/certificates.ts). Errors are in the sharing API's form, which Chef's
+ * (portal/certificates.ts), and createNewSite, which creates the portal's own site
+ * (portal/site.ts). Errors are in the sharing API's form, which Chef's
  * `validate_response` reads (`error.message`), for both APIs of the portal.
  */
 import { json, SharingError, type ApiRequest, type Reply } from "../core/http";
@@ -9,6 +10,7 @@ import { PORTAL_VERSION } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import { handleCertificates } from "./certificates";
 import { handleFederation } from "./federation";
+import { createPortalSite } from "./site";
 import { requireAdmin } from "./users";
 
 /** Path of the portal's administrative root. */
@@ -23,6 +25,7 @@ export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<R
     requireAdmin(rt, req);
     return json({ resources: ["federation"], version: `${PORTAL_VERSION}.0` });
   }
+  if (first === "createNewSite" && rest.length === 0) return createPortalSite(rt, req);
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);

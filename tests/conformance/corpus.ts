@@ -188,12 +188,15 @@ export interface ConformanceCase {
    * site not yet). `federated-site`: a site the emulator's own portal has federated.
    * `federated-with-another-portal`: a site another emulator's portal has federated (the request
    * goes to the first emulator's own portal).
+   * `portal-no-site`: no server site, and the emulator's portal started in no site (`portalNoSite`);
+   * in every other state the portal has its site.
    * `site-with-certificates`: a site whose machine imported a test CA as the root `rootca` and a
    * server certificate it signed as `gisserver.example.com` (`{rootCertificate}`, `{serverPfx}` and
    * `{pfxPassword}` name the same files and password).
    */
   given:
     | "no-site"
+    | "portal-no-site"
     | "site"
     | "site-being-created"
     | "joining-machine"

@@ -228,7 +228,7 @@ async function given(
   replay: Replay,
   second: Replay | null,
 ): Promise<{ username: string; password: string } | null> {
-  if (c.given === "no-site") return null;
+  if (c.given === "no-site" || c.given === "portal-no-site") return null;
   const creation = creationCaseOf(c.serverType);
   if (c.given === "joining-machine" || c.given === "two-machine-site") {
     const answer = await replay.replay(creation);
@@ -562,6 +562,33 @@ async function replayUpload(
   return answer;
 }
 
+/**
+ * After a portal's createNewSite: a successful one made the portal's site (Chef's site_exist?:
+ * code 499 without a token; DSC then asks for a token with the case's credentials); a refused
+ * one left the portal in no site (DSC's "not initialized" document).
+ */
+async function expectPortalSiteAfter(
+  c: ConformanceCase,
+  replay: Replay,
+  answer: Answer,
+): Promise<void> {
+  const root = await replay.send("GET", "/portaladmin/", [["f", "json"]], {}, "/portal");
+  const created = matchesExpected(answer.json, { status: "success" }).length === 0;
+  if (!created) {
+    expect(root.json).toMatchObject({ status: "error", messages: [expect.any(String)] });
+    return;
+  }
+  expect(matchesExpected(root.json, { error: { code: 499 } })).toEqual([]);
+  const token = await replay.send(
+    "POST",
+    "/sharing/rest/generateToken",
+    [...Object.entries(credentialsOf(c)), ["referer", REFERER], ["f", "json"]],
+    {},
+    "/portal",
+  );
+  expect(token.json).toMatchObject({ token: expect.any(String) });
+}
+
 /** The answer has the HTTP status and the body the case shows (placeholders filled). */
 function expectAnswer(answer: Answer, expected: CaseAnswer, placeholders: Placeholders): void {
   const { httpStatus } = expected;
@@ -579,7 +606,10 @@ describe("the conformance corpus replayed against the emulator", () => {
   let replay: Replay | null = null;
   let second: Replay | null = null;
 
-  /** `{rootCertificate}` (a CA's PEM), `{serverPfx}` (a certificate it signed) and `{pfxPassword}`. */
+  /**
+   * `{rootCertificate}` (a CA's PEM), `{serverPfx}` (a certificate it signed), `{pfxPassword}`,
+   * and `{portalLicense}` (a portal license file, never checked).
+   */
   let pki: Placeholders;
 
   beforeAll(async () => {
@@ -590,7 +620,9 @@ describe("the conformance corpus replayed against the emulator", () => {
       rootCertificate: path.join(exportFolder, "rootca.cer"),
       serverPfx: path.join(exportFolder, "gisserver.pfx"),
       pfxPassword: "conformance-Pfx-1",
+      portalLicense: path.join(exportFolder, "portal-license.json"),
     };
+    await fs.writeFile(pki.portalLicense!, JSON.stringify({ license: "conformance" }));
     await fs.writeFile(pki.rootCertificate!, ca.certPem);
     await fs.writeFile(pki.serverPfx!, pkcs12(server, pki.pfxPassword!, { chain: [ca.certPem] }));
   });
@@ -618,6 +650,8 @@ describe("the conformance corpus replayed against the emulator", () => {
         importDelayMs: 20,
         upgradeDelayMs: 20,
         exportRoots: [exportFolder],
+        portalNoSite: c.given === "portal-no-site",
+        portalCreateDelayMs: 20,
       };
       if (c.given === "upgrade-required") {
         // The site is created by the former version, then the software is "upgraded": the same
@@ -687,7 +721,8 @@ describe("the conformance corpus replayed against the emulator", () => {
       const answer =
         c.request.files === undefined
           ? await target.replay(c, headers)
-          : c.request.path.toLowerCase().includes("/sslcertificates/")
+          : c.request.path.toLowerCase().includes("/sslcertificates/") ||
+              c.request.root === "portal"
             ? await target.sendMultipart(
                 fill(c.request.path, target.placeholders),
                 formFields(c, target.placeholders),
@@ -720,6 +755,9 @@ describe("the conformance corpus replayed against the emulator", () => {
         const authorized = await replay.send("GET", "/admin/", [["f", "json"]], siteHeaders);
         expect(authorized.json).toMatchObject({ resources: expect.any(Array) });
         await expectStoredAsSent(c, replay, siteHeaders);
+      }
+      if (c.request.path === "/portaladmin/createNewSite" && c.given === "portal-no-site") {
+        await expectPortalSiteAfter(c, replay, answer);
       }
       if (twoMachines) await expectMachinesAfter(c, replay, second!, credentials!);
     } finally {

@@ -107,6 +107,12 @@ import { dscMissionDeleteSite } from "./cases/dsc-mission-delete-site";
 import { chefArcgisServerHealthcheckLowercase } from "./cases/chef-arcgis-server-healthcheck-lowercase";
 import { chefPortalGenerateToken } from "./cases/chef-portal-generate-token";
 import { chefPortalSiteExists } from "./cases/chef-portal-site-exists";
+import { dscPortalNoSite } from "./cases/dsc-portal-no-site";
+import { dscPortalCreateSite } from "./cases/dsc-portal-create-site";
+import { chefPortalCreateSite } from "./cases/chef-portal-create-site";
+import { pythonPortalCreateSite } from "./cases/python-portal-create-site";
+import { chefPortalCreateSiteExists } from "./cases/chef-portal-create-site-exists";
+import { dscPortalCreateSiteMissingEmail } from "./cases/dsc-portal-create-site-missing-email";
 import { chefPortalFederateServer } from "./cases/chef-portal-federate-server";
 import { chefPortalFederateServerFederatedElsewhere } from "./cases/chef-portal-federate-server-federated-elsewhere";
 import { chefPortalServers } from "./cases/chef-portal-servers";
@@ -228,4 +234,10 @@ export const CASES: readonly ConformanceCase[] = [
   dscArcgisServerTokenSettingsUpdate,
   dscArcgisServerRegisterDirectory,
   chefPortalCertificateAbsent,
+  dscPortalNoSite,
+  dscPortalCreateSite,
+  chefPortalCreateSite,
+  pythonPortalCreateSite,
+  chefPortalCreateSiteExists,
+  dscPortalCreateSiteMissingEmail,
 ];

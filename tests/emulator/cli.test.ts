@@ -395,6 +395,41 @@ describe("the arcgis-admin-emulator CLI", () => {
     expect(other.stderr).toContain("holds a site of a video-server");
   });
 
+  it("starts the portal in no site with --portal-no-site, and refuses it with --seed", async () => {
+    const s = await start([
+      "--data-dir",
+      dataDir,
+      "--portal-no-site",
+      "--portal-create-delay",
+      "0",
+    ]);
+    const portalAdmin = s.ready.sharingUrl.replace(/\/sharing\/rest$/, "/portaladmin");
+    expect((await send(s.agent, "GET", `${portalAdmin}/?f=json`)).json.status).toBe("error");
+    const created = await send(s.agent, "POST", `${portalAdmin}/createNewSite`, {
+      form: {
+        username: "cliadmin",
+        password: "Cli-Portal-Pass-5",
+        fullname: "CLI Administrator",
+        email: "cli@example.com",
+        contentStore: JSON.stringify({ type: "fileStore", provider: "FileSystem" }),
+        f: "json",
+      },
+    });
+    expect(created.json).toEqual({ status: "success" });
+    expect((await send(s.agent, "GET", `${portalAdmin}/?f=json`)).json.error.code).toBe(499);
+    await s.stop();
+    const seedFile = path.join(dataDir, "seed.json");
+    await fs.writeFile(
+      seedFile,
+      JSON.stringify({
+        portal: { id: "P", users: [{ username: "u", password: "p", role: "org_admin" }] },
+      }),
+    );
+    const refused = await run(["--data-dir", dataDir, "--portal-no-site", "--seed", seedFile]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--portal-no-site");
+  });
+
   it("serves plain HTTP with --no-tls and the seed's portal with --seed", async () => {
     const seedFile = path.join(dataDir, "seed.json");
     await fs.writeFile(

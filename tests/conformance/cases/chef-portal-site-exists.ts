@@ -37,7 +37,7 @@ export const chefPortalSiteExists: ConformanceCase = {
     },
   },
   assumptions: [
-    "The emulated portal always has a site, so an unauthenticated request is always code 499 (token required).",
+    "The emulated portal has its site unless started in no site (portalNoSite), so an unauthenticated request here is code 499 (token required).",
   ],
   client: {
     operation: "none",

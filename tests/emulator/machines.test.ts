@@ -49,7 +49,7 @@ describe("emulated machines of one site", () => {
   }
 
   beforeEach(async () => {
-    a = await machine("machine-a", { exportDelayMs: 1_000 });
+    a = await machine("machine-a", { exportDelayMs: 3_000 });
     b = await machine("machine-b", { joinDelayMs: 500 });
     expect((await post(a, "createNewSite", ADMIN)).json).toEqual({ status: "success" });
   });
@@ -107,7 +107,12 @@ describe("emulated machines of one site", () => {
     await join(b, a);
     const auth = { token: await token(a) };
     const exporting = post(a, "exportSite", auth);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the export has reached the machine (how soon depends on the machine's load); it then
+    // runs for exportDelayMs.
+    while (!a.requestLog().some((r) => r.url.split("?")[0]!.endsWith("/exportSite"))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await post(a, "machines/machine-b/unregister", auth)).json).toMatchObject({
       error: { code: 409 },
     });

@@ -12,6 +12,8 @@ export default tseslint.config(
       ".pulumi-state/**",
       // JavaScript other than the scripts and the configs: fixtures and programs run as they are.
       "{bench,examples,tests,tools,provider,emulator}/**/*.{js,mjs,cjs}",
+      // ...but the code generator is a script like those of scripts/.
+      "!tools/codegen/**",
     ],
   },
   eslint.configs.recommended,
@@ -36,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
+    files: ["{scripts,tools/codegen}/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
     rules: {
       // tsc checks these files (tsconfig.scripts.json: checkJs), and reports undefined names
       // with Node's own types, which no-undef does not know.
@@ -44,7 +46,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.cjs", "jest*.config.js"],
+    files: ["{scripts,tools/codegen}/**/*.cjs", "jest*.config.js"],
     rules: {
       // CommonJS is what these files are (Jest suites require them as they are).
       "@typescript-eslint/no-require-imports": "off",

@@ -2,7 +2,7 @@
 // @ts-check
 "use strict";
 /**
- * `npm run build`: writes what the resources' definitions imply (scripts/definitions.cjs), then
+ * `npm run build`: writes what the resources' definitions imply (tools/codegen/definitions.cjs), then
  * compiles provider/ and emulator/ into dist/ (tsconfig.build.json), incrementally.
  *
  * The compiler's record of the last build (`--tsBuildInfoFile`) is kept in dist/ itself, so that
@@ -65,7 +65,8 @@ async function build() {
   stamp.removeStamp(REPO_ROOT);
   // What the resources' definitions imply (generated.ts, the docs' argument tables) is written
   // before compiling, so that the compiler checks it with the rest.
-  for (const file of await require("./definitions.cjs").generate()) console.log(`wrote ${file}`);
+  for (const file of await require("../tools/codegen/definitions.cjs").generate())
+    console.log(`wrote ${file}`);
   const missing = SOURCES.some((folder) =>
     sourceModules(folder).some((module) => !fs.existsSync(path.join(DIST, folder, `${module}.js`))),
   );

@@ -17,7 +17,7 @@ import {
 } from "../../provider/client";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
-import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
+import type { SiteImportOutputs } from "../../provider/resources/site-import/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { SuiteFigures } from "../results/record";

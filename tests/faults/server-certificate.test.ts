@@ -16,7 +16,7 @@ import {
   presentedCertificate,
 } from "../../provider/client";
 import { isPartialCreate } from "../../provider/resources/common/pulumi/partial-create";
-import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/inputs";
+import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/generated";
 import {
   implementation as serverCertificate,
   keystoreAlias,

@@ -8,22 +8,22 @@
 import fc from "fast-check";
 import type { z } from "zod";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
-import { collaborationInputsSchema } from "../../provider/resources/collaboration/inputs";
+import { COLLABORATION } from "../../provider/resources/collaboration/definition";
 import {
   type CheckFailure,
   formatPath,
   UNKNOWN,
 } from "../../provider/resources/common/inputs/check";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
-import { siteExportInputsSchema } from "../../provider/resources/site-export/inputs";
+import { SITE_EXPORT } from "../../provider/resources/site-export/definition";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import {
   CLEANUP_MODES,
   CONFIG_STORE_TYPES,
   DIRECTORY_TYPES,
   LOG_LEVELS,
-  siteInputsSchema,
-} from "../../provider/resources/site/inputs";
+  SITE,
+} from "../../provider/resources/site/definition";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
 import { SuiteFigures } from "../results/record";
 
@@ -348,7 +348,7 @@ const RESOURCES: Resource[] = [
   {
     name: "Site",
     check: (news) => site.check({}, news),
-    keys: schemaKeys(siteInputsSchema()),
+    keys: schemaKeys(SITE.rules.schema()),
     valid: validSite,
     fields: {
       serverType: "text",
@@ -372,7 +372,7 @@ const RESOURCES: Resource[] = [
   {
     name: "SiteExport",
     check: (news) => siteExport.check({}, news),
-    keys: schemaKeys(siteExportInputsSchema()),
+    keys: schemaKeys(SITE_EXPORT.rules.schema()),
     valid: validSiteExport,
     fields: {
       adminUrl: "url",
@@ -389,7 +389,7 @@ const RESOURCES: Resource[] = [
   {
     name: "Collaboration",
     check: (news) => collaboration.check({}, news),
-    keys: schemaKeys(collaborationInputsSchema()),
+    keys: schemaKeys(COLLABORATION.rules.schema()),
     valid: validCollaboration,
     fields: {
       sharingUrl: "url",

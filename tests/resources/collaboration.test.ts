@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createPortalSession, deleteCollaboration } from "../../provider/client";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
-import type { CollaborationOutputs } from "../../provider/resources/collaboration/inputs";
+import type { CollaborationOutputs } from "../../provider/resources/collaboration/generated";
 import {
   collaborationExists,
   portalSeed,

@@ -15,41 +15,7 @@ import type {
 } from "../../provider/resources/common/inputs/definition";
 import { PLUGIN_RESOURCES, type PluginResource } from "../../provider/plugin/resources";
 import { packageSchema } from "../../provider/plugin/schema";
-import * as collaboration from "../../provider/resources/collaboration/inputs";
-import * as federation from "../../provider/resources/federation/inputs";
-import * as logSettings from "../../provider/resources/log-settings/inputs";
-import * as serverCertificate from "../../provider/resources/server-certificate/inputs";
-import * as siteExport from "../../provider/resources/site-export/inputs";
-import * as siteImport from "../../provider/resources/site-import/inputs";
-import * as siteMachine from "../../provider/resources/site-machine/inputs";
-import * as site from "../../provider/resources/site/inputs";
-import * as siteUpgrade from "../../provider/resources/site-upgrade/inputs";
-import * as systemProperties from "../../provider/resources/system-properties/inputs";
-
 const ROOT = path.resolve(__dirname, "..", "..");
-
-/** The lists each lifecycle reads, by resource, and the flag each is derived from. */
-const LISTS: Record<string, { replaces?: readonly string[]; stateOnly: readonly string[] }> = {
-  Site: { replaces: site.SITE_DEFINING_INPUTS, stateOnly: site.STATE_ONLY_INPUTS },
-  SiteExport: { replaces: siteExport.REPLACING_INPUTS, stateOnly: siteExport.STATE_ONLY_INPUTS },
-  SiteImport: { stateOnly: siteImport.STATE_ONLY_INPUTS },
-  SiteMachine: { replaces: siteMachine.REPLACING_INPUTS, stateOnly: siteMachine.STATE_ONLY_INPUTS },
-  LogSettings: { replaces: logSettings.REPLACING_INPUTS, stateOnly: logSettings.STATE_ONLY_INPUTS },
-  SystemProperties: {
-    replaces: systemProperties.REPLACING_INPUTS,
-    stateOnly: systemProperties.STATE_ONLY_INPUTS,
-  },
-  SiteUpgrade: { replaces: siteUpgrade.REPLACING_INPUTS, stateOnly: siteUpgrade.STATE_ONLY_INPUTS },
-  ServerCertificate: {
-    replaces: serverCertificate.REPLACING_INPUTS,
-    stateOnly: serverCertificate.STATE_ONLY_INPUTS,
-  },
-  Collaboration: {
-    replaces: collaboration.REPLACING_INPUTS,
-    stateOnly: collaboration.STATE_ONLY_INPUTS,
-  },
-  Federation: { replaces: federation.REPLACING_INPUTS, stateOnly: federation.STATE_ONLY_INPUTS },
-};
 
 interface Wrapped {
   optional: boolean;
@@ -85,10 +51,10 @@ interface Declared {
   outputs: Map<string, { doc: string }>;
 }
 
-/** The Args and class of every resource.ts, as a program using the package sees them. */
+/** The Args and class of every generated.ts, as a program using the package sees them. */
 function declaredForms(): Map<string, Declared> {
   const files = PLUGIN_RESOURCES.map((r) =>
-    path.join(ROOT, "provider", "resources", r.definition.folder, "resource.ts"),
+    path.join(ROOT, "provider", "resources", r.definition.folder, "generated.ts"),
   );
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2023,
@@ -180,10 +146,9 @@ describe.each(PLUGIN_RESOURCES.map((r): [string, PluginResource] => [r.type, r])
     it("is the diff's replace and state-only lists, and the frame's keys and secrets", () => {
       const flagged = (flag: "replaces" | "stateOnly") =>
         inputs.filter(([, spec]) => spec[flag] === true).map(([key]) => key);
-      const lists = LISTS[type]!;
-      expect([...lists.stateOnly]).toEqual(flagged("stateOnly"));
-      if (lists.replaces !== undefined) expect([...lists.replaces]).toEqual(flagged("replaces"));
       const { frame } = resource;
+      expect([...frame.stateOnly]).toEqual(flagged("stateOnly"));
+      expect([...frame.replacing]).toEqual(flagged("replaces"));
       const asArguments = Object.entries(definition.outputs)
         .filter(([, spec]) => spec.registeredAsArgument === true)
         .map(([key]) => key);
@@ -235,7 +200,7 @@ describe.each(PLUGIN_RESOURCES.map((r): [string, PluginResource] => [r.type, r])
 it("writes today's generated.ts and docs tables from the definitions (npm run build)", () => {
   const result = spawnSync(
     process.execPath,
-    [path.join(ROOT, "scripts", "definitions.cjs"), "--check"],
+    [path.join(ROOT, "tools", "codegen", "definitions.cjs"), "--check"],
     {
       cwd: ROOT,
       encoding: "utf8",

@@ -16,7 +16,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { implementation as federation } from "../../provider/resources/federation/lifecycle";
-import type { FederationOutputs } from "../../provider/resources/federation/inputs";
+import type { FederationOutputs } from "../../provider/resources/federation/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 import { generate } from "selfsigned";

@@ -18,7 +18,7 @@ import {
 import { ledgerAfter, restorePlan, leftMessage } from "../../provider/resources/common/kept/ledger";
 import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
 import { implementation as systemProperties } from "../../provider/resources/system-properties/lifecycle";
-import { logSettingsImporter } from "../../provider/resources/log-settings/import";
+import { importer as logSettingsImporter } from "../../provider/resources/log-settings/import";
 import { parseImportId } from "../../provider/resources/common/pulumi/importer";
 import { withOperationLogger } from "../../provider/resources/common/messages/operation-log";
 import type { ResourceImplementation } from "../../provider/resources/common/pulumi/lazy-provider";

@@ -13,7 +13,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
-import type { LogSettingsOutputs } from "../../provider/resources/log-settings/inputs";
+import type { LogSettingsOutputs } from "../../provider/resources/log-settings/generated";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 

@@ -23,7 +23,7 @@ import {
   implementation as serverCertificate,
   keystoreAlias,
 } from "../../provider/resources/server-certificate/lifecycle";
-import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/inputs";
+import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   issueIntermediateCa,

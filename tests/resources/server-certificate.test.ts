@@ -19,7 +19,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { isPartialCreate } from "../../provider/resources/common/pulumi/partial-create";
-import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/inputs";
+import type { ServerCertificateOutputs } from "../../provider/resources/server-certificate/generated";
 import {
   implementation as serverCertificate,
   keystoreAlias,

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { createAdminSession, exportSite, verifyArchive } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
-import type { SiteExportOutputs } from "../../provider/resources/site-export/inputs";
+import type { SiteExportOutputs } from "../../provider/resources/site-export/generated";
 import {
   runTempDir,
   siteInputs,

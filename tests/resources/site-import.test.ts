@@ -21,7 +21,7 @@ import {
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
-import type { SiteImportOutputs } from "../../provider/resources/site-import/inputs";
+import type { SiteImportOutputs } from "../../provider/resources/site-import/generated";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
 import {
   runTempDir,

@@ -13,7 +13,7 @@ import {
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
-import type { SiteMachineOutputs } from "../../provider/resources/site-machine/inputs";
+import type { SiteMachineOutputs } from "../../provider/resources/site-machine/generated";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { until } from "../helpers/until";
 

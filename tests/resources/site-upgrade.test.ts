@@ -16,7 +16,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { implementation as siteUpgrade } from "../../provider/resources/site-upgrade/lifecycle";
-import type { SiteUpgradeOutputs } from "../../provider/resources/site-upgrade/inputs";
+import type { SiteUpgradeOutputs } from "../../provider/resources/site-upgrade/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 

@@ -14,7 +14,7 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { implementation as systemProperties } from "../../provider/resources/system-properties/lifecycle";
-import type { SystemPropertiesOutputs } from "../../provider/resources/system-properties/inputs";
+import type { SystemPropertiesOutputs } from "../../provider/resources/system-properties/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
 

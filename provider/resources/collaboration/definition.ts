@@ -4,13 +4,38 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { defineResource } from "../common/inputs/definition";
+import { type CheckFailure, defineResource } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
 import { portalInputs, portalTlsInput } from "../common/inputs/portal";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { CollaborationInputs } from "./generated";
 
 const portal = portalInputs();
 
-/** @internal */
+/**
+ * The sharing API's name for the portal one is signed in to: `portals/self`.
+ *
+ * @internal
+ */
+export const SELF = "self";
+
+/**
+ * A distributed collaboration whose deletion this stack owns: `pulumi destroy` calls
+ * `POST {base_url}/portals/<portal_id>/collaborations/<id>/delete` (host) or
+ * `.../removeParticipation` (guest, with leaveAsGuest).
+ *
+ * @example
+ * ```ts
+ * new Collaboration("partners", {
+ *   sharingUrl: "https://portal.example.com/portal/sharing/rest",
+ *   collaborationId: "8ba8a0b9c5d94c35b2c8f3a1e4d2c7b6",
+ *   username: "portaladmin",
+ *   password: config.requireSecret("portalPassword"),
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const COLLABORATION_DEFINITION = defineResource({
   type: "Collaboration",
   folder: "collaboration",
@@ -88,4 +113,48 @@ export const COLLABORATION_DEFINITION = defineResource({
         "(absent from state written before it existed: declared).",
     },
   },
+  connection: "portal",
+  importable: true,
+  crossChecks: collaborationCrossChecks,
+  // A portal id that was looked up (not given) is not an input.
+  fromOutputs: (values) => {
+    if (values.portalIdGiven === false) delete values.portalId;
+  },
 });
+
+/**
+ * Rules across fields: credentials are username and password, or a token.
+ *
+ * @internal
+ */
+export function collaborationCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const withPassword = values.username !== undefined || values.password !== undefined;
+  if (withPassword && values.token !== undefined) {
+    return [
+      { property: "token", reason: "give either username and password, or a token, not both" },
+    ];
+  }
+  if (values.token !== undefined) return [];
+  const failures: CheckFailure[] = [];
+  if (values.username === undefined) {
+    failures.push({
+      property: "username",
+      reason: "required (with password), unless a token is given",
+    });
+  }
+  if (values.password === undefined) {
+    failures.push({
+      property: "password",
+      reason: "required (with username), unless a token is given",
+    });
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `Collaboration`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const COLLABORATION = resourceFrame<CollaborationInputs>()(COLLABORATION_DEFINITION);

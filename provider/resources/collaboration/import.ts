@@ -6,10 +6,10 @@
  */
 import { type Importer, type Values } from "../common/pulumi/importer";
 import { confirm } from "./lifecycle";
-import { parseCollaborationInputs } from "./inputs";
+import { COLLABORATION } from "./definition";
 
 /** @internal */
-export const collaborationImporter: Importer = {
+export const importer: Importer = {
   idFormat: "<collaborationId> or <portalId>/<collaborationId>",
   options: [],
   fromId(id) {
@@ -25,7 +25,7 @@ export const collaborationImporter: Importer = {
       : { collaborationId: parts[0] };
   },
   async adopt(_id, raw: Values) {
-    const { id, outs } = await confirm(parseCollaborationInputs(raw), "adopted");
+    const { id, outs } = await confirm(COLLABORATION.parse(raw), "adopted");
     return { id, outs: outs as unknown as Values };
   },
 };

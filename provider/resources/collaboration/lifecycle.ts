@@ -3,8 +3,8 @@
  * the resource confirms the collaboration; destroying it deletes the collaboration (host) or
  * removes this portal's participation (guest). Reads top-down as its lifecycle: check (the input
  * rules), diff, create, read, update, delete; then the implementation the host loads from this
- * module's path, and the provider that loads it. Inputs: `inputs.ts`; the Resource
- * class: `resource.ts`.
+ * module's path, and the provider that loads it. Its inputs, class and frame derive from
+ * `definition.ts` (`generated.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -16,22 +16,15 @@ import {
   portalSelf,
   removeParticipation,
 } from "../../client";
-import {
-  COLLABORATION_INPUTS,
-  type CollaborationInputs,
-  type CollaborationOutputs,
-  parseCollaborationInputs,
-  REPLACING_INPUTS,
-  SELF,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { COLLABORATION_DEFINITION } from "./definition";
+import { COLLABORATION_DEFINITION, COLLABORATION } from "./definition";
 import { implementationOf } from "../common/pulumi/implementation";
 import { portalSessionFor } from "../common/connection/portal";
+import type { CollaborationInputs, CollaborationOutputs } from "./generated";
+import { SELF } from "./definition";
 
 function describeTarget(inputs: CollaborationInputs, portalId: string): string {
   return `collaboration ${inputs.collaborationId} on portal ${portalId} (${inputs.sharingUrl})`;
@@ -55,11 +48,11 @@ function diff(
   const looksUp = news.portalId === undefined || news.portalId === SELF;
   const compared =
     looksUp && !olds.portalIdGiven
-      ? REPLACING_INPUTS.filter((key) => key !== "portalId")
-      : REPLACING_INPUTS;
+      ? COLLABORATION.replacing.filter((key) => key !== "portalId")
+      : COLLABORATION.replacing;
   const replaces = changedInputs(COLLABORATION_DEFINITION, compared, olds, news);
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const updates = COLLABORATION.stateOnly.filter((key) => !sameValue(olds[key], news[key]));
   return { changes: updates.length > 0 };
 }
 
@@ -68,7 +61,7 @@ function diff(
  * and records this portal's role in it (a guest needs leaveAsGuest).
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  return confirm(parseCollaborationInputs(raw), "confirmed");
+  return confirm(COLLABORATION.parse(raw), "confirmed");
 }
 
 /**
@@ -132,7 +125,7 @@ export async function confirm(
 
 /** read (refresh): what the portal has now, each difference named; gone when it no longer exists. */
 async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseCollaborationInputs(props);
+  const inputs = COLLABORATION.parse(props);
   const session = portalSessionFor(inputs);
   let info: Awaited<ReturnType<typeof getCollaboration>>;
   try {
@@ -169,14 +162,14 @@ async function read(id: string, props: CollaborationOutputs): Promise<pulumi.dyn
 }
 
 /** update: state only. */
-const update = stateOnlyUpdate<CollaborationOutputs>(parseCollaborationInputs, STATE_ONLY_INPUTS);
+const update = stateOnlyUpdate<CollaborationOutputs>(COLLABORATION.parse, COLLABORATION.stateOnly);
 
 /**
  * delete: deletes the collaboration (host) or leaves it (guest); already gone is done. One this
  * stack imported is left alone unless deleteAdoptedOnDestroy.
  */
 async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
-  const inputs = parseCollaborationInputs(props);
+  const inputs = COLLABORATION.parse(props);
   const session = portalSessionFor(inputs);
   const target = describeTarget(inputs, props.portalId);
   // An imported collaboration existed before the stack: it is deleted (or left) only on request.
@@ -221,7 +214,7 @@ async function remove(_id: string, props: CollaborationOutputs): Promise<void> {
  *
  * @internal
  */
-export const implementation = implementationOf(COLLABORATION_INPUTS, {
+export const implementation = implementationOf(COLLABORATION.rules, {
   diff,
   create,
   read,

@@ -14,7 +14,7 @@ import {
 } from "../../client";
 import { failureMessage } from "../common/messages/failures";
 import { logInfo } from "../common/messages/log";
-import type { FederationInputs, ServerCertificate } from "./inputs";
+import type { FederationInputs, ServerCertificate } from "./generated";
 
 /** How often the portal is asked whether it answers again after its restart. */
 const RESTART_POLL_MS = 2_000;

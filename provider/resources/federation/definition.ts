@@ -4,8 +4,9 @@
  * table are derived from it.
  */
 import { z } from "zod";
+import { collaborationCrossChecks } from "../collaboration/definition";
 import { SERVER_TYPES } from "../../client";
-import { defineResource, named } from "../common/inputs/definition";
+import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import {
   adminRootSchema,
   httpUrlSchema,
@@ -14,6 +15,8 @@ import {
 } from "../common/inputs/schemas";
 import { portalInputs, portalTlsInput } from "../common/inputs/portal";
 import { SERVER_ROLES } from "./values";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { FederationInputs } from "./generated";
 
 /** Default bound on federate (including finding a lost answer's outcome in the list). */
 export const DEFAULT_FEDERATE_MS = 10 * 60_000;
@@ -23,7 +26,26 @@ export const DEFAULT_RESTART_WAIT_MS = 60_000;
 
 const portal = portalInputs();
 
-/** @internal */
+/**
+ * An ArcGIS server federated with a portal: created with
+ * `POST {portal}/portaladmin/federation/servers/federate`, then its role and function set with
+ * `…/servers/<id>/update`; destroyed with `…/servers/<id>/unfederate`.
+ *
+ * @example
+ * ```ts
+ * new Federation("mission", {
+ *   sharingUrl: "https://portal.example.com/portal/sharing/rest",
+ *   username: "portaladmin",
+ *   password: config.requireSecret("portalPassword"),
+ *   serverType: site.serverType,
+ *   adminUrl: site.adminUrl,
+ *   serverUsername: site.username,
+ *   serverPassword: site.password,
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const FEDERATION_DEFINITION = defineResource({
   type: "Federation",
   folder: "federation",
@@ -205,4 +227,40 @@ export const FEDERATION_DEFINITION = defineResource({
       doc: "The server's type as the portal reports it, e.g. `ARCGIS_MISSION_SERVER`.",
     },
   },
+  connection: "portal",
+  importable: true,
+  deleteBeforeReplace: true,
+  serverAccount: { username: "serverUsername", password: "serverPassword" },
+  crossChecks: federationCrossChecks,
 });
+
+/**
+ * Rules across fields: the portal's credentials (username and password, or a token, as for a
+ * Collaboration); a hosting server must be an ArcGIS Server.
+ *
+ * @internal
+ */
+export function federationCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const failures = collaborationCrossChecks(values);
+  if (
+    values.serverRole === "HOSTING_SERVER" &&
+    values.serverType !== undefined &&
+    values.serverType !== "arcgis-server"
+  ) {
+    failures.push({
+      property: "serverRole",
+      reason:
+        "HOSTING_SERVER is for an ArcGIS Server site; a Mission, Notebook or Video Server is " +
+        "federated as FEDERATED_SERVER",
+    });
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `Federation`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const FEDERATION = resourceFrame<FederationInputs>()(FEDERATION_DEFINITION);

@@ -16,12 +16,9 @@ import { explained, messageOf } from "../common/messages/failures";
 import { portalSessionFor, type PortalAccess } from "../common/connection/portal";
 import { sameUrl } from "../common/connection/urls";
 import { serverTypeOfId } from "../site/import";
-import {
-  DEFAULT_SERVER_FUNCTION,
-  type FederationOutputs,
-  parseFederationInputs,
-  siteRootOf,
-} from "./inputs";
+import { DEFAULT_SERVER_FUNCTION, siteRootOf } from "./server";
+import { FEDERATION } from "./definition";
+import type { FederationOutputs } from "./generated";
 
 /** The product of the portal's `serverType` (Esri's names; the emulator's evidence). */
 const PORTAL_SERVER_TYPES: Record<string, ServerType> = {
@@ -63,7 +60,7 @@ async function listed(id: ImportId, connection: Values): Promise<FederatedServer
 }
 
 /** @internal */
-export const federationImporter: Importer = {
+export const importer: Importer = {
   idFormat: "<serverId | the server's adminUrl or services URL>[,serverType=<type>]",
   options: ["serverType"],
   fromId: () => ({}),
@@ -94,7 +91,7 @@ export const federationImporter: Importer = {
     return declared;
   },
   async adopt(id, raw) {
-    const inputs = parseFederationInputs(raw);
+    const inputs = FEDERATION.parse(raw);
     const server = await listed(id, inputs as unknown as Values);
     const outs: FederationOutputs = {
       ...inputs,

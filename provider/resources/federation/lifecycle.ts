@@ -3,8 +3,8 @@
  * portal, as Chef's `arcgis_enterprise_portal` actions `:federate_server` and
  * `:enable_server_function` do it: look for the server in the portal's list, federate it once,
  * then set its role and function. Reads top-down as its lifecycle: diff, create, read (refresh),
- * update, delete; then the implementation the host loads from this module's path. Inputs:
- * `inputs.ts`; the Resource class: `resource.ts`.
+ * update, delete; then the implementation the host loads from this module's path. Its inputs, class
+ * and frame derive from `definition.ts` (`generated.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -22,21 +22,12 @@ import { failureMessage, messageOf } from "../common/messages/failures";
 import { partialCreate } from "../common/pulumi/partial-create";
 import { logInfo, logWarn } from "../common/messages/log";
 import { inputChanged, sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
-import { FEDERATION_DEFINITION } from "./definition";
+import { FEDERATION_DEFINITION, FEDERATION } from "./definition";
 import { sameUrl } from "../common/connection/urls";
-import {
-  FEDERATION_INPUTS,
-  type FederationInputs,
-  type FederationOutputs,
-  parseFederationInputs,
-  REPLACING_INPUTS,
-  serverFunctionOf,
-  serverUrlOf,
-  siteRootOf,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
 import { portalSessionFor } from "../common/connection/portal";
 import { trustServerCertificate } from "./certificate";
+import type { FederationInputs, FederationOutputs } from "./generated";
+import { serverFunctionOf, serverUrlOf, siteRootOf } from "./server";
 
 /** How often the portal's list is read while a lost federate answer is resolved. */
 const LIST_POLL_MS = 1_000;
@@ -64,7 +55,7 @@ function describeTarget(inputs: FederationInputs): string {
  */
 function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews) as Partial<FederationInputs>;
-  const replaces = REPLACING_INPUTS.filter((key) => {
+  const replaces = FEDERATION.replacing.filter((key) => {
     if (key === "serverUrl") {
       // Derived from adminUrl when neither side gives it: adminUrl's own change says it.
       if (olds.serverUrl === undefined && news.serverUrl === undefined) return false;
@@ -80,7 +71,7 @@ function diff(_id: string, olds: FederationOutputs, rawNews: unknown): pulumi.dy
   const inPlace =
     (news.serverRole ?? "FEDERATED_SERVER") !== olds.serverRole ||
     serverFunctionOf(merged) !== serverFunctionOf(olds);
-  const stateOnly = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
+  const stateOnly = FEDERATION.stateOnly.some((key) => !sameValue(olds[key], news[key]));
   // Another certificate to trust is imported in place (once per alias); the PEM's line breaks
   // are no change; a wait only updates state.
   const certificate =
@@ -102,7 +93,7 @@ function certificateOf(c: Partial<FederationInputs>["serverCertificate"]) {
  * `timeouts.federateMs`, never by federating again), then sets the declared role and function.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseFederationInputs(raw);
+  const inputs = FEDERATION.parse(raw);
   const session = portalSessionFor(inputs);
   const target = describeTarget(inputs);
   const existing = findServer(await federatedServers(session), inputs);
@@ -253,7 +244,7 @@ async function applyRoleAndFunction(
  * changed on the portal is recorded, so the next preview shows it changing back.
  */
 async function read(id: string, props: FederationOutputs): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseFederationInputs(props);
+  const inputs = FEDERATION.parse(props);
   let servers: FederatedServer[];
   try {
     servers = await federatedServers(portalSessionFor(inputs));
@@ -294,9 +285,9 @@ async function update(
   olds: FederationOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const news = parseFederationInputs(rawNews);
+  const news = FEDERATION.parse(rawNews);
   const outs = {
-    ...withStateOnlyChanges(olds, news, [...STATE_ONLY_INPUTS]),
+    ...withStateOnlyChanges(olds, news, [...FEDERATION.stateOnly]),
     serverType: news.serverType,
     serverRole: news.serverRole,
     serverFunction: news.serverFunction,
@@ -332,7 +323,7 @@ async function update(
  * left federated unless `unfederateAdoptedOnDestroy`. No longer listed is done.
  */
 async function remove(id: string, props: FederationOutputs): Promise<void> {
-  const inputs = parseFederationInputs(props);
+  const inputs = FEDERATION.parse(props);
   const target = describeTarget(inputs);
   if (props.state === "adopted" && !inputs.unfederateAdoptedOnDestroy) {
     logInfo(
@@ -364,7 +355,7 @@ async function remove(id: string, props: FederationOutputs): Promise<void> {
  *
  * @internal
  */
-export const implementation = implementationOf(FEDERATION_INPUTS, {
+export const implementation = implementationOf(FEDERATION.rules, {
   diff,
   create,
   read,

@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
-import { defineResource, named } from "../common/inputs/definition";
+import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
-import { LOG_SETTINGS_LEVELS } from "./values";
+import { LOG_SETTINGS_LEVELS, MANAGED_LOG_FIELDS } from "./values";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { LogSettingsInputs } from "./generated";
 
 /** Default bound on a change, including waiting while an export or import holds the site. */
 export const DEFAULT_CHANGE_MS = 10 * 60_000;
@@ -19,7 +21,23 @@ function count() {
   return z.number().int().min(0, { message: "must not be negative" });
 }
 
-/** @internal */
+/**
+ * A site's log settings, kept as declared with `POST {admin_root}/logs/settings/edit`. Only the
+ * fields given are managed; a change is an update in place.
+ *
+ * @example
+ * ```ts
+ * new LogSettings("logs", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   logLevel: "WARNING",
+ *   restoreOnDestroy: true,
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const LOG_SETTINGS_DEFINITION = defineResource({
   type: "LogSettings",
   folder: "log-settings",
@@ -106,4 +124,40 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
       doc: "The server's settings as last read (after create, update or refresh).",
     },
   },
+  connection: "server",
+  importable: true,
+  deleteBeforeReplace: true,
+  crossChecks: logSettingsCrossChecks,
 });
+
+/**
+ * Rules across fields, reported together with the per-field problems.
+ *
+ * @internal
+ */
+export function logSettingsCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (MANAGED_LOG_FIELDS.every((field) => values[field] === undefined)) {
+    failures.push({
+      property: "logLevel",
+      reason: `declare at least one of ${MANAGED_LOG_FIELDS.join(", ")}: a LogSettings with none would manage nothing`,
+    });
+  }
+  if (values.serverType === "arcgis-server" && values.usageMeteringEnabled !== undefined) {
+    failures.push({
+      property: "usageMeteringEnabled",
+      reason:
+        "ArcGIS Server's logs/settings does not report usageMeteringEnabled (only Mission, " +
+        "Notebook and Video Server do); remove it",
+    });
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `LogSettings`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const LOG_SETTINGS = resourceFrame<LogSettingsInputs>()(LOG_SETTINGS_DEFINITION);

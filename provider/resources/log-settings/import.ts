@@ -10,13 +10,10 @@ import { adminSessionFor, type AdminTarget } from "../common/connection/admin";
 import { explained, messageOf } from "../common/messages/failures";
 import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
 import { serverTypeOfId } from "../site/import";
-import {
-  type LogSettingsOutputs,
-  parseLogSettingsInputs,
-  type ReportedLogSettings,
-} from "./inputs";
-import { MANAGED_LOG_FIELDS } from "./resource";
 import { withoutTrailingSlash } from "../../url";
+import { LOG_SETTINGS } from "./definition";
+import type { LogSettingsOutputs } from "./generated";
+import { MANAGED_LOG_FIELDS, type ReportedLogSettings } from "./values";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 
@@ -38,7 +35,7 @@ async function reported(target: AdminTarget, id: string): Promise<ReportedLogSet
 }
 
 /** @internal */
-export const logSettingsImporter: Importer = {
+export const importer: Importer = {
   idFormat: "<adminUrl>[/logs/settings][,serverType=<type>]",
   options: ["serverType"],
   fromId(id) {
@@ -63,7 +60,7 @@ export const logSettingsImporter: Importer = {
     return declared;
   },
   async adopt(id, raw) {
-    const inputs = parseLogSettingsInputs(raw);
+    const inputs = LOG_SETTINGS.parse(raw);
     const now = await reported(inputs, id.text);
     // Imported, so written by no one of this stack: destroy restores nothing of it.
     const outs: LogSettingsOutputs = {

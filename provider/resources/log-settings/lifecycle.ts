@@ -2,8 +2,8 @@
  * `LogSettings`: a site's log settings (`logs/settings`, `logs/settings/edit`) kept as declared,
  * as a Pulumi dynamic resource with an in-place update. Reads top-down as its lifecycle: check
  * (the input rules), diff, create, read (refresh), update, delete; then the implementation the
- * host loads from this module's path, and the provider that loads it. Inputs:
- * `inputs.ts`; the Resource class: `resource.ts`.
+ * host loads from this module's path, and the provider that loads it. Its inputs, class and frame
+ * derive from `definition.ts` (`generated.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { type AdminSession, editLogSettings, getLogSettings } from "../../client";
@@ -14,17 +14,8 @@ import {
 } from "../common/connection/admin";
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { implementationOf } from "../common/pulumi/implementation";
-import {
-  LOG_SETTINGS_INPUTS,
-  type LogSettingsInputs,
-  type LogSettingsOutputs,
-  type ManagedField,
-  parseLogSettingsInputs,
-  REPLACING_INPUTS,
-  type ReportedLogSettings,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
-import { LOG_SETTINGS, MANAGED_LOG_FIELDS } from "./resource";
+import type { LogSettingsInputs, LogSettingsOutputs } from "./generated";
+import { MANAGED_LOG_FIELDS, type ManagedField, type ReportedLogSettings } from "./values";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import {
@@ -36,8 +27,12 @@ import {
 } from "../common/kept/ledger";
 import { inputsOfOutputs } from "../common/pulumi/registration";
 import { changedInputs, sameValue } from "../common/pulumi/state-diff";
-import { LOG_SETTINGS_DEFINITION } from "./definition";
+import { LOG_SETTINGS_DEFINITION, LOG_SETTINGS } from "./definition";
 import { withoutTrailingSlash } from "../../url";
+
+// The frame's rules, reader and lists, under the names this lifecycle reads them by.
+const { rules: LOG_SETTINGS_INPUTS, parse: parseLogSettingsInputs } = LOG_SETTINGS;
+const { replacing: REPLACING_INPUTS, stateOnly: STATE_ONLY_INPUTS } = LOG_SETTINGS;
 
 /**
  * diff: another server is a replacement, deleted before the new one is created (the class asks

@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
-import { defineResource, named } from "../common/inputs/definition";
+import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { httpUrlSchema, nonEmpty } from "../common/inputs/schemas";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { ServerCertificateInputs } from "./generated";
 
 /** Default bound on the bind: the web server's restart and the check of what it presents. */
 export const DEFAULT_BIND_MS = 10 * 60_000;
@@ -33,7 +35,28 @@ function pemSchema() {
     });
 }
 
-/** @internal */
+/**
+ * The certificate a machine of a site presents on its HTTPS port: the CA's root and intermediate
+ * certificates imported with `POST {admin_root}/machines/<m>/sslcertificates/importRootOrIntermediate`,
+ * the server certificate with `…/importExistingServerCertificate`, bound with
+ * `POST {admin_root}/machines/<m>/edit` (`webServerCertificateAlias`), then checked in a TLS
+ * handshake. A renewal is an update in place; destroy leaves the server as it is unless
+ * `rebindPreviousOnDestroy`.
+ *
+ * @example
+ * ```ts
+ * new ServerCertificate("https", {
+ *   connection: server,
+ *   machineName: "GIS1.EXAMPLE.COM",
+ *   caCertificates: [{ alias: "orgroot", pem: orgRootPem }],
+ *   pkcs12: fs.readFileSync("gis.pfx").toString("base64"),
+ *   certPassword: config.requireSecret("pfxPassword"),
+ *   alias: "gis",
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SERVER_CERTIFICATE_DEFINITION = defineResource({
   type: "ServerCertificate",
   folder: "server-certificate",
@@ -191,4 +214,57 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
       doc: "The keystore aliases this resource imported (the others it found there already).",
     },
   },
+  connection: "server",
+  crossChecks: serverCertificateCrossChecks,
 });
+
+/** Whether a URL is http (not https), for the rule on where the TLS check goes. */
+function isPlainHttp(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  try {
+    return new URL(value).protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rules across fields: the TLS check needs an https URL of the machine; each CA alias once.
+ *
+ * @internal
+ */
+export function serverCertificateCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (values.webServerUrl === undefined && isPlainHttp(values.adminUrl)) {
+    failures.push({
+      property: "webServerUrl",
+      reason:
+        "is required when adminUrl is http: the certificate the machine presents is checked in a " +
+        "TLS handshake; give the machine's https URL, e.g. https://gis1.example.com:6443",
+    });
+  }
+  const cas = Array.isArray(values.caCertificates) ? values.caCertificates : [];
+  const seen = new Set<string>();
+  for (const ca of cas as Array<{ alias?: unknown }>) {
+    if (typeof ca?.alias !== "string") continue;
+    const alias = ca.alias.toLowerCase();
+    if (seen.has(alias)) {
+      failures.push({
+        property: "caCertificates",
+        reason: `names the alias ${alias} twice (keystore aliases are case-insensitive)`,
+      });
+    }
+    seen.add(alias);
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `ServerCertificate`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SERVER_CERTIFICATE = resourceFrame<ServerCertificateInputs>()(
+  SERVER_CERTIFICATE_DEFINITION,
+);

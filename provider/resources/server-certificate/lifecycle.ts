@@ -5,8 +5,8 @@
  * certificate when it lacks it, bind it (`machines/<m>/edit` `webServerCertificateAlias`), wait
  * for the web server's restart; then check in a TLS handshake that it presents that certificate.
  * Reads top-down as its lifecycle: diff, create, read (refresh), update, delete; then the
- * implementation the host loads from this module's path. Inputs: `inputs.ts`; the class:
- * `resource.ts`.
+ * implementation the host loads from this module's path. Its inputs, class and frame derive from
+ * `definition.ts` (`generated.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -29,18 +29,11 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { logInfo, logWarn } from "../common/messages/log";
 import { partialCreate } from "../common/pulumi/partial-create";
 import { inputChanged, sameValue } from "../common/pulumi/state-diff";
-import { SERVER_CERTIFICATE_DEFINITION } from "./definition";
+import { SERVER_CERTIFICATE_DEFINITION, SERVER_CERTIFICATE } from "./definition";
 import { withoutTrailingSlash } from "../../url";
-import {
-  parseServerCertificateInputs,
-  REPLACING_INPUTS,
-  SERVER_CERTIFICATE_INPUTS,
-  type ServerCertificateInputs,
-  type ServerCertificateOutputs,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
 import { pemFingerprint, type Pkcs12Certificate } from "./pkcs12";
 import { certificateFailures, openedCertificate, provenCertificate } from "./proof";
+import type { ServerCertificateInputs, ServerCertificateOutputs } from "./generated";
 
 /** How often the keystore, the machine or its web server is looked at while waiting. */
 const POLL_MS = 500;
@@ -136,7 +129,7 @@ function diff(
   rawNews: unknown,
 ): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews) as Partial<ServerCertificateInputs>;
-  const replaces = REPLACING_INPUTS.filter((key) =>
+  const replaces = SERVER_CERTIFICATE.replacing.filter((key) =>
     key === "machineName"
       ? String(olds.machineName).toLowerCase() !== String(news.machineName).toLowerCase()
       : inputChanged(SERVER_CERTIFICATE_DEFINITION, key, olds, news),
@@ -144,7 +137,7 @@ function diff(
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   const inPlace = IN_PLACE.filter((key) => differs(key, olds, news));
   const drifted = olds.boundAlias?.toLowerCase() !== olds.certificateAlias?.toLowerCase();
-  const stateOnly = STATE_ONLY_INPUTS.some((key) => !sameValue(olds[key], news[key]));
+  const stateOnly = SERVER_CERTIFICATE.stateOnly.some((key) => !sameValue(olds[key], news[key]));
   return { changes: inPlace.length > 0 || drifted || stateOnly };
 }
 
@@ -163,7 +156,7 @@ interface Progress {
  * resource as Pulumi's partial state; the next `pulumi up` finishes it.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseServerCertificateInputs(raw);
+  const inputs = SERVER_CERTIFICATE.parse(raw);
   // Proven again here: a URL still unknown when check() ran is known now.
   const certificate = provenCertificate(inputs);
   const session = sessionFor(inputs);
@@ -522,7 +515,7 @@ async function read(
   id: string,
   props: ServerCertificateOutputs,
 ): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseServerCertificateInputs(props);
+  const inputs = SERVER_CERTIFICATE.parse(props);
   let bound: string | undefined;
   try {
     bound = (await getMachine(sessionFor(inputs), inputs.machineName)).webServerCertificateAlias;
@@ -572,7 +565,7 @@ async function update(
   olds: ServerCertificateOutputs,
   rawNews: unknown,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const inputs = parseServerCertificateInputs(rawNews);
+  const inputs = SERVER_CERTIFICATE.parse(rawNews);
   const certificate = certificateChanged(olds, inputs)
     ? provenCertificate(inputs)
     : openedCertificate(inputs);
@@ -593,7 +586,7 @@ async function update(
  * is deleted.
  */
 async function remove(_id: string, props: ServerCertificateOutputs): Promise<void> {
-  const inputs = parseServerCertificateInputs(props);
+  const inputs = SERVER_CERTIFICATE.parse(props);
   const where = describeMachine(inputs);
   if (!inputs.rebindPreviousOnDestroy) {
     logInfo(
@@ -655,7 +648,7 @@ async function remove(_id: string, props: ServerCertificateOutputs): Promise<voi
  *
  * @internal
  */
-export const implementation = implementationOf(SERVER_CERTIFICATE_INPUTS, {
+export const implementation = implementationOf(SERVER_CERTIFICATE.rules, {
   refusals: (olds, inputs) => (certificateChanged(olds, inputs) ? certificateFailures(inputs) : []),
   diff,
   create,

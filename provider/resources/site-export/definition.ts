@@ -6,20 +6,37 @@
 import { z } from "zod";
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from "../../client";
 import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/inputs/admin";
-import { defineResource, named } from "../common/inputs/definition";
+import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
 import {
   objectStoreCredentialsSchema,
   objectStoreSchema,
   objectUrlSchema,
 } from "../common/inputs/object-store";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SiteExportInputs } from "./generated";
 
 /** Default bound on an export (waiting for another one, the export and the download). */
 export const DEFAULT_EXPORT_MS = 30 * 60_000;
 
 const admin = adminInputs();
 
-/** @internal */
+/**
+ * An export of a site's configuration (a backup), made with `POST {admin_root}/exportSite`.
+ *
+ * @example
+ * ```ts
+ * const backup = new SiteExport("backup", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   downloadTo: "./backups",
+ *   triggers: [release],
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SITE_EXPORT_DEFINITION = defineResource({
   type: "SiteExport",
   folder: "site-export",
@@ -190,4 +207,53 @@ export const SITE_EXPORT_DEFINITION = defineResource({
       doc: "The server's version as `rest/info` reports it, when it could be read.",
     },
   },
+  connection: "server",
+  crossChecks: siteExportCrossChecks,
+  // In outputs, `location` is the server's answer and the input is `requestedLocation`.
+  fromOutputs: (values) => {
+    if (values.requestedLocation !== undefined) values.location = values.requestedLocation;
+    else if (values.fileName !== undefined) delete values.location;
+    delete values.requestedLocation;
+  },
 });
+
+/**
+ * Rules across fields, reported together with the per-field problems.
+ *
+ * @internal
+ */
+export function siteExportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const key of ["downloadTo", "uploadTo"] as const) {
+    if (values.location !== undefined && values[key] !== undefined) {
+      failures.push({
+        property: key,
+        reason:
+          "cannot be combined with location: the server answers a download URL only when " +
+          "location is omitted",
+      });
+    }
+  }
+  if (values.downloadTo !== undefined && values.uploadTo !== undefined) {
+    failures.push({
+      property: "uploadTo",
+      reason: "cannot be combined with downloadTo: give one destination for the archive",
+    });
+  }
+  if (values.uploadTo === undefined) {
+    for (const key of ["objectStore", "objectStoreCredentials", "deleteBackupOnDestroy"]) {
+      if (values[key] !== undefined) {
+        failures.push({ property: key, reason: "applies only with uploadTo" });
+      }
+    }
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `SiteExport`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SITE_EXPORT = resourceFrame<SiteExportInputs>()(SITE_EXPORT_DEFINITION);

@@ -1,9 +1,10 @@
 /**
  * `SiteExport`: a one-shot export of a site's configuration with `exportSite`, as a Pulumi dynamic
  * resource. Reads top-down as its lifecycle: check (the input rules), diff, create (version,
- * export, download or upload to object storage), read, update, delete; then the implementation the host loads from this
- * module's path, and the provider that loads it. Inputs: `inputs.ts`; the Resource
- * class: `resource.ts`.
+ * export, download or upload to object storage), read, update, delete; then the implementation the
+ * host loads from this
+ * module's path, and the provider that loads it. Its inputs, class and frame derive from
+ * `definition.ts` (`generated.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -30,18 +31,11 @@ import { failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
 import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { SITE_EXPORT_DEFINITION } from "./definition";
+import { SITE_EXPORT_DEFINITION, SITE_EXPORT } from "./definition";
 import { transportFor } from "../common/connection/tls";
 import { implementationOf } from "../common/pulumi/implementation";
 import { objectStoreSettings } from "../common/inputs/object-store";
-import {
-  parseSiteExportInputs,
-  REPLACING_INPUTS,
-  SITE_EXPORT_INPUTS,
-  type SiteExportInputs,
-  type SiteExportOutputs,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
+import type { SiteExportInputs, SiteExportOutputs } from "./generated";
 
 /**
  * diff: another server, location, download folder or triggers is a new export (a replacement);
@@ -51,8 +45,8 @@ function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dy
   const news = withoutProvider(rawNews);
   // `location` in state is the server's answer; the user's input is kept as `requestedLocation`.
   const oldInputs: Record<string, unknown> = { ...olds, location: olds.requestedLocation };
-  const replaces = changedInputs(SITE_EXPORT_DEFINITION, REPLACING_INPUTS, oldInputs, news);
-  const updates = STATE_ONLY_INPUTS.filter((key) => !sameValue(oldInputs[key], news[key]));
+  const replaces = changedInputs(SITE_EXPORT_DEFINITION, SITE_EXPORT.replacing, oldInputs, news);
+  const updates = SITE_EXPORT.stateOnly.filter((key) => !sameValue(oldInputs[key], news[key]));
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
   return { changes: updates.length > 0 };
 }
@@ -63,7 +57,7 @@ function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dy
  * downloadTo, or streams it to the object store of uploadTo, when asked.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseSiteExportInputs(raw);
+  const inputs = SITE_EXPORT.parse(raw);
   const session = adminSessionFor(inputs);
   const progress = new ProgressReporter(
     `exportSite on ${inputs.adminUrl}`,
@@ -328,7 +322,7 @@ async function read(id: string, props: SiteExportOutputs): Promise<pulumi.dynami
 }
 
 /** update: state only (an export is never repeated in place). */
-const update = stateOnlyUpdate<SiteExportOutputs>(parseSiteExportInputs, STATE_ONLY_INPUTS);
+const update = stateOnlyUpdate<SiteExportOutputs>(SITE_EXPORT.parse, SITE_EXPORT.stateOnly);
 
 /**
  * delete: the archive is kept (backups must outlive stacks), unless deleteBackupOnDestroy opted
@@ -370,7 +364,7 @@ async function remove(_id: string, props: SiteExportOutputs): Promise<void> {
  *
  * @internal
  */
-export const implementation = implementationOf(SITE_EXPORT_INPUTS, {
+export const implementation = implementationOf(SITE_EXPORT.rules, {
   diff,
   create,
   read,

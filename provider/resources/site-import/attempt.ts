@@ -11,7 +11,7 @@ import {
   type UploadedItemSummary,
 } from "../../client";
 import { canonicalUrl } from "../common/connection/urls";
-import type { SiteImportInputs } from "./inputs";
+import type { SiteImportInputs } from "./generated";
 
 /**
  * The attempt's mark: a hash of what makes the import another one (the site, the archive's

@@ -3,22 +3,57 @@
  * public types, the zod schema, the state-only list, the plugin schema and docs/site-import.md's
  * table are derived from it. What replaces it is decided by the archive's fingerprint (diff).
  */
+import * as fs from "node:fs";
 import { z } from "zod";
+import { objectUrlProblem } from "../../client";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
-import { defineResource } from "../common/inputs/definition";
+import { type CheckFailure, defineResource } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
 import {
   objectStoreCredentialsSchema,
   objectStoreSchema,
   objectUrlSchema,
 } from "../common/inputs/object-store";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SiteImportInputs } from "./generated";
 
 /** Default bound on an import, including the waits before and after it. */
 export const DEFAULT_IMPORT_MS = 60 * 60_000;
 
 const admin = adminInputs();
 
-/** @internal */
+/** What the restore leaves out (the spec's "Excluded from the export"). */
+export const NOT_RESTORED = [
+  "Cache tiles and tiling schemes",
+  "Data used by services, unless it was copied to the server automatically at publish time",
+  "Dynamically generated map images and other temporary output",
+  "Log messages, including geoprocessing job statuses and messages",
+  "Statistics data",
+  "Web adaptor configurations",
+  "The primary site administrator's name and password (the one in place at the restore stays)",
+] as const;
+
+/**
+ * A restore of a site's configuration from an exportSite archive, with
+ * `POST {admin_root}/importSite`: the site's configuration (services, security, log settings, ...)
+ * is replaced by the archive's. Runs once per archive and site. Does not bring back: cache tiles
+ * and tiling schemes, service data not copied to the server at publish time, generated images and
+ * temporary output, log messages, statistics data, web adaptor configurations, and the primary
+ * administrator's credentials (see {@link NOT_RESTORED}).
+ *
+ * @example
+ * ```ts
+ * new SiteImport("restore", {
+ *   adminUrl: freshSite.adminUrl,
+ *   username: freshSite.username,
+ *   password: freshSite.password,
+ *   localArchive: backup.localPath,
+ *   archiveSha256: backup.sha256,
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SITE_IMPORT_DEFINITION = defineResource({
   type: "SiteImport",
   folder: "site-import",
@@ -145,4 +180,88 @@ export const SITE_IMPORT_DEFINITION = defineResource({
       doc: "The server's answer without `status` (its report; shape undocumented), as JSON text.",
     },
   },
+  connection: "server",
+  crossChecks: siteImportCrossChecks,
 });
+
+/**
+ * Exactly one archive; a local archive that exists must be a regular file (a device or a FIFO
+ * would be read forever); an archive object names an object (not a bare bucket or prefix) and
+ * comes with its expected SHA-256; the store's settings only with an archive object.
+ *
+ * @internal
+ */
+export function siteImportCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const { localArchive } = values;
+  if (typeof localArchive === "string") {
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.statSync(localArchive);
+    } catch {
+      stats = undefined; // not there yet: made by an earlier step of the run, or reported by create
+    }
+    if (stats !== undefined && !stats.isFile()) {
+      return [
+        {
+          property: "localArchive",
+          reason: `must be a regular file (an archive made by exportSite); ${localArchive} is ${
+            stats.isDirectory()
+              ? "a folder"
+              : stats.isFIFO()
+                ? "a FIFO"
+                : "a device or special file"
+          }`,
+        },
+      ];
+    }
+  }
+  const failures: CheckFailure[] = [];
+  const given = ["location", "localArchive", "archiveObject"].filter(
+    (key) => values[key] !== undefined,
+  );
+  if (given.length !== 1) {
+    failures.push({
+      property: "location",
+      reason:
+        "give exactly one of location (a path the server can read, or an uploaded item's id), " +
+        "localArchive (a local file, uploaded first) and archiveObject (s3://bucket/key, " +
+        "streamed to the server first)",
+    });
+  }
+  const { archiveObject } = values;
+  if (typeof archiveObject === "string" && objectUrlProblem(archiveObject) === undefined) {
+    const key = archiveObject.slice("s3://".length).split("/").slice(1).join("/");
+    if (key === "" || key.endsWith("/")) {
+      failures.push({
+        property: "archiveObject",
+        reason: `must name an object, s3://bucket/key (e.g. a SiteExport's objectUrl), not a bucket or a prefix (got ${archiveObject})`,
+      });
+    }
+  }
+  if (archiveObject !== undefined && values.archiveSha256 === undefined) {
+    // The object's own sha256 metadata is no proof: anyone who can write the bucket sets it.
+    failures.push({
+      property: "archiveSha256",
+      reason:
+        "is required with archiveObject: the archive's SHA-256 as the stack recorded it (a " +
+        "SiteExport's sha256 output), which the object's content must hash to before it is " +
+        "imported; the object's own sha256 metadata is no proof",
+    });
+  }
+  if (archiveObject === undefined) {
+    for (const key of ["objectStore", "objectStoreCredentials"]) {
+      if (values[key] !== undefined) {
+        failures.push({ property: key, reason: "applies only with archiveObject" });
+      }
+    }
+  }
+  return failures;
+}
+
+/**
+ * The frame of a `SiteImport`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SITE_IMPORT = resourceFrame<SiteImportInputs>()(SITE_IMPORT_DEFINITION);

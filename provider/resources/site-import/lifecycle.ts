@@ -3,8 +3,8 @@
  * (`importSite`), as a Pulumi dynamic resource. Reads top-down as its lifecycle: check (the input
  * rules), diff, create (fingerprint, upload, import, a lost answer), read, update, delete; then
  * the implementation the host loads from this module's path, and the provider that loads it.
- * Inputs: `inputs.ts`; the Resource class and what a restore leaves out:
- * `resource.ts`.
+ * Its inputs, class and frame derive from `definition.ts` (`generated.ts`); what a restore leaves
+ * out is listed there.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, promises as fsp } from "node:fs";
@@ -27,19 +27,13 @@ import { implementationOf } from "../common/pulumi/implementation";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import {
-  parseSiteImportInputs,
-  SITE_IMPORT_INPUTS,
-  type SiteImportInputs,
-  type SiteImportOutputs,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
 import { inputChanged, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { SITE_IMPORT_DEFINITION } from "./definition";
+import { SITE_IMPORT_DEFINITION, SITE_IMPORT } from "./definition";
 import { transportFor } from "../common/connection/tls";
 import { objectStoreSettings } from "../common/inputs/object-store";
 import { attemptMark, earlierAttempt, forgetAttempt } from "./attempt";
 import { withoutTrailingSlash } from "../../url";
+import type { SiteImportInputs, SiteImportOutputs } from "./generated";
 
 /**
  * diff: importing again (a replacement) only for another site, another archive (by fingerprint: a
@@ -73,7 +67,7 @@ async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
     );
     return { changes: true, replaces };
   }
-  const updates = STATE_ONLY_INPUTS.filter(
+  const updates = SITE_IMPORT.stateOnly.filter(
     (key) => !sameValue((olds as unknown as Record<string, unknown>)[key], news[key]),
   );
   return { changes: updates.length > 0 };
@@ -111,12 +105,13 @@ async function sameArchive(
  * create: fingerprints the archive, uploads a local one (once) or streams an archive object to
  * the server (once, checked against its SHA-256 before its last byte), sends importSite once
  * (retried only while an export or another import holds the site, which the server refuses
- * without acting), and records the outcome. After a lost answer importSite is never sent again: the import may
+ * without acting), and records the outcome. After a lost answer importSite is never sent again: the
+ * import may
  * still run. The site is watched until it is ready again, and the outcome recorded as
  * `answer-lost`, with a warning.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseSiteImportInputs(raw);
+  const inputs = SITE_IMPORT.parse(raw);
   const session = adminSessionFor(inputs);
   let fingerprint = await fingerprintOf(inputs);
   const deadline = Date.now() + inputs.timeouts.importMs;
@@ -333,7 +328,7 @@ async function read(id: string, props: SiteImportOutputs): Promise<pulumi.dynami
 }
 
 /** update: state only (an import is never repeated in place). */
-const update = stateOnlyUpdate<SiteImportOutputs>(parseSiteImportInputs, STATE_ONLY_INPUTS);
+const update = stateOnlyUpdate<SiteImportOutputs>(SITE_IMPORT.parse, SITE_IMPORT.stateOnly);
 
 /**
  * delete: an import cannot be undone (restore another archive for that). The item this resource
@@ -365,7 +360,7 @@ async function remove(_id: string, props: SiteImportOutputs): Promise<void> {
  *
  * @internal
  */
-export const implementation = implementationOf(SITE_IMPORT_INPUTS, {
+export const implementation = implementationOf(SITE_IMPORT.rules, {
   diff,
   create,
   read,

@@ -4,9 +4,12 @@
  * table are derived from it.
  */
 import { z } from "zod";
+import { sameUrl } from "../common/connection/urls";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
-import { defineResource } from "../common/inputs/definition";
+import { type CheckFailure, defineResource } from "../common/inputs/definition";
 import { adminRootSchema, nonEmpty } from "../common/inputs/schemas";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SiteMachineInputs } from "./generated";
 
 /** Default wait for the joining machine to answer (Esri's tools wait about 15 minutes). */
 export const DEFAULT_SERVER_READY_MS = 15 * 60_000;
@@ -16,7 +19,22 @@ export const DEFAULT_JOIN_MS = 30 * 60_000;
 
 const admin = adminInputs();
 
-/** @internal */
+/**
+ * A server machine in a site, joined with `POST {machine admin root}/joinSite` and unregistered
+ * with `POST {site admin root}/machines/<name>/unregister` on destroy.
+ *
+ * @example
+ * ```ts
+ * const second = new SiteMachine("gis2", {
+ *   adminUrl: "https://gis2.example.com:20443/arcgis/admin",
+ *   siteAdminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SITE_MACHINE_DEFINITION = defineResource({
   type: "SiteMachine",
   folder: "site-machine",
@@ -108,4 +126,38 @@ export const SITE_MACHINE_DEFINITION = defineResource({
     machines: { type: "string[]", doc: "The site's machines, as last read." },
     joinedAt: { type: "string", doc: "When the machine joined or was adopted (ISO 8601)." },
   },
+  connection: "machine",
+  importable: true,
+  crossChecks: siteMachineCrossChecks,
 });
+
+/**
+ * A machine cannot join the site through itself, under any spelling of its URL (host case, a
+ * default port, a trailing slash, `localhost` for a loopback address): a SiteMachine is never the
+ * site's own machine, which its destroy would otherwise take out of the site.
+ *
+ * @internal
+ */
+export function siteMachineCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  const { adminUrl, siteAdminUrl } = values;
+  if (typeof adminUrl !== "string" || typeof siteAdminUrl !== "string") return [];
+  if (!sameUrl(adminUrl, siteAdminUrl)) return [];
+  return [
+    {
+      property: "siteAdminUrl",
+      reason:
+        "must be the admin URL of another machine, one that is already in the site (it names " +
+        "the joining machine itself, the same URL spelled " +
+        (adminUrl === siteAdminUrl ? "alike" : "differently") +
+        ")",
+    },
+  ];
+}
+
+/**
+ * The frame of a `SiteMachine`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SITE_MACHINE = resourceFrame<SiteMachineInputs>()(SITE_MACHINE_DEFINITION);

@@ -6,13 +6,13 @@
  */
 import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
 import { serverTypeOfId } from "../site/import";
-import { parseSiteMachineInputs } from "./inputs";
 import { adoptListed } from "./lifecycle";
+import { SITE_MACHINE } from "./definition";
 
 const EXAMPLE = "https://gis2.example.com:20443/arcgis/admin";
 
 /** @internal */
-export const siteMachineImporter: Importer = {
+export const importer: Importer = {
   idFormat:
     "<adminUrl of the machine>[,siteAdminUrl=<adminUrl of a machine of the site>]" +
     "[,machineName=<name>][,serverType=<type>]",
@@ -30,7 +30,7 @@ export const siteMachineImporter: Importer = {
     return values;
   },
   async adopt(_id, raw) {
-    const { id, outs } = await adoptListed(parseSiteMachineInputs(raw));
+    const { id, outs } = await adoptListed(SITE_MACHINE.parse(raw));
     return { id, outs: outs as unknown as Values };
   },
 };

@@ -4,7 +4,7 @@
  * lifecycle: check (the input rules), diff, create (wait for the machine, adopt or refuse a
  * machine already in a site, watch a join under way, joinSite once, follow pollAfter), read,
  * update, delete; then the implementation the host loads from this module's path, and the
- * provider that loads it. Inputs: `inputs.ts`; the Resource class: `resource.ts`.
+ * provider that loads it. Its inputs, class and frame derive from `definition.ts` (`generated.ts`).
  *
  * Over 300 lines: create has five outcomes (joined, adopted, refused, answer lost, a join under
  * way watched), and each is decided and explained where it happens; apart, the order of the
@@ -32,17 +32,10 @@ import { implementationOf } from "../common/pulumi/implementation";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import {
-  parseSiteMachineInputs,
-  REPLACING_INPUTS,
-  SITE_MACHINE_INPUTS,
-  type SiteMachineInputs,
-  type SiteMachineOutputs,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
 import { inputChanged, sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
-import { SITE_MACHINE_DEFINITION } from "./definition";
+import { SITE_MACHINE_DEFINITION, SITE_MACHINE } from "./definition";
 import { endSentence } from "../../sentence";
+import type { SiteMachineInputs, SiteMachineOutputs } from "./generated";
 
 /** Time between two looks at the machine while it joins. */
 const POLL_INTERVAL_MS = 700;
@@ -86,7 +79,7 @@ async function siteMachines(
  * to (written out as its default, or in another case, it is the same machine).
  */
 function replacingChange(
-  key: (typeof REPLACING_INPUTS)[number],
+  key: (typeof SITE_MACHINE.replacing)[number],
   olds: SiteMachineOutputs,
   news: Record<string, unknown>,
 ): boolean {
@@ -113,7 +106,7 @@ function replacingChange(
  */
 function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
-  const replaces = REPLACING_INPUTS.filter((key) => replacingChange(key, olds, news));
+  const replaces = SITE_MACHINE.replacing.filter((key) => replacingChange(key, olds, news));
   if (replaces.length > 0) {
     // A machine is in one site at a time: it leaves the old one before it joins the new one.
     return { changes: true, replaces: [...replaces], deleteBeforeReplace: true };
@@ -123,17 +116,18 @@ function diff(_id: string, olds: SiteMachineOutputs, rawNews: unknown): pulumi.d
   const after: Record<string, unknown> = { ...news };
   before.unregisterAdoptedOnDestroy ??= false;
   after.unregisterAdoptedOnDestroy ??= false;
-  const changed = STATE_ONLY_INPUTS.some((key) => !sameValue(before[key], after[key]));
+  const changed = SITE_MACHINE.stateOnly.some((key) => !sameValue(before[key], after[key]));
   return { changes: changed || containsUnknown(news) };
 }
 
 /**
- * create: waits for the machine to answer, adopts it when the site lists it already (refuses it when
+ * create: waits for the machine to answer, adopts it when the site lists it already (refuses it
+ * when
  * it is in another site), watches a join under way (the site lists the machine, which is in no
  * site yet), else sends joinSite once and follows the machine into the site.
  */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseSiteMachineInputs(raw);
+  const inputs = SITE_MACHINE.parse(raw);
   const name = nameOf(inputs);
   const status = await waitUntilAnswering(inputs, 1_000);
   if (status.state === "in-site") return adoptOrRefuse(inputs, name);
@@ -303,7 +297,7 @@ function outputsOf(
 
 /** Refresh: a machine the site no longer lists (unregistered out of band) is gone. */
 async function read(id: string, props: SiteMachineOutputs): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseSiteMachineInputs(props);
+  const inputs = SITE_MACHINE.parse(props);
   const name = props.registeredName ?? nameOf(inputs);
   const machines = await siteMachines(inputs, `refresh the machine '${name}'`);
   if (!listsMachine(machines, name)) {
@@ -315,11 +309,11 @@ async function read(id: string, props: SiteMachineOutputs): Promise<pulumi.dynam
 
 /** update: state only, new credentials proven first. */
 async function update(_id: string, olds: SiteMachineOutputs, rawNews: unknown) {
-  const news = parseSiteMachineInputs(rawNews);
+  const news = SITE_MACHINE.parse(rawNews);
   if (!sameValue(olds.username, news.username) || !sameValue(olds.password, news.password)) {
     await proveCredentials(news);
   }
-  return { outs: withStateOnlyChanges(olds, news, [...STATE_ONLY_INPUTS]) };
+  return { outs: withStateOnlyChanges(olds, news, [...SITE_MACHINE.stateOnly]) };
 }
 
 /**
@@ -341,7 +335,7 @@ async function proveCredentials(inputs: SiteMachineInputs): Promise<void> {
  * machine is down), retried while an export holds the site (409), until joinMs.
  */
 async function remove(_id: string, props: SiteMachineOutputs): Promise<void> {
-  const inputs = parseSiteMachineInputs(props);
+  const inputs = SITE_MACHINE.parse(props);
   const name = props.registeredName ?? nameOf(inputs);
   if (props.state === "adopted" && !inputs.unregisterAdoptedOnDestroy) {
     // The stack took this machine on as it found it, in the site: it leaves it so.
@@ -385,11 +379,11 @@ async function remove(_id: string, props: SiteMachineOutputs): Promise<void> {
 
 /**
  * The SiteMachine implementation the host runs. Loaded by package name at run time through
- * `siteMachineProvider` (resource.ts); tests call it directly.
+ * `siteMachineProvider` (generated.ts); tests call it directly.
  *
  * @internal
  */
-export const implementation = implementationOf(SITE_MACHINE_INPUTS, {
+export const implementation = implementationOf(SITE_MACHINE.rules, {
   diff,
   create,
   read,

@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
-import { defineResource } from "../common/inputs/definition";
+import { type CheckFailure, defineResource } from "../common/inputs/definition";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SiteUpgradeInputs } from "./generated";
 
 /**
  * Default bound on an upgrade, from the request to the site serving again: Chef holds its
@@ -17,7 +19,26 @@ export const DEFAULT_UPGRADE_MS = 60 * 60_000;
 
 const admin = adminInputs();
 
-/** @internal */
+/**
+ * Completes the upgrade of a site whose software was upgraded in place, with
+ * `POST {admin_root}/upgrade`, once, when the site reports that one is due (`upgradeStatus`
+ * UPGRADE_REQUIRED or LAST_ATTEMPT_FAILED on ArcGIS Server, `isUpgrade` on Mission, Notebook and
+ * Video Server), then waits until the site serves again. When none is due it sends nothing. A
+ * later upgrade of the software is found by the next preview (or refresh) and completed in place.
+ *
+ * @example
+ * ```ts
+ * const upgrade = new SiteUpgrade("upgrade", {
+ *   serverType: "arcgis-server",
+ *   adminUrl: "https://gis.example.com:6443/arcgis/admin",
+ *   username: "siteadmin",
+ *   password: config.requireSecret("sitePassword"),
+ * });
+ * new LogSettings("logs", { ...connection, logLevel: "WARNING" }, { dependsOn: upgrade });
+ * ```
+ *
+ * @internal
+ */
 export const SITE_UPGRADE_DEFINITION = defineResource({
   type: "SiteUpgrade",
   folder: "site-upgrade",
@@ -86,4 +107,35 @@ export const SITE_UPGRADE_DEFINITION = defineResource({
       doc: "How many upgrade requests this resource has sent (one per upgrade that was due).",
     },
   },
+  connection: "server",
+  crossChecks: siteUpgradeCrossChecks,
 });
+
+/**
+ * Rules across fields: `runAsync` only on ArcGIS Server, the one product with an asynchronous
+ * upgrade (Chef's Mission, Notebook and Video cookbooks and DSC's ArcGIS_MissionServerUpgrade
+ * send it synchronously only).
+ *
+ * @internal
+ */
+export function siteUpgradeCrossChecks(values: Record<string, unknown>): CheckFailure[] {
+  if (values.runAsync === true && values.serverType !== "arcgis-server") {
+    return [
+      {
+        property: "runAsync",
+        reason:
+          "only ArcGIS Server (11.4 and later) upgrades asynchronously; remove runAsync, or " +
+          "set serverType: arcgis-server",
+      },
+    ];
+  }
+  return [];
+}
+
+/**
+ * The frame of a `SiteUpgrade`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SITE_UPGRADE = resourceFrame<SiteUpgradeInputs>()(SITE_UPGRADE_DEFINITION);

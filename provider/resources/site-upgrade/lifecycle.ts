@@ -4,8 +4,8 @@
  * only when the site reports one due, with the care of createNewSite: never retried, and a lost
  * answer is settled by reading the status until it shows the outcome, never by a second upgrade.
  * Reads top-down as its lifecycle: the preview note, diff, create, read (refresh), update,
- * delete; then the implementation the host loads from this module's path. Inputs: `inputs.ts`;
- * the Resource class: `resource.ts`.
+ * delete; then the implementation the host loads from this module's path. Its inputs, class and
+ * frame derive from `definition.ts` (`generated.ts`).
  *
  * Evidence of each product's form is cited in provider/client/admin/getUpgradeStatus.ts and
  * completeUpgrade.ts (Chef's `upgrade_required?`, `complete_upgrade`, `complete_upgrade_async`
@@ -30,16 +30,9 @@ import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
 import { changedInputs, sameValue } from "../common/pulumi/state-diff";
 import { transportFor } from "../common/connection/tls";
-import { SITE_UPGRADE_DEFINITION } from "./definition";
-import {
-  parseSiteUpgradeInputs,
-  REPLACING_INPUTS,
-  SITE_UPGRADE_INPUTS,
-  type SiteUpgradeInputs,
-  type SiteUpgradeOutcome,
-  type SiteUpgradeOutputs,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
+import { SITE_UPGRADE_DEFINITION, SITE_UPGRADE } from "./definition";
+import type { SiteUpgradeInputs, SiteUpgradeOutputs } from "./generated";
+import type { SiteUpgradeOutcome } from "./values";
 
 /** Time between two reads of the status while an upgrade runs or its answer was lost. */
 const POLL_INTERVAL_MS = 2_000;
@@ -68,7 +61,7 @@ function versionsOf(status: UpgradeStatus): string {
  * will send the upgrade, from the status the site reports now. Sends no change.
  */
 async function preview(raw: Record<string, unknown>): Promise<void> {
-  const inputs = parseSiteUpgradeInputs(raw);
+  const inputs = SITE_UPGRADE.parse(raw);
   let status: UpgradeStatus;
   try {
     status = await lookAtStatus(inputs);
@@ -107,11 +100,11 @@ async function diff(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProvider(rawNews);
-  const replaces = changedInputs(SITE_UPGRADE_DEFINITION, REPLACING_INPUTS, olds, news);
+  const replaces = changedInputs(SITE_UPGRADE_DEFINITION, SITE_UPGRADE.replacing, olds, news);
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  const stateOnly = STATE_ONLY_INPUTS.filter((key) => !sameValue(olds[key], news[key]));
+  const stateOnly = SITE_UPGRADE.stateOnly.filter((key) => !sameValue(olds[key], news[key]));
   if (containsUnknown(news)) return { changes: stateOnly.length > 0 };
-  const inputs = parseSiteUpgradeInputs(news);
+  const inputs = SITE_UPGRADE.parse(news);
   let status: UpgradeStatus;
   try {
     status = await lookAtStatus(inputs);
@@ -144,7 +137,7 @@ interface Completion {
 
 /** create: completes the upgrade when one is due; records that none was, sending nothing. */
 async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseSiteUpgradeInputs(raw);
+  const inputs = SITE_UPGRADE.parse(raw);
   const done = await completeIfDue(inputs);
   const outs: SiteUpgradeOutputs = {
     ...inputs,
@@ -299,7 +292,7 @@ async function servesAgain(inputs: SiteUpgradeInputs, deadline: number): Promise
  * server is an error: state is kept.
  */
 async function read(id: string, props: SiteUpgradeOutputs): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseSiteUpgradeInputs(props);
+  const inputs = SITE_UPGRADE.parse(props);
   const status = await explained(
     () => getUpgradeStatus(inputs.adminUrl, transportFor(inputs.adminUrl, inputs.tls)),
     (error) =>
@@ -319,7 +312,7 @@ async function read(id: string, props: SiteUpgradeOutputs): Promise<pulumi.dynam
  * state-only change with none due, sends nothing and keeps the record of the last upgrade.
  */
 async function update(_id: string, olds: SiteUpgradeOutputs, rawNews: unknown) {
-  const inputs = parseSiteUpgradeInputs(rawNews);
+  const inputs = SITE_UPGRADE.parse(rawNews);
   const done = await completeIfDue(inputs);
   const outs: SiteUpgradeOutputs = {
     ...inputs,
@@ -352,7 +345,7 @@ async function remove(_id: string, props: SiteUpgradeOutputs): Promise<void> {
  *
  * @internal
  */
-export const implementation = implementationOf(SITE_UPGRADE_INPUTS, {
+export const implementation = implementationOf(SITE_UPGRADE.rules, {
   diff,
   create,
   read,

@@ -4,22 +4,14 @@
  * from it. The rules across fields are in rules.ts.
  */
 import { z } from "zod";
+import { allCrossChecks } from "./rules";
 import { adminInputs, adminTlsInput, timeoutsWithDocs } from "../common/inputs/admin";
 import { defineResource, named } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SiteInputs } from "./generated";
 
-/** Directory types of every product; each product takes a subset (see serverProduct()). */
-export const DIRECTORY_TYPES = [
-  "JOBS",
-  "OUTPUT",
-  "CACHE",
-  "SYSTEM",
-  "WORKSPACE",
-  "UPLOADS",
-  "DATA",
-] as const;
-/** One of {@link DIRECTORY_TYPES}. */
-export type SiteDirectoryType = (typeof DIRECTORY_TYPES)[number];
+export { DIRECTORY_TYPES, type SiteDirectoryType } from "./values";
 /** Cleanup modes of a server directory. */
 export const CLEANUP_MODES = ["NONE", "TIME_ELAPSED_SINCE_LAST_MODIFIED"] as const;
 /** Configuration store types. */
@@ -95,7 +87,7 @@ function directorySchema() {
               "SYSTEM; Mission JOBS, OUTPUT, SYSTEM (+ WORKSPACE on 10.8); Notebook JOBS, " +
               "OUTPUT, SYSTEM, WORKSPACE; Video UPLOADS, DATA.",
           ),
-          { name: "SiteDirectoryType", from: "./definition" },
+          { name: "SiteDirectoryType", from: "./values" },
         ),
         cleanupMode: oneOf(CLEANUP_MODES)
           .optional()
@@ -151,7 +143,22 @@ function logSettingsSchema() {
   );
 }
 
-/** @internal */
+/**
+ * A site of a Mission, ArcGIS, Notebook or Video Server, created with
+ * `POST {admin_root}/createNewSite` on a machine that is in no site yet.
+ *
+ * @example
+ * ```ts
+ * const site = new Site("site", {
+ *   adminUrl: "https://gis.example.com:20443/arcgis/admin",
+ *   username: "siteadmin",
+ *   password: config.requireSecret("sitePassword"),
+ *   tls: { caCert: config.require("caCert") },
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SITE_DEFINITION = defineResource({
   type: "Site",
   folder: "site",
@@ -182,7 +189,7 @@ export const SITE_DEFINITION = defineResource({
       replaces: true,
     },
     // Credentials do not define the site: a change only updates state once they are proven
-    // (CREDENTIAL_INPUTS in inputs.ts).
+    // (CREDENTIAL_INPUTS in changes.ts).
     username: {
       schema: admin.username.schema,
       outputDoc: "The primary site administrator's name.",
@@ -209,6 +216,7 @@ export const SITE_DEFINITION = defineResource({
       doc: "Configuration store; omitted, the server keeps it in its installation directory.",
       outputDoc: "The configuration store as declared (a secret when it has a connectionSecret).",
       defaultText: "server default (installation directory)",
+      secretWith: "connectionSecret",
       replaces: true,
     },
     directories: {
@@ -321,4 +329,15 @@ export const SITE_DEFINITION = defineResource({
         "(unset right after a synchronous createNewSite, until the next refresh).",
     },
   },
+  connection: "server",
+  importable: true,
+  crossChecks: allCrossChecks,
 });
+
+/**
+ * The frame of a `Site`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SITE = resourceFrame<SiteInputs>()(SITE_DEFINITION);

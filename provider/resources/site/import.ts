@@ -6,10 +6,10 @@
 import { SERVER_TYPES, type ServerType, serverProduct, siteStatus } from "../../client";
 import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
 import { explained, messageOf } from "../common/messages/failures";
-import { parseInputs } from "./inputs";
 import { outputsOf } from "./report";
 import { siteServer } from "./server";
 import { endSentence } from "../../sentence";
+import { SITE } from "./definition";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 
@@ -29,7 +29,7 @@ export function serverTypeOfId(type: string, value: string | undefined): ServerT
 }
 
 /** @internal */
-export const siteImporter: Importer = {
+export const importer: Importer = {
   idFormat: "<adminUrl>[,serverType=<mission-server|arcgis-server|notebook-server|video-server>]",
   options: ["serverType"],
   fromId(id) {
@@ -39,7 +39,7 @@ export const siteImporter: Importer = {
     };
   },
   async adopt(_id, raw: Values) {
-    const inputs = parseInputs(raw);
+    const inputs = SITE.parse(raw);
     const server = siteServer(inputs);
     const status = await siteStatus(inputs.adminUrl, server.transport);
     const cannot = `Cannot import the site at ${inputs.adminUrl}`;

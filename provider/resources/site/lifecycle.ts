@@ -2,8 +2,9 @@
  * `Site`: creates a site on an ArcGIS Mission, ArcGIS, Notebook or Video Server with
  * `createNewSite`, in that product's dialect, as a Pulumi dynamic resource. This file is its
  * lifecycle (create, diff, update, read, delete) and the implementation the provider host loads
- * by this module path; the inputs are in inputs.ts, the outputs in report.ts, the
- * server checks in server.ts, the waits in waits.ts, and the `Site` class in resource.ts.
+ * by this module path; the inputs, class and frame derive from definition.ts, the outputs in
+ * report.ts, the
+ * server checks in server.ts, the waits in waits.ts.
  *
  * Somewhat over 300 lines: the five operations and the implementation stay together so that the
  * file reads top-down as the lifecycle; everything they call lives in those files.
@@ -29,15 +30,6 @@ import { explained, failureMessage, messageOf } from "../common/messages/failure
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
 import {
-  APPLIED_INPUTS,
-  changedDefiningInputs,
-  CREDENTIAL_INPUTS,
-  parseInputs,
-  SITE_INPUTS,
-  siteChangeRefusals,
-  STATE_ONLY_INPUTS,
-} from "./inputs";
-import {
   answeredOutputs,
   currentOutputs,
   isOurSite,
@@ -62,11 +54,18 @@ import { retryWhileHeld, waitUntilAnswering } from "../common/connection/admin";
 import { DEFAULT_SITE_TIMING, siteReady, type SiteTiming } from "./waits";
 import { sameValue, withStateOnlyChanges } from "../common/pulumi/state-diff";
 import { endSentence } from "../../sentence";
+import {
+  APPLIED_INPUTS,
+  changedDefiningInputs,
+  CREDENTIAL_INPUTS,
+  siteChangeRefusals,
+} from "./changes";
+import { SITE } from "./definition";
 
 function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.DiffResult {
   const news = withoutProvider(rawNews);
   const changedDefining = changedDefiningInputs({ ...olds }, news);
-  const changedStateOnly = [...CREDENTIAL_INPUTS, ...STATE_ONLY_INPUTS, ...APPLIED_INPUTS].filter(
+  const changedStateOnly = [...CREDENTIAL_INPUTS, ...SITE.stateOnly, ...APPLIED_INPUTS].filter(
     (key) => !sameValue(olds[key], news[key]),
   );
   if (changedDefining.length === 0) {
@@ -84,7 +83,7 @@ function diff(_id: string, olds: SiteOutputs, rawNews: unknown): pulumi.dynamic.
 }
 
 async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = parseInputs(raw);
+  const inputs = SITE.parse(raw);
   // The server, its session, version and credentials: worked out here once, handed on below.
   const server = siteServer(inputs, { ownTokens: true });
   // The version (rest/info, no token) is read beside the status check: one round trip, not two.
@@ -204,7 +203,7 @@ async function adopt(server: SiteServer): Promise<pulumi.dynamic.CreateResult> {
 }
 
 async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {
-  const inputs = parseInputs(props);
+  const inputs = SITE.parse(props);
   const server = siteServer(inputs);
   const status = await siteStatus(inputs.adminUrl, server.transport);
   if (status.state === "unreachable") {
@@ -229,14 +228,14 @@ async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.Read
 }
 
 async function update(_id: string, olds: SiteOutputs, rawNews: unknown) {
-  const news = parseInputs(rawNews);
+  const news = SITE.parse(rawNews);
   const server = siteServer(news);
   if (CREDENTIAL_INPUTS.some((key) => !sameValue(olds[key], news[key]))) {
     await proveCredentials(server);
   }
   const outs = withStateOnlyChanges(olds, news, [
     ...CREDENTIAL_INPUTS,
-    ...STATE_ONLY_INPUTS,
+    ...SITE.stateOnly,
     ...APPLIED_INPUTS,
   ]);
   if (news.logSettings !== undefined && !sameValue(olds.logSettings, news.logSettings)) {
@@ -262,7 +261,7 @@ async function update(_id: string, olds: SiteOutputs, rawNews: unknown) {
 }
 
 async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Promise<void> {
-  const inputs = parseInputs(props);
+  const inputs = SITE.parse(props);
   if (!inputs.deleteSiteOnDestroy) {
     logInfo(
       `The site at ${inputs.adminUrl} was left running and is no longer managed by this stack ` +
@@ -315,7 +314,7 @@ async function remove(_id: string, props: SiteOutputs, timing: SiteTiming): Prom
 }
 
 function implementationWith(timing: SiteTiming): ResourceImplementation {
-  return implementationOf(SITE_INPUTS, {
+  return implementationOf(SITE.rules, {
     refusals: siteChangeRefusals,
     diff,
     create: (raw: unknown) => create(raw, timing),
@@ -327,7 +326,7 @@ function implementationWith(timing: SiteTiming): ResourceImplementation {
 
 /**
  * The Site implementation the host runs. Loaded by package name at run time through
- * `siteProvider` (resource.ts); tests call it directly.
+ * `siteProvider` (generated.ts); tests call it directly.
  *
  * @internal
  */

@@ -20,11 +20,11 @@ import {
 import { messageOf } from "../common/messages/failures";
 import { logWarn } from "../common/messages/log";
 import type { SiteOutputs } from "./generated";
-import type { SiteInputs, SiteLogSettings } from "./inputs";
 
 export type { SiteOutputs } from "./generated";
 import type { SiteServer } from "./server";
 import { endSentence } from "../../sentence";
+import type { SiteInputs, SiteLogSettings } from "./generated";
 
 export type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
 

@@ -10,7 +10,7 @@ import {
   type ServerType,
   unsupportedFields,
 } from "../../client";
-import { type CheckFailure } from "../common/inputs/check";
+import type { CheckFailure } from "../common/inputs/definition";
 
 /**
  * Rules across directories, checked on the raw inputs so that they are reported together with

@@ -23,9 +23,9 @@ import {
 } from "../../client";
 import { messageOf } from "../common/messages/failures";
 import { logWarn } from "../common/messages/log";
-import type { SiteInputs } from "./inputs";
 import { adminSessionFor, adminTransport } from "../common/connection/admin";
 import { withoutTrailingSlash } from "../../url";
+import type { SiteInputs } from "./generated";
 
 /** The transport options of the site's server: its TLS settings, and `extra`. */
 export function transportOf(inputs: SiteInputs, extra: Omit<TransportOptions, "tls"> = {}) {

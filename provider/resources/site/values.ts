@@ -19,3 +19,16 @@ export interface SiteReportedConfigStore {
   /** Its location, when reported. */
   connectionString?: string;
 }
+
+/** Directory types of every product; each product takes a subset (see serverProduct()). */
+export const DIRECTORY_TYPES = [
+  "JOBS",
+  "OUTPUT",
+  "CACHE",
+  "SYSTEM",
+  "WORKSPACE",
+  "UPLOADS",
+  "DATA",
+] as const;
+/** One of {@link DIRECTORY_TYPES}. */
+export type SiteDirectoryType = (typeof DIRECTORY_TYPES)[number];

@@ -5,9 +5,9 @@
  */
 import { isArcGISRequestError, serverProduct, serverRootOf, waitForSite } from "../../client";
 import { ProgressReporter } from "../common/messages/progress";
-import type { SiteInputs } from "./inputs";
 import type { SiteServer } from "./server";
 import { endSentence } from "../../sentence";
+import type { SiteInputs } from "./generated";
 
 /**
  * How often the provider looks at a server. Tests shorten it with `withTiming()` (site.ts);

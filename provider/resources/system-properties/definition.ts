@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
 import { defineResource, named } from "../common/inputs/definition";
+import { resourceFrame } from "../common/pulumi/frame";
+import type { SystemPropertiesInputs } from "./generated";
 
 /** Default bound on a change, including waiting while an export or import holds the site. */
 export const DEFAULT_CHANGE_MS = 10 * 60_000;
@@ -25,7 +27,25 @@ function propertiesSchema() {
   );
 }
 
-/** @internal */
+/**
+ * Some of a server's system properties, kept as declared with
+ * `POST {admin_root}/system/properties/update`. The server's update replaces the whole set, so
+ * the resource reads it, changes only the declared properties and sends every other one back as
+ * read. A change is an update in place.
+ *
+ * @example
+ * ```ts
+ * new SystemProperties("properties", {
+ *   adminUrl: site.adminUrl,
+ *   username: site.username,
+ *   password: site.password,
+ *   properties: { WebContextURL: "https://gis.example.com/server" },
+ *   restoreOnDestroy: true,
+ * });
+ * ```
+ *
+ * @internal
+ */
 export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
   type: "SystemProperties",
   folder: "system-properties",
@@ -92,4 +112,16 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
       doc: "The managed properties as the server last reported them (after create, update or refresh).",
     },
   },
+  connection: "server",
+  deleteBeforeReplace: true,
 });
+
+/**
+ * The frame of a `SystemProperties`, derived from its definition: its input rules and reader, the lists
+ * its diff reads and the default diff (common/pulumi/frame.ts).
+ *
+ * @internal
+ */
+export const SYSTEM_PROPERTIES = resourceFrame<SystemPropertiesInputs>()(
+  SYSTEM_PROPERTIES_DEFINITION,
+);

@@ -5,8 +5,8 @@
  * existing properties"), so every write reads the set, changes the declared properties and sends
  * every other one back as read, as Chef's `update_system_properties` and the ArcGIS API for
  * Python's setter do. Reads top-down as its lifecycle: diff, create, read (refresh), update,
- * delete; then the implementation the host loads from this module's path. Inputs: `inputs.ts`;
- * the Resource class: `resource.ts`.
+ * delete; then the implementation the host loads from this module's path. Its inputs, class and
+ * frame derive from `definition.ts` (`generated.ts`).
  */
 import { withoutTrailingSlash } from "../../url";
 import type * as pulumi from "@pulumi/pulumi";
@@ -32,19 +32,14 @@ import {
   restorePlan,
 } from "../common/kept/ledger";
 import { inputsOfOutputs } from "../common/pulumi/registration";
-import { SYSTEM_PROPERTIES } from "./resource";
 import { changedInputs, sameValue } from "../common/pulumi/state-diff";
-import { SYSTEM_PROPERTIES_DEFINITION } from "./definition";
-import {
-  type ManagedSystemProperties,
-  parseSystemPropertiesInputs,
-  REPLACING_INPUTS,
-  type ReportedSystemProperties,
-  STATE_ONLY_INPUTS,
-  SYSTEM_PROPERTIES_INPUTS,
-  type SystemPropertiesInputs,
-  type SystemPropertiesOutputs,
-} from "./inputs";
+import { SYSTEM_PROPERTIES_DEFINITION, SYSTEM_PROPERTIES } from "./definition";
+import type { SystemPropertiesInputs, SystemPropertiesOutputs } from "./generated";
+import type { ManagedSystemProperties, ReportedSystemProperties } from "./values";
+
+// The frame's rules, reader and lists, under the names this lifecycle reads them by.
+const { rules: SYSTEM_PROPERTIES_INPUTS, parse: parseSystemPropertiesInputs } = SYSTEM_PROPERTIES;
+const { replacing: REPLACING_INPUTS, stateOnly: STATE_ONLY_INPUTS } = SYSTEM_PROPERTIES;
 
 /**
  * diff: another server is a replacement, deleted before the new one is created (the class asks

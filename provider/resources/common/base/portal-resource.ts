@@ -5,7 +5,6 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { PortalConnection } from "../connection/resolve";
-import type { DefinitionKeys, ResourceFrame } from "../pulumi/registration";
 import type { TlsArgs, TlsSettings } from "../connection/tls";
 
 /**
@@ -54,28 +53,4 @@ export abstract class PortalResource extends pulumi.dynamic.Resource {
   declare public readonly token: pulumi.Output<string | undefined>;
   /** The TLS settings used to reach the portal. */
   declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
-}
-
-/**
- * The frame of a portal resource: the outputs {@link PortalResource} declares come from the
- * resolved portal connection, and the portal's password and token are always secrets.
- *
- * @param type - the class name.
- * @param provider - its serialized provider.
- * @param keys - its inputs, outputs only the lifecycle sets, and secrets (its generated.ts).
- *
- * @internal
- */
-export function portalResourceFrame(
-  type: string,
-  provider: pulumi.dynamic.ResourceProvider,
-  keys: DefinitionKeys,
-): ResourceFrame {
-  return {
-    type,
-    provider,
-    secretOutputs: [...new Set(["password", "token", ...keys.secret])],
-    fromArguments: keys.fromArguments,
-    outputOnly: keys.outputOnly,
-  };
 }

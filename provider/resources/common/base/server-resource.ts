@@ -7,7 +7,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../../client";
 import type { ServerConnectionArgs } from "../connection/resolve";
-import type { DefinitionKeys, ResourceFrame } from "../pulumi/registration";
 import type { TlsSettings } from "../connection/tls";
 
 /**
@@ -40,28 +39,4 @@ export abstract class ServerResource<Timeouts extends object = object>
   declare public readonly tls: pulumi.Output<TlsSettings | undefined>;
   /** The time limits in effect, defaults filled in (milliseconds). */
   declare public readonly timeouts: pulumi.Output<Timeouts>;
-}
-
-/**
- * The frame of a server resource: the outputs {@link ServerResource} declares come with it, and
- * the password is always a secret (with the resource's own secrets).
- *
- * @param type - the class name.
- * @param provider - its serialized provider.
- * @param keys - its inputs, outputs only the lifecycle sets, and secrets (its generated.ts).
- *
- * @internal
- */
-export function serverResourceFrame(
-  type: string,
-  provider: pulumi.dynamic.ResourceProvider,
-  keys: DefinitionKeys,
-): ResourceFrame {
-  return {
-    type,
-    provider,
-    secretOutputs: [...new Set(["password", ...keys.secret])],
-    fromArguments: keys.fromArguments,
-    outputOnly: keys.outputOnly,
-  };
 }

@@ -10,11 +10,8 @@ import { whereToGive } from "./sources";
 /** Pulumi's sentinel for values that are not known yet during a preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** One `check()` failure as Pulumi expects it. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+export type { CheckFailure } from "./definition";
+import type { CheckFailure } from "./definition";
 
 /** True when the value, or anything inside it, is still unknown (preview). */
 export function containsUnknown(value: unknown): boolean {

@@ -1,9 +1,10 @@
 /**
- * One definition per resource input: its zod type (with its default), its description and how a
- * change of it is treated. The Args, the class's outputs, the public input and output types and
- * the frame's keys (`<name>/generated.ts`), the docs' argument tables and the plugin schema are
- * derived from it (scripts/definitions.cjs writes them at build time; tests/resources/
- * definitions.test.ts checks they agree).
+ * One definition per resource: its inputs (zod type with its default, description, how a change
+ * of it is treated), its outputs, its class's TSDoc, its connection kind and the rules across its
+ * inputs. The class, its frame and input rules (common/pulumi/frame.ts), the public types and
+ * the entry file (`<name>/generated.ts`, `<name>.ts`, written by tools/codegen/definitions.cjs
+ * at build time), the docs' argument tables and the plugin schema are derived from it
+ * (tests/resources/definitions.test.ts checks they agree).
  *
  * @internal
  */
@@ -40,6 +41,23 @@ export function named<S extends z.ZodType>(schema: S, naming: TsNaming): S {
   return schema;
 }
 
+/** One `check()` failure as Pulumi expects it. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * Where a resource's connection comes from: a server's administrative root (`adminUrl`,
+ * `username`, `password`), a site's joined by another machine (`siteAdminUrl` instead of
+ * `adminUrl`), or a portal (`sharingUrl`, `username`, `password` or `token`). The class resolves
+ * it from the arguments, the `connection` argument, stack config and the environment; the plugin
+ * fills it from its configuration.
+ *
+ * @internal
+ */
+export type ConnectionKind = "server" | "machine" | "portal";
+
 /**
  * One input of a resource.
  *
@@ -67,6 +85,13 @@ export interface InputSpec {
   url?: true | readonly string[];
   /** A change only updates state: nothing on the server is touched. */
   stateOnly?: boolean;
+  /** A change is an update in place that acts on the server (the default diff says so). */
+  updates?: boolean;
+  /**
+   * Stored as a secret only when this field of it is given (Site's `configStoreConnection`, a
+   * secret when it holds `connectionSecret`).
+   */
+  secretWith?: string;
   /**
    * Declared by the base arguments and class (`ServerResourceArgs`, `PortalConnectionArgs`):
    * `connection` when the connection (arguments, config, environment) fills it, `base` otherwise.
@@ -132,6 +157,31 @@ export interface ResourceDefinition<
   outputs: Record<string, OutputSpec>;
   /** Type imports the outputs' TypeScript types need (import lines, relative to the folder). */
   imports?: readonly string[];
+  /** Where its connection comes from, and so its base class and the plugin's defaults. */
+  connection: ConnectionKind;
+  /**
+   * Replaced by deleting the old one first unless the program says otherwise: the class's
+   * default `deleteBeforeReplace` option, and the default diff's.
+   */
+  deleteBeforeReplace?: boolean;
+  /**
+   * Inputs naming a server's administrator beside a portal connection (Federation's
+   * `serverUsername`, `serverPassword`): the plugin fills them from the server defaults
+   * (`arcgis-admin:username`, `arcgis-admin:password`), as a server resource's credentials are.
+   */
+  serverAccount?: { username: string; password: string };
+  /**
+   * It can be brought under a stack by `pulumi import` (docs/import.md): its folder's import.ts
+   * exports the `importer` (common/pulumi/importer.ts) the plugin serves.
+   */
+  importable?: boolean;
+  /** Rules across inputs, reported together with the per-field problems (none by default). */
+  crossChecks?: (values: Record<string, unknown>) => CheckFailure[];
+  /**
+   * How outputs read back become inputs beyond leaving out the output-only keys, when they need
+   * more: changes `values` (a copy, without `__provider`) in place.
+   */
+  fromOutputs?: (values: Record<string, unknown>) => void;
 }
 
 /**
@@ -158,7 +208,7 @@ export type KeysWith<I, F extends keyof InputSpec> = {
  */
 export function inputsWith<
   I extends Record<string, InputSpec>,
-  F extends "replaces" | "stateOnly" | "secret",
+  F extends "replaces" | "stateOnly" | "secret" | "updates",
 >(definition: ResourceDefinition<I>, flag: F): readonly KeysWith<I, F>[] {
   return Object.entries(definition.inputs)
     .filter(([, spec]) => spec[flag] === true)

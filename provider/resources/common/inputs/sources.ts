@@ -7,6 +7,7 @@
  * so that the three paths cannot drift apart.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ConnectionKind } from "./definition";
 
 /**
  * Who runs a step, and so what the user can change: `program` (a TypeScript program, Pulumi's
@@ -103,27 +104,41 @@ const PORTAL: Record<string, InputSource> = {
   token: { from: "portalToken", inConnection: "token", programDefaults: true },
 };
 
-/** The inputs with defaults of each resource, by its class name. */
-const INPUT_SOURCES: Record<string, Record<string, InputSource>> = {
-  Site: SERVER,
-  SiteExport: SERVER,
-  SiteImport: SERVER,
-  LogSettings: SERVER,
-  SystemProperties: SERVER,
-  SiteUpgrade: SERVER,
-  ServerCertificate: SERVER,
-  SiteMachine: {
-    siteAdminUrl: { from: "adminUrl", inConnection: "adminUrl", programDefaults: true },
-    username: SERVER.username!,
-    password: SERVER.password!,
-  },
-  Collaboration: PORTAL,
-  Federation: {
-    ...PORTAL,
-    serverUsername: { from: "username", programDefaults: false },
-    serverPassword: { from: "password", programDefaults: false },
-  },
-};
+/**
+ * What a resource's definition says of its connection: its kind, and the inputs naming a
+ * server's administrator beside a portal connection (Federation's `serverAccount`).
+ */
+export interface ResourceConnection {
+  type: string;
+  connection: ConnectionKind;
+  serverAccount?: { username: string; password: string } | undefined;
+}
+
+/**
+ * The inputs with defaults of each resource, by its class name: made known by its class and by
+ * its frame as they load (`knowResource`), from its definition. Not read from the registry: the
+ * definitions load zod and the REST client, which a program's class must not (tests/package/
+ * lazy-client.test.ts), and every path that words a message has loaded the class or the frame.
+ */
+const INPUT_SOURCES = new Map<string, Record<string, InputSource>>();
+
+/** Makes a resource's inputs with defaults known, from its connection kind and server account. */
+export function knowResource({ type, connection, serverAccount }: ResourceConnection): void {
+  const { adminUrl, ...credentials } = SERVER;
+  const byKind = {
+    server: SERVER,
+    machine: { siteAdminUrl: adminUrl!, ...credentials },
+    portal: PORTAL,
+  };
+  const account: Record<string, InputSource> =
+    serverAccount === undefined
+      ? {}
+      : {
+          [serverAccount.username]: { from: "username", programDefaults: false },
+          [serverAccount.password]: { from: "password", programDefaults: false },
+        };
+  INPUT_SOURCES.set(type, { ...byKind[connection], ...account });
+}
 
 /** How a default is set: `pulumi config set --secret arcgis-admin:password`. */
 function configCommand(source: DefaultSource): string {
@@ -139,7 +154,7 @@ function either(items: readonly string[]): string {
 
 /** The default of an input on this path, if it has one there. */
 function defaultOf(resource: string, input: string, kind: Runtime) {
-  const source = INPUT_SOURCES[resource]?.[input];
+  const source = INPUT_SOURCES.get(resource)?.[input];
   if (source === undefined || (kind === "program" && !source.programDefaults)) return undefined;
   return { source, defaults: DEFAULT_SOURCES[source.from] as DefaultSource };
 }

@@ -32,7 +32,7 @@ import { certificatesAsSecrets } from "./secrets";
  */
 export interface InputRules {
   /**
-   * The resource's frame (`resource.ts`): its class name, for messages, and the keys that exist
+   * The resource's frame (common/pulumi/frame.ts): its class name, for messages, and the keys that exist
    * only in outputs, left out when outputs are read back as inputs.
    */
   frame: Pick<ResourceFrame, "type" | "outputOnly">;

@@ -5,6 +5,7 @@
  * `super(...registration(FRAME, name, args, resolved, opts))`.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ConnectionKind } from "../inputs/definition";
 import { resourceOptions, TYPE_MODULE } from "./resource-options";
 
 /**
@@ -32,15 +33,24 @@ export interface ResourceFrame {
 }
 
 /**
- * The keys a resource's definition gives its frame (its generated.ts): every input (and output
- * registered as one), the outputs only the lifecycle sets, and those always secret.
+ * What a resource's class registers with, derived from its definition by its frame
+ * (common/pulumi/frame.ts) and written into its generated.ts as data, so that the class loads
+ * neither the definition nor zod: its names, its connection kind, its keys, its secrets.
  *
  * @internal
  */
-export interface DefinitionKeys {
-  fromArguments: readonly string[];
-  outputOnly: readonly string[];
-  secret: readonly string[];
+export interface ClassKeys extends Omit<ResourceFrame, "provider"> {
+  /** Its folder: the released module path `dist/provider/resources/<folder>.js`. */
+  folder: string;
+  connection: ConnectionKind;
+  /** The class's default `deleteBeforeReplace` option. */
+  deleteBeforeReplace?: boolean;
+  /** Inputs naming a server's administrator beside a portal connection (the definition's). */
+  serverAccount?: { username: string; password: string };
+  /** Secret inputs given as arguments (not the connection's), stored as secrets. */
+  secretArguments: readonly string[];
+  /** Inputs stored as a secret when they hold the named field. */
+  secretWith: Readonly<Record<string, string>>;
 }
 
 /**

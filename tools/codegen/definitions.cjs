@@ -265,23 +265,6 @@ function renderGenerated(definition, names, classDoc, keys) {
       return `${tsdoc(spec.doc, "  ")}  ${key}${opt ? "?" : ""}: ${argType};\n`;
     });
 
-  const outputLines = [
-    ...own
-      .filter(([key, spec]) => spec.inherited === undefined && !(key in outputs))
-      .map(([key, spec]) => {
-        const { node } = unwrap(spec.schema());
-        const optional = unwrap(spec.schema()).optional || spec.optionalInState === true;
-        const t = spec.outputType ?? `${r.value(node)}${optional ? " | undefined" : ""}`;
-        return `${tsdoc(spec.outputDoc ?? spec.doc, "  ")}  readonly ${key}: pulumi.Output<${t}>;\n`;
-      }),
-    ...Object.entries(outputs)
-      .filter(([key]) => inputs[key]?.inherited === undefined)
-      .map(
-        ([key, spec]) =>
-          `${tsdoc(spec.doc, "  ")}  readonly ${key}: pulumi.Output<${spec.type}${spec.optional ? " | undefined" : ""}>;\n`,
-      ),
-  ];
-
   // Named types declared here: each may name others (rendered until none is new).
   /** @type {Map<string, string>} */
   const interfaces = new Map();
@@ -314,6 +297,7 @@ function renderGenerated(definition, names, classDoc, keys) {
     ...imports,
     ...(definition.imports ?? []).map((line) => `${line}\n`),
     `import { lazyProvider } from "../common/pulumi/lazy-provider";\n`,
+    `import type { OutputProperties } from "../common/base/outputs";\n`,
     `import { resourceClass } from "../common/pulumi/resource-class";\n`,
     "\n",
     ...[...interfaces.values()].map((text) => `${text}\n`),
@@ -323,13 +307,11 @@ function renderGenerated(definition, names, classDoc, keys) {
     `export interface ${type}Outputs extends ${type}Inputs {\n${stateLines.join("")}}\n\n`,
     tsdoc(definition.argsDoc),
     `export interface ${type}Args extends ${definition.base} {\n${argLines.join("")}}\n\n`,
-    tsdoc(`The outputs a {@link ${type}} declares beyond its base class's.`),
-    `export interface ${type}OutputProperties {\n${outputLines.join("")}}\n\n`,
     classDoc,
     "// What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.\n",
     "// prettier-ignore\n",
     `export class ${type} extends resourceClass<${type}Args, ${instance}>(${JSON.stringify(keys)}) {}\n`,
-    `export interface ${type} extends ${type}OutputProperties {}\n\n`,
+    `export interface ${type} extends OutputProperties<${type}Outputs, ${base}> {}\n\n`,
     tsdoc(
       `The serialized provider of \`${type}\`: a small stub that loads \`implementation\` from ` +
         `the released module path \`dist/provider/resources/${definition.folder}.js\`.`,

@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { PortalConnectionArgs, PortalResource } from "../common/base/portal-resource";
 import type { TlsSettings } from "../common/connection/tls";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `Collaboration` whose values are known (defaults filled in). */
@@ -74,33 +75,6 @@ export interface CollaborationArgs extends PortalConnectionArgs {
   deleteAdoptedOnDestroy?: pulumi.Input<boolean>;
 }
 
-/** The outputs a {@link Collaboration} declares beyond its base class's. */
-export interface CollaborationOutputProperties {
-  /** The collaboration's id. */
-  readonly collaborationId: pulumi.Output<string>;
-  /** Whether destroy on a guest portal removes this portal's participation. */
-  readonly leaveAsGuest: pulumi.Output<boolean>;
-  /** Whether destroy deletes or leaves a collaboration this stack imported. */
-  readonly deleteAdoptedOnDestroy: pulumi.Output<boolean>;
-  /** The portal id used: the input, or the portal's own id from portals/self. */
-  readonly portalId: pulumi.Output<string>;
-  /** Whether portalId was given (false: it was looked up and may be looked up again). */
-  readonly portalIdGiven: pulumi.Output<boolean>;
-  /** The collaboration's name, as the portal reports it. */
-  readonly name: pulumi.Output<string>;
-  /** Its description, as the portal reports it. */
-  readonly description: pulumi.Output<string>;
-  /** The id of the portal that hosts it. */
-  readonly hostPortalId: pulumi.Output<string>;
-  /** This portal's role in it. */
-  readonly role: pulumi.Output<"host" | "guest">;
-  /**
-   * `confirmed` when the program declared it, `adopted` when `pulumi import` brought it in (absent
-   * from state written before it existed: declared).
-   */
-  readonly state: pulumi.Output<"confirmed" | "adopted" | undefined>;
-}
-
 /**
  * A distributed collaboration whose deletion this stack owns: `pulumi destroy` calls
  * `POST {base_url}/portals/<portal_id>/collaborations/<id>/delete` (host) or
@@ -119,7 +93,7 @@ export interface CollaborationOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class Collaboration extends resourceClass<CollaborationArgs, PortalResource>({"type":"Collaboration","folder":"collaboration","connection":"portal","secretOutputs":["password","token"],"fromArguments":["sharingUrl","collaborationId","portalId","username","password","token","leaveAsGuest","deleteAdoptedOnDestroy","tls"],"outputOnly":["portalIdGiven","name","description","hostPortalId","role","state"],"secretArguments":[],"secretWith":{}}) {}
-export interface Collaboration extends CollaborationOutputProperties {}
+export interface Collaboration extends OutputProperties<CollaborationOutputs, PortalResource> {}
 
 /**
  * The serialized provider of `Collaboration`: a small stub that loads `implementation` from the

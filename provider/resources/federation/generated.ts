@@ -6,6 +6,7 @@ import type { PortalConnectionArgs, PortalResource } from "../common/base/portal
 import type { TlsSettings } from "../common/connection/tls";
 import type { ServerRole } from "./values";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** A certificate for the portal to trust (the `serverCertificate` input). */
@@ -148,49 +149,6 @@ export interface FederationArgs extends PortalConnectionArgs {
   }>;
 }
 
-/** The outputs a {@link Federation} declares beyond its base class's. */
-export interface FederationOutputProperties {
-  /** The server's product. */
-  readonly serverType: pulumi.Output<ServerType>;
-  /** The server's administrative root. */
-  readonly adminUrl: pulumi.Output<string>;
-  /** The services URL, when one was given. */
-  readonly serverUrl: pulumi.Output<string | undefined>;
-  /** The server's primary site administrator (typically a Site's `username`). */
-  readonly serverUsername: pulumi.Output<string>;
-  /** Its password (secret). */
-  readonly serverPassword: pulumi.Output<string>;
-  /** The role (after a refresh: the portal's). */
-  readonly serverRole: pulumi.Output<ServerRole>;
-  /** The function given (after a refresh: the portal's), when not the product's default. */
-  readonly serverFunction: pulumi.Output<string | undefined>;
-  /** Whether a federated server was taken on. */
-  readonly adoptExisting: pulumi.Output<boolean>;
-  /** Whether destroy unfederates an adopted server. */
-  readonly unfederateAdoptedOnDestroy: pulumi.Output<boolean>;
-  /** Whether unfederate is forced. */
-  readonly forceUnfederate: pulumi.Output<boolean>;
-  /**
-   * The root or intermediate certificate (PEM) that signed the server's certificate, for a portal
-   * that does not trust it yet: imported into the portal's keystore under `alias` before
-   * federating, once (an alias the portal keeps with the same certificate is not imported again;
-   * one holding another certificate is an error, never overwritten), then the portal restarts and
-   * is waited for (`restartWaitMs`, default 60000, as Chef's `:import_root_cert` waits). Never
-   * removed on destroy.
-   */
-  readonly serverCertificate: pulumi.Output<ServerCertificate | undefined>;
-  /** The bound in effect, default filled in (milliseconds). */
-  readonly timeouts: pulumi.Output<{ federateMs: number }>;
-  /** The portal's id of the server. */
-  readonly serverId: pulumi.Output<string>;
-  /** `federated` (by this stack) or `adopted` (federated before). */
-  readonly state: pulumi.Output<"federated" | "adopted">;
-  /** The server's name in the portal (host and port). */
-  readonly serverName: pulumi.Output<string>;
-  /** The server's type as the portal reports it, e.g. `ARCGIS_MISSION_SERVER`. */
-  readonly portalServerType: pulumi.Output<string>;
-}
-
 /**
  * An ArcGIS server federated with a portal: created with
  * `POST {portal}/portaladmin/federation/servers/federate`, then its role and function set with
@@ -212,7 +170,7 @@ export interface FederationOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class Federation extends resourceClass<FederationArgs, PortalResource>({"type":"Federation","folder":"federation","connection":"portal","deleteBeforeReplace":true,"serverAccount":{"username":"serverUsername","password":"serverPassword"},"secretOutputs":["password","token","serverPassword"],"fromArguments":["sharingUrl","username","password","token","serverType","adminUrl","serverUrl","serverUsername","serverPassword","serverRole","serverFunction","adoptExisting","unfederateAdoptedOnDestroy","forceUnfederate","tls","serverCertificate","timeouts"],"outputOnly":["serverId","state","serverName","portalServerType"],"secretArguments":["serverPassword"],"secretWith":{}}) {}
-export interface Federation extends FederationOutputProperties {}
+export interface Federation extends OutputProperties<FederationOutputs, PortalResource> {}
 
 /**
  * The serialized provider of `Federation`: a small stub that loads `implementation` from the

@@ -7,6 +7,7 @@ import type { TlsSettings } from "../common/connection/tls";
 import type { LogSettingsLevel } from "./values";
 import type { ReportedLogSettings } from "./values";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `LogSettings` whose values are known (defaults filled in). */
@@ -83,34 +84,6 @@ export interface LogSettingsArgs extends ServerResourceArgs {
   }>;
 }
 
-/** The outputs a {@link LogSettings} declares beyond its base class's. */
-export interface LogSettingsOutputProperties {
-  /** The managed log level (after a refresh: the server's). */
-  readonly logLevel: pulumi.Output<LogSettingsLevel | undefined>;
-  /** The managed log directory (after a refresh: the server's). */
-  readonly logDir: pulumi.Output<string | undefined>;
-  /** The managed maximum number of error reports. */
-  readonly maxErrorReportsCount: pulumi.Output<number | undefined>;
-  /** The managed maximum age of log files. */
-  readonly maxLogFileAge: pulumi.Output<number | undefined>;
-  /** The managed usage metering switch. */
-  readonly usageMeteringEnabled: pulumi.Output<boolean | undefined>;
-  /** Whether destroy writes back `previousSettings`. */
-  readonly restoreOnDestroy: pulumi.Output<boolean>;
-  /**
-   * The server's settings when the stack took them on, each managed one as it was before this stack
-   * first wrote it: what `restoreOnDestroy` writes back.
-   */
-  readonly previousSettings: pulumi.Output<ReportedLogSettings>;
-  /**
-   * The last value this stack wrote to each managed setting (a refresh never changes it):
-   * `restoreOnDestroy` restores a setting only while the server still holds this value.
-   */
-  readonly writtenSettings: pulumi.Output<ReportedLogSettings | undefined>;
-  /** The server's settings as last read (after create, update or refresh). */
-  readonly serverLogSettings: pulumi.Output<ReportedLogSettings>;
-}
-
 /**
  * A site's log settings, kept as declared with `POST {admin_root}/logs/settings/edit`. Only the
  * fields given are managed; a change is an update in place.
@@ -129,7 +102,7 @@ export interface LogSettingsOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class LogSettings extends resourceClass<LogSettingsArgs, ServerResource<LogSettingsInputs["timeouts"]>>({"type":"LogSettings","folder":"log-settings","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","logLevel","logDir","maxErrorReportsCount","maxLogFileAge","usageMeteringEnabled","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousSettings","writtenSettings","serverLogSettings"],"secretArguments":[],"secretWith":{}}) {}
-export interface LogSettings extends LogSettingsOutputProperties {}
+export interface LogSettings extends OutputProperties<LogSettingsOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `LogSettings`: a small stub that loads `implementation` from the

@@ -5,6 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** A root or intermediate certificate for the machine's keystore. */
@@ -133,42 +134,6 @@ export interface ServerCertificateArgs extends ServerResourceArgs {
   }>;
 }
 
-/** The outputs a {@link ServerCertificate} declares beyond its base class's. */
-export interface ServerCertificateOutputProperties {
-  /** The machine, as declared. */
-  readonly machineName: pulumi.Output<string>;
-  /** Where the presented certificate is checked, when given. */
-  readonly webServerUrl: pulumi.Output<string | undefined>;
-  /** The CA's certificates, as declared. */
-  readonly caCertificates: pulumi.Output<CaCertificate[]>;
-  /** The PKCS #12 file, base64 (secret). */
-  readonly pkcs12: pulumi.Output<string>;
-  /** The password of `pkcs12` (secret). */
-  readonly certPassword: pulumi.Output<string>;
-  /** The name given; the keystore alias is `certificateAlias`. */
-  readonly alias: pulumi.Output<string>;
-  /** Whether destroy binds `previousAlias` again. */
-  readonly rebindPreviousOnDestroy: pulumi.Output<boolean>;
-  /** The keystore alias of the server certificate, `<alias>-<fingerprint prefix>`. */
-  readonly certificateAlias: pulumi.Output<string>;
-  /** The server certificate's SHA-256 fingerprint (lower-case hex), as the machine presents it. */
-  readonly sha256Fingerprint: pulumi.Output<string>;
-  /** When the server certificate expires (ISO 8601). */
-  readonly validUntil: pulumi.Output<string>;
-  /**
-   * The certificate the machine presented before this stack bound one: what
-   * `rebindPreviousOnDestroy` binds again.
-   */
-  readonly previousAlias: pulumi.Output<string>;
-  /**
-   * The certificate the machine's web server is bound to, as last read (after create, update or
-   * refresh).
-   */
-  readonly boundAlias: pulumi.Output<string>;
-  /** The keystore aliases this resource imported (the others it found there already). */
-  readonly importedAliases: pulumi.Output<string[]>;
-}
-
 /**
  * The certificate a machine of a site presents on its HTTPS port: the CA's root and intermediate
  * certificates imported with `POST {admin_root}/machines/<m>/sslcertificates/importRootOrIntermediate`,
@@ -192,7 +157,10 @@ export interface ServerCertificateOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class ServerCertificate extends resourceClass<ServerCertificateArgs, ServerResource<ServerCertificateInputs["timeouts"]>>({"type":"ServerCertificate","folder":"server-certificate","connection":"server","secretOutputs":["password","pkcs12","certPassword"],"fromArguments":["serverType","adminUrl","username","password","machineName","webServerUrl","caCertificates","pkcs12","certPassword","alias","rebindPreviousOnDestroy","tls","timeouts"],"outputOnly":["certificateAlias","sha256Fingerprint","validUntil","previousAlias","boundAlias","importedAliases"],"secretArguments":["pkcs12","certPassword"],"secretWith":{}}) {}
-export interface ServerCertificate extends ServerCertificateOutputProperties {}
+export interface ServerCertificate extends OutputProperties<
+  ServerCertificateOutputs,
+  ServerResource
+> {}
 
 /**
  * The serialized provider of `ServerCertificate`: a small stub that loads `implementation` from the

@@ -6,6 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/inputs/object-store";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 export interface SiteExportTimeouts {
@@ -127,44 +128,6 @@ export interface SiteExportArgs extends ServerResourceArgs {
   timeouts?: pulumi.Input<InputsOf<Partial<SiteExportTimeouts>>>;
 }
 
-/** The outputs a {@link SiteExport} declares beyond its base class's. */
-export interface SiteExportOutputProperties {
-  /** The local folder of the download, when one was given. */
-  readonly downloadTo: pulumi.Output<string | undefined>;
-  /** The S3-compatible destination as given. */
-  readonly uploadTo: pulumi.Output<string | undefined>;
-  /** The store's endpoint, region and path style as given. */
-  readonly objectStore: pulumi.Output<ObjectStoreOptions | undefined>;
-  /** The store's static credentials as given (a secret). */
-  readonly objectStoreCredentials: pulumi.Output<ObjectStoreCredentials | undefined>;
-  /** Whether destroy deletes the uploaded object. */
-  readonly deleteBackupOnDestroy: pulumi.Output<boolean | undefined>;
-  /** The triggers as given. */
-  readonly triggers: pulumi.Output<unknown[] | undefined>;
-  /** Whether a missing local copy is accepted on refresh. */
-  readonly allowMissingDownload: pulumi.Output<boolean | undefined>;
-  /** The largest archive a download accepts, in bytes. */
-  readonly maxDownloadBytes: pulumi.Output<number | undefined>;
-  /** The archive's path on the server, or the URL it was downloaded from. */
-  readonly location: pulumi.Output<string>;
-  /** The `location` input (a server folder), when one was given. */
-  readonly requestedLocation: pulumi.Output<string | undefined>;
-  /** The archive's file name (`YYYYMMDD-HHMMSS-UTC.agssite`). */
-  readonly fileName: pulumi.Output<string>;
-  /** When the export was made (ISO 8601). */
-  readonly exportedAt: pulumi.Output<string>;
-  /** With downloadTo: where the archive was written locally. */
-  readonly localPath: pulumi.Output<string | undefined>;
-  /** With uploadTo: the uploaded object, `s3://bucket/key`. */
-  readonly objectUrl: pulumi.Output<string | undefined>;
-  /** With downloadTo or uploadTo: the archive's size in bytes. */
-  readonly sizeBytes: pulumi.Output<number | undefined>;
-  /** With downloadTo or uploadTo: the archive's SHA-256 (hex). */
-  readonly sha256: pulumi.Output<string | undefined>;
-  /** The server's version as `rest/info` reports it, when it could be read. */
-  readonly serverVersion: pulumi.Output<string | undefined>;
-}
-
 /**
  * An export of a site's configuration (a backup), made with `POST {admin_root}/exportSite`.
  *
@@ -182,7 +145,7 @@ export interface SiteExportOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class SiteExport extends resourceClass<SiteExportArgs, ServerResource<SiteExportInputs["timeouts"]>>({"type":"SiteExport","folder":"site-export","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","downloadTo","uploadTo","objectStore","objectStoreCredentials","deleteBackupOnDestroy","triggers","allowMissingDownload","maxDownloadBytes","tls","timeouts","requestedLocation"],"outputOnly":["fileName","exportedAt","localPath","objectUrl","sizeBytes","sha256","serverVersion"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}) {}
-export interface SiteExport extends SiteExportOutputProperties {}
+export interface SiteExport extends OutputProperties<SiteExportOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `SiteExport`: a small stub that loads `implementation` from the

@@ -6,6 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/inputs/object-store";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `SiteImport` whose values are known (defaults filled in). */
@@ -105,34 +106,6 @@ export interface SiteImportArgs extends ServerResourceArgs {
   }>;
 }
 
-/** The outputs a {@link SiteImport} declares beyond its base class's. */
-export interface SiteImportOutputProperties {
-  /** The archive as the server read it, when given. */
-  readonly location: pulumi.Output<string | undefined>;
-  /** The local archive uploaded, when given. */
-  readonly localArchive: pulumi.Output<string | undefined>;
-  /** The archive object streamed to the server, when given. */
-  readonly archiveObject: pulumi.Output<string | undefined>;
-  /** The store's endpoint, region and path style as given. */
-  readonly objectStore: pulumi.Output<ObjectStoreOptions | undefined>;
-  /** The store's static credentials as given (a secret). */
-  readonly objectStoreCredentials: pulumi.Output<ObjectStoreCredentials | undefined>;
-  /** The archive's SHA-256, when given. */
-  readonly archiveSha256: pulumi.Output<string | undefined>;
-  /** The values whose change imports again. */
-  readonly triggers: pulumi.Output<unknown[] | undefined>;
-  /** What identifies the archive: `sha256:<hex>`, or `location:<path or id>` without a hash. */
-  readonly fingerprint: pulumi.Output<string>;
-  /** With localArchive or archiveObject: the id of the uploaded item the import read. */
-  readonly uploadedItemId: pulumi.Output<string | undefined>;
-  /** `imported` (the server answered success) or `answer-lost` (sent once, answer lost). */
-  readonly outcome: pulumi.Output<"imported" | "answer-lost">;
-  /** When the import ended (ISO 8601). */
-  readonly importedAt: pulumi.Output<string>;
-  /** The server's answer without `status` (its report; shape undocumented), as JSON text. */
-  readonly report: pulumi.Output<string | undefined>;
-}
-
 /**
  * A restore of a site's configuration from an exportSite archive, with
  * `POST {admin_root}/importSite`: the site's configuration (services, security, log settings, ...)
@@ -155,7 +128,7 @@ export interface SiteImportOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class SiteImport extends resourceClass<SiteImportArgs, ServerResource<SiteImportInputs["timeouts"]>>({"type":"SiteImport","folder":"site-import","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","localArchive","archiveObject","objectStore","objectStoreCredentials","archiveSha256","triggers","tls","timeouts"],"outputOnly":["fingerprint","uploadedItemId","outcome","importedAt","report"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}) {}
-export interface SiteImport extends SiteImportOutputProperties {}
+export interface SiteImport extends OutputProperties<SiteImportOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `SiteImport`: a small stub that loads `implementation` from the

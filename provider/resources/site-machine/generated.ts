@@ -6,6 +6,7 @@ import type { ServerResource } from "../common/base/server-resource";
 import type { ServerConnectionArgs } from "../common/connection/resolve";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `SiteMachine` whose values are known (defaults filled in). */
@@ -85,24 +86,6 @@ export interface SiteMachineArgs extends Omit<ServerConnectionArgs, "adminUrl"> 
   }>;
 }
 
-/** The outputs a {@link SiteMachine} declares beyond its base class's. */
-export interface SiteMachineOutputProperties {
-  /** The site's machine it joined through. */
-  readonly siteAdminUrl: pulumi.Output<string>;
-  /** The machine's name as declared (when given). */
-  readonly machineName: pulumi.Output<string | undefined>;
-  /** Whether destroy unregisters an adopted machine, default filled in. */
-  readonly unregisterAdoptedOnDestroy: pulumi.Output<boolean>;
-  /** "joined" when this resource joined the machine, "adopted" when it was in the site already. */
-  readonly state: pulumi.Output<"joined" | "adopted">;
-  /** The machine's name as the site spells it. */
-  readonly registeredName: pulumi.Output<string>;
-  /** The site's machines, as last read. */
-  readonly machines: pulumi.Output<string[]>;
-  /** When the machine joined or was adopted (ISO 8601). */
-  readonly joinedAt: pulumi.Output<string>;
-}
-
 /**
  * A server machine in a site, joined with `POST {machine admin root}/joinSite` and unregistered
  * with `POST {site admin root}/machines/<name>/unregister` on destroy.
@@ -120,7 +103,7 @@ export interface SiteMachineOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class SiteMachine extends resourceClass<SiteMachineArgs, ServerResource<SiteMachineInputs["timeouts"]>>({"type":"SiteMachine","folder":"site-machine","connection":"machine","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","siteAdminUrl","machineName","unregisterAdoptedOnDestroy","tls","timeouts"],"outputOnly":["state","registeredName","machines","joinedAt"],"secretArguments":[],"secretWith":{}}) {}
-export interface SiteMachine extends SiteMachineOutputProperties {}
+export interface SiteMachine extends OutputProperties<SiteMachineOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `SiteMachine`: a small stub that loads `implementation` from the

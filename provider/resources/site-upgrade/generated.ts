@@ -6,6 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { TlsSettings } from "../common/connection/tls";
 import type { SiteUpgradeOutcome } from "./values";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `SiteUpgrade` whose values are known (defaults filled in). */
@@ -63,24 +64,6 @@ export interface SiteUpgradeArgs extends ServerResourceArgs {
   }>;
 }
 
-/** The outputs a {@link SiteUpgrade} declares beyond its base class's. */
-export interface SiteUpgradeOutputProperties {
-  /** Whether the upgrade runs asynchronously, as declared. */
-  readonly runAsync: pulumi.Output<boolean | undefined>;
-  /**
-   * What the last create or update found and did: `upgraded` (it sent the upgrade, which
-   * completed), `awaited` (an upgrade was already running: it waited for it and sent none) or
-   * `not-required` (no upgrade was due: it sent nothing).
-   */
-  readonly outcome: pulumi.Output<SiteUpgradeOutcome>;
-  /** The version the site was upgraded from, when the server reports it (ArcGIS Server). */
-  readonly fromVersion: pulumi.Output<string | undefined>;
-  /** The version the site was upgraded to, when the server reports it (ArcGIS Server). */
-  readonly toVersion: pulumi.Output<string | undefined>;
-  /** How many upgrade requests this resource has sent (one per upgrade that was due). */
-  readonly upgradesSent: pulumi.Output<number>;
-}
-
 /**
  * Completes the upgrade of a site whose software was upgraded in place, with
  * `POST {admin_root}/upgrade`, once, when the site reports that one is due (`upgradeStatus`
@@ -102,7 +85,7 @@ export interface SiteUpgradeOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class SiteUpgrade extends resourceClass<SiteUpgradeArgs, ServerResource<SiteUpgradeInputs["timeouts"]>>({"type":"SiteUpgrade","folder":"site-upgrade","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","runAsync","tls","timeouts"],"outputOnly":["outcome","fromVersion","toVersion","upgradesSent"],"secretArguments":[],"secretWith":{}}) {}
-export interface SiteUpgrade extends SiteUpgradeOutputProperties {}
+export interface SiteUpgrade extends OutputProperties<SiteUpgradeOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `SiteUpgrade`: a small stub that loads `implementation` from the

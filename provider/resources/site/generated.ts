@@ -8,6 +8,7 @@ import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { SiteDirectoryType } from "./values";
 import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** The site's configuration store (the `configStoreConnection` argument and output). */
@@ -185,49 +186,6 @@ export interface SiteArgs extends ServerConnectionArgs {
   timeouts?: pulumi.Input<InputsOf<Partial<SiteTimeouts>>>;
 }
 
-/** The outputs a {@link Site} declares beyond its base class's. */
-export interface SiteOutputProperties {
-  /** The configuration store as declared (a secret when it has a connectionSecret). */
-  readonly configStoreConnection: pulumi.Output<SiteConfigStoreConnection | undefined>;
-  /** The server directories as declared. */
-  readonly directories: pulumi.Output<SiteDirectory[] | undefined>;
-  /** The log settings as declared. */
-  readonly logSettings: pulumi.Output<SiteLogSettings | undefined>;
-  /** Whether createNewSite was asked to work asynchronously. */
-  readonly runAsync: pulumi.Output<boolean>;
-  /** Whether an existing site may be adopted. */
-  readonly adoptExisting: pulumi.Output<boolean>;
-  /** Whether destroy deletes the site. */
-  readonly deleteSiteOnDestroy: pulumi.Output<boolean>;
-  /** `created` when this resource created the site, `adopted` when it adopted an existing one. */
-  readonly state: pulumi.Output<"created" | "adopted">;
-  /** When the site was created or adopted (ISO 8601). */
-  readonly createdAt: pulumi.Output<string>;
-  /**
-   * Names of the site's machines, as the server reports them: read by `pulumi refresh`, at adoption
-   * and after a watched creation; not read right after a synchronous createNewSite (unset until the
-   * next refresh).
-   */
-  readonly machines: pulumi.Output<string[] | undefined>;
-  /** The server's version as `rest/info` reports it (fullVersion, else currentVersion). */
-  readonly serverVersion: pulumi.Output<string | undefined>;
-  /**
-   * The log settings as the server reports them (after applying ours); read as `machines` is (unset
-   * right after a synchronous createNewSite, until the next refresh).
-   */
-  readonly serverLogSettings: pulumi.Output<Record<string, string | number | boolean> | undefined>;
-  /**
-   * The server directories as the server reports them: read by `pulumi refresh` and at adoption;
-   * not read back right after a synchronous createNewSite (unset until the next refresh).
-   */
-  readonly serverDirectories: pulumi.Output<SiteReportedDirectory[] | undefined>;
-  /**
-   * Where the server reports its configuration store: read as `serverDirectories` is (unset right
-   * after a synchronous createNewSite, until the next refresh).
-   */
-  readonly serverConfigStore: pulumi.Output<SiteReportedConfigStore | undefined>;
-}
-
 /**
  * A site of a Mission, ArcGIS, Notebook or Video Server, created with
  * `POST {admin_root}/createNewSite` on a machine that is in no site yet.
@@ -245,7 +203,7 @@ export interface SiteOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class Site extends resourceClass<SiteArgs, ServerResource<SiteInputs["timeouts"]>>({"type":"Site","folder":"site","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","configStoreConnection","directories","logSettings","runAsync","adoptExisting","deleteSiteOnDestroy","tls","timeouts"],"outputOnly":["state","createdAt","machines","serverVersion","serverLogSettings","serverDirectories","serverConfigStore"],"secretArguments":[],"secretWith":{"configStoreConnection":"connectionSecret"}}) {}
-export interface Site extends SiteOutputProperties {}
+export interface Site extends OutputProperties<SiteOutputs, ServerResource> {}
 
 /**
  * The serialized provider of `Site`: a small stub that loads `implementation` from the released

@@ -7,6 +7,7 @@ import type { TlsSettings } from "../common/connection/tls";
 import type { ManagedSystemProperties } from "./values";
 import type { ReportedSystemProperties } from "./values";
 import { lazyProvider } from "../common/pulumi/lazy-provider";
+import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** Inputs of a `SystemProperties` whose values are known (defaults filled in). */
@@ -69,28 +70,6 @@ export interface SystemPropertiesArgs extends ServerResourceArgs {
   }>;
 }
 
-/** The outputs a {@link SystemProperties} declares beyond its base class's. */
-export interface SystemPropertiesOutputProperties {
-  /** The managed properties (after a refresh: the server's values). */
-  readonly properties: pulumi.Output<ManagedSystemProperties>;
-  /** Whether destroy puts back `previousProperties`. */
-  readonly restoreOnDestroy: pulumi.Output<boolean>;
-  /**
-   * The values the managed properties had before this stack first set them: what `restoreOnDestroy`
-   * puts back.
-   */
-  readonly previousProperties: pulumi.Output<ReportedSystemProperties>;
-  /** The managed properties the server did not have before: what `restoreOnDestroy` removes. */
-  readonly addedProperties: pulumi.Output<string[]>;
-  /**
-   * The last value this stack wrote to each managed property (a refresh never changes it):
-   * `restoreOnDestroy` restores a property only while the server still holds this value.
-   */
-  readonly writtenProperties: pulumi.Output<ReportedSystemProperties | undefined>;
-  /** The managed properties as the server last reported them (after create, update or refresh). */
-  readonly serverProperties: pulumi.Output<ReportedSystemProperties>;
-}
-
 /**
  * Some of a server's system properties, kept as declared with
  * `POST {admin_root}/system/properties/update`. The server's update replaces the whole set, so
@@ -111,7 +90,10 @@ export interface SystemPropertiesOutputProperties {
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
 export class SystemProperties extends resourceClass<SystemPropertiesArgs, ServerResource<SystemPropertiesInputs["timeouts"]>>({"type":"SystemProperties","folder":"system-properties","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","properties","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousProperties","addedProperties","writtenProperties","serverProperties"],"secretArguments":[],"secretWith":{}}) {}
-export interface SystemProperties extends SystemPropertiesOutputProperties {}
+export interface SystemProperties extends OutputProperties<
+  SystemPropertiesOutputs,
+  ServerResource
+> {}
 
 /**
  * The serialized provider of `SystemProperties`: a small stub that loads `implementation` from the

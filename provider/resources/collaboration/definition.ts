@@ -113,6 +113,8 @@ export const COLLABORATION_DEFINITION = defineResource({
         "(absent from state written before it existed: declared).",
     },
   },
+  operation: "`POST {base_url}/portals/<id>/collaborations/<id>/delete`",
+  summary: "Deletes a distributed collaboration when the stack is destroyed.",
   connection: "portal",
   importable: true,
   crossChecks: collaborationCrossChecks,

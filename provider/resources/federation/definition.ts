@@ -227,6 +227,8 @@ export const FEDERATION_DEFINITION = defineResource({
       doc: "The server's type as the portal reports it, e.g. `ARCGIS_MISSION_SERVER`.",
     },
   },
+  operation: "`POST {portal}/portaladmin/federation/servers/federate`",
+  summary: "Federates a server with a portal (role, function); destroy unfederates it.",
   connection: "portal",
   importable: true,
   deleteBeforeReplace: true,

@@ -124,6 +124,8 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
       doc: "The server's settings as last read (after create, update or refresh).",
     },
   },
+  operation: "`POST {admin_root}/logs/settings/edit`",
+  summary: "Keeps a site's log settings as declared (updated in place).",
   connection: "server",
   importable: true,
   deleteBeforeReplace: true,

@@ -214,6 +214,9 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
       doc: "The keystore aliases this resource imported (the others it found there already).",
     },
   },
+  operation: "`POST {admin_root}/machines/<machine>/edit` (`webServerCertificateAlias`)",
+  summary:
+    "Imports a CA-signed certificate into a machine's keystore, binds it and checks it over TLS.",
   connection: "server",
   crossChecks: serverCertificateCrossChecks,
 });

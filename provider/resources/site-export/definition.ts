@@ -207,6 +207,8 @@ export const SITE_EXPORT_DEFINITION = defineResource({
       doc: "The server's version as `rest/info` reports it, when it could be read.",
     },
   },
+  operation: "`POST {admin_root}/exportSite`",
+  summary: "Exports the site configuration (a backup).",
   connection: "server",
   crossChecks: siteExportCrossChecks,
   // In outputs, `location` is the server's answer and the input is `requestedLocation`.

@@ -180,6 +180,8 @@ export const SITE_IMPORT_DEFINITION = defineResource({
       doc: "The server's answer without `status` (its report; shape undocumented), as JSON text.",
     },
   },
+  operation: "`POST {admin_root}/importSite`",
+  summary: "Restores a site configuration from an exportSite archive, once.",
   connection: "server",
   crossChecks: siteImportCrossChecks,
 });

@@ -126,6 +126,8 @@ export const SITE_MACHINE_DEFINITION = defineResource({
     machines: { type: "string[]", doc: "The site's machines, as last read." },
     joinedAt: { type: "string", doc: "When the machine joined or was adopted (ISO 8601)." },
   },
+  operation: "`POST {machine admin root}/joinSite`",
+  summary: "Joins another machine to a site; destroy unregisters it.",
   connection: "machine",
   importable: true,
   crossChecks: siteMachineCrossChecks,

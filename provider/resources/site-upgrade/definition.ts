@@ -107,6 +107,9 @@ export const SITE_UPGRADE_DEFINITION = defineResource({
       doc: "How many upgrade requests this resource has sent (one per upgrade that was due).",
     },
   },
+  operation: "`POST {admin_root}/upgrade`",
+  summary:
+    "Completes a site's upgrade after its software was upgraded, once; nothing when none is due.",
   connection: "server",
   crossChecks: siteUpgradeCrossChecks,
 });

@@ -329,6 +329,8 @@ export const SITE_DEFINITION = defineResource({
         "(unset right after a synchronous createNewSite, until the next refresh).",
     },
   },
+  operation: "`POST {admin_root}/createNewSite`",
+  summary: "Creates a site on a Mission, ArcGIS, Notebook or Video Server machine in no site.",
   connection: "server",
   importable: true,
   crossChecks: allCrossChecks,

@@ -112,6 +112,9 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
       doc: "The managed properties as the server last reported them (after create, update or refresh).",
     },
   },
+  operation: "`POST {admin_root}/system/properties/update`",
+  summary:
+    "Keeps the declared system properties (e.g. `WebContextURL`); sends the others back as read.",
   connection: "server",
   deleteBeforeReplace: true,
 });

@@ -146,6 +146,10 @@ export interface ResourceDefinition<
   folder: string;
   /** What the resource is: the plugin schema's description. */
   doc: string;
+  /** The ArcGIS operation it is known by (the README's table of resources). */
+  operation: string;
+  /** What it does, in a line (the README's table of resources). */
+  summary: string;
   /**
    * What its Args extend: `ServerResourceArgs`, `PortalConnectionArgs` or `ServerConnectionArgs`
    * (TypeScript text, e.g. `Omit<ServerConnectionArgs, "adminUrl">`).

@@ -19,8 +19,8 @@ import {
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
-import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { COLLABORATION_DEFINITION, COLLABORATION } from "./definition";
+import { stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { COLLABORATION } from "./definition";
 import { implementationOf } from "../common/pulumi/implementation";
 import { portalSessionFor } from "../common/connection/portal";
 import type { CollaborationInputs, CollaborationOutputs } from "./generated";
@@ -46,13 +46,10 @@ function diff(
   news.deleteAdoptedOnDestroy ??= false;
   // A looked-up portalId changes only when the user gives one that differs ("self" does not).
   const looksUp = news.portalId === undefined || news.portalId === SELF;
-  const compared =
-    looksUp && !olds.portalIdGiven
-      ? COLLABORATION.replacing.filter((key) => key !== "portalId")
-      : COLLABORATION.replacing;
-  const replaces = changedInputs(COLLABORATION_DEFINITION, compared, olds, news);
-  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  const updates = COLLABORATION.stateOnly.filter((key) => !sameValue(olds[key], news[key]));
+  const lookedUp = looksUp && !olds.portalIdGiven;
+  const { replaces, updates } = COLLABORATION.changes(olds, news);
+  const replacing = replaces.filter((key) => !(lookedUp && key === "portalId"));
+  if (replacing.length > 0) return { changes: true, replaces: replacing };
   return { changes: updates.length > 0 };
 }
 

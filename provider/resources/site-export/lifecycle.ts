@@ -30,8 +30,8 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import { changedInputs, sameValue, stateOnlyUpdate } from "../common/pulumi/state-diff";
-import { SITE_EXPORT_DEFINITION, SITE_EXPORT } from "./definition";
+import { stateOnlyUpdate } from "../common/pulumi/state-diff";
+import { SITE_EXPORT } from "./definition";
 import { transportFor } from "../common/connection/tls";
 import { implementationOf } from "../common/pulumi/implementation";
 import { objectStoreSettings } from "../common/inputs/object-store";
@@ -45,10 +45,7 @@ function diff(_id: string, olds: SiteExportOutputs, rawNews: unknown): pulumi.dy
   const news = withoutProvider(rawNews);
   // `location` in state is the server's answer; the user's input is kept as `requestedLocation`.
   const oldInputs: Record<string, unknown> = { ...olds, location: olds.requestedLocation };
-  const replaces = changedInputs(SITE_EXPORT_DEFINITION, SITE_EXPORT.replacing, oldInputs, news);
-  const updates = SITE_EXPORT.stateOnly.filter((key) => !sameValue(oldInputs[key], news[key]));
-  if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  return { changes: updates.length > 0 };
+  return SITE_EXPORT.diff(oldInputs, news);
 }
 
 /**

@@ -67,10 +67,7 @@ async function diff(_id: string, olds: SiteImportOutputs, rawNews: unknown) {
     );
     return { changes: true, replaces };
   }
-  const updates = SITE_IMPORT.stateOnly.filter(
-    (key) => !sameValue((olds as unknown as Record<string, unknown>)[key], news[key]),
-  );
-  return { changes: updates.length > 0 };
+  return { changes: SITE_IMPORT.changes(olds, news).updates.length > 0 };
 }
 
 /**

@@ -28,9 +28,8 @@ import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
-import { changedInputs, sameValue } from "../common/pulumi/state-diff";
 import { transportFor } from "../common/connection/tls";
-import { SITE_UPGRADE_DEFINITION, SITE_UPGRADE } from "./definition";
+import { SITE_UPGRADE } from "./definition";
 import type { SiteUpgradeInputs, SiteUpgradeOutputs } from "./generated";
 import type { SiteUpgradeOutcome } from "./values";
 
@@ -100,9 +99,8 @@ async function diff(
   rawNews: unknown,
 ): Promise<pulumi.dynamic.DiffResult> {
   const news = withoutProvider(rawNews);
-  const replaces = changedInputs(SITE_UPGRADE_DEFINITION, SITE_UPGRADE.replacing, olds, news);
+  const { replaces, updates: stateOnly } = SITE_UPGRADE.changes(olds, news);
   if (replaces.length > 0) return { changes: true, replaces: [...replaces] };
-  const stateOnly = SITE_UPGRADE.stateOnly.filter((key) => !sameValue(olds[key], news[key]));
   if (containsUnknown(news)) return { changes: stateOnly.length > 0 };
   const inputs = SITE_UPGRADE.parse(news);
   let status: UpgradeStatus;

@@ -6,10 +6,10 @@
    @typescript-eslint/no-unsafe-argument -- zod's schema internals and Node's module loader are read untyped */
 /**
  * Writes what each resource's one definition (provider/resources/<name>/definition.ts) implies
- * and TypeScript must see as declarations: `<name>/generated.ts` (the Args, the class's output
- * properties, the public input and output types, and the three one-line declarations that
- * name the frame, the provider and the class, all derived at run time by
- * provider/resources/common/pulumi/frame.ts and resource-class.ts), the entry file `<name>.ts`
+ * and TypeScript must see as declarations: `<name>/generated.ts` (the Args, the public input and
+ * output types, the class as one line `resourceClass(<keys>)` with its keys as data, taken from
+ * the frame provider/resources/common/pulumi/frame.ts derives, its outputs' interface and its
+ * `lazyProvider`), the entry file `<name>.ts`
  * (the released module path, see ARCHITECTURE.md) and the argument table of docs/<name>.md
  * (between its `arguments` markers), and the README's table of resources from the registry.
  * `npm run build` runs it before compiling; tests/resources/definitions.test.ts renders the same

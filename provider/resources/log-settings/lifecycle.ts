@@ -7,7 +7,7 @@
  * Inputs: `inputs.ts`; the Resource class: `resource.ts`; `pulumi import`: `import.ts`.
  */
 import { type AdminSession, editLogSettings, getLogSettings } from "../../client";
-import { keptSettings } from "../common/kept/lifecycle";
+import { declaredFields, keptSettings } from "../common/kept/lifecycle";
 import { withChange } from "../common/kept/write";
 import { LOG_SETTINGS_DEFINITION } from "./definition";
 import { LOG_SETTINGS_INPUTS, type LogSettingsInputs, type ReportedLogSettings } from "./inputs";
@@ -46,13 +46,7 @@ export const implementation = keptSettings<LogSettingsInputs>({
     server: "serverLogSettings",
   },
   recordsWholeSet: true,
-  declared: (inputs) => {
-    const out: Record<string, unknown> = {};
-    for (const field of MANAGED_LOG_FIELDS) {
-      if (inputs[field] !== undefined) out[field] = inputs[field];
-    }
-    return out;
-  },
+  declared: declaredFields<LogSettingsInputs>(MANAGED_LOG_FIELDS),
   // A field the server no longer reports keeps its declared value.
   asInputs: (settings) => settings,
   serverView: (_declared, reported) => reported,

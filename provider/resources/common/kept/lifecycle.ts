@@ -10,6 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AdminSession } from "../../../client";
 import { withoutTrailingSlash } from "../../../url";
 import { type AdminTarget, adminSessionFor } from "../connection/admin";
+import type { CheckFailure } from "../inputs/check";
 import type { ResourceDefinition } from "../inputs/definition";
 import { inputsWith } from "../inputs/definition";
 import { explained, failureMessage, messageOf } from "../messages/failures";
@@ -66,6 +67,28 @@ export interface KeptSettings<I extends KeptInputs> extends KeptServer {
   asInputs(settings: Settings): Partial<I>;
   /** What the `server` output holds of what the server reports; by default the declared ones. */
   serverView?(declared: Settings, reported: Settings): Settings;
+  /**
+   * Refusals known from the inputs (and the recorded ones) before anything is sent, which
+   * `check()` reports (e.g. a change that would lock the stack's own connection out).
+   */
+  refusals?: (olds: Settings, inputs: Settings) => CheckFailure[];
+}
+
+/**
+ * The `declared` of a resource whose settings are inputs of their own (`fields`): those given.
+ *
+ * @internal
+ */
+export function declaredFields<I extends KeptInputs>(
+  fields: readonly (keyof I & string)[],
+): (inputs: I) => Settings {
+  return (inputs) => {
+    const out: Settings = {};
+    for (const field of fields) {
+      if (inputs[field] !== undefined) out[field] = inputs[field];
+    }
+    return out;
+  };
 }
 
 /**
@@ -227,7 +250,14 @@ export function keptSettings<I extends KeptInputs>(kept: KeptSettings<I>): Resou
     );
   }
 
-  return implementationOf<Outputs>(kept.rules, { diff, create, read, update, delete: remove });
+  return implementationOf<Outputs>(kept.rules, {
+    diff,
+    create,
+    read,
+    update,
+    delete: remove,
+    ...(kept.refusals === undefined ? {} : { refusals: kept.refusals }),
+  });
 }
 
 /** Declared settings whose value the server reports differently (or not at all). */

@@ -61,8 +61,10 @@ export interface KeptSettings<I extends KeptInputs> extends KeptServer {
   /** The declared settings, by name, with their values. */
   declared(inputs: I): Settings;
   /**
-   * The inputs that declare `settings` (after a refresh: the server's values), spread over the
-   * recorded inputs: a setting left out of `settings` is the server's no longer-held one.
+   * The inputs that declare `settings`, spread over the recorded inputs at a refresh (`settings`
+   * then holds the server's values). A declared setting the server no longer holds as a plain
+   * value is left out of `settings`: the resource says whether that removes it from the inputs
+   * (SystemProperties) or keeps the declared value (LogSettings).
    */
   asInputs(settings: Settings): Partial<I>;
   /** What the `server` output holds of what the server reports; by default the declared ones. */

@@ -5,7 +5,6 @@
  * changes nothing until the program does; `restoreOnDestroy` is false (destroy leaves them), and
  * nothing is recorded as written by this stack (`writtenSettings` is empty).
  */
-import { getLogSettings } from "../../client";
 import { adminSessionFor, type AdminTarget } from "../common/connection/admin";
 import { explained, messageOf } from "../common/messages/failures";
 import { type Importer, urlOfId, type Values } from "../common/pulumi/importer";
@@ -13,25 +12,19 @@ import { serverTypeOfId } from "../site/import";
 import { withoutTrailingSlash } from "../../url";
 import { LOG_SETTINGS } from "./definition";
 import type { LogSettingsOutputs } from "./generated";
+import { readLogSettings } from "./lifecycle";
 import { MANAGED_LOG_FIELDS, type ReportedLogSettings } from "./values";
 
 const EXAMPLE = "https://gis.example.com:20443/arcgis/admin";
 
 /** The server's settings, plain scalars only, or an error naming the server. */
 async function reported(target: AdminTarget, id: string): Promise<ReportedLogSettings> {
-  const settings = await explained(
-    () => getLogSettings(adminSessionFor(target)),
+  return explained(
+    () => readLogSettings(adminSessionFor(target)),
     (error) =>
       `Cannot import the LogSettings "${id}": the log settings of ${target.adminUrl} cannot be ` +
       `read (${messageOf(error)}).`,
   );
-  const out: ReportedLogSettings = {};
-  for (const [key, value] of Object.entries(settings)) {
-    if (["string", "number", "boolean"].includes(typeof value)) {
-      out[key] = value as string | number | boolean;
-    }
-  }
-  return out;
 }
 
 /** @internal */

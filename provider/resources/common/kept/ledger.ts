@@ -97,8 +97,7 @@ export function restorePlan(
   current: Settings,
 ): RestorePlan {
   const plan: RestorePlan = { set: {}, remove: [], left: [] };
-  const now = (key: string) =>
-    Object.hasOwn(current, key) ? JSON.stringify(current[key]) : "absent";
+  const now = (key: string) => shown(current, key);
   for (const key of declared) {
     if (ledger.written === undefined) {
       plan.left.push({ key, why: `now ${now(key)}; ${UNRECORDED}` });
@@ -122,6 +121,11 @@ export function restorePlan(
     }
   }
   return plan;
+}
+
+/** A setting's value as `settings` holds it, for a message ("absent" when it has none). */
+export function shown(settings: Settings, key: string): string {
+  return Object.hasOwn(settings, key) ? JSON.stringify(settings[key]) : "absent";
 }
 
 const UNRECORDED =

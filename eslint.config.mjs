@@ -36,7 +36,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
+    files: ["{scripts,toolchain}/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
     rules: {
       // tsc checks these files (tsconfig.scripts.json: checkJs), and reports undefined names
       // with Node's own types, which no-undef does not know.
@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.cjs", "jest*.config.js"],
+    files: ["{scripts,toolchain}/**/*.cjs", "jest*.config.js"],
     rules: {
       // CommonJS is what these files are (Jest suites require them as they are).
       "@typescript-eslint/no-require-imports": "off",

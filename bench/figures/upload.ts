@@ -17,22 +17,13 @@ import {
 import type { FigureResult } from "../lib/report";
 import { table } from "../lib/report";
 import { mib, ms, num } from "../lib/stats";
+import * as store from "../../toolchain/object-store/start.cjs";
 
 /** The issue's bound for a 200 MB archive (issue 26), as for the download (figure 5). */
 const TARGET_GROWTH = 64 * 1024 * 1024;
 const MiB = 1024 * 1024;
 const BUCKET = "bench-backups";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const store = require("../../scripts/object-store.cjs") as {
-  startObjectStore(options?: { buckets?: string[] }): Promise<{
-    endpoint: string;
-    region: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-    stop(): Promise<void>;
-  }>;
-};
 type Store = Awaited<ReturnType<typeof store.startObjectStore>>;
 
 /**

@@ -8,11 +8,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import type { EmulatorSeedInput } from "../../emulator";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const installer = require("../../scripts/python-api.cjs") as {
-  ensurePythonApi(options?: { log?: (line: string) => void }): Promise<string>;
-};
+import * as installer from "../../toolchain/python-api.cjs";
 
 /** How long the first run may take to install the virtualenv (about a minute on a fast line). */
 export const INSTALL_TIMEOUT_MS = 15 * 60_000;

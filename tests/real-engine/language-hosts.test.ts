@@ -12,15 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
 import { CliProject } from "../../tools/harness/real-stack";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const pythonSdk = require("../../scripts/python-sdk.cjs") as {
-  ensurePythonSdk(options?: { log?: (line: string) => void }): Promise<string>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const hosts = require("../../scripts/language-hosts.cjs") as {
-  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
-};
+import * as pythonSdk from "../../toolchain/python-sdk.cjs";
+import * as hosts from "../../toolchain/language-hosts.cjs";
 
 jest.setTimeout(180_000);
 

@@ -25,26 +25,11 @@ import {
   type TestEmulator,
 } from "../../tools/harness/emulator";
 import { CliProject, messagesByResource } from "../../tools/harness/real-stack";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs") as { SEED_FILE: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdkgen = require("../../scripts/sdkgen.cjs") as {
-  ensureSdkgen(options?: { log?: (line: string) => void }): Promise<{ bin: string }>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const pythonSdk = require("../../scripts/python-sdk.cjs") as {
-  ensurePythonSdk(options?: { log?: (line: string) => void }): Promise<string>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdk = require("../../scripts/sdk.cjs") as {
-  generate(sdkgen: string, language: "python" | "go", schemaFile: string, out: string): void;
-  buildWheel(python: string, sdkDir: string, dist: string): string;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const hosts = require("../../scripts/language-hosts.cjs") as {
-  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
-};
+import * as qs from "../../scripts/quickstart.cjs";
+import * as sdkgen from "../../toolchain/sdkgen.cjs";
+import * as pythonSdk from "../../toolchain/python-sdk.cjs";
+import * as sdk from "../../toolchain/sdk.cjs";
+import * as hosts from "../../toolchain/language-hosts.cjs";
 
 jest.setTimeout(300_000);
 

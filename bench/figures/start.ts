@@ -1,6 +1,6 @@
 /**
  * Figure 8: `npm start` as a user runs it (scripts/start.mjs, the repository's own build, the
- * engine scripts/engine.cjs built, plain `pulumi` commands): the first start (a new stack, the
+ * engine toolchain/engine.cjs built, plain `pulumi` commands): the first start (a new stack, the
  * emulator started in the background) and a second one with nothing to change, against the
  * emulator's own work for the quick start, with the Pulumi CLI commands each ran.
  */

@@ -1,7 +1,7 @@
 /**
- * The SDKs `npm run sdk` writes (scripts/sdk.cjs) from the built package's schema: a Python wheel
+ * The SDKs `npm run sdk` writes (toolchain/sdk.cjs) from the built package's schema: a Python wheel
  * versioned as the package, and a Go SDK with its own go.mod that compiles; and the build of their
- * generator (scripts/sdkgen.cjs): found in its cache, a clear failure without Go. (The generator
+ * generator (toolchain/sdkgen.cjs): found in its cache, a clear failure without Go. (The generator
  * itself is built here when the cache lacks it: about a minute, once.)
  */
 import { spawnSync } from "node:child_process";

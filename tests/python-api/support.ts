@@ -1,6 +1,6 @@
 /**
  * Runs Esri's ArcGIS API for Python (`arcgis` 2.4.4 from PyPI, unmodified, in the virtualenv
- * scripts/python-api.cjs installs once into the cache) against an emulator started in this
+ * toolchain/python-api.cjs installs once into the cache) against an emulator started in this
  * process. Each script in ./scripts runs named steps and prints one line `RESULT {...}`: per
  * step, `{ok: <result>}` or `{error: "<Type>: <text>"}`.
  */

@@ -1,5 +1,5 @@
 /**
- * The language hosts `npm run engine` installs beside the CLI (scripts/language-hosts.cjs), as a
+ * The language hosts `npm run engine` installs beside the CLI (toolchain/language-hosts.cjs), as a
  * user meets them: a program that fails shows its own error once and the run fails; a Python
  * program gets its config and secrets from the engine and its outputs reach the stack; a host
  * whose CLI was killed stops with its program, as Pulumi's own hosts do. (A Node.js

@@ -1,5 +1,5 @@
 /**
- * scripts/local-kms.cjs, the KMS the engine suites' stacks keep their secrets with: its failure
+ * toolchain/local-kms.cjs, the KMS the engine suites' stacks keep their secrets with: its failure
  * without Go, and a started local-kms that holds the key its URL names (AWS KMS's DescribeKey
  * and an Encrypt/Decrypt round trip over its API) and is gone once stopped.
  * (The build runs before Jest in `npm test`; here it is found in the cache.)

@@ -1,5 +1,5 @@
 /**
- * scripts/object-store.cjs, the SeaweedFS build: its cache (a built weed is found, never built
+ * toolchain/object-store.cjs, the SeaweedFS build: its cache (a built weed is found, never built
  * again), its failure without Go, and the lock a second builder waits on.
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
  */

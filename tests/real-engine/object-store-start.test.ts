@@ -1,5 +1,5 @@
 /**
- * scripts/object-store.cjs, the start of `weed server`: its ports are picked, released, then
+ * toolchain/object-store/start.cjs, the start of `weed server`: its ports are picked, released, then
  * bound by weed, so another process can take one in between. Here a port the first start is
  * given is held by a listener that accepts connections and never answers, as another test's
  * server might, and the store still starts, on fresh ports; a port taken on every try ends in an

@@ -1,7 +1,7 @@
 /**
  * The Python quick start (examples/quickstart-python) with the Pulumi CLI, as its README runs it,
  * from the packed package: the plugin's schema as the engine gets it from the installed plugin
- * (`pulumi package get-schema`), the Python SDK generated from it (tools/sdkgen) and built into a
+ * (`pulumi package get-schema`), the Python SDK generated from it (toolchain/sdkgen) and built into a
  * wheel, the project's own virtualenv made and filled as the README says (`python3 -m venv venv`,
  * `pip install -r requirements.txt <wheel>`), then `pulumi stack init`, `pulumi config set` and
  * `pulumi up` in the example's folder (the engine's Python language host runs `__main__.py`)

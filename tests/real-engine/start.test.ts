@@ -3,7 +3,7 @@
  * engine: the quick start deployed by a real `pulumi up` against the background emulator, a
  * second start that changes nothing, a destroy that leaves no resource and no emulator process,
  * and a second destroy with nothing to do. Every folder is a temporary one; the engine is the one
- * scripts/engine.cjs built (no `pulumi` on PATH here).
+ * toolchain/engine.cjs built (no `pulumi` on PATH here).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,6 +1,6 @@
 /**
  * The secrets provider of the engine suites' stacks: a key of local-kms (AWS KMS's API on a local
- * port, toolchain/local-kms.cjs), as a team with its state on S3 keeps its secrets with `awskms://`.
+ * port, scripts/local-kms.cjs), as a team with its state on S3 keeps its secrets with `awskms://`.
  * A passphrase would cost every CLI operation a key derivation (bench/RESULTS.md, "Warm runs,
  * ninth session"). A Jest run shares one local-kms (tests/global-setup.cjs); any other process
  * starts its own on first use, stopped when it exits.

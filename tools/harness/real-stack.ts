@@ -1,5 +1,5 @@
 /**
- * The real Pulumi engine for tests: the `pulumi` CLI that toolchain/engine.cjs builds (or finds in
+ * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
  * its cache), with the Node.js language host installed beside it, running a Node.js program in a
  * consumer project that installed the packed package (tools/harness/host.ts's
  * prepareConsumer), with a local file backend, the `awskms://` secrets provider against local-kms
@@ -49,7 +49,7 @@ export function engine(): Promise<EngineInfo> {
 }
 
 /**
- * The language hosts beside the engine's CLI (Node.js, Python, YAML: toolchain/language-hosts.cjs;
+ * The language hosts beside the engine's CLI (Node.js, Python, YAML: scripts/language-hosts.cjs;
  * `npm test` installs them first, as `npm run engine` does), where the CLI finds them itself.
  */
 export async function languageHosts(): Promise<void> {

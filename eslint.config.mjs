@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["{scripts,tools/codegen}/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
+    files: ["{scripts,toolchain,tools/codegen}/**/*.{js,cjs,mjs}", "*.config.{js,mjs}"],
     rules: {
       // tsc checks these files (tsconfig.scripts.json: checkJs), and reports undefined names
       // with Node's own types, which no-undef does not know.
@@ -46,7 +46,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["{scripts,tools/codegen}/**/*.cjs", "jest*.config.js"],
+    files: ["{scripts,toolchain,tools/codegen}/**/*.cjs", "jest*.config.js"],
     rules: {
       // CommonJS is what these files are (Jest suites require them as they are).
       "@typescript-eslint/no-require-imports": "off",

@@ -25,7 +25,7 @@ module.exports = {
     "<rootDir>/tests/emulator/ci.test.ts",
     // Packs the repository and runs the provider in Pulumi's dynamic-provider host.
     "<rootDir>/tests/security/secrets.test.ts",
-    // Starts SeaweedFS, which scripts/object-store.cjs builds with Go (`npm test` builds it).
+    // Starts SeaweedFS, which toolchain/object-store.cjs builds with Go (`npm test` builds it).
     "<rootDir>/tests/resources/site-export-object-store.test.ts",
   ],
 };

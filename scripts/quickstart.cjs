@@ -1,17 +1,18 @@
 // @ts-check
 "use strict";
 /** What `npm start` and `npm run destroy` share; plain CommonJS, so that tests can require it. */
-const { spawn, spawnSync } = require("node:child_process");
+const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
 const buildStamp = require("./build-stamp.cjs");
+const cli = require("./pulumi-cli.cjs");
+
+const { DEMO_PASSPHRASE, log } = cli;
 
 const REPO_ROOT = path.resolve(__dirname, "..");
 const STACK = "quickstart";
-/** Encrypts the demo stack's secrets (documented in README.md; demo only). */
-const DEMO_PASSPHRASE = "quickstart-demo-passphrase";
 /** Fixed, so that the URLs in config and state stay the same across restarts. */
 const DEFAULT_PORT = 20443;
 const SEED_FILE = path.join(REPO_ROOT, "examples", "quickstart", "emulator-seed.json");
@@ -25,9 +26,7 @@ const RUN_RECORD = "quickstart-run.json";
 const MADE_BY_START = ".made-by-npm-start";
 
 /**
- * @typedef {{input?: string, capture?: boolean, onSpawn?: (pid: number) => void,
- *   onExit?: (signal: NodeJS.Signals | null) => void}} RunOptions
- * @typedef {(args: string[], options?: RunOptions) => Promise<{stdout: string}>} Pulumi
+ * @typedef {import("./pulumi-cli.cjs").Pulumi} Pulumi
  * @typedef {{command: string, pids: number[], hostname: string}} RunRecord
  * @typedef {{port: number, stack: string, stateDir: string, dataDir: string,
  *   downloadDir: string, skipBuild: boolean}} Settings
@@ -35,7 +34,6 @@ const MADE_BY_START = ".made-by-npm-start";
  *   users: {username: string, password: string, role: string}[]}}} Seed
  */
 
-/** @param {string} line */ const log = (line) => process.stderr.write(`${line}\n`);
 /** @param {unknown} error */
 const errorText = (error) => (error instanceof Error ? error.message : String(error));
 /** @type {(text: string) => unknown} */ const parseJson = (text) => JSON.parse(text);
@@ -46,91 +44,6 @@ const defaultPaths = (root = REPO_ROOT) => ({
   dataDir: path.join(root, ".emulator-data", "quickstart"),
   downloadDir: path.join(root, "site-exports"),
 });
-
-/** The executable `pulumi` on PATH, if any. */
-function findPulumiCli({ env = process.env } = {}) {
-  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
-    const command = path.join(dir, process.platform === "win32" ? "pulumi.exe" : "pulumi");
-    try {
-      fs.accessSync(command, fs.constants.X_OK);
-      if (fs.statSync(command).isFile()) return { command, source: `${command} (on PATH)` };
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
-
-/** The CLI on PATH, else the engine scripts/engine.cjs builds (now if there is Go to build with). */
-async function resolvePulumiCli({ env = process.env, log: say = log } = {}) {
-  const installed = findPulumiCli({ env });
-  if (installed !== undefined) return installed;
-  const { candidateVersions, cachedEngine, findGo, ensureEngine } = require("./engine.cjs");
-  const versions = candidateVersions(env);
-  const cached = versions.map((v) => cachedEngine(v, env)).find(Boolean);
-  if (cached === undefined && findGo(env) === undefined) return undefined;
-  const built = cached ?? (await ensureEngine({ env, log: say }));
-  const source = `${built.bin} (the Pulumi engine v${built.version} built by scripts/engine.cjs)`;
-  return { command: built.bin, source };
-}
-
-/**
- * A file backend of its own (the user's `pulumi login` stays), this Node first on PATH (the hosts
- * run `node`), no proxy for the emulator, no second type check. @param {{stateDir: string}} settings
- */
-function pulumiEnv(settings, env = process.env) {
-  const next = { ...env };
-  delete next.PULUMI_CONFIG_PASSPHRASE_FILE;
-  const pathKey = Object.keys(next).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
-  next[pathKey] = [path.dirname(process.execPath), next[pathKey] ?? ""].join(path.delimiter);
-  const local = ["127.0.0.1", "localhost", "::1"];
-  const noProxy = [next.no_proxy ?? next.NO_PROXY ?? "", ...local].filter(Boolean).join(",");
-  return {
-    ...next,
-    NO_PROXY: noProxy,
-    no_proxy: noProxy,
-    // metadata=skip: the file backend then writes no `.attrs` sidecar, which it does not write
-    // atomically; one emptied by a killed run fails every command (docs/troubleshooting.md).
-    PULUMI_BACKEND_URL: `file://${settings.stateDir.split(path.sep).join("/")}?metadata=skip`,
-    PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_NODEJS_TRANSPILE_ONLY: env.PULUMI_NODEJS_TRANSPILE_ONLY ?? "true",
-  };
-}
-
-/**
- * Rejects when `pulumi <args>` fails; secrets go in as `input`, never on a command line.
- * @param {{command: string}} cli @param {string[]} args
- * @param {RunOptions & {env?: NodeJS.ProcessEnv}} [options] @returns {Promise<{stdout: string}>}
- */
-function runPulumi(cli, args, { env, input, capture = false, onSpawn, onExit } = {}) {
-  const shown = args.map((a) => (a.length > 60 || a.includes("\n") ? `${a.slice(0, 40)}…` : a));
-  log(`$ pulumi ${shown.join(" ")}${input === undefined ? "" : " < (stdin)"}`);
-  const name = args.slice(0, 2).filter((a) => !a.startsWith("-"));
-  return new Promise((resolve, reject) => {
-    const child = spawn(cli.command, args, {
-      cwd: REPO_ROOT,
-      env,
-      stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "inherit", "pipe"],
-    });
-    let stdout = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-    child.stderr?.pipe(process.stderr, { end: false });
-    if (child.pid !== undefined) onSpawn?.(child.pid);
-    child.stdin?.end(input);
-    // Ctrl-C or a runner's SIGTERM reaches pulumi too, which cancels gracefully: wait for that.
-    const wait = () => log("Waiting for pulumi to cancel...");
-    process.on("SIGINT", wait).on("SIGTERM", wait);
-    const done = () => process.off("SIGINT", wait).off("SIGTERM", wait);
-    child.on("error", (error) => (done(), reject(error)));
-    child.on("close", (code, signal) => {
-      done();
-      onExit?.(signal);
-      if (code === 0) resolve({ stdout });
-      else reject(new Error(`\`pulumi ${name.join(" ")}\` failed (its output is above).`));
-    });
-  });
-}
 
 /**
  * Runs `pulumi up` or `destroy` under a record of this process and the CLI's, which a killed run
@@ -293,21 +206,24 @@ async function runCommand(name, usage, body) {
     process.exit(2);
   }
   try {
-    const cli = await resolvePulumiCli();
-    if (cli === undefined) {
+    const found = await cli.resolvePulumiCli();
+    if (found === undefined) {
       process.stderr.write(
         `\n${name} needs the Pulumi CLI, and none was found: there is no \`pulumi\` on PATH, and ` +
           "there is no Go to build the engine with. Nothing was started and nothing was deployed." +
           "\n\nInstall the Pulumi CLI, then run this command again:\n" +
           "  - see https://www.pulumi.com/docs/install/ (e.g. `curl -fsSL https://get.pulumi.com | sh`);\n" +
           "  - or install Go (https://go.dev/doc/install): then `npm run engine` builds the Pulumi CLI\n" +
-          "    and its language hosts from source (scripts/engine.cjs; several minutes, once).\n\n",
+          "    and its language hosts from source (toolchain/engine.cjs; several minutes, once).\n\n",
       );
       process.exit(1);
     }
-    log(`Pulumi CLI: ${cli.source}`);
-    const env = pulumiEnv(settings);
-    await body({ settings, env, pulumi: (args, opts) => runPulumi(cli, args, { env, ...opts }) });
+    log(`Pulumi CLI: ${found.source}`);
+    const env = cli.pulumiEnv(settings);
+    const pulumi = /** @type {Pulumi} */ (
+      (args, opts) => cli.runPulumi(found, args, { env, ...opts })
+    );
+    await body({ settings, env, pulumi });
   } catch (error) {
     process.stderr.write(`\n${name} failed: ${errorText(error)}\n`);
     process.exit(1);
@@ -316,7 +232,7 @@ async function runCommand(name, usage, body) {
 
 module.exports = {
   ...{ REPO_ROOT, STACK, DEMO_PASSPHRASE, SEED_FILE, SITE_ADMIN, EMULATOR_RECORD, log, parseJson },
-  ...{ defaultPaths, findPulumiCli, resolvePulumiCli, pulumiEnv, runCommand, runRecorded },
+  ...{ defaultPaths, ...cli, runCommand, runRecorded },
   ...{ recoverKilledRun, readSeed, stackConfig, build },
   ...{ daemon, startEmulatorInBackground, removeEmulatorData },
 };

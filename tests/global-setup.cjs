@@ -5,7 +5,7 @@
  */
 "use strict";
 const path = require("node:path");
-const { ensureLocalKms, startLocalKms, SHARED_URL_ENV } = require("../scripts/local-kms.cjs");
+const { ensureLocalKms, startLocalKms, SHARED_URL_ENV } = require("../toolchain/local-kms.cjs");
 
 module.exports = async function globalSetup() {
   if (process.env[SHARED_URL_ENV]) return;

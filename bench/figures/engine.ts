@@ -1,6 +1,6 @@
 /**
  * Figure 6: `pulumi up` of the quick start's resources through the real Pulumi engine (the CLI
- * that scripts/engine.cjs builds), against the time the emulator itself spends creating the site
+ * that toolchain/engine.cjs builds), against the time the emulator itself spends creating the site
  * and exporting it.
  */
 import * as fs from "node:fs";

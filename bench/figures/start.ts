@@ -1,6 +1,6 @@
 /**
  * Figure 8: `npm start` as a user runs it (scripts/start.mjs, the repository's own build, the
- * engine scripts/engine.cjs built, plain `pulumi` commands): the first start (a new stack, the
+ * engine toolchain/engine.cjs built, plain `pulumi` commands): the first start (a new stack, the
  * emulator started in the background) and a second one with nothing to change, against the
  * emulator's own work for the quick start, with the Pulumi CLI commands each ran.
  */
@@ -13,14 +13,7 @@ import { REPO_ROOT } from "../../tools/harness/host";
 import { countingCli } from "../../tools/harness/counting-cli";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs") as {
-  resolvePulumiCli(options: {
-    env: NodeJS.ProcessEnv;
-    log: (line: string) => void;
-  }): Promise<{ command: string } | undefined>;
-};
+import * as qs from "../../scripts/quickstart.cjs";
 
 /** The emulator's defaults, which npm start uses: createNewSite 1000 ms, exportSite 500 ms. */
 const EMULATOR_WORK_MS = 1000 + 500;

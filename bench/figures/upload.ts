@@ -1,7 +1,7 @@
 /**
  * Figure 9: SiteExport with uploadTo through the host, for archives of different sizes: the
  * archive streamed from the emulator to an S3-compatible store (SeaweedFS, the tests' store,
- * scripts/object-store.cjs): upload rate and the host's peak RSS growth, beside figure 5's
+ * toolchain/object-store.cjs): upload rate and the host's peak RSS growth, beside figure 5's
  * download to disk.
  */
 import type { Host } from "../../tools/harness/host";
@@ -17,22 +17,13 @@ import {
 import type { FigureResult } from "../lib/report";
 import { table } from "../lib/report";
 import { mib, ms, num } from "../lib/stats";
+import * as store from "../../toolchain/object-store/start.cjs";
 
 /** The issue's bound for a 200 MB archive (issue 26), as for the download (figure 5). */
 const TARGET_GROWTH = 64 * 1024 * 1024;
 const MiB = 1024 * 1024;
 const BUCKET = "bench-backups";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const store = require("../../scripts/object-store.cjs") as {
-  startObjectStore(options?: { buckets?: string[] }): Promise<{
-    endpoint: string;
-    region: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-    stop(): Promise<void>;
-  }>;
-};
 type Store = Awaited<ReturnType<typeof store.startObjectStore>>;
 
 /**
@@ -166,7 +157,7 @@ export async function exportUpload(
       },
     ]),
     details: [
-      `Method: as figure 5, with \`uploadTo: s3://${BUCKET}/<name>/\` instead of \`downloadTo\`: for each size, an emulator with \`exportPaddingBytes\` of that size gets a site; a fresh host is warmed up with an upload of a small archive; then Check and Create of a SiteExport run through the host: exportSite, then the archive streamed from the emulator to SeaweedFS (\`weed server -s3\` on loopback, started for this figure by scripts/object-store.cjs) in a multipart upload under a temporary key, hashed and checked as a zip on the way (all of it in a worker thread the client starts for the transfer), then copied to its final key with its sha256. Upload time: from the download GET's arrival at the emulator to Create's answer (it includes the copy to the final key). RSS growth = host VmHWM after the create − host VmRSS just before it; VmRSS sampled every 20 ms too. MiB = 1024² bytes.`,
+      `Method: as figure 5, with \`uploadTo: s3://${BUCKET}/<name>/\` instead of \`downloadTo\`: for each size, an emulator with \`exportPaddingBytes\` of that size gets a site; a fresh host is warmed up with an upload of a small archive; then Check and Create of a SiteExport run through the host: exportSite, then the archive streamed from the emulator to SeaweedFS (\`weed server -s3\` on loopback, started for this figure by toolchain/object-store/start.cjs) in a multipart upload under a temporary key, hashed and checked as a zip on the way (all of it in a worker thread the client starts for the transfer), then copied to its final key with its sha256. Upload time: from the download GET's arrival at the emulator to Create's answer (it includes the copy to the final key). RSS growth = host VmHWM after the create − host VmRSS just before it; VmRSS sampled every 20 ms too. MiB = 1024² bytes.`,
       "",
       ...table(
         [

@@ -18,9 +18,7 @@ import {
   type TestEmulator,
 } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram, type Created } from "./support";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const selfLink = require("../../scripts/self-link.cjs");
+import * as selfLink from "../../scripts/self-link.cjs";
 
 const PORTAL_ID = "EXAMPLEPORTAL1";
 const PORTAL_ADMIN = { username: "gisadmin", password: "example-Portal-1" };

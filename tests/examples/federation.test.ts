@@ -8,9 +8,7 @@ import { createPortalSession, federatedServers } from "../../provider/client";
 import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "./support";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const selfLink = require("../../scripts/self-link.cjs");
+import * as selfLink from "../../scripts/self-link.cjs";
 
 const PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };
 

@@ -17,9 +17,7 @@ import {
 import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "./support";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const selfLink = require("../../scripts/self-link.cjs");
+import * as selfLink from "../../scripts/self-link.cjs";
 
 const PKI_DIR = path.join(REPO_ROOT, "examples", "https", "pki");
 const PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };

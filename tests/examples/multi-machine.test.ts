@@ -9,9 +9,7 @@ import { createAdminSession, listMachines } from "../../provider/client";
 import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "./support";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const selfLink = require("../../scripts/self-link.cjs");
+import * as selfLink from "../../scripts/self-link.cjs";
 
 const SITE_ADMIN = { username: "siteadmin", password: "example-Site-1" };
 

@@ -39,14 +39,11 @@ import {
 } from "../../tools/harness/host";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, run, runProgram, type Created, type ProgramRun } from "./support";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const selfLink = require("../../scripts/self-link.cjs");
+import * as qs from "../../scripts/quickstart.cjs";
+import * as selfLink from "../../scripts/self-link.cjs";
 
 const PROGRAM_DIR = path.join(REPO_ROOT, "examples", "quickstart");
-const STACK = qs.STACK as string;
+const STACK = qs.STACK;
 
 let emu: TestEmulator;
 let host: Host;

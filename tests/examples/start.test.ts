@@ -9,9 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DAEMON_FILE } from "../../emulator/process/daemon";
 import { REPO_ROOT, run } from "../../tools/harness/host";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
+import * as qs from "../../scripts/quickstart.cjs";
 
 const START = path.join(REPO_ROOT, "scripts", "start.mjs");
 const DESTROY = path.join(REPO_ROOT, "scripts", "destroy.mjs");

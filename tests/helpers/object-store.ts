@@ -14,6 +14,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from "@aws-sdk/client-s3";
+import * as script from "../../toolchain/object-store/start.cjs";
 
 /** A running store, with a client for the tests' own checks. */
 export interface TestObjectStore {
@@ -51,19 +52,6 @@ export interface TestObjectStore {
   ): Promise<void>;
   stop(): Promise<void>;
 }
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const script = require("../../scripts/object-store.cjs") as {
-  startObjectStore(options?: { buckets?: string[] }): Promise<{
-    endpoint: string;
-    region: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-    pid: number;
-    output(): string;
-    stop(): Promise<void>;
-  }>;
-};
 
 /**
  * Starts a store with these buckets (building weed first if the cache has none).

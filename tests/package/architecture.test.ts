@@ -15,6 +15,7 @@ const BASES = [
   "provider/client",
   "provider/plugin",
   "emulator",
+  "toolchain",
 ];
 
 /** The backticked names that are files (by their extension) or folders (a trailing slash). */

@@ -8,13 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const stamp = require("../../scripts/build-stamp.cjs") as {
-  isFresh(root: string): boolean;
-  writeStamp(root: string): void;
-  removeStamp(root: string): void;
-};
+import * as stamp from "../../scripts/build-stamp.cjs";
 
 let root: string;
 

@@ -1,5 +1,5 @@
 /**
- * Comments in provider/, emulator/ and scripts/ say why, not what was measured: timings, sizes and
+ * Comments in provider/, emulator/, scripts/ and toolchain/ say why, not what was measured: timings, sizes and
  * their history belong in bench/RESULTS.md, docs/, CHANGELOG.md and commit messages. This suite
  * reads every comment of those folders (TypeScript and JavaScript through the TypeScript scanner,
  * Python's `#` lines and docstrings, Go's `//` lines) and fails on the phrases a measurement report is written in.
@@ -9,7 +9,7 @@ import * as path from "node:path";
 import ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const FOLDERS = ["provider", "emulator", "scripts"];
+const FOLDERS = ["provider", "emulator", "scripts", "toolchain"];
 
 /** Phrases that report a measurement: a median, repeated runs, a range of times or sizes. */
 const MEASUREMENT_PHRASES: readonly RegExp[] = [
@@ -141,7 +141,7 @@ function measurementLines(file: string, comments: Comment[]): string[] {
 
 const FILES = FOLDERS.flatMap(filesUnder);
 
-it("scans the code of provider/, emulator/ and scripts/", () => {
+it("scans the code of provider/, emulator/, scripts/ and toolchain/", () => {
   for (const folder of FOLDERS) {
     expect(FILES.filter((f) => f.startsWith(folder + path.sep)).length).toBeGreaterThan(5);
   }

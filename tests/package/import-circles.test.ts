@@ -1,7 +1,10 @@
 /**
- * No module of provider/ or emulator/ imports itself again through others: a circle makes the
- * load order decide which side sees the other half-initialised, and hides which file owns a type.
- * Type-only imports count too, as the compiler and a reader follow them alike.
+ * No module of the repository's code (provider/, emulator/, the build and the demo in scripts/,
+ * the toolchain, the test harness in tools/, the benchmarks in bench/) imports itself again
+ * through others: a circle makes the load order decide which side sees the other
+ * half-initialised, and hides which file owns a type. TypeScript and JavaScript (.cjs, .mjs, .js)
+ * alike; type-only imports, `require()` calls (also inside functions, where a circle hides best)
+ * and dynamic imports count too, as the compiler, Node and a reader follow them alike.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,33 +12,49 @@ import * as path from "node:path";
 import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "..", "..");
+/** The folders of the repository's own code (tests/ holds suites and the programs they run). */
+const FOLDERS = ["provider", "emulator", "scripts", "toolchain", "tools", "bench"];
+const SOURCE = /\.(ts|cjs|mjs|js)$/;
 
-/** The TypeScript sources below `dir`, absolute. */
+/** The TypeScript and JavaScript sources below `dir`, absolute (none of node_modules/). */
 function sourcesOf(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
-    .map((e) => path.join(e.parentPath, e.name));
+    .filter((e) => e.isFile() && SOURCE.test(e.name) && !e.name.endsWith(".d.ts"))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((file) => !file.split(path.sep).includes("node_modules"));
 }
 
-/** The files of `files` that `file` imports, exports from, requires or imports dynamically. */
+/**
+ * The files of `files` that `file` imports, exports from, requires or imports dynamically, by a
+ * relative path as TypeScript or Node resolves it (`./x` to x.ts, x.js or x/index.ts; `./x.js`
+ * to x.ts as well).
+ */
 function importsOf(file: string, files: ReadonlySet<string>): string[] {
   const info = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
   const found: string[] = [];
   for (const { fileName } of info.importedFiles) {
     if (!fileName.startsWith(".")) continue;
     const base = path.resolve(path.dirname(file), fileName);
-    const target = [`${base}.ts`, path.join(base, "index.ts"), base.replace(/\.js$/, ".ts")].find(
-      (candidate) => files.has(candidate),
-    );
+    const target = [
+      base,
+      `${base}.ts`,
+      `${base}.js`,
+      path.join(base, "index.ts"),
+      path.join(base, "index.js"),
+      base.replace(/\.js$/, ".ts"),
+    ].find((candidate) => files.has(candidate));
     if (target !== undefined) found.push(target);
   }
   return found;
 }
 
-/** The circles of the import graph of `dir`: strongly connected parts of two or more files. */
-export function importCircles(dir: string): string[][] {
-  const files = sourcesOf(dir);
+/**
+ * The circles of the import graph of the files below `dirs` (one graph: a circle may cross
+ * folders): strongly connected parts of two or more files, or a file that imports itself.
+ */
+export function importCircles(...dirs: string[]): string[][] {
+  const files = dirs.flatMap(sourcesOf);
   const known = new Set(files);
   const edges = new Map(files.map((f) => [f, importsOf(f, known)]));
   // Tarjan's algorithm, iterative so that a deep chain cannot overflow the stack.
@@ -88,20 +107,63 @@ export function importCircles(dir: string): string[][] {
   return circles;
 }
 
-it.each(["provider", "emulator"])("%s/ has no import circle", (dir) => {
-  expect(importCircles(path.join(ROOT, dir))).toEqual([]);
+it("provider/, emulator/, scripts/, toolchain/, tools/ and bench/ have no import circle", () => {
+  expect(importCircles(...FOLDERS.map((dir) => path.join(ROOT, dir)))).toEqual([]);
 });
 
-it("finds a circle when there is one", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "circle-"));
-  try {
-    fs.writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b";\nexport type A = B;\n');
-    fs.writeFileSync(path.join(dir, "b.ts"), 'import { c } from "./c";\nexport type B = number;\n');
-    fs.writeFileSync(path.join(dir, "c.ts"), 'export * from "./a";\nexport const c = 1;\n');
-    expect(importCircles(dir).map((c) => c.map((f) => path.basename(f)))).toEqual([
-      ["a.ts", "b.ts", "c.ts"],
-    ]);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+it("reads every kind of source of those folders", () => {
+  const files = FOLDERS.flatMap((dir) => sourcesOf(path.join(ROOT, dir)));
+  for (const ext of [".ts", ".cjs", ".mjs"]) {
+    expect(files.some((file) => file.endsWith(ext))).toBe(true);
   }
+});
+
+describe("finds a circle when there is one", () => {
+  /** The circles of a folder holding these files, by file name. */
+  function circlesOf(files: Record<string, string>): string[][] {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "circle-"));
+    try {
+      for (const [name, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        fs.writeFileSync(path.join(dir, name), text);
+      }
+      return importCircles(dir).map((c) => c.map((f) => path.relative(dir, path.join(ROOT, f))));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("through type-only imports and re-exports", () => {
+    expect(
+      circlesOf({
+        "a.ts": 'import type { B } from "./b";\nexport type A = B;\n',
+        "b.ts": 'import { c } from "./c";\nexport type B = number;\n',
+        "c.ts": 'export * from "./a";\nexport const c = 1;\n',
+      }),
+    ).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
+
+  it("through require() calls inside functions, across folders", () => {
+    // The shape of the engine's build and the language hosts before they were untangled: each
+    // required the other when called.
+    expect(
+      circlesOf({
+        "engine.cjs":
+          'const { install } = require("./hosts/install.cjs");\n' +
+          "module.exports = { ensure: () => install() };\n",
+        "hosts/install.cjs":
+          'module.exports = { install: () => require("../engine.cjs").ensure() };\n',
+        "cli.mjs": 'import engine from "./engine.cjs";\nengine.ensure();\n',
+      }),
+    ).toEqual([["engine.cjs", "hosts/install.cjs"]]);
+  });
+
+  it("through a TypeScript import of a CommonJS module that requires it back", () => {
+    expect(
+      circlesOf({
+        "harness.ts": 'import * as tool from "./tool.cjs";\nexport const t = tool;\n',
+        "tool.cjs": 'module.exports = { harness: () => require("./harness.js") };\n',
+      }),
+    ).toEqual([["harness.ts", "tool.cjs"]]);
+  });
 });

@@ -1,7 +1,7 @@
 /**
- * The SDKs `npm run sdk` writes (scripts/sdk.cjs) from the built package's schema: a Python wheel
+ * The SDKs `npm run sdk` writes (toolchain/sdk.cjs) from the built package's schema: a Python wheel
  * versioned as the package, and a Go SDK with its own go.mod that compiles; and the build of their
- * generator (scripts/sdkgen.cjs): found in its cache, a clear failure without Go. (The generator
+ * generator (toolchain/sdkgen.cjs): found in its cache, a clear failure without Go. (The generator
  * itself is built here when the cache lacks it: about a minute, once.)
  */
 import { spawnSync } from "node:child_process";
@@ -9,23 +9,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdkgen = require("../../scripts/sdkgen.cjs") as {
-  pkgVersion(): string;
-  ensureSdkgen(options?: {
-    env?: NodeJS.ProcessEnv;
-    log?: (line: string) => void;
-  }): Promise<{ bin: string; built: boolean; pkgVersion: string }>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdk = require("../../scripts/sdk.cjs") as {
-  GO_MODULE: string;
-  writeSdks(options?: {
-    out?: string;
-    log?: (line: string) => void;
-  }): Promise<{ schemaFile: string; wheel?: string; goDir?: string }>;
-};
+import * as sdkgen from "../../toolchain/sdkgen.cjs";
+import * as sdk from "../../toolchain/sdk.cjs";
 
 jest.setTimeout(600_000);
 
@@ -98,7 +83,7 @@ it("says what to install when there is no Go, and leaves the cache without a loc
   };
   delete env.GOROOT;
   await expect(sdkgen.ensureSdkgen({ env, log: () => undefined })).rejects.toThrow(
-    /Building the SDK generator \(tools\/sdkgen\) needs Go, and there is no `go` on PATH[\s\S]*Install Go 1\.21 or later \(https:\/\/go\.dev\/doc\/install\)/,
+    /Building the SDK generator \(toolchain\/sdkgen\) needs Go, and there is no `go` on PATH[\s\S]*Install Go 1\.21 or later \(https:\/\/go\.dev\/doc\/install\)/,
   );
   expect(fs.existsSync(path.join(cache, ".lock"))).toBe(false);
 });

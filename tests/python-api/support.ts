@@ -1,6 +1,6 @@
 /**
  * Runs Esri's ArcGIS API for Python (`arcgis` 2.4.4 from PyPI, unmodified, in the virtualenv
- * scripts/python-api.cjs installs once into the cache) against an emulator started in this
+ * toolchain/python-api.cjs installs once into the cache) against an emulator started in this
  * process. Each script in ./scripts runs named steps and prints one line `RESULT {...}`: per
  * step, `{ok: <result>}` or `{error: "<Type>: <text>"}`.
  */
@@ -8,11 +8,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import type { EmulatorSeedInput } from "../../emulator";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const installer = require("../../scripts/python-api.cjs") as {
-  ensurePythonApi(options?: { log?: (line: string) => void }): Promise<string>;
-};
+import * as installer from "../../toolchain/python-api.cjs";
 
 /** How long the first run may take to install the virtualenv (about a minute on a fast line). */
 export const INSTALL_TIMEOUT_MS = 15 * 60_000;

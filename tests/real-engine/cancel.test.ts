@@ -10,11 +10,10 @@ import * as https from "node:https";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, run } from "../../tools/harness/host";
+import * as qs from "../../scripts/quickstart.cjs";
 
 jest.setTimeout(300_000);
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built emulator, as npm start loads it
 const daemon = require("../../dist/emulator/index.js") as typeof import("../../emulator/index");
 

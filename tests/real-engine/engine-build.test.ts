@@ -1,5 +1,5 @@
 /**
- * scripts/engine.cjs, the engine build: which version it picks (the newest the Go module proxy
+ * toolchain/engine.cjs, the engine build: which version it picks (the newest the Go module proxy
  * lists, or the newest cached one offline), the checked ARCGIS_ADMIN_PULUMI_VERSION, its cache,
  * its launcher, and its failure without Go.
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
@@ -10,10 +10,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
 import { engine } from "../../tools/harness/real-stack";
+import * as script from "../../toolchain/engine.cjs";
 
-const SCRIPT = path.join(REPO_ROOT, "scripts", "engine.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const script = require(SCRIPT);
+const SCRIPT = path.join(REPO_ROOT, "toolchain", "engine.cjs");
 
 /** A Go module proxy in a folder (GOPROXY=file://...) that serves these versions of pkg/v3. */
 function fileProxy(versions: readonly string[]): { env: NodeJS.ProcessEnv; dir: string } {

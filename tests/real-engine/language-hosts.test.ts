@@ -1,5 +1,5 @@
 /**
- * The language hosts `npm run engine` installs beside the CLI (scripts/language-hosts.cjs), as a
+ * The language hosts `npm run engine` installs beside the CLI (toolchain/language-hosts.cjs), as a
  * user meets them: a program that fails shows its own error once and the run fails; a Python
  * program gets its config and secrets from the engine and its outputs reach the stack; a host
  * whose CLI was killed stops with its program, as Pulumi's own hosts do. (A Node.js
@@ -12,15 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/host";
 import { CliProject } from "../../tools/harness/real-stack";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const pythonSdk = require("../../scripts/python-sdk.cjs") as {
-  ensurePythonSdk(options?: { log?: (line: string) => void }): Promise<string>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const hosts = require("../../scripts/language-hosts.cjs") as {
-  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
-};
+import * as pythonSdk from "../../toolchain/python-sdk.cjs";
+import * as hosts from "../../toolchain/language-hosts.cjs";
 
 jest.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
 /**
- * scripts/local-kms.cjs, the KMS the engine suites' stacks keep their secrets with: its failure
+ * toolchain/local-kms.cjs, the KMS the engine suites' stacks keep their secrets with: its failure
  * without Go, and a started local-kms that holds the key its URL names (AWS KMS's DescribeKey
  * and an Encrypt/Decrypt round trip over its API) and is gone once stopped.
  * (The build runs before Jest in `npm test`; here it is found in the cache.)
@@ -11,18 +11,7 @@ import * as path from "node:path";
 import { request } from "undici";
 import { REPO_ROOT } from "../../tools/harness/host";
 import { SHARED_KMS_ENV } from "../../tools/harness/kms";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const script = require(path.join(REPO_ROOT, "scripts", "local-kms.cjs")) as {
-  ensureLocalKms(options?: {
-    env?: NodeJS.ProcessEnv;
-    log?: (line: string) => void;
-  }): Promise<string>;
-  startLocalKms(
-    bin: string,
-    dir: string,
-  ): Promise<{ url: string; pid: number; stop: () => Promise<unknown> }>;
-};
+import * as script from "../../toolchain/local-kms.cjs";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -60,7 +49,7 @@ it("says what to install when there is no Go", async () => {
   };
   delete env.GOROOT;
   await expect(script.ensureLocalKms({ env, log: () => undefined })).rejects.toThrow(
-    /Building local-kms .* needs Go 1\.21 or later, and there is no `go` on PATH[\s\S]*https:\/\/go\.dev\/doc\/install/,
+    /Building local-kms .* needs Go, and there is no `go` on PATH[\s\S]*Install Go 1\.21 or later \(https:\/\/go\.dev\/doc\/install\)/,
   );
 });
 

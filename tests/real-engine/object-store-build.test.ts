@@ -1,22 +1,12 @@
 /**
- * scripts/object-store.cjs, the SeaweedFS build: its cache (a built weed is found, never built
+ * toolchain/object-store.cjs, the SeaweedFS build: its cache (a built weed is found, never built
  * again), its failure without Go, and the lock a second builder waits on.
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const script = require(path.join(REPO_ROOT, "scripts", "object-store.cjs")) as {
-  SEAWEEDFS_VERSION: string;
-  cacheRoot(env?: NodeJS.ProcessEnv): string;
-  ensureObjectStore(options?: {
-    env?: NodeJS.ProcessEnv;
-    log?: (line: string) => void;
-  }): Promise<{ bin: string; built: boolean; version: string }>;
-};
+import * as script from "../../toolchain/object-store.cjs";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

@@ -1,36 +1,18 @@
 /**
- * scripts/object-store.cjs, the start of `weed server`: its ports are picked, released, then
+ * toolchain/object-store/start.cjs, the start of `weed server`: its ports are picked, released, then
  * bound by weed, so another process can take one in between. Here a port the first start is
  * given is held by a listener that accepts connections and never answers, as another test's
  * server might, and the store still starts, on fresh ports; a port taken on every try ends in an
  * error that shows weed's output. (weed itself is built before Jest in `npm test`.)
  */
 import * as net from "node:net";
-import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { ensureObjectStore } from "../../toolchain/object-store.cjs";
+import * as script from "../../toolchain/object-store/start.cjs";
 
 type PortName =
   "master" | "master.grpc" | "volume" | "volume.grpc" | "filer" | "filer.grpc" | "s3" | "s3.grpc";
 type Ports = Record<PortName, number>;
 type PortPicker = (names: readonly PortName[]) => Promise<Ports>;
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const script = require(path.join(REPO_ROOT, "scripts", "object-store.cjs")) as {
-  START_ATTEMPTS: number;
-  freePorts: PortPicker;
-  ensureObjectStore(options?: { log?: (line: string) => void }): Promise<{ bin: string }>;
-  startObjectStore(options?: {
-    bin?: string;
-    buckets?: string[];
-    pickPorts?: PortPicker;
-    attempts?: number;
-  }): Promise<{
-    endpoint: string;
-    attempts: number;
-    output(): string;
-    stop(): Promise<void>;
-  }>;
-};
 
 let bin: string;
 let taken: net.Server;
@@ -38,7 +20,7 @@ let takenPort: number;
 const sockets = new Set<net.Socket>();
 
 beforeAll(async () => {
-  bin = (await script.ensureObjectStore({ log: () => undefined })).bin;
+  bin = (await ensureObjectStore({ log: () => undefined })).bin;
   taken = net.createServer((socket) => {
     sockets.add(socket);
     socket.on("error", () => undefined);

@@ -1,7 +1,7 @@
 /**
  * The Python quick start (examples/quickstart-python) with the Pulumi CLI, as its README runs it,
  * from the packed package: the plugin's schema as the engine gets it from the installed plugin
- * (`pulumi package get-schema`), the Python SDK generated from it (tools/sdkgen) and built into a
+ * (`pulumi package get-schema`), the Python SDK generated from it (toolchain/sdkgen) and built into a
  * wheel, the project's own virtualenv made and filled as the README says (`python3 -m venv venv`,
  * `pip install -r requirements.txt <wheel>`), then `pulumi stack init`, `pulumi config set` and
  * `pulumi up` in the example's folder (the engine's Python language host runs `__main__.py`)
@@ -25,26 +25,11 @@ import {
   type TestEmulator,
 } from "../../tools/harness/emulator";
 import { CliProject, messagesByResource } from "../../tools/harness/real-stack";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs") as { SEED_FILE: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdkgen = require("../../scripts/sdkgen.cjs") as {
-  ensureSdkgen(options?: { log?: (line: string) => void }): Promise<{ bin: string }>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const pythonSdk = require("../../scripts/python-sdk.cjs") as {
-  ensurePythonSdk(options?: { log?: (line: string) => void }): Promise<string>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const sdk = require("../../scripts/sdk.cjs") as {
-  generate(sdkgen: string, language: "python" | "go", schemaFile: string, out: string): void;
-  buildWheel(python: string, sdkDir: string, dist: string): string;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const hosts = require("../../scripts/language-hosts.cjs") as {
-  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
-};
+import * as qs from "../../scripts/quickstart.cjs";
+import * as sdkgen from "../../toolchain/sdkgen.cjs";
+import * as pythonSdk from "../../toolchain/python-sdk.cjs";
+import * as sdk from "../../toolchain/sdk.cjs";
+import * as hosts from "../../toolchain/language-hosts.cjs";
 
 jest.setTimeout(300_000);
 

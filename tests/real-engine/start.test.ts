@@ -3,20 +3,18 @@
  * engine: the quick start deployed by a real `pulumi up` against the background emulator, a
  * second start that changes nothing, a destroy that leaves no resource and no emulator process,
  * and a second destroy with nothing to do. Every folder is a temporary one; the engine is the one
- * scripts/engine.cjs built (no `pulumi` on PATH here).
+ * toolchain/engine.cjs built (no `pulumi` on PATH here).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, run } from "../../tools/harness/host";
 import { countingCli as countingPulumi } from "../../tools/harness/counting-cli";
+import * as qs from "../../scripts/quickstart.cjs";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
 jest.setTimeout(300_000);
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const qs = require("../../scripts/quickstart.cjs");
 
 const START = path.join(REPO_ROOT, "scripts", "start.mjs");
 const DESTROY = path.join(REPO_ROOT, "scripts", "destroy.mjs");
@@ -88,7 +86,7 @@ it("npm start deploys the quick start with a real `pulumi up` and prints its out
   expect(result.stderr).not.toMatch(/npm start failed/);
   expect(result.code).toBe(0);
   expect(result.stderr).toMatch(
-    /Pulumi CLI: .*\(the Pulumi engine v[\d.]+ built by scripts\/engine\.cjs\)/,
+    /Pulumi CLI: .*\(the Pulumi engine v[\d.]+ built by toolchain\/engine\.cjs\)/,
   );
   // The engine's own output, then the summary.
   expect(result.stdout).toContain("Updating (quickstart):");

@@ -8,13 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const kmsScript = require("../../scripts/local-kms.cjs") as {
-  ensureLocalKms(options?: { log?: (line: string) => void }): Promise<string>;
-  startLocalKms(bin: string, dir: string): Promise<{ url: string; stop: () => Promise<unknown> }>;
-  SHARED_URL_ENV: string;
-};
+import * as kmsScript from "../../toolchain/local-kms.cjs";
 
 /** Where tests/global-setup.cjs gives the workers the run's shared local-kms. */
 export const SHARED_KMS_ENV = kmsScript.SHARED_URL_ENV;

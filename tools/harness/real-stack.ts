@@ -32,15 +32,8 @@ import {
   getLogSettings,
   type ServerType,
 } from "../../provider/client";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const engineScript = require("../../scripts/engine.cjs") as {
-  ensureEngine(options?: { log?: (line: string) => void }): Promise<EngineInfo>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
-const hostsScript = require("../../scripts/language-hosts.cjs") as {
-  ensureLanguageHosts(options?: { log?: (line: string) => void }): Promise<unknown>;
-};
+import * as engineScript from "../../toolchain/engine.cjs";
+import * as hostsScript from "../../toolchain/language-hosts.cjs";
 
 export interface EngineInfo {
   root: string;

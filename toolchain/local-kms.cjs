@@ -3,34 +3,26 @@
 "use strict";
 /**
  * Builds local-kms (github.com/nsmithuk/local-kms, MIT: AWS KMS's API on a local port) into the
- * project's cache once. The engine suites' stacks keep their secrets with Pulumi's `awskms://`
- * secrets provider against it, as a team with its state on S3 does: a passphrase costs every CLI
- * operation a key derivation (bench/RESULTS.md, "Warm runs, ninth session").
+ * project's cache once, and starts it. The engine suites' stacks keep their secrets with Pulumi's
+ * `awskms://` secrets provider against it, as a team with its state on S3 does: a passphrase costs
+ * every CLI operation a key derivation (bench/RESULTS.md, "Warm runs, ninth session").
  *
- * Usage: node scripts/local-kms.cjs [--print-bin] [--quiet]
+ * Usage: node toolchain/local-kms.cjs [--print-bin] [--quiet]
  * Cache: `${XDG_CACHE_HOME:-~/.cache}/pulumi-arcgis-admin/local-kms/<version>/bin/local-kms`.
  */
 const { spawn } = require("node:child_process");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
-const {
-  findGo,
-  goAtLeast,
-  goVersion,
-  isExecutable,
-  projectCache,
-  run,
-  takeLock,
-} = require("./go-build.cjs");
+const { ToolchainError, buildOnce, isExecutable, projectCache } = require("./cache.cjs");
+const { command } = require("./command.cjs");
+const { requireGo, run } = require("./go.cjs");
 
 const LOCAL_KMS_MODULE = "github.com/nsmithuk/local-kms";
 /** A pseudo-version of its master (the module has no tagged release with Go modules). */
 const LOCAL_KMS_VERSION = "v0.0.0-20260228092603-2a5e92d09ab6";
 /** @type {[number, number]} */
 const MINIMUM_GO = [1, 21];
-
-class LocalKmsError extends Error {}
 
 /** The cached binary, or undefined. */
 function cachedLocalKms(env = process.env) {
@@ -39,8 +31,7 @@ function cachedLocalKms(env = process.env) {
 }
 
 /**
- * The local-kms to run: the cached one, or a fresh build (`go install` into a staging folder,
- * renamed into place, so that a killed build leaves nothing that looks finished).
+ * The local-kms to run: the cached one, or a fresh build (`go install` into the build's folder).
  *
  * @param {{env?: NodeJS.ProcessEnv, log?: (line: string) => void}} [options]
  * @returns {Promise<string>}
@@ -49,53 +40,36 @@ async function ensureLocalKms({
   env = process.env,
   log = (l) => process.stderr.write(`${l}\n`),
 } = {}) {
-  const found = cachedLocalKms(env);
-  if (found) return found;
-  const go = findGo(env);
-  const version = go === undefined ? undefined : goVersion(go);
-  if (go === undefined || !goAtLeast(version, MINIMUM_GO)) {
-    throw new LocalKmsError(
-      `Building local-kms (the KMS the engine tests keep their stacks' secrets with) needs Go ` +
-        `${MINIMUM_GO.join(".")} or later, and ${go === undefined ? "there is no `go` on PATH" : `${go} is ${version?.join(".") ?? "of unknown version"}`}.\n` +
-        "Install Go (https://go.dev/doc/install) and run this again.",
-    );
-  }
-  const cache = projectCache("local-kms", env);
-  const release = await takeLock(path.join(cache, ".lock"), log, "building local-kms");
-  try {
-    const built = cachedLocalKms(env); // built by whoever held the lock
-    if (built) return built;
-    log(`Building local-kms ${LOCAL_KMS_VERSION} with ${go} into ${cache} (once).`);
-    const work = fs.mkdtempSync(path.join(cache, ".build-"));
-    try {
-      const result = await run(
-        go,
-        ["install", "-trimpath", "-ldflags", "-s -w", `${LOCAL_KMS_MODULE}@${LOCAL_KMS_VERSION}`],
-        {
-          cwd: work,
-          env: { ...env, GOBIN: path.join(work, "bin"), GOFLAGS: "-buildvcs=false" },
-          log,
-          what: "building local-kms",
-        },
-      );
+  const root = projectCache("local-kms", env);
+  const { value } = await buildOnce({
+    root,
+    key: LOCAL_KMS_VERSION,
+    find: () => cachedLocalKms(env),
+    log,
+    what: "building local-kms",
+    prepare: () =>
+      requireGo({
+        what: "local-kms (the KMS the engine tests keep their stacks' secrets with)",
+        minimum: MINIMUM_GO,
+        env,
+      }),
+    build: async (out, work, go) => {
+      log(`Building local-kms ${LOCAL_KMS_VERSION} with ${go} into ${root} (once).`);
+      const module = `${LOCAL_KMS_MODULE}@${LOCAL_KMS_VERSION}`;
+      const result = await run(go, ["install", "-trimpath", "-ldflags", "-s -w", module], {
+        cwd: work,
+        env: { ...env, GOBIN: path.join(out, "bin"), GOFLAGS: "-buildvcs=false" },
+        log,
+        what: "building local-kms",
+      });
       if (result.code !== 0) {
-        throw new LocalKmsError(
+        throw new ToolchainError(
           `Building local-kms failed:\n${result.output.split("\n").slice(-10).join("\n")}`,
         );
       }
-      const target = path.join(cache, LOCAL_KMS_VERSION);
-      fs.rmSync(target, { recursive: true, force: true });
-      fs.mkdirSync(target, { recursive: true });
-      fs.renameSync(path.join(work, "bin"), path.join(target, "bin"));
-    } finally {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-    const bin = cachedLocalKms(env);
-    if (bin === undefined) throw new LocalKmsError(`The local-kms built into ${cache} is missing.`);
-    return bin;
-  } finally {
-    release();
-  }
+    },
+  });
+  return value;
 }
 
 const ALIAS = "alias/arcgis-admin-tests";
@@ -157,7 +131,7 @@ function startLocalKms(bin, dir) {
     let seen = "";
     const timer = setTimeout(() => {
       void stop();
-      reject(new LocalKmsError(`local-kms did not start within ${START_TIMEOUT_MS} ms:\n${seen}`));
+      reject(new ToolchainError(`local-kms did not start within ${START_TIMEOUT_MS} ms:\n${seen}`));
     }, START_TIMEOUT_MS);
     /** @param {Buffer} chunk */
     const look = (chunk) => {
@@ -185,7 +159,7 @@ function startLocalKms(bin, dir) {
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new LocalKmsError(`local-kms exited with code ${code} before it started:\n${seen}`));
+      reject(new ToolchainError(`local-kms exited with code ${code} before it started:\n${seen}`));
     });
   });
 }
@@ -194,29 +168,12 @@ module.exports = {
   SHARED_URL_ENV,
   LOCAL_KMS_MODULE,
   LOCAL_KMS_VERSION,
-  LocalKmsError,
   ensureLocalKms,
   startLocalKms,
 };
 
-if (require.main === module) {
-  const args = process.argv.slice(2);
-  ensureLocalKms(args.includes("--quiet") ? { log: () => {} } : {}).then(
-    (bin) => {
-      if (args.includes("--print-bin")) process.stdout.write(`${bin}\n`);
-      else if (!args.includes("--quiet"))
-        process.stderr.write(`local-kms ${LOCAL_KMS_VERSION}: ${bin}\n`);
-    },
-    /** @param {unknown} error */
-    (error) => {
-      const shown =
-        error instanceof LocalKmsError
-          ? error.message
-          : error instanceof Error
-            ? error.stack
-            : error;
-      process.stderr.write(`${String(shown)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+command(require.main === module, "local-kms", async ({ args, quiet, options }) => {
+  const bin = await ensureLocalKms(options);
+  if (args.includes("--print-bin")) process.stdout.write(`${bin}\n`);
+  else if (!quiet) process.stderr.write(`local-kms ${LOCAL_KMS_VERSION}: ${bin}\n`);
+});

@@ -12,18 +12,20 @@
  * - `sdk/go/`: the Go SDK, module `github.com/pulumi-arcgis-admin/sdk/go` with its own go.mod
  *   (requiring Pulumi's Go SDK at the generator's version), checked with `go build ./...`.
  *
- * Usage: node scripts/sdk.cjs [--language python|go] [--out <folder>] (after `npm run build`;
+ * Usage: node toolchain/sdk.cjs [--language python|go] [--out <folder>] (after `npm run build`;
  *   `npm run sdk` builds first).
  *
- * The generator is tools/sdkgen (Pulumi's code generators at the engine's version), built by
- * scripts/sdkgen.cjs; the wheel is built with the virtualenv of scripts/python-sdk.cjs (setuptools
+ * The generator is toolchain/sdkgen (Pulumi's code generators at the engine's version), built by
+ * sdkgen.cjs; the wheel is built with the virtualenv of python-sdk.cjs (setuptools
  * and wheel, no download), the Go SDK's dependencies come from the Go module proxy.
  */
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
-const { findGo } = require("./go-build.cjs");
+const { ToolchainError } = require("./cache.cjs");
+const { command } = require("./command.cjs");
+const { findGo } = require("./go.cjs");
 const { ensurePythonSdk } = require("./python-sdk.cjs");
 const { ensureSdkgen, pkgVersion } = require("./sdkgen.cjs");
 
@@ -32,8 +34,6 @@ const REPO_ROOT = path.resolve(__dirname, "..");
 const GO_MODULE = "github.com/pulumi-arcgis-admin/sdk/go";
 /** Pulumi's Go SDK, which the generated Go SDK requires. */
 const PULUMI_GO_SDK = "github.com/pulumi/pulumi/sdk/v3";
-
-class SdkError extends Error {}
 
 /**
  * `require`, its result typed `unknown`: the caller states what it expects of the module.
@@ -55,14 +55,14 @@ function load(id) {
 function schemaOf(packageDir = REPO_ROOT) {
   const module = path.join(packageDir, "dist", "provider", "plugin", "schema.js");
   if (!fs.existsSync(module)) {
-    throw new SdkError(`${module} is missing: build the package first (npm run build).`);
+    throw new ToolchainError(`${module} is missing: build the package first (npm run build).`);
   }
   const built = /** @type {{packageSchema(): {name: string, version: string}}} */ (load(module));
   return built.packageSchema();
 }
 
 /**
- * Runs a command, throwing an SdkError with its output's end when it fails.
+ * Runs a command, throwing a ToolchainError with its output's end when it fails.
  *
  * @param {string} command
  * @param {string[]} args
@@ -72,7 +72,7 @@ function mustRun(command, args, { cwd, env = process.env, what }) {
   const result = spawnSync(command, args, { cwd, env, encoding: "utf8" });
   if (result.error !== undefined || result.status !== 0) {
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-15);
-    throw new SdkError(
+    throw new ToolchainError(
       `${what} failed (\`${path.basename(command)} ${args.join(" ")}\`): ${result.error?.message ?? output.join("\n")}`,
     );
   }
@@ -96,7 +96,7 @@ function generate(sdkgen, language, schemaFile, out) {
  * Builds the wheel of a generated Python SDK into `dist` with the virtualenv's pip (setuptools
  * from the virtualenv: no download). Returns the wheel's path.
  *
- * @param {string} python the virtualenv's python (scripts/python-sdk.cjs)
+ * @param {string} python the virtualenv's python (python-sdk.cjs)
  * @param {string} sdkDir the generated SDK (holding pyproject.toml)
  * @param {string} dist
  */
@@ -128,7 +128,7 @@ function buildWheel(python, sdkDir, dist) {
     fs.rmSync(path.join(sdkDir, leftover), { recursive: true, force: true });
   }
   const wheel = fs.readdirSync(dist).find((f) => /^pulumi_arcgis_admin-.*\.whl$/.test(f));
-  if (wheel === undefined) throw new SdkError(`pip wheel wrote no wheel into ${dist}.`);
+  if (wheel === undefined) throw new ToolchainError(`pip wheel wrote no wheel into ${dist}.`);
   return path.join(dist, wheel);
 }
 
@@ -142,10 +142,12 @@ function buildWheel(python, sdkDir, dist) {
 function completeGoModule(goDir, env = process.env) {
   const go = findGo(env);
   if (go === undefined) {
-    throw new SdkError("The Go SDK's go.mod is completed with Go, and there is no `go` on PATH.");
+    throw new ToolchainError(
+      "The Go SDK's go.mod is completed with Go, and there is no `go` on PATH.",
+    );
   }
   if (!fs.existsSync(path.join(goDir, "go.mod"))) {
-    throw new SdkError(
+    throw new ToolchainError(
       `The generator wrote no go.mod into ${goDir}: the schema must set meta.supportPack ` +
         "(provider/plugin/schema.ts).",
     );
@@ -202,7 +204,6 @@ async function writeSdks({
 
 module.exports = {
   GO_MODULE,
-  SdkError,
   schemaOf,
   generate,
   buildWheel,
@@ -210,7 +211,7 @@ module.exports = {
   writeSdks,
 };
 
-if (require.main === module) {
+command(require.main === module, "sdk", async () => {
   const { values } = parseArgs({
     options: { language: { type: "string", multiple: true }, out: { type: "string" } },
   });
@@ -220,11 +221,8 @@ if (require.main === module) {
     process.stderr.write(`Unknown --language ${unknown.join(", ")}: python or go.\n`);
     process.exit(2);
   }
-  writeSdks({
+  await writeSdks({
     languages,
     ...(values.out === undefined ? {} : { out: path.resolve(values.out) }),
-  }).catch((error) => {
-    process.stderr.write(`\n${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
   });
-}
+});

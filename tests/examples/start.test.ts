@@ -5,10 +5,11 @@
  * CLI is found. The real flow, with the real engine, is tests/real-engine/start.test.ts.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { DAEMON_FILE } from "../../emulator/process/daemon";
-import { REPO_ROOT, run } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { run } from "../../tools/harness/process";
+import { runTempDir } from "../../tools/harness/temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const qs = require("../../scripts/quickstart.cjs");
@@ -52,7 +53,7 @@ function envWithPath(...dirs: string[]): NodeJS.ProcessEnv {
 }
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-start-")));
+  tmp = fs.realpathSync(runTempDir("quickstart-start-"));
 });
 
 afterAll(() => {

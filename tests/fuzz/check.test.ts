@@ -25,7 +25,7 @@ import {
   siteInputsSchema,
 } from "../../provider/resources/site/inputs";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
-import { SuiteFigures } from "../results/record";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
 
 /** Fixed seed: a failure reproduces with the same inputs. Printed in the test names. */
 const SEED = 20_261_123;

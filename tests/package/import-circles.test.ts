@@ -4,9 +4,9 @@
  * Type-only imports count too, as the compiler and a reader follow them alike.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -93,7 +93,7 @@ it.each(["provider", "emulator"])("%s/ has no import circle", (dir) => {
 });
 
 it("finds a circle when there is one", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "circle-"));
+  const dir = runTempDir("circle-");
   try {
     fs.writeFileSync(path.join(dir, "a.ts"), 'import type { B } from "./b";\nexport type A = B;\n');
     fs.writeFileSync(path.join(dir, "b.ts"), 'import { c } from "./c";\nexport type B = number;\n');

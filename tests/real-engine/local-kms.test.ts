@@ -6,11 +6,11 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { SHARED_KMS_ENV } from "../../tools/harness/kms";
+import { runTempDir } from "../../tools/harness/temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const script = require(path.join(REPO_ROOT, "scripts", "local-kms.cjs")) as {
@@ -28,7 +28,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-test-"));
+  const dir = runTempDir("local-kms-test-");
   dirs.push(dir);
   return dir;
 }

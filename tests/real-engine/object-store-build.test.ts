@@ -4,9 +4,9 @@
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { runTempDir } from "../../tools/harness/temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const script = require(path.join(REPO_ROOT, "scripts", "object-store.cjs")) as {
@@ -22,7 +22,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function emptyCache(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "object-store-cache-"));
+  const dir = runTempDir("object-store-cache-");
   dirs.push(dir);
   return dir;
 }

@@ -7,7 +7,7 @@
  */
 import * as net from "node:net";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 
 type PortName =
   "master" | "master.grpc" | "volume" | "volume.grpc" | "filer" | "filer.grpc" | "s3" | "s3.grpc";

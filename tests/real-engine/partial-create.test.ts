@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { closeDispatchers, createPortalSession, federatedServers } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
 jest.setTimeout(300_000);

@@ -22,8 +22,8 @@ import {
   presentedCertificate,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
+import { startFaultProxy, type Fault, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../../tools/harness/pki";
 import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
 
 // The counts include the stack itself. A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.

@@ -7,9 +7,9 @@
  * two stacks deploy in parallel on one backend; each backup is in the store.
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
 import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
 
 // Several CLI runs at once; on a loaded machine one can take 30 s or more.

@@ -8,7 +8,8 @@
  */
 import { closeDispatchers, createNewSite } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);
 

@@ -16,7 +16,7 @@ import {
 import { implementation as systemProperties } from "../../provider/resources/system-properties/lifecycle";
 import type { SystemPropertiesOutputs } from "../../provider/resources/system-properties/inputs";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 
 const PASSWORD = "site-Password-1";
 /** What another client set before the stack: a plain value and one that is not. */

@@ -6,8 +6,7 @@
  * starts its own on first use, stopped when it exits.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { runTempDir } from "./temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const kmsScript = require("../../scripts/local-kms.cjs") as {
@@ -34,7 +33,7 @@ export function secretsProviderUrl(): Promise<string> {
 
 async function startOwn(): Promise<string> {
   const bin = await kmsScript.ensureLocalKms({ log: (line) => process.stderr.write(`${line}\n`) });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-"));
+  const dir = runTempDir("local-kms-");
   const kms = await kmsScript.startLocalKms(bin, dir);
   process.once("exit", () => {
     void kms.stop();

@@ -1,7 +1,7 @@
 /**
  * The real Pulumi engine for tests: the `pulumi` CLI that scripts/engine.cjs builds (or finds in
  * its cache), with the Node.js language host installed beside it, running a Node.js program in a
- * consumer project that installed the packed package (tools/harness/host.ts's
+ * consumer project that installed the packed package (tools/harness/consumer.ts's
  * prepareConsumer), with a local file backend, the `awskms://` secrets provider against local-kms
  * (tools/harness/kms.ts; a passphrase where a stack asks for one) and a private PULUMI_HOME,
  * against a real emulator on 127.0.0.1.
@@ -12,26 +12,12 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import {
-  prepareConsumer,
-  PROJECT,
-  run as runCommand,
-  SECRET_SIG,
-  SIG_KEY,
-  type Consumer,
-} from "./host";
-import { startTestEmulator, type TestEmulator } from "./emulator";
+import { prepareConsumer, type Consumer } from "./consumer";
+import { engineEventsOf, type Diagnostic, type ExportedState } from "./engine-events";
 import { secretsProviderUrl } from "./kms";
-import {
-  createAdminSession,
-  createNewSite,
-  editLogSettings,
-  exportSite,
-  getLogSettings,
-  type ServerType,
-} from "../../provider/client";
+import { PROJECT } from "./project";
+import { runTempDir } from "./temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- tooling in plain CommonJS
 const engineScript = require("../../scripts/engine.cjs") as {
@@ -109,7 +95,7 @@ export interface RunResult {
   /** The messages the engine showed (its event log's diagnostic events). */
   diagnostics?: Diagnostic[];
   outputs?: Record<string, unknown>;
-  state?: { deployment: { resources?: Array<Record<string, unknown>> } & Record<string, unknown> };
+  state?: ExportedState;
   /** From the start of {@link RealStack.run} to its end: config commands and `stack output` too. */
   ms: number;
   /** The operation's own CLI process alone, from its spawn to its exit (0 when it never ran). */
@@ -180,7 +166,7 @@ export class RealStack {
     const consumer = existing ?? (await prepareConsumer());
     let program: string;
     if (example === undefined) {
-      const dir = fs.mkdtempSync(path.join(consumer.dir, `stack-${stack}-`));
+      const dir = runTempDir(`stack-${stack}-`, consumer.dir);
       program = path.join(dir, "program.cjs");
       fs.copyFileSync(path.join(__dirname, "program.cjs"), program);
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifestOf("program.cjs"));
@@ -193,7 +179,7 @@ export class RealStack {
         fs.writeFileSync(manifest, manifestOf(example.entry));
       }
     }
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-")));
+    const tmp = fs.realpathSync(runTempDir("real-engine-"));
     return new RealStack(consumer, engineInfo, stack, program, tmp);
   }
 
@@ -441,437 +427,6 @@ export class RealStack {
 
   async cleanup(): Promise<void> {
     await this.consumer.cleanup();
-    fs.rmSync(this.tmp, { recursive: true, force: true });
-  }
-}
-
-/**
- * A value of the engine's event log as `pulumi stack output --json` shows it: the log keeps a
- * secret's envelope (its value masked), the command shows the string `[secret]`.
- */
-function secretsMasked(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(secretsMasked);
-  if (value === null || typeof value !== "object") return value;
-  const object = value as Record<string, unknown>;
-  if (object[SIG_KEY] === SECRET_SIG) return "[secret]";
-  return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, secretsMasked(v)]));
-}
-
-/** One message the engine showed (a diagnostic event of its event log). */
-export interface Diagnostic {
-  /** The resource it is filed under; "" for none (the display shows it under the stack). */
-  urn: string;
-  severity: string;
-  message: string;
-}
-
-/**
- * The info and warning messages of an operation by the resource they are filed under (the URN's
- * type and name, e.g. `arcgis-admin:index:Site::site`; "" for the stack), in the order shown.
- */
-export function messagesByResource(diagnostics: Diagnostic[]): Record<string, string[]> {
-  const byResource: Record<string, string[]> = {};
-  for (const d of diagnostics) {
-    if (d.severity !== "info" && d.severity !== "warning") continue;
-    const key = d.urn.split("::").slice(2).join("::");
-    (byResource[key] ??= []).push(d.message);
-  }
-  return byResource;
-}
-
-/** The lines of the engine's event log (`--event-log`) read here. */
-interface EngineEvent {
-  summaryEvent?: { resourceChanges?: Record<string, number> };
-  diagnosticEvent?: { urn?: string; severity?: string; message?: string; ephemeral?: boolean };
-  resOutputsEvent?: {
-    metadata?: { type?: string; new?: { outputs?: Record<string, unknown> } | null };
-  };
-}
-
-/**
- * What the engine's event log (`--event-log <file>`) says of an operation, then removes it: the
- * change summary (undefined when the CLI failed before the engine ran), the messages shown, and
- * the stack's outputs as `pulumi stack output --json` shows them (secrets as `[secret]`), which
- * saves a CLI run after each `up`.
- */
-export function engineEventsOf(events: string): {
-  changeSummary: Record<string, number> | undefined;
-  diagnostics: Diagnostic[];
-  stackOutputs: Record<string, unknown> | undefined;
-} {
-  let changeSummary: Record<string, number> | undefined;
-  let stackOutputs: Record<string, unknown> | undefined;
-  const diagnostics: Diagnostic[] = [];
-  try {
-    for (const line of fs.readFileSync(events, "utf8").split("\n")) {
-      const event = line.trim() === "" ? undefined : (JSON.parse(line) as EngineEvent);
-      if (event?.summaryEvent) changeSummary = event.summaryEvent.resourceChanges ?? {};
-      const outputs = event?.resOutputsEvent?.metadata;
-      if (outputs?.type === "pulumi:pulumi:Stack" && outputs.new != null) {
-        stackOutputs = outputs.new.outputs ?? {};
-      }
-      const diag = event?.diagnosticEvent;
-      if (diag !== undefined && diag.ephemeral !== true) {
-        diagnostics.push({
-          urn: diag.urn ?? "",
-          severity: diag.severity ?? "",
-          message: (diag.message ?? "").trim(),
-        });
-      }
-    }
-  } catch {
-    // No event log.
-  } finally {
-    fs.rmSync(events, { force: true });
-  }
-  return { changeSummary, diagnostics, stackOutputs };
-}
-
-/** The resources of an exported state, by type token suffix and name. */
-export function stateResources(
-  state: RunResult["state"],
-): Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> {
-  return (state?.deployment.resources ?? []) as Array<{
-    urn: string;
-    type: string;
-    id?: string;
-    outputs?: Record<string, unknown>;
-  }>;
-}
-
-/**
- * Stacks of the root program in its site-only form, each against its own emulator whose site
- * creation takes `createDelayMs`; `close()` (in afterAll) removes every stack and stops every
- * emulator started.
- *
- * @example
- * ```ts
- * const sites = siteStacks();
- * afterAll(() => sites.close());
- * const { emu, stack, config } = await sites.create("slow", 65_000);
- * ```
- */
-export function siteStacks() {
-  const stacks: RealStack[] = [];
-  const emulators: TestEmulator[] = [];
-  return {
-    async create(name: string, createDelayMs: number) {
-      const emu = await startTestEmulator({ createDelayMs });
-      emulators.push(emu);
-      const stack = await RealStack.create(name);
-      stacks.push(stack);
-      const config: Record<string, ConfigValue> = {
-        adminUrl: { value: emu.adminUrl },
-        caCert: { value: emu.caCert! },
-        siteUsername: { value: "siteadmin" },
-        sitePassword: { value: "site-Slow-Create-1", secret: true },
-        siteOnly: { value: "true" },
-      };
-      return { emu, stack, config };
-    },
-    async close() {
-      for (const stack of stacks) await stack.cleanup();
-      for (const emu of emulators) await emu.close();
-    },
-  };
-}
-
-/** An archive made on another machine of the product, whose log level is INFO. */
-export async function archiveOf(serverType: ServerType, folder: string): Promise<string> {
-  const source = await startTestEmulator({
-    serverType,
-    createDelayMs: 0,
-    exportDelayMs: 20,
-    exportRoots: [folder],
-  });
-  try {
-    const tls = { tls: { caCert: source.caCert! } };
-    await createNewSite(
-      source.adminUrl,
-      { serverType, username: "sourceadmin", password: "source-Pass-1", runAsync: false },
-      tls,
-    );
-    const session = createAdminSession({
-      adminUrl: source.adminUrl,
-      username: "sourceadmin",
-      password: "source-Pass-1",
-      ...tls,
-    });
-    await editLogSettings(session, { ...(await getLogSettings(session)), logLevel: "INFO" });
-    return (await exportSite(session, { location: folder })).location;
-  } finally {
-    await source.close();
-  }
-}
-
-/** What one CLI command printed and how it ended. */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * A Pulumi project run with the `pulumi` CLI as its README says (any runtime: the engine finds
- * its language hosts beside it): an example's folder copied into a consumer project that
- * installed the packed package (or a folder of its own), a local file backend, a passphrase
- * secrets provider and a private PULUMI_HOME, with the engine on PATH. A provider plugin is
- * installed the documented way: `pulumi plugin install resource arcgis-admin <version> --file`
- * on the folder that the packed package's `arcgis-admin-plugin-dir` writes.
- *
- * @example
- * ```ts
- * const project = await CliProject.create(path.join(REPO_ROOT, "examples", "quickstart-yaml"));
- * await project.installPlugin();
- * await project.mustCli(["stack", "init", "dev"]);
- * await project.mustCli(["up", "--yes", "--skip-preview"]);
- * ```
- */
-export class CliProject {
-  readonly backendDir: string;
-  readonly home: string;
-  /** More folders to put first on the CLI's PATH (e.g. a plugin's, as an example's README says). */
-  readonly extraPath: string[] = [];
-  /**
-   * Changes to the CLI's environment, `undefined` removing a variable: e.g. no backend and no
-   * passphrase for commands that say themselves where the state goes.
-   */
-  readonly envChanges: Record<string, string | undefined> = {};
-
-  private constructor(
-    /** The consumer project the example was copied into; none for a folder of the repository. */
-    readonly consumer: Consumer | undefined,
-    readonly engineInfo: EngineInfo,
-    /** The project folder (the copy of the example, or the repository's own folder). */
-    readonly dir: string,
-    readonly tmp: string,
-  ) {
-    this.backendDir = path.join(tmp, "backend");
-    this.home = path.join(tmp, "pulumi-home");
-    fs.mkdirSync(this.backendDir, { recursive: true });
-    fs.mkdirSync(this.home, { recursive: true });
-  }
-
-  /** An example's folder copied into a consumer project, or (none given) a new empty folder there. */
-  static async create(example?: string): Promise<CliProject> {
-    const [engineInfo, , consumer] = await Promise.all([
-      engine(),
-      languageHosts(),
-      prepareConsumer(),
-    ]);
-    const dir = path.join(
-      consumer.dir,
-      example === undefined ? "my-sites" : path.basename(example),
-    );
-    if (example === undefined) fs.mkdirSync(dir);
-    else fs.cpSync(example, dir, { recursive: true });
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
-    return new CliProject(consumer, engineInfo, dir, tmp);
-  }
-
-  /**
-   * A folder of this repository as it is (an example on a fresh clone: the package resolves by
-   * name through the link `npm run build` makes). The stack's config file written there is
-   * removed by {@link cleanup}.
-   */
-  static async inRepo(dir: string): Promise<CliProject> {
-    const [engineInfo] = await Promise.all([engine(), languageHosts()]);
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
-    return new CliProject(undefined, engineInfo, dir, tmp);
-  }
-
-  /**
-   * A new empty folder of its own, in no project and with no package installed, for commands
-   * that make the project themselves (docs/your-own-program.md).
-   */
-  static async bare(): Promise<CliProject> {
-    const [engineInfo] = await Promise.all([engine(), languageHosts()]);
-    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-cli-")));
-    const dir = path.join(tmp, "work");
-    fs.mkdirSync(dir);
-    return new CliProject(undefined, engineInfo, dir, tmp);
-  }
-
-  /** The installed package's folder in the consumer project. */
-  get packageDir(): string {
-    if (this.consumer === undefined) throw new Error("A folder of the repository has no consumer");
-    return path.join(this.consumer.dir, "node_modules", "pulumi-arcgis-admin");
-  }
-
-  /** The CLI's environment: the engine (its language hosts beside it) and this Node first on PATH. */
-  env(): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: [
-        ...this.extraPath,
-        path.dirname(this.engineInfo.bin),
-        path.dirname(process.execPath),
-        process.env.PATH ?? "",
-      ].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${this.backendDir}?metadata=skip`,
-      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-      PULUMI_HOME: this.home,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      // Turns on `--event-log`, as Pulumi's automation API does: the change summary is read from
-      // the engine's own events instead of from its display.
-      PULUMI_DEBUG_COMMANDS: "true",
-    };
-    for (const [name, value] of Object.entries(this.envChanges)) {
-      if (value === undefined) delete env[name];
-      else env[name] = value;
-    }
-    return env;
-  }
-
-  /**
-   * Runs shell commands as a user types them, in the project folder with the CLI's environment:
-   * `bash -e -o pipefail`, so the first command that fails ends the run; `input` on stdin.
-   */
-  shell(script: string, input?: string, timeoutMs = 600_000): Promise<CliResult> {
-    return runCommand("bash", ["-e", "-o", "pipefail", "-c", script], {
-      cwd: this.dir,
-      env: this.env(),
-      timeoutMs,
-      ...(input === undefined ? {} : { input }),
-    });
-  }
-
-  /**
-   * Runs `pulumi <args>` in the project folder, with `input` on stdin (a secret for
-   * `config set --secret`); resolves (never rejects on exit codes).
-   */
-  cli(args: readonly string[], timeoutMs = 120_000, input?: string): Promise<CliResult> {
-    return runCommand(this.engineInfo.bin, args, {
-      cwd: this.dir,
-      env: this.env(),
-      timeoutMs,
-      ...(input === undefined ? {} : { input }),
-    });
-  }
-
-  /**
-   * `pulumi config set --secret <key>` for each entry, the value on stdin: never on a command line,
-   * where other users of the machine could read it. `flags`: e.g. `--cwd <dir>`.
-   */
-  async setSecrets(values: Record<string, string>, flags: readonly string[] = []): Promise<void> {
-    for (const [key, value] of Object.entries(values)) {
-      await this.mustCli(["config", "set", "--secret", key, ...flags], undefined, value);
-    }
-  }
-
-  /** Like {@link cli}, but throws with what the CLI printed when it fails. */
-  async mustCli(args: readonly string[], timeoutMs?: number, input?: string): Promise<CliResult> {
-    const result = await this.cli(args, timeoutMs, input);
-    if (result.code !== 0) {
-      throw new Error(`pulumi ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-    }
-    return result;
-  }
-
-  /**
-   * Installs the provider plugin of the packed package for the CLI (PULUMI_HOME), as docs/plugin.md
-   * says: `arcgis-admin-plugin-dir` writes the folder, `pulumi plugin install` copies it.
-   * Returns the package's version, the plugin's.
-   */
-  async installPlugin(): Promise<string> {
-    const { version } = JSON.parse(
-      fs.readFileSync(path.join(this.packageDir, "package.json"), "utf8"),
-    ) as { version: string };
-    const written = await runCommand(
-      process.execPath,
-      [
-        path.join(this.packageDir, "dist", "provider", "plugin", "plugin-dir.js"),
-        path.join(this.tmp, "plugin"),
-      ],
-      { cwd: this.dir, env: this.env(), timeoutMs: 30_000 },
-    );
-    if (written.code !== 0) throw new Error(`arcgis-admin-plugin-dir failed: ${written.stderr}`);
-    await this.mustCli([
-      "plugin",
-      "install",
-      "resource",
-      "arcgis-admin",
-      version,
-      "--file",
-      written.stdout.trim(),
-    ]);
-    return version;
-  }
-
-  /**
-   * `pulumi <op> --yes` (preview: without `--yes`) in the project folder, as a user runs it, with
-   * the change summary, the messages and (after `up`) the stack's outputs from the engine's event
-   * log; throws with the CLI's output when it fails. `skipPreview` adds `--skip-preview`: for a
-   * run whose preview the test does not check, which saves running the program and the providers
-   * a second time.
-   */
-  async deploy(
-    op: "preview" | "up" | "refresh" | "destroy",
-    flags: readonly string[] = [],
-    { skipPreview = false }: { skipPreview?: boolean } = {},
-  ): Promise<
-    CliResult & {
-      changeSummary?: Record<string, number>;
-      diagnostics: Diagnostic[];
-      /** The stack's outputs after an `up`, as `pulumi stack output --json` shows them. */
-      outputs?: Record<string, unknown>;
-    }
-  > {
-    if (skipPreview && op === "preview") throw new Error("A preview cannot skip its preview");
-    const events = path.join(this.tmp, `events-${Date.now()}-${Math.random()}.jsonl`);
-    const args = [
-      op,
-      ...(op === "preview" ? [] : ["--yes"]),
-      ...(skipPreview ? ["--skip-preview"] : []),
-      "--event-log",
-      events,
-      ...flags,
-    ];
-    const result = await this.mustCli(args, 240_000);
-    const { changeSummary, diagnostics, stackOutputs } = engineEventsOf(events);
-    return {
-      ...result,
-      ...(changeSummary === undefined ? {} : { changeSummary }),
-      diagnostics,
-      ...(op === "up" && stackOutputs !== undefined
-        ? { outputs: secretsMasked(stackOutputs) as Record<string, unknown> }
-        : {}),
-    };
-  }
-
-  /** `pulumi stack output --json` of the current stack (secrets shown as `[secret]`). */
-  async outputs(): Promise<Record<string, unknown>> {
-    return JSON.parse((await this.mustCli(["stack", "output", "--json"])).stdout) as Record<
-      string,
-      unknown
-    >;
-  }
-
-  /** `pulumi stack export` of the current stack, parsed. */
-  async exportState(): Promise<NonNullable<RunResult["state"]>> {
-    const result = await this.mustCli(["stack", "export"]);
-    return JSON.parse(result.stdout) as NonNullable<RunResult["state"]>;
-  }
-
-  /** Every file of the backend and of PULUMI_HOME, as text. */
-  storedTexts(): string[] {
-    return [this.backendDir, this.home].flatMap((root) =>
-      fs
-        .readdirSync(root, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => fs.readFileSync(path.join(e.parentPath, e.name)).toString("utf8")),
-    );
-  }
-
-  async cleanup(): Promise<void> {
-    if (this.consumer !== undefined) await this.consumer.cleanup();
-    else {
-      for (const name of fs.readdirSync(this.dir)) {
-        if (/^Pulumi\..+\.yaml$/.test(name)) fs.rmSync(path.join(this.dir, name));
-      }
-    }
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 }

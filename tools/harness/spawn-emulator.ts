@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
-import { runTempDir } from "../../tools/harness/emulator";
+import { runTempDir } from "./temp";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -40,7 +40,7 @@ export async function buildEmulatorCli(): Promise<string> {
   if (existsSync(cli)) return cli;
   // Another suite may be building the same copy: each writes its own folder and renames it.
   await fs.mkdir(BUILD_CACHE, { recursive: true });
-  const staging = await fs.mkdtemp(path.join(BUILD_CACHE, ".staging-"));
+  const staging = runTempDir(".staging-", BUILD_CACHE);
   // Loaded only to build: evaluating the compiler is a large part of a suite's start.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
   const ts = require("typescript") as typeof import("typescript");
@@ -186,9 +186,4 @@ export class SpawnedEmulator {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
   }
-}
-
-/** A new temporary directory, under the test run's own folder (removed after the run). */
-export function tempDir(prefix: string): Promise<string> {
-  return Promise.resolve(runTempDir(prefix));
 }

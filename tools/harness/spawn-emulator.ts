@@ -9,13 +9,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
+import { REPO_ROOT } from "./project";
 import { runTempDir } from "./temp";
-
-const REPO = path.resolve(__dirname, "../..");
 
 /** Where transpiled copies are kept, one folder per content of the emulator's sources. */
 const BUILD_CACHE = path.join(
-  REPO,
+  REPO_ROOT,
   "node_modules",
   ".cache",
   "pulumi-arcgis-admin",
@@ -28,7 +27,7 @@ const BUILD_CACHE = path.join(
  * processes started from it also share Node.js's compile cache.
  */
 export async function buildEmulatorCli(): Promise<string> {
-  const srcDir = path.join(REPO, "emulator");
+  const srcDir = path.join(REPO_ROOT, "emulator");
   const names = (await fs.readdir(srcDir, { recursive: true }))
     .filter((name) => name.endsWith(".ts"))
     .sort();
@@ -134,7 +133,7 @@ export class SpawnedEmulator {
     const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
       env: {
         ...process.env,
-        NODE_PATH: path.join(REPO, "node_modules"),
+        NODE_PATH: path.join(REPO_ROOT, "node_modules"),
         ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -111,8 +111,6 @@ const NOT_SUPPORT = [
   /^tests\/conformance\/(corpus|flow|index|match)\.ts$/,
   /^tests\/conformance\/(cases|flows)\//,
   /\/fixtures\//,
-  // The built entry's declarations as TypeScript reads them: two suites of this folder.
-  /^tests\/package\/entry-declarations\.ts$/,
 ];
 
 it("tests/ holds no support module of its own: test support is in tools/harness/", () => {

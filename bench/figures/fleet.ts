@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { RealStack, type Op, type RunOptions } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { Op, RunOptions } from "../../tools/harness/stack-types";
 import { closeAll, startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { sampleHosts, type HostSample } from "../lib/host-sampler";
 import type { ProviderSetup } from "../lib/provider";

@@ -34,7 +34,7 @@ import {
   type Registration,
 } from "../../tools/harness/consumer";
 import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 
 const BUCKET = "backups";
 const MiB = 1024 * 1024;

@@ -30,7 +30,7 @@ import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulat
 import { startFaultProxy } from "../../tools/harness/fault-proxy";
 import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
 import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 import { runTempDir } from "../../tools/harness/temp";
 
 const SITE_ADMIN = { username: "siteadmin", password: "one-Shot-Host-Pw-7" };

@@ -15,7 +15,7 @@ import {
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
 import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 
 const SITE_ADMIN = { username: "siteadmin", password: "props-Host-Pw-41" };
 const SECRET = { additionalSecretOutputs: ["password"] };

@@ -22,7 +22,7 @@ import {
   unwrapSecrets,
   urn,
 } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 
 const ADMIN = { username: "siteadmin", password: "cert-Engine-Pw-7d1e" };
 const PFX_PASSWORD = "pfx-Engine-Pw-41aa";

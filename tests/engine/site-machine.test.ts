@@ -21,7 +21,7 @@ import {
   type PropertyMap,
 } from "../../tools/harness/property-values";
 import { type Consumer, consumerWithHost, closeAll } from "../../tools/harness/consumer";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 
 const SITE_ADMIN = { username: "siteadmin", password: "machine-Engine-Pw-41c9" };
 const URN = urn("second");

@@ -10,7 +10,7 @@ import { CASES } from "../conformance/index";
 import { requestDifferences } from "../conformance/match";
 import { unwrapSecrets, urn } from "../../tools/harness/property-values";
 import { type Consumer, consumerWithHost, closeAll } from "../../tools/harness/consumer";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 
 let consumer: Consumer;
 let host: Host;

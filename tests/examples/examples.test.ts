@@ -13,7 +13,7 @@ import { readZip } from "../../tools/harness/zip";
 import { REPO_ROOT } from "../../tools/harness/project";
 import { startHost } from "../../tools/harness/host";
 import { unwrapSecrets } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 import {
   collaborationExists,
   portalSeed,

@@ -10,7 +10,7 @@ import { createAdminSession, listMachines } from "../../provider/client";
 import { REPO_ROOT } from "../../tools/harness/project";
 import { startHost } from "../../tools/harness/host";
 import { unwrapSecrets } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { checkAndCreate, runProgram } from "../../tools/harness/example-programs";
 

@@ -31,7 +31,7 @@ import { readZip } from "../../tools/harness/zip";
 import { findText, isSecret, unwrapSecrets } from "../../tools/harness/property-values";
 import { REPO_ROOT } from "../../tools/harness/project";
 import { startHost } from "../../tools/harness/host";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import {
   checkAndCreate,

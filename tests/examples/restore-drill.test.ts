@@ -15,7 +15,8 @@ import {
 } from "../../provider/client";
 import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { runTempDir } from "../../tools/harness/temp";
 
 const PRODUCTION = { username: "prodadmin", password: "prod-Drill-Pass-5" };

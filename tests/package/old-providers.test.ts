@@ -23,7 +23,7 @@ import {
 } from "../../tools/harness/emulator";
 import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
 import { urn, type PropertyMap } from "../../tools/harness/property-values";
-import { type Host } from "../../tools/harness/host-types";
+import type { Host } from "../../tools/harness/host-types";
 import { runTempDir } from "../../tools/harness/temp";
 
 const FIXTURES = path.join(__dirname, "fixtures", "old-providers");

@@ -23,7 +23,7 @@ import {
   updateSystemProperties,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import type { ConfigValue, RunResult } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { startFaultProxy, type Exchange, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
 import { closeAfterAll, pendingOperations, recover, stack } from "../../tools/harness/killed-run";

@@ -23,7 +23,8 @@ import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
 import { packRepo } from "../../tools/harness/pack";
 import { prepareConsumer } from "../../tools/harness/consumer";
 import { run } from "../../tools/harness/process";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);

@@ -22,7 +22,7 @@ import {
 } from "../../tools/harness/killed-run";
 import { until } from "../../tools/harness/until";
 import { archiveOf } from "../../tools/harness/site-stacks";
-import { type ConfigValue } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { runTempDir } from "../../tools/harness/temp";
 

@@ -33,7 +33,7 @@ import {
   stack,
 } from "../../tools/harness/killed-run";
 import { until } from "../../tools/harness/until";
-import type { ConfigValue } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 
 jest.setTimeout(300_000);

@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 

@@ -18,7 +18,8 @@ import {
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { archiveOf } from "../../tools/harness/site-stacks";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 

@@ -17,8 +17,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { CliProject } from "../../tools/harness/cli-project";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
-import { type Diagnostic } from "../../tools/harness/engine-events";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import type { Diagnostic } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 
 jest.setTimeout(300_000);

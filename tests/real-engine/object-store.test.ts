@@ -15,7 +15,8 @@ import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/ha
 import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
 import { startS3Proxy } from "../../tools/harness/s3-proxy";
 import { killedUp, recover } from "../../tools/harness/killed-run";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 
 // Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.

@@ -23,7 +23,8 @@ import {
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s

@@ -16,7 +16,8 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 

@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { archiveOf } from "../../tools/harness/site-stacks";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
 import { runTempDir } from "../../tools/harness/temp";
 

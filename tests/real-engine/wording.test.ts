@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { X509Certificate } from "node:crypto";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { CliProject, type CliResult } from "../../tools/harness/cli-project";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { engineEventsOf, type Diagnostic } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 

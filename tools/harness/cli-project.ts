@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { prepareConsumer, type Consumer } from "./consumer";
 import { engineEventsOf, secretsMasked, type Diagnostic } from "./engine-events";
 import { run as runCommand } from "./process";
-import { engine, languageHosts, PASSPHRASE, type EngineInfo, type RunResult } from "./real-stack";
+import { engine, languageHosts, PASSPHRASE, type EngineInfo } from "./real-stack";
+import type { RunResult } from "./stack-types";
 import { runTempDir } from "./temp";
 
 /** What one CLI command printed and how it ended. */

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { DYNAMIC_RESOURCE_TYPE, type PropertyMap } from "./property-values";
 import { REPO_ROOT } from "./project";
 import { runMockProgram, type Registration } from "./consumer";
-import { type Host } from "./host-types";
+import type { Host } from "./host-types";
 
 /** What a program run produced. */
 export interface ProgramRun {

@@ -7,7 +7,8 @@ import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "./emulator";
 import { REPO_ROOT } from "./project";
-import { RealStack, type ConfigValue, type RunResult } from "./real-stack";
+import { RealStack } from "./real-stack";
+import type { ConfigValue, RunResult } from "./stack-types";
 import { until } from "./until";
 
 export const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };

@@ -8,7 +8,8 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "./emulator";
-import { RealStack, type ConfigValue } from "./real-stack";
+import { RealStack } from "./real-stack";
+import type { ConfigValue } from "./stack-types";
 
 /**
  * Stacks of the root program in its site-only form, each against its own emulator whose site

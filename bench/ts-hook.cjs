@@ -1,7 +1,7 @@
 /**
  * Teaches `require` to load the benchmark's TypeScript: each `.ts` file is transpiled to CommonJS
  * with the repo's own `typescript` (transpile only, like ts-node's transpile-only mode; `npm run
- * typecheck` checks the types). Why not `tsc` into an output folder: tools/harness/host.ts finds
+ * typecheck` checks the types). Why not `tsc` into an output folder: tools/harness/project.ts finds
  * the repository from its own `__dirname`, which must stay tools/harness; and nothing is emitted
  * that would need a .gitignore entry.
  */

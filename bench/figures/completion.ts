@@ -4,7 +4,7 @@
  * true: it answers at once and the provider polls), and how many requests the provider sends
  * while it waits.
  */
-import type { Host } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import { startBenchEmulator } from "../lib/emulators";
 import { createThroughHost, newsFor, type ProviderSetup } from "../lib/provider";
 import type { FigureResult, SummaryRow } from "../lib/report";

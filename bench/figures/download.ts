@@ -3,9 +3,8 @@
  * download rate and the host's peak RSS growth.
  */
 import * as fsp from "node:fs/promises";
-import * as os from "node:os";
 import * as path from "node:path";
-import type { Host } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { procMemory, type ProcessMemory } from "../lib/machine";
 import {
@@ -18,6 +17,7 @@ import { rawAgent, rawCreateSite, rawExportAndDownload, type RawDownload } from 
 import type { FigureResult } from "../lib/report";
 import { table } from "../lib/report";
 import { mib, ms, num } from "../lib/stats";
+import { runTempDir } from "../../tools/harness/temp";
 
 const TARGET_GROWTH = 64 * 1024 * 1024;
 const MiB = 1024 * 1024;
@@ -67,7 +67,7 @@ async function exportThroughHost(
 }
 
 async function measureSize(setup: ProviderSetup, paddingBytes: number): Promise<SizeResult> {
-  const downloads = await fsp.mkdtemp(path.join(os.tmpdir(), "arcgis-bench-downloads-"));
+  const downloads = runTempDir("arcgis-bench-downloads-");
   const host = await startConfiguredHost(setup);
   try {
     // Warm-up on a small archive: loads the package and the download path.

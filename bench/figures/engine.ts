@@ -4,13 +4,12 @@
  * and exporting it.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { portalSeed, startTestEmulator } from "../../tools/harness/emulator";
 import { RealStack } from "../../tools/harness/real-stack";
 import type { ProviderSetup } from "../lib/provider";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
+import { runTempDir } from "../../tools/harness/temp";
 
 const CREATE_DELAY_MS = 1000;
 const EXPORT_DELAY_MS = 500;
@@ -53,7 +52,7 @@ export async function engineFigure(
       exportDelayMs: EXPORT_DELAY_MS,
       seed: portalSeed([{ username: "gisadmin", password: "bench-Portal-1", role: "org_admin" }]),
     });
-    const downloads = fs.mkdtempSync(path.join(os.tmpdir(), "bench-engine-"));
+    const downloads = runTempDir("bench-engine-");
     // A new user's stack: the passphrase, as the quick start says.
     const stack = (await RealStack.create(`bench${i}`, setup.consumer)).usePassphrase();
     version = stack.engineInfo.version;

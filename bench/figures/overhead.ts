@@ -3,7 +3,7 @@
  * emulated delay; the host's cold start apart.
  */
 import { performance } from "node:perf_hooks";
-import type { Host } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import { clientConnectionsTo } from "../lib/machine";
 import { createThroughHost, newsFor, type ProviderSetup } from "../lib/provider";

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import { ansibleArcgisServerCreateSite } from "../../tests/conformance/cases/ansible-arcgis-server-create-site";
 import { ansibleArcgisServerCreateSiteFlow } from "../../tests/conformance/flows/ansible-arcgis-server-create-site";
-import type { Host } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import { RealStack } from "../../tools/harness/real-stack";
 import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
 import {

@@ -6,13 +6,13 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { countingCli } from "../../tools/harness/counting-cli";
 import { table, type FigureResult } from "../lib/report";
 import { median, ms, range } from "../lib/stats";
+import { runTempDir } from "../../tools/harness/temp";
 import * as qs from "../../scripts/quickstart.cjs";
 
 /** The emulator's defaults, which npm start uses: createNewSite 1000 ms, exportSite 500 ms. */
@@ -63,7 +63,7 @@ export async function startFigure(
 ): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const results: Run[] = [];
   for (let i = 0; i < runs + warmUps; i++) {
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-start-"));
+    const tmp = runTempDir("bench-start-");
     const home = { PULUMI_HOME: path.join(tmp, "pulumi-home") };
     const cli = await qs.resolvePulumiCli({ env: { ...process.env, ...home }, log: () => {} });
     if (cli === undefined) throw new Error("no Pulumi CLI and no engine build to measure with");

@@ -4,7 +4,7 @@
  * toolchain/object-store.cjs): upload rate and the host's peak RSS growth, beside figure 5's
  * download to disk.
  */
-import type { Host } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import type { BenchEmulator } from "../lib/emulators";
 import { emulatorWithSite } from "./download";
 import { procMemory, type ProcessMemory } from "../lib/machine";

@@ -4,10 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
-import * as os from "node:os";
-import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { runTempDir } from "../../tools/harness/temp";
 
 /** A running emulator plus what the benchmark needs around it. */
 export interface BenchEmulator {
@@ -35,7 +34,7 @@ export interface BenchEmulator {
 export async function startBenchEmulator(
   options: Omit<EmulatorOptions, "dataDir" | "log" | "quiet"> = {},
 ): Promise<BenchEmulator> {
-  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "arcgis-bench-emu-"));
+  const dataDir = runTempDir("arcgis-bench-emu-");
   const sitesCreatedAt: number[] = [];
   const sitesCreatedEpochMs: number[] = [];
   const log = (line: string): void => {

@@ -7,11 +7,11 @@
  * other flag the same way.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
+import { runTempDir } from "../../tools/harness/temp";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
@@ -50,7 +50,7 @@ async function run(options: {
   concurrency: number;
   nodeFlags: string[];
 }): Promise<Record<string, unknown>> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "long-url-memory-"));
+  const dataDir = runTempDir("long-url-memory-");
   const child = spawn(
     process.execPath,
     [

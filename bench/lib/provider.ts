@@ -4,16 +4,10 @@
  * dynamic-provider host.
  */
 import { performance } from "node:perf_hooks";
-import {
-  isSecret,
-  prepareConsumer,
-  urn,
-  type Consumer,
-  type Host,
-  type PackSource,
-  type PropertyMap,
-  type Registration,
-} from "../../tools/harness/host";
+import { isSecret, urn, type PropertyMap } from "../../tools/harness/property-values";
+import { prepareConsumer, type Consumer, type Registration } from "../../tools/harness/consumer";
+import type { Host } from "../../tools/harness/host-types";
+import type { PackSource } from "../../tools/harness/pack";
 import type { BenchEmulator } from "./emulators";
 import { SITE_DIRECTORIES, SITE_USER } from "./raw";
 

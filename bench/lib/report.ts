@@ -88,7 +88,7 @@ export function render(report: Report): string {
         ],
         [
           "Package measured",
-          `\`${report.tarball}\` (packed by tools/harness/host.ts; the emulators run from this checkout's emulator/ sources)`,
+          `\`${report.tarball}\` (packed by tools/harness/pack.ts; the emulators run from this checkout's emulator/ sources)`,
         ],
         [
           "Load average (1 min) at start / end",

@@ -6,9 +6,9 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { runTempDir } from "../../tools/harness/temp";
 
 const FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
@@ -20,7 +20,7 @@ interface Outcome {
 
 /** Runs the quick benchmark in its own process, as `npm run bench -- --quick` does. */
 function runQuickBench(): Promise<Outcome> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-quick-"));
+  const dir = runTempDir("bench-quick-");
   const out = path.join(dir, "RESULTS.md");
   return new Promise((resolve, reject) => {
     const child = spawn(

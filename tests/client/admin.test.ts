@@ -29,17 +29,17 @@ import {
   SiteCreatedAnswer,
   TokenRequiredAnswer,
   WebAdaptorLoginPage,
-} from "./fixtures";
+} from "../../tools/harness/server-answers";
 import {
   adminSessionSetup,
-  closedPort,
   expectNoTokenInAnyUrl,
   failure,
   json,
   mockAgent,
   recordedCalls,
   startsWith,
-} from "./helpers";
+} from "../../tools/harness/mock-agent";
+import { closedPort } from "../../tools/harness/servers";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
 

@@ -20,8 +20,14 @@ import {
   TokenRequiredAnswer,
   portalTokenAnswer,
   tokenAnswer,
-} from "./fixtures";
-import { expectNoTokenInAnyUrl, failure, json, mockAgent, recordedCalls } from "./helpers";
+} from "../../tools/harness/server-answers";
+import {
+  expectNoTokenInAnyUrl,
+  failure,
+  json,
+  mockAgent,
+  recordedCalls,
+} from "../../tools/harness/mock-agent";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
 const SHARING_PATH = new URL(SHARING_URL).pathname;

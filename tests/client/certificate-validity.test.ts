@@ -13,8 +13,8 @@ import {
   waitForServer,
 } from "../../provider/client";
 import type { TestEmulator } from "../../tools/harness/emulator";
-import { startEmulatorPresenting } from "../helpers/presenting-emulator";
-import { issueServerCertificate, makeRootCa } from "../helpers/test-pki";
+import { startEmulatorPresenting } from "../../tools/harness/presenting-emulator";
+import { issueServerCertificate, makeRootCa } from "../../tools/harness/pki";
 
 const DAY = 24 * 3600 * 1000;
 const root = makeRootCa();

@@ -1,15 +1,6 @@
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   TokenCache,
@@ -21,8 +12,16 @@ import {
   type AdminSession,
   exportDownloadUrl,
 } from "../../provider/client";
-import { ADMIN_PASSWORD, InvalidTokenAnswer, ProxyBadGatewayPage, tokenAnswer } from "./fixtures";
-import { closeServer, failure, listen, makeZip } from "./helpers";
+import {
+  ADMIN_PASSWORD,
+  InvalidTokenAnswer,
+  ProxyBadGatewayPage,
+  tokenAnswer,
+} from "../../tools/harness/server-answers";
+import { closeServer, listen } from "../../tools/harness/servers";
+import { failure } from "../../tools/harness/mock-agent";
+import { makeZip } from "../../tools/harness/zip";
+import { runTempDir } from "../../tools/harness/temp";
 
 let zip: Buffer;
 let origin: string;
@@ -109,7 +108,7 @@ function session(): AdminSession {
 }
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "arcgis-download-"));
+  return runTempDir("arcgis-download-");
 }
 
 const dirs: string[] = [];

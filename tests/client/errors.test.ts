@@ -9,7 +9,7 @@ import {
   isTransientError,
   redactSecrets,
 } from "../../provider/client";
-import { ADMIN_PASSWORD, ADMIN_TOKEN, ADMIN_URL } from "./fixtures";
+import { ADMIN_PASSWORD, ADMIN_TOKEN, ADMIN_URL } from "../../tools/harness/server-answers";
 
 function error(
   init: Partial<ConstructorParameters<typeof ArcGISRequestError>[0]>,

@@ -4,7 +4,6 @@
  * shows it), takes the export/import lock, and refuses what it cannot read.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   closeDispatchers,
@@ -22,7 +21,8 @@ import {
 } from "../../provider/client";
 import { ZipFile } from "yazl";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { readZip } from "../emulator/zip";
+import { readZip } from "../../tools/harness/zip";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ADMIN = { username: "siteadmin", password: "site-Password-1" };
 const PRODUCTS: ServerType[] = [
@@ -35,7 +35,7 @@ const PRODUCTS: ServerType[] = [
 afterAll(() => closeDispatchers());
 
 async function siteOn(serverType: ServerType, options: Record<string, unknown> = {}) {
-  const exportFolder = fs.mkdtempSync(path.join(os.tmpdir(), "import-exports-"));
+  const exportFolder = runTempDir("import-exports-");
   const emu = await startTestEmulator({
     serverType,
     createDelayMs: 0,
@@ -86,7 +86,7 @@ describe.each(PRODUCTS)("importSite on %s", (serverType) => {
 
       // A later export carries the restored configuration.
       const again = await exportSite(session);
-      const local = fs.mkdtempSync(path.join(os.tmpdir(), "import-dl-"));
+      const local = runTempDir("import-dl-");
       const file = await downloadExport(session, again.location, { dir: local });
       expect(file.sizeBytes).toBeGreaterThan(0);
       fs.rmSync(local, { recursive: true, force: true });

@@ -27,7 +27,7 @@ import {
 } from "../../provider/client";
 import { machineEditForm } from "../../provider/client/admin/editMachine";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../../tools/harness/pki";
 
 const ADMIN = { username: "siteadmin", password: "tls-Admin-Pass-1" };
 const PFX_PASSWORD = "pfx-Secret-41";

@@ -15,8 +15,9 @@ import {
   permanentReason,
   transportError,
 } from "../../provider/client";
-import { issueServerCertificate, makeRootCa } from "../helpers/test-pki";
-import { closeServer, failure, listen } from "./helpers";
+import { issueServerCertificate, makeRootCa } from "../../tools/harness/pki";
+import { closeServer, listen } from "../../tools/harness/servers";
+import { failure } from "../../tools/harness/mock-agent";
 
 const HINT = /if it serves https on this port, use an https:\/\/ URL/;
 

@@ -18,7 +18,7 @@ import {
   SharingNotConfirmedAnswer,
   SharingNotFoundAnswer,
   SharingSuccessAnswer,
-} from "./fixtures";
+} from "../../tools/harness/server-answers";
 import {
   expectNoTokenInAnyUrl,
   failure,
@@ -27,7 +27,7 @@ import {
   portalSessionSetup,
   recordedCalls,
   startsWith,
-} from "./helpers";
+} from "../../tools/harness/mock-agent";
 
 const SHARING_PATH = new URL(SHARING_URL).pathname;
 const COLLAB_PATH = `${SHARING_PATH}/portals/${PORTAL_ID}/collaborations/${COLLABORATION_ID}`;

@@ -8,7 +8,7 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { rootCertificates } from "node:tls";
 import { closeDispatchers, createAdminSession, serverInfo } from "../../provider/client";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 let emu: TestEmulator;

@@ -12,7 +12,7 @@ import {
   waitForServer,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { closedPortToBindLater, closeServer, listen } from "./helpers";
+import { closedPortToBindLater, closeServer, listen } from "../../tools/harness/servers";
 
 let emu: TestEmulator;
 beforeAll(async () => {

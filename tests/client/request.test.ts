@@ -16,16 +16,15 @@ import {
   TokenRequiredAnswer,
   TruncatedJson,
   WebAdaptorLoginPage,
-} from "./fixtures";
+} from "../../tools/harness/server-answers";
+import { closeServer, listen } from "../../tools/harness/servers";
 import {
-  closeServer,
   expectNoTokenInAnyUrl,
   failure,
   json,
-  listen,
   mockAgent,
   recordedCalls,
-} from "./helpers";
+} from "../../tools/harness/mock-agent";
 
 const ADMIN_PATH = new URL(ADMIN_URL).pathname;
 

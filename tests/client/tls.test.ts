@@ -9,8 +9,9 @@ import {
   isTlsError,
   siteStatus,
 } from "../../provider/client";
-import { TokenRequiredAnswer } from "./fixtures";
-import { closeServer, failure, listen } from "./helpers";
+import { TokenRequiredAnswer } from "../../tools/harness/server-answers";
+import { closeServer, listen } from "../../tools/harness/servers";
+import { failure } from "../../tools/harness/mock-agent";
 
 let server: Server;
 let origin: string;

@@ -20,7 +20,7 @@ import {
   type WaitStatus,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { mockAgent } from "./helpers";
+import { mockAgent } from "../../tools/harness/mock-agent";
 
 const ADMIN = { username: "siteadmin", password: "upgrade-Admin-Pass-1" };
 

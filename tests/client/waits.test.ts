@@ -9,7 +9,7 @@ import {
   waitForSite,
   type WaitStatus,
 } from "../../provider/client";
-import { closeServer, listen } from "./helpers";
+import { closeServer, listen } from "../../tools/harness/servers";
 
 /** What the scripted server answers, per path, at a given moment. */
 type Script = (path: string, req: IncomingMessage) => { status: number; body: unknown } | "reset";

@@ -5,7 +5,6 @@
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   DEFAULT_REFERER,
@@ -32,10 +31,11 @@ import {
   listSslCertificates,
   updateSystemProperties,
 } from "../../provider/client";
-import { closeServer, listen } from "../client/helpers";
+import { closeServer, listen } from "../../tools/harness/servers";
 import type { ConformanceCase, Json } from "./corpus";
 import { CASES } from "./index";
 import { conformingValue, requestDifferences, type ReceivedRequest } from "./match";
+import { runTempDir } from "../../tools/harness/temp";
 
 const TOKEN = "conformance-token-0123456789";
 
@@ -213,7 +213,7 @@ function resolved(c: ConformanceCase, exportFolder: string): ConformanceCase {
 afterAll(() => closeDispatchers());
 
 describe("the client against the conformance corpus", () => {
-  const exportFolder = fs.mkdtempSync(path.join(os.tmpdir(), "conformance-export-"));
+  const exportFolder = runTempDir("conformance-export-");
   afterAll(() => fs.rmSync(exportFolder, { recursive: true, force: true }));
 
   it.each(CASES.filter((c) => c.client.operation !== "none").map((c) => [c.name, c] as const))(

@@ -20,7 +20,8 @@ import type {
 } from "./corpus";
 import { CASES } from "./index";
 import { matchesExpected } from "./match";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
+import { runTempDir } from "../../tools/harness/temp";
 
 const REFERER = "https://conformance.replay";
 
@@ -613,7 +614,7 @@ describe("the conformance corpus replayed against the emulator", () => {
   let pki: Placeholders;
 
   beforeAll(async () => {
-    exportFolder = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-exports-"));
+    exportFolder = runTempDir("conformance-exports-");
     const ca = makeRootCa();
     const server = issueServerCertificate(ca, ["localhost", "127.0.0.1"], "gisserver.example.com");
     pki = {
@@ -636,7 +637,7 @@ describe("the conformance corpus replayed against the emulator", () => {
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "conformance-emu-"));
+    const dataDir = runTempDir("conformance-emu-");
     const twoMachines = c.given === "joining-machine" || c.given === "two-machine-site";
     const otherPortal = c.given === "federated-with-another-portal";
     try {

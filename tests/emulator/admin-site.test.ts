@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Harness, send, SITE_ADMIN, type Answer } from "./support";
+import { Harness, send, SITE_ADMIN, type Answer } from "../../tools/harness/emulator-http";
 
 const WINDOWS_DIRECTORIES = JSON.stringify({
   directories: [

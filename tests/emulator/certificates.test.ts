@@ -9,12 +9,12 @@
 import { execFileSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { Agent, FormData, request } from "undici";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../../tools/harness/pki";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ADMIN = { username: "siteadmin", password: "certs-Pass-1" };
 const PFX_PASSWORD = "pfx-Secret-1";
@@ -353,7 +353,7 @@ describe("PKCS #12 files of the common kinds", () => {
   (openssl ? it : it.skip)(
     "reads an EC key in OpenSSL 3's default file (AES-256, SHA-256 MAC), with a DER root",
     async () => {
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "certs-openssl-"));
+      const dir = runTempDir("certs-openssl-");
       try {
         const run = (...args: string[]) =>
           execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });

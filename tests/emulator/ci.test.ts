@@ -6,8 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
-import { Harness, SITE_ADMIN, tempDir } from "./support";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { Harness, SITE_ADMIN } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
 
 const CLI = path.join(REPO_ROOT, "dist", "emulator", "cli.js");
 
@@ -54,7 +55,7 @@ afterAll(() => {
 
 describe("under npm run", () => {
   async function startUnderNpmRun(extraFlags: string[]) {
-    const project = await tempDir("emu-npm-run-");
+    const project = runTempDir("emu-npm-run-");
     const dataDir = path.join(project, "data");
     const readyFile = path.join(project, "ready.json");
     const command = [CLI, "--data-dir", dataDir, "--ready-file", readyFile, ...extraFlags]

@@ -1,15 +1,16 @@
 /**
  * The `arcgis-admin-emulator` CLI as a real child process, from the emulator sources transpiled
- * with the TypeScript compiler API (tests/helpers/spawn-emulator.ts: a full
+ * with the TypeScript compiler API (tools/harness/spawn-emulator.ts: a full
  * `tsc -p tsconfig.build.json` would also compile, and depend on, the provider).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { Agent } from "undici";
-import { send, SITE_ADMIN, tempDir, type Answer } from "./support";
-import { readZip } from "./zip";
-import { buildEmulatorCli, READY_LINE_KEYS } from "../helpers/spawn-emulator";
+import { send, SITE_ADMIN, type Answer } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
+import { readZip } from "../../tools/harness/zip";
+import { buildEmulatorCli, READY_LINE_KEYS } from "../../tools/harness/spawn-emulator";
 
 const REPO = path.resolve(__dirname, "../..");
 let cli: string;
@@ -123,7 +124,7 @@ describe("the arcgis-admin-emulator CLI", () => {
   let dataDir: string;
   const running: Spawned[] = [];
   beforeEach(async () => {
-    dataDir = await tempDir();
+    dataDir = runTempDir("arcgis-emu-test-");
   });
   afterEach(async () => {
     for (const s of running.splice(0)) {
@@ -270,7 +271,7 @@ describe("the arcgis-admin-emulator CLI", () => {
   });
 
   it("maps --fail-create, --machine-name, --token-lifetime, --export-root and --export-padding-bytes", async () => {
-    const root = await tempDir("arcgis-emu-cli-root-");
+    const root = runTempDir("arcgis-emu-cli-root-");
     try {
       const s = await start([
         "--data-dir",

@@ -16,8 +16,8 @@ import {
   startDetached,
   stopDetached,
 } from "../../emulator/process/daemon";
-import { buildEmulatorCli, READY_LINE_KEYS } from "../helpers/spawn-emulator";
-import { tempDir } from "./support";
+import { buildEmulatorCli, READY_LINE_KEYS } from "../../tools/harness/spawn-emulator";
+import { runTempDir } from "../../tools/harness/temp";
 
 const REPO = path.resolve(__dirname, "../..");
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ function alive(pid: number): boolean {
 }
 
 beforeAll(async () => {
-  root = await tempDir("arcgis-daemon-");
+  root = runTempDir("arcgis-daemon-");
   cli = await buildEmulatorCli();
 }, 60_000);
 

@@ -1,8 +1,9 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Agent, request } from "undici";
-import { Harness, send, SITE_ADMIN, tempDir } from "./support";
-import { readZip } from "./zip";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
+import { readZip } from "../../tools/harness/zip";
 
 const ARCHIVE_NAME = /^\d{8}-\d{6}-UTC(-\d+)?\.agssite$/;
 
@@ -114,7 +115,7 @@ describe("exportSite with a location", () => {
   });
 
   it("refuses folders outside the export roots, '..' tricks, symbolic links that escape, relative and missing folders", async () => {
-    const outside = await tempDir("arcgis-emu-outside-");
+    const outside = runTempDir("arcgis-emu-outside-");
     const link = path.join(folder, "escape");
     await fs.symlink(outside, link);
     const attempts = [
@@ -174,8 +175,8 @@ describe("exportSite with a location", () => {
 
 describe("exportSite export roots", () => {
   it("accepts every --export-root and nothing else, the data dir included", async () => {
-    const rootA = await tempDir("arcgis-emu-root-a-");
-    const rootB = await tempDir("arcgis-emu-root-b-");
+    const rootA = runTempDir("arcgis-emu-root-a-");
+    const rootB = runTempDir("arcgis-emu-root-b-");
     const { h, token } = await started({ exportRoots: [rootA, rootB] });
     try {
       expect((await h.admin("exportSite", { location: rootA, token })).json.status).toBe("success");

@@ -3,7 +3,7 @@
  * administrative API, and its security configuration names the portal (emulator/admin/federated.ts);
  * a server the portal has not federated, or has unfederated, refuses them.
  */
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
 const PORTAL_ADMIN = { username: "gisadmin", password: "Portal-Admin-Pass-1" };
 const VIEWER = { username: "viewer", password: "Viewer-Pass-1" };

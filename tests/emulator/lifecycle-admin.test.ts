@@ -5,7 +5,7 @@
  * the ArcGIS Server-only ones answer as an unknown resource on Mission Server; the identity store
  * of a federated server follows its portal.
  */
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
 const PORTAL_ADMIN = { username: "gisadmin", password: "Portal-Admin-Pass-1" };
 const SEED = {

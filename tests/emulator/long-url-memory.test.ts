@@ -11,7 +11,8 @@ import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promises as fs } from "node:fs";
 import { Agent, request } from "undici";
-import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
+import { buildEmulatorCli, SpawnedEmulator } from "../../tools/harness/spawn-emulator";
+import { runTempDir } from "../../tools/harness/temp";
 import {
   HEAP_GROWTH_FLAGS,
   canExecve,
@@ -98,7 +99,7 @@ onLinux("the emulator's CLI", () => {
     node: Parameters<typeof SpawnedEmulator.start>[2],
     body: (emu: SpawnedEmulator) => Promise<void>,
   ): Promise<void> {
-    const dataDir = await tempDir("emulator-memory-");
+    const dataDir = runTempDir("emulator-memory-");
     const emu = await SpawnedEmulator.start(
       cli,
       ["--data-dir", dataDir, "--quiet", ...flags],
@@ -171,7 +172,7 @@ onLinux("the emulator's CLI", () => {
       }));
 
     it("for --detach's background process", async () => {
-      const dataDir = await tempDir("emulator-detach-");
+      const dataDir = runTempDir("emulator-detach-");
       const run = (args: string[]) =>
         spawnSync(process.execPath, [cli, "--data-dir", dataDir, ...args], {
           encoding: "utf8",

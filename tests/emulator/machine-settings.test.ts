@@ -7,7 +7,7 @@
  * machine's keystore reached through the other (docs/emulator.md).
  */
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { makeRootCa } from "../helpers/test-pki";
+import { makeRootCa } from "../../tools/harness/pki";
 
 const ADMIN = { username: "siteadmin", password: "settings-Pass-1" };
 

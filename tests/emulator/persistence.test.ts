@@ -3,7 +3,8 @@ import { promises as fs } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { startEmulator } from "../../emulator";
-import { Harness, send, SITE_ADMIN, tempDir } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
 
 const seed = (collaborationIds: string[], portalId = "PERSISTPORTAL") => ({
   portal: {
@@ -240,7 +241,7 @@ describe("TLS", () => {
 
 describe("start-up options", () => {
   it("are validated", async () => {
-    const dataDir = await tempDir();
+    const dataDir = runTempDir("arcgis-emu-test-");
     await expect(startEmulator({ dataDir, port: 70000, quiet: true })).rejects.toThrow(/port/);
     await expect(startEmulator({ dataDir, createDelayMs: -1, quiet: true })).rejects.toThrow(
       /createDelayMs/,

@@ -8,7 +8,8 @@ import path from "node:path";
 import { FormData, request } from "undici";
 import { startEmulator } from "../../emulator";
 import { PORTAL_NOT_INITIALIZED } from "../../emulator/portal/site";
-import { Harness, send, SITE_ADMIN, tempDir, type Answer } from "./support";
+import { Harness, send, SITE_ADMIN, type Answer } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ADMIN = { username: "initialadmin", password: "Portal-Initial-Pass-4" };
 /** DSC's `Invoke-CreatePortalSite` form (ArcGIS_Portal.psm1, line 243), with a file store. */
@@ -208,7 +209,7 @@ describe("the portal's site across restarts", () => {
 
 describe("starting a portal in no site", () => {
   it("is refused with a seed, naming the option", async () => {
-    const dataDir = await tempDir();
+    const dataDir = runTempDir("arcgis-emu-test-");
     let failure: unknown = null;
     try {
       const emu = await startEmulator({

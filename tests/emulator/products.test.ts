@@ -7,7 +7,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ServerType } from "../../emulator";
-import { Harness, send, SITE_ADMIN, type Answer } from "./support";
+import { Harness, send, SITE_ADMIN, type Answer } from "../../tools/harness/emulator-http";
 
 const CARBON_FS = {
   configPersistenceType: "FILESYSTEM",

@@ -16,7 +16,7 @@ import {
   entryBytes,
   loggedUrl,
 } from "../../emulator/core/request-log";
-import { Harness, send } from "./support";
+import { Harness, send } from "../../tools/harness/emulator-http";
 
 /** Node's garbage collector, reachable from a Jest test only through a new context. */
 function collector(): () => void {

@@ -4,7 +4,7 @@
  * `update_security_configuration` re-sends the portal properties it read, which the update takes,
  * while a change of federation from the server's side is refused.
  */
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
 const PORTAL_ADMIN = { username: "gisadmin", password: "Portal-Admin-Pass-1" };
 const SEED = {

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { MAX_BODY_BYTES } from "../../emulator";
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
 describe("the request size limit", () => {
   let h: Harness;

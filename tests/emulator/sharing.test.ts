@@ -1,5 +1,5 @@
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator";
-import { Harness } from "./support";
+import { Harness } from "../../tools/harness/emulator-http";
 
 const PORTAL = "HOSTPORTAL0001";
 const OTHER = "OTHERPORTAL002";

@@ -4,7 +4,7 @@
  * `WebAdaptor.unregister`), and the refusals of the system resources (docs/emulator.md).
  */
 import os from "node:os";
-import { Harness } from "./support";
+import { Harness } from "../../tools/harness/emulator-http";
 
 describe("system resources", () => {
   let h: Harness;

@@ -1,4 +1,4 @@
-import { Harness, send, SITE_ADMIN } from "./support";
+import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
 const SEED = {
   portal: {

@@ -5,11 +5,12 @@
  * while one runs (code 403 "Upgrade in progress.", which DSC waits on), and the start-up checks.
  */
 import { promises as fs } from "node:fs";
-import { Harness, SITE_ADMIN, tempDir } from "./support";
+import { Harness, SITE_ADMIN } from "../../tools/harness/emulator-http";
+import { runTempDir } from "../../tools/harness/temp";
 
 /** An ArcGIS Server site created at `from`, in a data dir kept for the next start. */
 async function siteAt(from: string, serverType = "arcgis-server" as const): Promise<string> {
-  const dataDir = await tempDir();
+  const dataDir = runTempDir("arcgis-emu-test-");
   const h = await Harness.start({ dataDir, serverType, serverVersion: from, createDelayMs: 0 });
   await h.createSite();
   await h.close({ keepDataDir: true });
@@ -119,7 +120,7 @@ describe("a site waiting for its upgrade", () => {
   });
 
   it("refuses to start without a site, or from a version not older", async () => {
-    const empty = await tempDir();
+    const empty = runTempDir("arcgis-emu-test-");
     dirs.push(empty);
     await expect(Harness.start({ dataDir: empty, upgradeFrom: "11.1" })).rejects.toThrow(
       /needs a data dir that holds a site/,

@@ -4,7 +4,7 @@
  * instead of failing inside the emulator.
  */
 import { MAX_ITEM_NAME_BYTES } from "../../emulator/admin/site-import";
-import { Harness, send, type Answer } from "./support";
+import { Harness, send, type Answer } from "../../tools/harness/emulator-http";
 
 /** A multipart body written by hand: a client's FormData might clean the file name first. */
 function multipart(fileName: string, token: string): { body: Buffer; contentType: string } {

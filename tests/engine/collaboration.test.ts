@@ -15,15 +15,16 @@ import {
   isSecret,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
   type PropertyMap,
+} from "../../tools/harness/property-values";
+import {
+  type Consumer,
   type Registration,
-  hostFailure,
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
+import { type Host, hostFailure } from "../../tools/harness/host-types";
 
 const PORTAL_ID = SEED_PORTAL_ID;
 const PASSWORD = "collab-Engine-Pw-5f8d";

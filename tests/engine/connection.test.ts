@@ -3,13 +3,13 @@
  * and given to several resources, stack config `arcgis-admin:*` and `ARCGIS_ADMIN_*` variables;
  * the resolved values become each resource's inputs (what destroy uses), credentials as secrets.
  */
+import { isSecret } from "../../tools/harness/property-values";
 import {
-  isSecret,
   prepareConsumer,
   type Consumer,
   type Registration,
   closeAll,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
 
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 /** The program line that declares the shared connection `server`. */

@@ -8,19 +8,16 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   DYNAMIC_RESOURCE_TYPE,
-  HostCallError,
-  PACKAGE_NAME,
   findText,
   isSecret,
-  prepareConsumer,
   secret,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
   type PropertyMap,
-  type Registration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/property-values";
+import { HostCallError, type Host } from "../../tools/harness/host-types";
+import { PACKAGE_NAME } from "../../tools/harness/project";
+import { prepareConsumer, type Consumer, type Registration } from "../../tools/harness/consumer";
 
 const ECHO_PACKAGE = path.join(__dirname, "fixtures", "echo-provider");
 const PASSWORD = "pw-Echo-7f3a91";

@@ -6,8 +6,8 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { runTempDir } from "../../tools/harness/emulator";
-import { prepareConsumer, type Consumer, closeAll } from "../../tools/harness/host";
+import { runTempDir } from "../../tools/harness/temp";
+import { prepareConsumer, type Consumer, closeAll } from "../../tools/harness/consumer";
 
 const run = promisify(execFile);
 let consumer: Consumer;

@@ -24,19 +24,17 @@ import {
 } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { startS3Proxy } from "../helpers/s3-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
+import { startS3Proxy } from "../../tools/harness/s3-proxy";
 import {
   closeAll,
   consumerWithHost,
-  unwrapSecrets,
-  urn,
   type Consumer,
-  type Host,
-  type PropertyMap,
   type Registration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
+import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 
 const BUCKET = "backups";
 const MiB = 1024 * 1024;

@@ -16,7 +16,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   createAdminSession,
@@ -28,16 +27,11 @@ import {
   uploadItem,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy } from "../helpers/fault-proxy";
-import {
-  closeAll,
-  consumerWithHost,
-  unwrapSecrets,
-  urn,
-  type Consumer,
-  type Host,
-  type PropertyMap,
-} from "../../tools/harness/host";
+import { startFaultProxy } from "../../tools/harness/fault-proxy";
+import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
+import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
+import { runTempDir } from "../../tools/harness/temp";
 
 const SITE_ADMIN = { username: "siteadmin", password: "one-Shot-Host-Pw-7" };
 const SECRET = { additionalSecretOutputs: ["password"] };
@@ -155,7 +149,7 @@ describe("SiteMachine ownership through the host", () => {
 describe("SiteImport through the host", () => {
   let folder: string;
   beforeEach(() => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), "one-shot-import-"));
+    folder = runTempDir("one-shot-import-");
   });
   afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
 

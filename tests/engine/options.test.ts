@@ -7,7 +7,7 @@ import {
   type Consumer,
   type Registration,
   closeAll,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
 
 let consumer: Consumer;
 let registrations: Registration[];

@@ -1,17 +1,17 @@
 /**
- * The harness's build lock (tools/harness/host.ts): suites that start at once build the packed
+ * The harness's build lock (tools/harness/pack.ts): suites that start at once build the packed
  * tarball once; the others wait for it, and a lock left by a killed process is taken over.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { buildLock } from "../../tools/harness/host";
+import { buildLock } from "../../tools/harness/pack";
+import { runTempDir } from "../../tools/harness/temp";
 
 let dir: string;
 let tarball: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pack-lock-"));
+  dir = runTempDir("pack-lock-");
   tarball = path.join(dir, "package.tgz");
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

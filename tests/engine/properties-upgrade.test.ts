@@ -13,15 +13,9 @@ import {
   updateSystemProperties,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  closeAll,
-  consumerWithHost,
-  unwrapSecrets,
-  urn,
-  type Consumer,
-  type Host,
-  type PropertyMap,
-} from "../../tools/harness/host";
+import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
+import { unwrapSecrets, urn, type PropertyMap } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 
 const SITE_ADMIN = { username: "siteadmin", password: "props-Host-Pw-41" };
 const SECRET = { additionalSecretOutputs: ["password"] };

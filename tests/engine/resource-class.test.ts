@@ -7,7 +7,8 @@
  * plain input stays plain, and the definition's `deleteBeforeReplace` default applies unless the
  * program says otherwise.
  */
-import { closeAll, isSecret, prepareConsumer, type Consumer } from "../../tools/harness/host";
+import { closeAll, prepareConsumer, type Consumer } from "../../tools/harness/consumer";
+import { isSecret } from "../../tools/harness/property-values";
 
 jest.setTimeout(120_000);
 

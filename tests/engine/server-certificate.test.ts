@@ -8,19 +8,21 @@
 import { X509Certificate } from "node:crypto";
 import { createNewSite, presentedCertificate } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
 import {
   closeAll,
   consumerWithHost,
+  type Consumer,
+  type Registration,
+} from "../../tools/harness/consumer";
+import {
   findText,
   isSecret,
   UNKNOWN,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
-  type Registration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 
 const ADMIN = { username: "siteadmin", password: "cert-Engine-Pw-7d1e" };
 const PFX_PASSWORD = "pfx-Engine-Pw-41aa";

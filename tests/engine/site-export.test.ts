@@ -4,7 +4,6 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as yauzl from "yauzl";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
@@ -15,15 +14,17 @@ import {
   secret,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
   type PropertyMap,
+} from "../../tools/harness/property-values";
+import {
+  type Consumer,
   type Registration,
-  hostFailure,
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
+import { type Host, hostFailure } from "../../tools/harness/host-types";
+import { runTempDir } from "../../tools/harness/temp";
 
 const PASSWORD = "export-Engine-Pw-7e2a";
 const NEW_PASSWORD = "export-Rotated-Pw-93b1";
@@ -78,7 +79,7 @@ beforeAll(async () => {
     siteInputs(emu, { runAsync: false, password: PASSWORD }),
   );
   await site.create(siteChecked.inputs);
-  downloads = fs.mkdtempSync(path.join(os.tmpdir(), "engine-exports-"));
+  downloads = runTempDir("engine-exports-");
   ({ consumer, host } = await consumerWithHost());
   const registrations = await consumer.runProgram(program(), {
     config: { "arcgis:password": PASSWORD },

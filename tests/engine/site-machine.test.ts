@@ -18,12 +18,10 @@ import {
   UNKNOWN,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
   type PropertyMap,
-  consumerWithHost,
-  closeAll,
-} from "../../tools/harness/host";
+} from "../../tools/harness/property-values";
+import { type Consumer, consumerWithHost, closeAll } from "../../tools/harness/consumer";
+import type { Host } from "../../tools/harness/host-types";
 
 const SITE_ADMIN = { username: "siteadmin", password: "machine-Engine-Pw-41c9" };
 const URN = urn("second");

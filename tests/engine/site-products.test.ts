@@ -5,17 +5,12 @@
  * that product's Esri tool (the same comparison as tests/conformance/client.test.ts).
  */
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { CASES } from "../conformance/index";
 import { requestDifferences } from "../conformance/match";
-import {
-  unwrapSecrets,
-  urn,
-  type Consumer,
-  type Host,
-  consumerWithHost,
-  closeAll,
-} from "../../tools/harness/host";
+import { unwrapSecrets, urn } from "../../tools/harness/property-values";
+import { type Consumer, consumerWithHost, closeAll } from "../../tools/harness/consumer";
+import type { Host } from "../../tools/harness/host-types";
 
 let consumer: Consumer;
 let host: Host;

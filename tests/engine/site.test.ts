@@ -8,15 +8,16 @@ import {
   isSecret,
   unwrapSecrets,
   urn,
-  type Consumer,
-  type Host,
   type PropertyMap,
+} from "../../tools/harness/property-values";
+import {
+  type Consumer,
   type Registration,
-  hostFailure,
   consumerWithHost,
   closeAll,
   expectOurRegistration,
-} from "../../tools/harness/host";
+} from "../../tools/harness/consumer";
+import { type Host, hostFailure } from "../../tools/harness/host-types";
 
 const PASSWORD = "site-Engine-Pw-4c1d";
 const URN = urn("site");

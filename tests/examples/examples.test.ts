@@ -1,23 +1,27 @@
 /**
  * The other examples run as `pulumi up` would run them (each in its folder, under mocks, see
- * support.ts), their resources replayed through Pulumi's real dynamic-provider host against one
- * emulator: the pipeline's backup is taken again when the release changes, an existing site is
- * adopted, and collaborations are deleted as host and left as guest on destroy.
+ * tools/harness/example-programs.ts), their resources replayed through Pulumi's real
+ * dynamic-provider host against one emulator: the pipeline's backup is taken again when the
+ * release changes, an existing site is adopted, and collaborations are deleted as host and left as
+ * guest on destroy.
  *
  * Type checking of the examples is `tsc`'s job (npm test): the programs run transpile-only here.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { readZip } from "../emulator/zip";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
+import { readZip } from "../../tools/harness/zip";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { startHost } from "../../tools/harness/host";
+import { unwrapSecrets } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 import {
   collaborationExists,
   portalSeed,
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { checkAndCreate, runProgram, type Created } from "./support";
+import { checkAndCreate, runProgram, type Created } from "../../tools/harness/example-programs";
+import { runTempDir } from "../../tools/harness/temp";
 import * as selfLink from "../../scripts/self-link.cjs";
 
 const PORTAL_ID = "EXAMPLEPORTAL1";
@@ -46,7 +50,7 @@ function example(name: string, config: Record<string, string>, secrets: Record<s
 
 beforeAll(async () => {
   selfLink.ensureSelfLink();
-  work = fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-examples-"));
+  work = runTempDir("arcgis-examples-");
   emu = await startTestEmulator({
     createDelayMs: 200,
     exportDelayMs: 100,

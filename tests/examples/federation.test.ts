@@ -5,9 +5,12 @@
  */
 import * as path from "node:path";
 import { createPortalSession, federatedServers } from "../../provider/client";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { startHost } from "../../tools/harness/host";
+import { unwrapSecrets } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { checkAndCreate, runProgram } from "./support";
+import { checkAndCreate, runProgram } from "../../tools/harness/example-programs";
 import * as selfLink from "../../scripts/self-link.cjs";
 
 const PORTAL_ADMIN = { username: "portaladmin", password: "emulator-Admin-1" };

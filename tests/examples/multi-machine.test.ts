@@ -1,14 +1,18 @@
 /**
  * examples/multi-machine run as `pulumi up` would run it (in its folder, under mocks, see
- * support.ts), its resources replayed through Pulumi's real dynamic-provider host against two
- * emulated machines of one process: the site is created on the first, the second joins it, a
- * refresh keeps both, and destroy unregisters the second machine and leaves the site running.
+ * tools/harness/example-programs.ts), its resources replayed through Pulumi's real
+ * dynamic-provider host against two emulated machines of one process: the site is created on the
+ * first, the second joins it, a refresh keeps both, and destroy unregisters the second machine and
+ * leaves the site running.
  */
 import * as path from "node:path";
 import { createAdminSession, listMachines } from "../../provider/client";
-import { REPO_ROOT, startHost, unwrapSecrets, type Host } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { startHost } from "../../tools/harness/host";
+import { unwrapSecrets } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { checkAndCreate, runProgram } from "./support";
+import { checkAndCreate, runProgram } from "../../tools/harness/example-programs";
 import * as selfLink from "../../scripts/self-link.cjs";
 
 const SITE_ADMIN = { username: "siteadmin", password: "example-Site-1" };

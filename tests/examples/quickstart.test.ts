@@ -20,7 +20,6 @@
  * so package self-reference cannot find the package there.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   createPortalSession,
@@ -28,17 +27,20 @@ import {
   isNotFoundError,
   siteStatus,
 } from "../../provider/client";
-import { readZip } from "../emulator/zip";
-import {
-  findText,
-  isSecret,
-  REPO_ROOT,
-  startHost,
-  unwrapSecrets,
-  type Host,
-} from "../../tools/harness/host";
+import { readZip } from "../../tools/harness/zip";
+import { findText, isSecret, unwrapSecrets } from "../../tools/harness/property-values";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { startHost } from "../../tools/harness/host";
+import type { Host } from "../../tools/harness/host-types";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { checkAndCreate, run, runProgram, type Created, type ProgramRun } from "./support";
+import {
+  checkAndCreate,
+  runProgram,
+  type Created,
+  type ProgramRun,
+} from "../../tools/harness/example-programs";
+import { run } from "../../tools/harness/process";
+import { runTempDir } from "../../tools/harness/temp";
 import * as qs from "../../scripts/quickstart.cjs";
 import * as selfLink from "../../scripts/self-link.cjs";
 
@@ -73,7 +75,7 @@ beforeAll(async () => {
     throw new Error("dist/ is missing: run `npm run build` first (npm test does).");
   }
   selfLink.ensureSelfLink();
-  downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-downloads-"));
+  downloadDir = runTempDir("quickstart-downloads-");
   emu = await startTestEmulator({ seed: qs.SEED_FILE, createDelayMs: 200, exportDelayMs: 100 });
   config = qs.stackConfig(emu, { downloadDir });
 

@@ -4,7 +4,6 @@
  * the same product: a production site, and a fresh machine the drill restores the backup onto.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   closeDispatchers,
@@ -14,9 +13,11 @@ import {
   getLogSettings,
   siteStatus,
 } from "../../provider/client";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { runTempDir } from "../../tools/harness/temp";
 
 const PRODUCTION = { username: "prodadmin", password: "prod-Drill-Pass-5" };
 const DRILL_PASSWORD = "drill-Drill-Pass-6";
@@ -53,7 +54,7 @@ beforeAll(async () => {
     logLevel: "FINE",
     maxLogFileAge: 30,
   });
-  backups = fs.mkdtempSync(path.join(os.tmpdir(), "restore-drill-"));
+  backups = runTempDir("restore-drill-");
   stack = await RealStack.create("drill", undefined, {
     dir: path.join(REPO_ROOT, "examples", "restore-drill"),
     entry: "index.ts",

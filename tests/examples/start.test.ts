@@ -5,10 +5,11 @@
  * CLI is found. The real flow, with the real engine, is tests/real-engine/start.test.ts.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { DAEMON_FILE } from "../../emulator/process/daemon";
-import { REPO_ROOT, run } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { run } from "../../tools/harness/process";
+import { runTempDir } from "../../tools/harness/temp";
 import * as qs from "../../scripts/quickstart.cjs";
 
 const START = path.join(REPO_ROOT, "scripts", "start.mjs");
@@ -50,7 +51,7 @@ function envWithPath(...dirs: string[]): NodeJS.ProcessEnv {
 }
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-start-")));
+  tmp = fs.realpathSync(runTempDir("quickstart-start-"));
 });
 
 afterAll(() => {

@@ -4,8 +4,6 @@
  * body, invalid or truncated JSON, an unexpected shape), which must give errors that say what came
  * back. The emulator runs without TLS behind the fault proxy, which also counts what it forwards.
  */
-import * as os from "node:os";
-import * as path from "node:path";
 import { promises as fs } from "node:fs";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
@@ -21,16 +19,13 @@ import {
   type Exchange,
   type Fault,
   type FaultProxy,
-} from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import {
-  errorOf,
   faultsSeen,
-  measure,
   proxiedAdminUrl,
   proxiedSharingUrl,
-  valueOf,
-} from "./measure";
+} from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("faults-answers");
 afterAll(() => figures.write());
@@ -58,7 +53,7 @@ beforeAll(async () => {
   proxy.observe((exchange) => exchanges.push(exchange));
   adminUrl = proxiedAdminUrl(proxy, emu);
   sharingUrl = proxiedSharingUrl(proxy, emu);
-  downloads = await fs.mkdtemp(path.join(os.tmpdir(), "faults-answers-"));
+  downloads = runTempDir("faults-answers-");
   const inputs = (
     await site.check({}, siteInputs(emu, { ...ADMIN, adminUrl, runAsync: false, tls: {} }))
   ).inputs!;

@@ -6,16 +6,22 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { verifyArchive } from "../../provider/client";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import { errorOf, measure, proxiedAdminUrl, sleep, valueOf } from "./measure";
+import {
+  startFaultProxy,
+  type Fault,
+  type FaultProxy,
+  proxiedAdminUrl,
+} from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
+import { sleep } from "../../tools/harness/until";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("faults-downloads");
 afterAll(() => figures.write());
@@ -29,7 +35,7 @@ let adminUrl: string;
 const dirs: string[] = [];
 
 async function tempDir(prefix: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = runTempDir(prefix);
   dirs.push(dir);
   return dir;
 }
@@ -150,7 +156,7 @@ describe("SiteExport download: a body that trickles", () => {
 });
 
 /**
- * Transpiles provider/client into `outDir` (as tests/helpers/spawn-emulator.ts does for the
+ * Transpiles provider/client into `outDir` (as tools/harness/spawn-emulator.ts does for the
  * emulator), so that a child process can run the real download code and be killed.
  */
 async function transpileClient(root: string): Promise<string> {

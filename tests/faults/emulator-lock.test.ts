@@ -7,8 +7,9 @@ import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { startEmulator } from "../../emulator";
-import { SuiteFigures } from "../results/record";
-import { buildEmulatorCli, tempDir } from "../helpers/spawn-emulator";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { runTempDir } from "../../tools/harness/temp";
+import { buildEmulatorCli } from "../../tools/harness/spawn-emulator";
 
 const figures = new SuiteFigures("faults-emulator-lock");
 afterAll(() => figures.write());
@@ -58,7 +59,7 @@ describe("the data-dir lock", () => {
     cli = await buildEmulatorCli();
   });
   beforeEach(async () => {
-    dataDir = await tempDir("arcgis-emu-lock-");
+    dataDir = runTempDir("arcgis-emu-lock-");
   });
   afterEach(async () => {
     await fs.rm(dataDir, { recursive: true, force: true });

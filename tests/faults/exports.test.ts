@@ -9,9 +9,11 @@ import { createAdminSession, siteStatus, verifyArchive } from "../../provider/cl
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { SuiteFigures } from "../results/record";
-import { errorOf, measure, sleep, valueOf } from "./measure";
-import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
+import { sleep } from "../../tools/harness/until";
+import { runTempDir } from "../../tools/harness/temp";
+import { buildEmulatorCli, SpawnedEmulator } from "../../tools/harness/spawn-emulator";
 
 const figures = new SuiteFigures("faults-exports");
 afterAll(() => figures.write());
@@ -72,8 +74,8 @@ describe("SiteExport: the emulator is SIGKILLed during an export and restarted",
 
   beforeAll(async () => {
     cli = await buildEmulatorCli();
-    dataDir = await tempDir("faults-kill-data-");
-    downloads = await tempDir("faults-kill-downloads-");
+    dataDir = runTempDir("faults-kill-data-");
+    downloads = runTempDir("faults-kill-downloads-");
   });
 
   afterAll(async () => {
@@ -230,7 +232,7 @@ describe("SiteExport: five exports of one site at once", () => {
     await site.create(
       (await site.check({}, siteInputs(emu, { ...ADMIN, runAsync: false }))).inputs,
     );
-    downloads = await tempDir("faults-five-");
+    downloads = runTempDir("faults-five-");
   });
 
   afterAll(async () => {

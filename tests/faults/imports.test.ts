@@ -6,8 +6,6 @@
  * provider host calls them.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import {
   createAdminSession,
   createNewSite,
@@ -19,9 +17,15 @@ import { implementation as siteExport } from "../../provider/resources/site-expo
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import { errorOf, faultsSeen, measure, proxiedAdminUrl, valueOf } from "./measure";
+import {
+  startFaultProxy,
+  type FaultProxy,
+  faultsSeen,
+  proxiedAdminUrl,
+} from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("faults-imports");
 afterAll(() => figures.write());
@@ -34,7 +38,7 @@ let folder: string;
 
 /** A site whose archive (log level WARNING) is in `folder`; the site is then set to DEBUG. */
 async function siteWithArchive(options: Record<string, unknown> = {}): Promise<string> {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "faults-imports-"));
+  folder = runTempDir("faults-imports-");
   emu = await startTestEmulator({
     tls: false,
     createDelayMs: 0,

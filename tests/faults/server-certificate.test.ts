@@ -22,10 +22,16 @@ import {
   keystoreAlias,
 } from "../../provider/resources/server-certificate/lifecycle";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
-import { SuiteFigures } from "../results/record";
-import { errorOf, faultsSeen, measure, proxiedAdminUrl, valueOf } from "./measure";
+import {
+  startFaultProxy,
+  type Fault,
+  type FaultProxy,
+  faultsSeen,
+  proxiedAdminUrl,
+} from "../../tools/harness/fault-proxy";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
 
 const figures = new SuiteFigures("faults-server-certificate");
 afterAll(() => figures.write());

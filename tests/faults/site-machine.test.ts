@@ -9,9 +9,15 @@
 import { createNewSite, createAdminSession, listMachines } from "../../provider/client";
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import { errorOf, faultsSeen, measure, proxiedAdminUrl, valueOf } from "./measure";
+import {
+  startFaultProxy,
+  type Fault,
+  type FaultProxy,
+  faultsSeen,
+  proxiedAdminUrl,
+} from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
 
 const figures = new SuiteFigures("faults-site-machine");
 afterAll(() => figures.write());

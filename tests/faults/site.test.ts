@@ -8,9 +8,17 @@ import * as net from "node:net";
 import { createNewSite } from "../../provider/client";
 import { withTiming } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import { errorOf, faultsSeen, freePort, measure, proxiedAdminUrl, sleep, valueOf } from "./measure";
+import {
+  startFaultProxy,
+  type Fault,
+  type FaultProxy,
+  faultsSeen,
+  proxiedAdminUrl,
+} from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
+import { closedPort } from "../../tools/harness/servers";
+import { sleep } from "../../tools/harness/until";
 
 const figures = new SuiteFigures("faults-site");
 
@@ -188,7 +196,7 @@ describe("Site: a server that is unreachable at first", () => {
   });
 
   it("waits for a server that starts listening 3 s later, then creates the site once", async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const adminUrl = `http://127.0.0.1:${port}/arcgis/admin`;
     const inputs = await checked({
       adminUrl,
@@ -247,7 +255,7 @@ describe("Site: a server that is unreachable at first", () => {
   const MARGIN_MS = 10_000;
 
   it("reports a server that never listens within serverReadyMs plus a small margin", async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const inputs = await checked({
       adminUrl: `http://127.0.0.1:${port}/arcgis/admin`,
       username: "siteadmin",

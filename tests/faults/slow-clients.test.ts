@@ -8,8 +8,8 @@
 import net from "node:net";
 import tls from "node:tls";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Harness, SITE_ADMIN } from "../emulator/support";
-import { SuiteFigures } from "../results/record";
+import { Harness, SITE_ADMIN } from "../../tools/harness/emulator-http";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
 
 const figures = new SuiteFigures("faults-slow-clients");
 afterAll(() => figures.write());

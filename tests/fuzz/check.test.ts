@@ -25,7 +25,7 @@ import {
   SITE,
 } from "../../provider/resources/site/definition";
 import { SERVER_TYPES, serverProduct } from "../../provider/client";
-import { SuiteFigures } from "../results/record";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
 
 /** Fixed seed: a failure reproduces with the same inputs. Printed in the test names. */
 const SEED = 20_261_123;

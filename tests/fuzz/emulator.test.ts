@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { Agent, request } from "undici";
 import { MAX_BODY_BYTES, startEmulator } from "../../emulator";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { SuiteFigures } from "../results/record";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
 
 const SEED = 20_261_124;
 /** Random requests per endpoint (about 30 endpoints). */

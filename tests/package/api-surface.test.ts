@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { REPO_ROOT } from "../../tools/harness/host";
-import { entryExports } from "./entry-declarations";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { entryExports } from "../../tools/harness/entry-declarations";
 
 /** The names of docs/api.md: the backquoted names a bullet opens with, up to its `:`. */
 function documentedNames(page: string): string[] {

@@ -14,7 +14,8 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { prepareConsumer, REPO_ROOT, type Consumer } from "../../tools/harness/host";
+import { prepareConsumer, type Consumer } from "../../tools/harness/consumer";
+import { REPO_ROOT } from "../../tools/harness/project";
 
 /** compilerOptions shared by both template shapes (pulumi/templates typescript/tsconfig.json). */
 const TEMPLATE_OPTIONS = {

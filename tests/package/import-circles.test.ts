@@ -7,9 +7,9 @@
  * and dynamic imports count too, as the compiler, Node and a reader follow them alike.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 /** The folders of the repository's own code (tests/ holds suites and the programs they run). */
@@ -121,7 +121,7 @@ it("reads every kind of source of those folders", () => {
 describe("finds a circle when there is one", () => {
   /** The circles of a folder holding these files, by file name. */
   function circlesOf(files: Record<string, string>): string[][] {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "circle-"));
+    const dir = runTempDir("circle-");
     try {
       for (const [name, text] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });

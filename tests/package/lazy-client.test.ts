@@ -6,9 +6,9 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { runTempDir } from "../../tools/harness/temp";
 
 const ENTRY = path.join(REPO_ROOT, "dist", "provider", "index.js");
 
@@ -21,7 +21,7 @@ function runNode(file: string): unknown {
 
 let dir: string;
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "lazy-client-"));
+  dir = runTempDir("lazy-client-");
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

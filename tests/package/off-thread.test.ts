@@ -9,12 +9,12 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
+import { runTempDir } from "../../tools/harness/temp";
 
 /** One case in a fresh process: counts the worker threads it starts, prints what came back. */
 const CASE = `
@@ -93,7 +93,7 @@ let store: TestObjectStore;
 let emu: TestEmulator;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "off-thread-"));
+  dir = runTempDir("off-thread-");
   caseFile = path.join(dir, "case.cjs");
   fs.writeFileSync(caseFile, CASE);
   store = await startTestObjectStore([BUCKET]);

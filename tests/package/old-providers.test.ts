@@ -8,7 +8,6 @@
  * if a module moves or stops exporting `implementation`, these calls fail.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   closeDispatchers,
@@ -22,14 +21,10 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import {
-  closeAll,
-  consumerWithHost,
-  urn,
-  type Consumer,
-  type Host,
-  type PropertyMap,
-} from "../../tools/harness/host";
+import { closeAll, consumerWithHost, type Consumer } from "../../tools/harness/consumer";
+import { urn, type PropertyMap } from "../../tools/harness/property-values";
+import type { Host } from "../../tools/harness/host-types";
+import { runTempDir } from "../../tools/harness/temp";
 
 const FIXTURES = path.join(__dirname, "fixtures", "old-providers");
 
@@ -70,7 +65,7 @@ interface Target {
 
 /** A plain-HTTP emulator with a site, exports allowed under a temporary folder. */
 async function siteEmulator(extra: Parameters<typeof startTestEmulator>[0] = {}) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "old-providers-"));
+  const folder = runTempDir("old-providers-");
   const emu = await startTestEmulator({
     tls: false,
     createDelayMs: 0,

@@ -14,7 +14,7 @@ import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import type { ResourceDefinition } from "../../provider/resources/common/inputs/definition";
 import { startPluginServer } from "../../provider/plugin/server";
 import { RESOURCES } from "../../provider/resources/registry";
-import { entryExports } from "./entry-declarations";
+import { entryExports } from "../../tools/harness/entry-declarations";
 
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;

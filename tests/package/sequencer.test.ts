@@ -4,8 +4,7 @@
  * once Jest has timings, its own longest-first order holds.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { runTempDir } from "../../tools/harness/temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- Jest loads it as CommonJS
 const SlowFirstSequencer = require("../sequencer.cjs") as new () => {
@@ -36,7 +35,7 @@ const SIZES = {
 };
 
 let dir: string;
-beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "sequencer-"))));
+beforeEach(() => (dir = runTempDir("sequencer-")));
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 it("without timings, runs the benchmark, then the real-engine suites, then the rest by size", () => {

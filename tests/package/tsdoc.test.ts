@@ -3,7 +3,7 @@
  * declaration files as an editor shows them; fields with a unit name it.
  */
 import ts from "typescript";
-import { entryExports } from "./entry-declarations";
+import { entryExports } from "../../tools/harness/entry-declarations";
 
 const PUBLIC_TYPES = [
   "Site",

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { runTempDir } from "../../tools/harness/temp";
 
 const LAUNCHER = path.join(__dirname, "..", "..", "bin", "pulumi-resource-arcgis-admin");
 
@@ -30,7 +30,7 @@ function oldNode(dir: string): { bin: string; version: string } {
 
 let tmp: string;
 beforeEach(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "launcher-"));
+  tmp = runTempDir("launcher-");
 });
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

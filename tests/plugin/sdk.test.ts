@@ -6,9 +6,9 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { runTempDir } from "../../tools/harness/temp";
 import * as sdkgen from "../../toolchain/sdkgen.cjs";
 import * as sdk from "../../toolchain/sdk.cjs";
 
@@ -21,7 +21,7 @@ const dirs: string[] = [];
 let written: Awaited<ReturnType<typeof sdk.writeSdks>>;
 
 function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = runTempDir(prefix);
   dirs.push(dir);
   return dir;
 }

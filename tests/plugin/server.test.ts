@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { startPluginServer } from "../../provider/plugin/server";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
 
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;

@@ -4,7 +4,14 @@
  * delete as the host, delete as a guest (refused), removeParticipation as a guest.
  */
 import { portalSeed } from "../../tools/harness/emulator";
-import { failure, ok, PORTAL_ADMIN, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
+import {
+  failure,
+  ok,
+  PORTAL_ADMIN,
+  runScript,
+  SCRIPT_TIMEOUT_MS,
+  usePortal,
+} from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: collaborations of the emulated portal", () => {
   const emu = usePortal(portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], "PYAPIPORTAL1"));

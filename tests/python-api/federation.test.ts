@@ -4,7 +4,7 @@
  * generateToken, exportSite), and federates it with the emulated portal through
  * `gis.admin.federation`: federate, servers, update, validate, validate_all, unfederate.
  */
-import { ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
+import { ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: a site, its export and its federation", () => {
   const emu = usePortal();

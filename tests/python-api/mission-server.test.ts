@@ -5,7 +5,13 @@
  * to the server's administrative API, which a federated server accepts (emulator/admin/federated.ts).
  * Signed in both ways (default login, `use_gen_token=True`); refused once unfederated.
  */
-import { failure, ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
+import {
+  failure,
+  ok,
+  runScript,
+  SCRIPT_TIMEOUT_MS,
+  usePortal,
+} from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: MissionServer(url, gis) on a federated Mission Server", () => {
   const emu = usePortal();

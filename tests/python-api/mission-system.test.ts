@@ -5,7 +5,7 @@
  * `machine.list()`, `logs.settings` and `security.configuration` (read and update), each answered
  * as its source reads it (emulator/admin/system.ts, web-adaptors.ts, security.ts).
  */
-import { ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
+import { ok, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: a federated Mission Server's system resources", () => {
   const emu = usePortal();

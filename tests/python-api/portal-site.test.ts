@@ -13,7 +13,7 @@ import {
   pythonApi,
   runScript,
   SCRIPT_TIMEOUT_MS,
-} from "./support";
+} from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: creating the site of a portal in no site", () => {
   let emu: TestEmulator | undefined;

@@ -5,7 +5,14 @@
  * generateToken; then reads portals/self, community/users/<name> and the portaladmin root
  * (`gis.admin`). A wrong password is refused in both.
  */
-import { failure, ok, PORTAL_ADMIN, runScript, SCRIPT_TIMEOUT_MS, usePortal } from "./support";
+import {
+  failure,
+  ok,
+  PORTAL_ADMIN,
+  runScript,
+  SCRIPT_TIMEOUT_MS,
+  usePortal,
+} from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: signing in to the emulated portal", () => {
   const emu = usePortal();

@@ -7,9 +7,10 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as https from "node:https";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, run } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { run } from "../../tools/harness/process";
+import { runTempDir } from "../../tools/harness/temp";
 import * as qs from "../../scripts/quickstart.cjs";
 
 jest.setTimeout(300_000);
@@ -45,7 +46,7 @@ afterAll(async () => {
 
 /** A quick start whose emulator takes `createDelayMs` to create the site, started beforehand. */
 async function setup(name: string, createDelayMs: number): Promise<Setup> {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `cancel-${name}-`)));
+  const tmp = fs.realpathSync(runTempDir(`cancel-${name}-`));
   const dataDir = path.join(tmp, "emulator");
   const emulator = await daemon.startDetached({
     dataDir,
@@ -248,7 +249,7 @@ it("SIGKILL of npm start's whole group during the creation: the next npm start c
 }, 300_000);
 
 it("a file backend's .attrs sidecar left empty by a kill fails every command with Pulumi's 'failed to load checkpoint: EOF'; deleting it recovers the stack (docs/troubleshooting.md)", async () => {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cancel-attrs-")));
+  const tmp = fs.realpathSync(runTempDir("cancel-attrs-"));
   try {
     fs.writeFileSync(path.join(tmp, "Pulumi.yaml"), "name: attrs\nruntime: yaml\n");
     fs.mkdirSync(path.join(tmp, "state"));

@@ -23,10 +23,11 @@ import {
   updateSystemProperties,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import type { ConfigValue, RunResult } from "../../tools/harness/real-stack";
-import { startFaultProxy, type Exchange, type FaultProxy } from "../helpers/fault-proxy";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
-import { closeAfterAll, pendingOperations, recover, stack, until } from "./killed-run-support";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { startFaultProxy, type Exchange, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
+import { closeAfterAll, pendingOperations, recover, stack } from "../../tools/harness/killed-run";
+import { until } from "../../tools/harness/until";
 
 // Each test runs the pulumi CLI several times, and a loaded machine slows every run.
 jest.setTimeout(300_000);

@@ -15,9 +15,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { closeDispatchers, createNewSite } from "../../provider/client";
-import { packRepo, REPO_ROOT } from "../../tools/harness/host";
+import { packRepo } from "../../tools/harness/pack";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { CliProject, stateResources } from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(600_000);
 

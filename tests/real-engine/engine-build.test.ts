@@ -6,17 +6,17 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { engine } from "../../tools/harness/real-stack";
+import { runTempDir } from "../../tools/harness/temp";
 import * as script from "../../toolchain/engine.cjs";
 
 const SCRIPT = path.join(REPO_ROOT, "toolchain", "engine.cjs");
 
 /** A Go module proxy in a folder (GOPROXY=file://...) that serves these versions of pkg/v3. */
 function fileProxy(versions: readonly string[]): { env: NodeJS.ProcessEnv; dir: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-proxy-"));
+  const dir = runTempDir("engine-proxy-");
   const list = path.join(dir, "github.com", "pulumi", "pulumi", "pkg", "v3", "@v");
   fs.mkdirSync(list, { recursive: true });
   fs.writeFileSync(path.join(list, "list"), versions.map((v) => `${v}\n`).join(""));
@@ -31,7 +31,7 @@ function fileProxy(versions: readonly string[]): { env: NodeJS.ProcessEnv; dir: 
 
 /** An engine cache holding a complete (fake) engine of each version. */
 function fakeCache(versions: readonly string[]): string {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
+  const cache = runTempDir("engine-cache-");
   for (const v of versions) {
     const bin = path.join(cache, `v${v}`, "bin");
     fs.mkdirSync(bin, { recursive: true });
@@ -166,7 +166,7 @@ it("reuses the cached engine: a pulumi that reports its version, and the launche
 });
 
 it("fails at once, saying what to install, when Go is missing", () => {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
+  const cache = runTempDir("engine-cache-");
   try {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -222,7 +222,7 @@ describe("Pulumi YAML's language host", () => {
   });
 
   it("fails at once, saying what to install, when Go is missing", () => {
-    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "engine-cache-"));
+    const cache = runTempDir("engine-cache-");
     try {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
@@ -288,7 +288,7 @@ describe("the dynamic-provider launcher", () => {
     fs.mkdirSync(cwd, { recursive: true });
     const launcher = path.join(root, "launcher");
     fs.writeFileSync(launcher, script.launcherScript(), { mode: 0o755 });
-    const node = countingNode(fs.mkdtempSync(path.join(root, "node-")));
+    const node = countingNode(runTempDir("node-", root));
     const run = spawnSync(launcher, ["127.0.0.1:1234", "extra"], {
       cwd,
       encoding: "utf8",
@@ -299,7 +299,7 @@ describe("the dynamic-provider launcher", () => {
   const HOST = "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
 
   it("runs the host of the project folder, or of the nearest parent folder that has one (a workspace's hoisted one), with the engine's arguments and one Node start", () => {
-    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "launcher-")));
+    const root = fs.realpathSync(runTempDir("launcher-"));
     try {
       const project = path.join(root, "ws", "packages", "infra");
       const hoisted = launch(path.join(root, "ws"), HOST, project);
@@ -320,7 +320,7 @@ describe("the dynamic-provider launcher", () => {
   });
 
   it("otherwise asks Node to resolve @pulumi/pulumi (NODE_PATH), and fails when it cannot", () => {
-    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "launcher-")));
+    const root = fs.realpathSync(runTempDir("launcher-"));
     try {
       const elsewhere = path.join(root, "global");
       const file = path.join(elsewhere, "@pulumi/pulumi/cmd/dynamic-provider/index.js");

@@ -9,9 +9,9 @@
  * tests/examples/restore-drill.test.ts, examples/https by https-example.test.ts.
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { CliProject } from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
 
 jest.setTimeout(300_000);
 

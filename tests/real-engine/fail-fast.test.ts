@@ -5,7 +5,8 @@
  * adminUrl and what to do, without a stack trace.
  */
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type RunResult } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { RunResult } from "../../tools/harness/stack-types";
 
 // A test here runs the pulumi CLI once; on a loaded machine CLI start-up alone can take seconds.
 jest.setTimeout(300_000);

@@ -6,9 +6,9 @@
  */
 import * as path from "node:path";
 import { createPortalSession, federatedServers } from "../../provider/client";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { CliProject } from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
 
 jest.setTimeout(300_000);
 

@@ -14,7 +14,8 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 
 // A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

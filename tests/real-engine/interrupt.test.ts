@@ -2,7 +2,7 @@
  * Ctrl-C (SIGINT to the CLI, what the terminal sends) during a site creation under the real
  * engine, followed by another `pulumi up`.
  */
-import { siteStacks } from "../../tools/harness/real-stack";
+import { siteStacks } from "../../tools/harness/site-stacks";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

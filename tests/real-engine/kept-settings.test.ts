@@ -20,13 +20,12 @@ import {
   type AdminSession,
 } from "../../provider/client";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
-import { packRepo, prepareConsumer, run } from "../../tools/harness/host";
-import {
-  RealStack,
-  stateResources,
-  type ConfigValue,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { packRepo } from "../../tools/harness/pack";
+import { prepareConsumer } from "../../tools/harness/consumer";
+import { run } from "../../tools/harness/process";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);
 

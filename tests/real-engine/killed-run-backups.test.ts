@@ -7,8 +7,6 @@
  * second importSite, one more export, the collaboration confirmed, both log settings applied.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { createAdminSession, getLogSettings } from "../../provider/client";
 import { portalSeed } from "../../tools/harness/emulator";
 import {
@@ -21,10 +19,12 @@ import {
   requests,
   SITE_PASSWORD,
   stack,
-  until,
-} from "./killed-run-support";
-import { archiveOf, type ConfigValue } from "../../tools/harness/real-stack";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+} from "../../tools/harness/killed-run";
+import { until } from "../../tools/harness/until";
+import { archiveOf } from "../../tools/harness/site-stacks";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { runTempDir } from "../../tools/harness/temp";
 
 jest.setTimeout(300_000);
 closeAfterAll();
@@ -32,8 +32,8 @@ let proxy: FaultProxy | undefined;
 afterAll(() => proxy?.close());
 
 it("SiteImport, SiteExport, Collaboration and LogSettings: killed during importSite, exportSite and the collaboration's read, recovered: no second importSite, one more export, the collaboration confirmed, the log settings applied", async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-import-"));
-  const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "killed-run-export-"));
+  const folder = runTempDir("killed-run-import-");
+  const downloadDir = runTempDir("killed-run-export-");
   const archive = await archiveOf("mission-server", folder);
   // Each call is still under way when the last of them arrives and the CLI is killed; the
   // export holds its site, so the LogSettings beside it has had its edit refused and waits.

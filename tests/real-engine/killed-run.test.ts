@@ -31,10 +31,10 @@ import {
   requests,
   SITE_PASSWORD,
   stack,
-  until,
-} from "./killed-run-support";
-import type { ConfigValue } from "../../tools/harness/real-stack";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+} from "../../tools/harness/killed-run";
+import { until } from "../../tools/harness/until";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 
 jest.setTimeout(300_000);
 closeAfterAll();

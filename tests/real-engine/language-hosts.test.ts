@@ -8,10 +8,10 @@
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
-import { CliProject } from "../../tools/harness/real-stack";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { CliProject } from "../../tools/harness/cli-project";
+import { runTempDir } from "../../tools/harness/temp";
 import * as pythonSdk from "../../toolchain/python-sdk.cjs";
 import * as hosts from "../../toolchain/language-hosts.cjs";
 
@@ -30,7 +30,7 @@ async function project(
   files: Record<string, string>,
   { nodeModules = false } = {},
 ): Promise<CliProject> {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "language-host-")));
+  const dir = fs.realpathSync(runTempDir("language-host-"));
   dirs.push(dir);
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   // The repository's own node_modules stands for an `npm install` of @pulumi/pulumi.

@@ -5,15 +5,12 @@
  * state file and in the engine's output, destroy and destroy again.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  RealStack,
-  stateResources,
-  type ConfigValue,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -50,7 +47,7 @@ beforeAll(async () => {
     seed: portalSeed([{ username: "gisadmin", password: PORTAL_PASSWORD, role: "org_admin" }]),
   });
   stack = await RealStack.create("lifecycle");
-  downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-downloads-"));
+  downloadDir = runTempDir("real-engine-downloads-");
   config = {
     adminUrl: { value: emu.adminUrl },
     sharingUrl: { value: emu.sharingUrl },

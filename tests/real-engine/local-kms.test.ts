@@ -6,18 +6,18 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { SHARED_KMS_ENV } from "../../tools/harness/kms";
+import { runTempDir } from "../../tools/harness/temp";
 import * as script from "../../toolchain/local-kms.cjs";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-test-"));
+  const dir = runTempDir("local-kms-test-");
   dirs.push(dir);
   return dir;
 }

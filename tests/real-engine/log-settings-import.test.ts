@@ -8,7 +8,6 @@
  * previous log settings) and destroy again.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   closeDispatchers,
@@ -18,13 +17,11 @@ import {
   type ServerType,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  archiveOf,
-  RealStack,
-  stateResources,
-  type ConfigValue,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { archiveOf } from "../../tools/harness/site-stacks";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -93,7 +90,7 @@ describe(`LogSettings and SiteImport on ${PRODUCTS.join(", ")} through the real 
     Object.fromEntries(PRODUCTS.map((p) => [p, up.outputs?.[`${p}-${name}`]]));
 
   beforeAll(async () => {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-restore-"));
+    folder = runTempDir("real-engine-restore-");
     // The archives made and the emulators started side by side: each product's are its own.
     const products = await Promise.all(
       PRODUCTS.map(async (serverType) => {

@@ -14,15 +14,13 @@
  * (quickstart-yaml.test.ts, quickstart-python.test.ts).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  CliProject,
-  RealStack,
-  type ConfigValue,
-  type Diagnostic,
-} from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import type { Diagnostic } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 jest.setTimeout(300_000);
 
@@ -48,7 +46,7 @@ beforeAll(async () => {
     exportDelayMs: 20,
     seed: portalSeed([{ ...PORTAL, role: "org_admin" }]),
   });
-  downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-messages-"));
+  downloadDir = runTempDir("real-engine-messages-");
 }, 60_000);
 
 afterAll(async () => {

@@ -4,15 +4,15 @@
  * (The build itself runs before Jest in `npm test`; here it is found in the cache.)
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { runTempDir } from "../../tools/harness/temp";
 import * as script from "../../toolchain/object-store.cjs";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function emptyCache(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "object-store-cache-"));
+  const dir = runTempDir("object-store-cache-");
   dirs.push(dir);
   return dir;
 }

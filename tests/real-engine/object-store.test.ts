@@ -1,7 +1,7 @@
 /**
  * SiteExport to S3-compatible object storage through the real Pulumi engine, from the packed
  * package installed in a consumer project, against the emulator and a real store (SeaweedFS,
- * tests/helpers/object-store.ts): `up` writes the archive to the store with its SHA-256 as the
+ * tools/harness/object-store.ts): `up` writes the archive to the store with its SHA-256 as the
  * output and the object's metadata, the store's secret key stays encrypted in state, `refresh`
  * after the object is deleted drops the export, and `destroy` keeps the object unless the stack
  * opted in; a SiteImport restores the uploaded object into another site, once; an export killed
@@ -12,10 +12,12 @@ import * as path from "node:path";
 import { createAdminSession, editLogSettings, getLogSettings } from "../../provider/client";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { startS3Proxy } from "../helpers/s3-proxy";
-import { killedUp, recover } from "./killed-run-support";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
+import { startS3Proxy } from "../../tools/harness/s3-proxy";
+import { killedUp, recover } from "../../tools/harness/killed-run";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 // Each test runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

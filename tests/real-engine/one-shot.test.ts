@@ -9,17 +9,14 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { closeDispatchers, createAdminSession, getLogSettings } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  archiveOf,
-  RealStack,
-  stateResources,
-  type ConfigValue,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { archiveOf } from "../../tools/harness/site-stacks";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);
@@ -59,7 +56,7 @@ async function stateOf(name: string): Promise<{ urn: string; outputs?: Record<st
 }
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-one-shot-"));
+  folder = runTempDir("real-engine-one-shot-");
   archive = await archiveOf("mission-server", folder);
   emu = await startTestEmulator({ createDelayMs: 50, importDelayMs: 50 });
   stack = await RealStack.create("one-shot");

@@ -8,8 +8,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { closeDispatchers, createPortalSession, federatedServers } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 
 jest.setTimeout(300_000);
 

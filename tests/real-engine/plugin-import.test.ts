@@ -21,13 +21,14 @@ import {
   federateServer,
   siteStatus,
 } from "../../provider/client";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import {
   collaborationExists,
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { CliProject, stateResources } from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);
 

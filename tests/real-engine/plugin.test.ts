@@ -9,7 +9,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);
 

@@ -22,13 +22,10 @@ import {
   updateSystemProperties,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import {
-  RealStack,
-  stateResources,
-  type ConfigValue,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -17,14 +17,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { presentedCertificate } from "../../provider/client";
-import { REPO_ROOT } from "../../tools/harness/host";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
 import {
   collaborationExists,
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { CliProject, messagesByResource } from "../../tools/harness/real-stack";
+import { CliProject } from "../../tools/harness/cli-project";
+import { messagesByResource } from "../../tools/harness/engine-events";
 import * as qs from "../../scripts/quickstart.cjs";
 import * as sdkgen from "../../toolchain/sdkgen.cjs";
 import * as pythonSdk from "../../toolchain/python-sdk.cjs";

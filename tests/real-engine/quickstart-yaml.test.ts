@@ -16,7 +16,7 @@ import { X509Certificate } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import {
   collaborationExists,
   startTestEmulator,
@@ -24,8 +24,10 @@ import {
 } from "../../tools/harness/emulator";
 import { presentedCertificate } from "../../provider/client";
 import type { PackageSchema } from "../../provider/plugin/schema";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
-import { CliProject, messagesByResource, stateResources } from "../../tools/harness/real-stack";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
+import { CliProject } from "../../tools/harness/cli-project";
+import { messagesByResource, stateResources } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 jest.setTimeout(240_000);
 
@@ -43,7 +45,7 @@ let downloads: string;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: SEED, createDelayMs: 100, exportDelayMs: 50 });
-  downloads = fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-yaml-downloads-"));
+  downloads = runTempDir("quickstart-yaml-downloads-");
 }, 60_000);
 
 afterAll(async () => {

@@ -4,8 +4,6 @@
  * removed. The state must follow reality, and a refresh with nothing changed must change nothing.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import {
   createAdminSession,
   createPortalSession,
@@ -18,7 +16,10 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.
@@ -59,7 +60,7 @@ beforeAll(async () => {
     createDelayMs: 200,
     seed: portalSeed([{ username: "gisadmin", password: PORTAL_PASSWORD, role: "org_admin" }]),
   });
-  downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-refresh-"));
+  downloadDir = runTempDir("real-engine-refresh-");
 }, 60_000);
 
 afterAll(async () => {

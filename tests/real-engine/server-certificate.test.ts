@@ -22,9 +22,10 @@ import {
   presentedCertificate,
 } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy";
-import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
+import { startFaultProxy, type Fault, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../../tools/harness/pki";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 
 // The counts include the stack itself. A test here runs the pulumi CLI several times; on a loaded machine one run can take 30 s.
 jest.setTimeout(300_000);

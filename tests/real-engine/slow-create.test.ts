@@ -2,7 +2,7 @@
  * A site creation of more than a minute through the real engine: the user sees progress while
  * `pulumi up` runs.
  */
-import { siteStacks } from "../../tools/harness/real-stack";
+import { siteStacks } from "../../tools/harness/site-stacks";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -6,10 +6,11 @@
  * toolchain/engine.cjs built (no `pulumi` on PATH here).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, run } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
+import { run } from "../../tools/harness/process";
 import { countingCli as countingPulumi } from "../../tools/harness/counting-cli";
+import { runTempDir } from "../../tools/harness/temp";
 import * as qs from "../../scripts/quickstart.cjs";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
@@ -65,7 +66,7 @@ function startFlags(suffix: string): string[] {
 }
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "quickstart-real-")));
+  tmp = fs.realpathSync(runTempDir("quickstart-real-"));
   flags = startFlags("");
   env = {
     ...process.env,

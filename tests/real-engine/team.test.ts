@@ -7,10 +7,11 @@
  * two stacks deploy in parallel on one backend; each backup is in the store.
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "../../tools/harness/project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { RealStack, type ConfigValue } from "../../tools/harness/real-stack";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
 
 // Several CLI runs at once; on a loaded machine one can take 30 s or more.
 jest.setTimeout(600_000);

@@ -8,7 +8,9 @@
  */
 import { closeDispatchers, createNewSite } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 jest.setTimeout(300_000);
 

@@ -5,7 +5,9 @@
  * engine would replace it.
  */
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, stateResources, type ConfigValue } from "../../tools/harness/real-stack";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { stateResources } from "../../tools/harness/engine-events";
 
 // A test here runs the pulumi CLI up to four times; on a loaded machine one run can take 30 s
 // or more, so the default 60 s per test would fail a test that is only slow.

@@ -6,12 +6,14 @@
  * once, under the resource, saying what to do, and nothing is sent.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { archiveOf, RealStack, type ConfigValue } from "../../tools/harness/real-stack";
-import { issueServerCertificate, makeRootCa, pkcs12 } from "../helpers/test-pki";
+import { archiveOf } from "../../tools/harness/site-stacks";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue } from "../../tools/harness/stack-types";
+import { issueServerCertificate, makeRootCa, pkcs12 } from "../../tools/harness/pki";
+import { runTempDir } from "../../tools/harness/temp";
 
 // A test here runs the pulumi CLI up to three times over eleven resources; on a loaded machine
 // one run can take minutes.
@@ -59,7 +61,7 @@ function oneShots(): Record<string, number> {
 }
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "real-engine-url-spelling-"));
+  folder = runTempDir("real-engine-url-spelling-");
   const archive = await archiveOf("mission-server", folder);
   const downloadDir = path.join(folder, "downloads");
   fs.mkdirSync(downloadDir);

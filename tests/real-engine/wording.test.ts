@@ -9,15 +9,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { X509Certificate } from "node:crypto";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import {
-  CliProject,
-  RealStack,
-  engineEventsOf,
-  type CliResult,
-  type ConfigValue,
-  type Diagnostic,
-  type RunResult,
-} from "../../tools/harness/real-stack";
+import { CliProject, type CliResult } from "../../tools/harness/cli-project";
+import { RealStack } from "../../tools/harness/real-stack";
+import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
+import { engineEventsOf, type Diagnostic } from "../../tools/harness/engine-events";
+import { runTempDir } from "../../tools/harness/temp";
 
 jest.setTimeout(300_000);
 
@@ -38,7 +34,7 @@ beforeAll(async () => {
     seed: portalSeed([{ ...PORTAL, role: "org_admin" }]),
   });
   other = await startTestEmulator({ createDelayMs: 50 });
-  downloadDir = fs.mkdtempSync(path.join(emu.dataDir, "..", "wording-downloads-"));
+  downloadDir = runTempDir("wording-downloads-");
 }, 60_000);
 
 afterAll(async () => {

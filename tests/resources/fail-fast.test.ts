@@ -6,7 +6,7 @@
  * as the host calls it (`implementation`), against the emulator and real local servers.
  */
 import { createServer, type Server } from "node:http";
-import { closedPort, closeServer, listen } from "../client/helpers";
+import { closedPort, closeServer, listen } from "../../tools/harness/servers";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { withTiming } from "../../provider/resources/site/lifecycle";
@@ -17,8 +17,8 @@ import {
   startTestEmulator,
   type TestEmulator,
 } from "../../tools/harness/emulator";
-import { startEmulatorPresenting } from "../helpers/presenting-emulator";
-import { issueServerCertificate, makeRootCa } from "../helpers/test-pki";
+import { startEmulatorPresenting } from "../../tools/harness/presenting-emulator";
+import { issueServerCertificate, makeRootCa } from "../../tools/harness/pki";
 
 jest.setTimeout(60_000);
 

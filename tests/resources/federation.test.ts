@@ -18,7 +18,7 @@ import {
 import { implementation as federation } from "../../provider/resources/federation/lifecycle";
 import type { FederationOutputs } from "../../provider/resources/federation/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { generate } from "selfsigned";
 
 const SITE = { username: "siteadmin", password: "fed-Res-Pass-5" };

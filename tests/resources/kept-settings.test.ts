@@ -30,7 +30,7 @@ import { parseImportId } from "../../provider/resources/common/pulumi/importer";
 import { withOperationLogger } from "../../provider/resources/common/messages/operation-log";
 import type { ResourceImplementation } from "../../provider/resources/common/pulumi/lazy-provider";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 
 const PASSWORD = "kept-Password-1";
 

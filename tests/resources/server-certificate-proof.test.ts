@@ -31,7 +31,7 @@ import {
   makeRootCa,
   pkcs12,
   type Issued,
-} from "../helpers/test-pki";
+} from "../../tools/harness/pki";
 
 const PFX_PASSWORD = "pfx-Proof-Secret-7";
 const DAY = 24 * 3600 * 1000;

@@ -25,9 +25,9 @@ import {
   keystoreAlias,
 } from "../../provider/resources/server-certificate/lifecycle";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../helpers/test-pki";
+import { issueServerCertificate, makeRootCa, pkcs12, type Issued } from "../../tools/harness/pki";
 import { X509Certificate } from "node:crypto";
-import { freePort } from "../faults/measure";
+import { closedPort } from "../../tools/harness/servers";
 
 const ADMIN = { username: "siteadmin", password: "cert-Admin-Pass-1" };
 const PFX_PASSWORD = "pfx-Secret-41-resource";
@@ -395,7 +395,7 @@ describe("ServerCertificate guards", () => {
 
   it("a bind whose check fails keeps what it did as Pulumi's partial state", async () => {
     // Nothing listens where the machine's web server is said to be: the check never succeeds.
-    const webServerUrl = `https://127.0.0.1:${await freePort()}`;
+    const webServerUrl = `https://127.0.0.1:${await closedPort()}`;
     const raw = await checked(
       inputsFor(emu, ca, server, { webServerUrl, timeouts: { importMs: 1_000, bindMs: 1_000 } }),
     );

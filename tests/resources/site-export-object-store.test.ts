@@ -1,6 +1,6 @@
 /**
  * SiteExport with uploadTo: the archive streamed from the emulator to a real S3-compatible store
- * (SeaweedFS, tests/helpers/object-store.ts), its SHA-256 as an output and as the object's
+ * (SeaweedFS, tools/harness/object-store.ts), its SHA-256 as an output and as the object's
  * metadata, refresh noticing a deleted object, and destroy keeping the object unless opted in.
  */
 import { createHash } from "node:crypto";
@@ -13,8 +13,8 @@ import { implementation as siteExport } from "../../provider/resources/site-expo
 import type { SiteExportOutputs } from "../../provider/resources/site-export/generated";
 import { SITE_EXPORT } from "../../provider/resources/site-export/definition";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startTestObjectStore, type TestObjectStore } from "../helpers/object-store";
-import { startS3Proxy } from "../helpers/s3-proxy";
+import { startTestObjectStore, type TestObjectStore } from "../../tools/harness/object-store";
+import { startS3Proxy } from "../../tools/harness/s3-proxy";
 
 const BUCKET = "backups";
 let store: TestObjectStore;

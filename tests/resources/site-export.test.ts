@@ -6,12 +6,8 @@ import { createAdminSession, exportSite, verifyArchive } from "../../provider/cl
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import type { SiteExportOutputs } from "../../provider/resources/site-export/generated";
-import {
-  runTempDir,
-  siteInputs,
-  startTestEmulator,
-  type TestEmulator,
-} from "../../tools/harness/emulator";
+import { runTempDir } from "../../tools/harness/temp";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 async function checked(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await siteExport.check({}, raw);
@@ -115,7 +111,7 @@ describe("SiteExport downloads in both URL forms a server may answer", () => {
         exportUrlForm,
         machineName: "unreachable-machine.invalid",
       });
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "exports-"));
+      const dir = runTempDir("exports-");
       try {
         await site.create((await site.check({}, siteInputs(emu))).inputs);
         const { outs } = await siteExport.create(

@@ -7,7 +7,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import {
   closeDispatchers,
@@ -23,12 +22,8 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { implementation as siteImport } from "../../provider/resources/site-import/lifecycle";
 import type { SiteImportOutputs } from "../../provider/resources/site-import/generated";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
-import {
-  runTempDir,
-  siteInputs,
-  startTestEmulator,
-  type TestEmulator,
-} from "../../tools/harness/emulator";
+import { runTempDir } from "../../tools/harness/temp";
+import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 const PASSWORD = "site-Password-1";
 
@@ -47,7 +42,7 @@ async function start(
   serverType: ServerType = "mission-server",
   extra: Record<string, unknown> = {},
 ) {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "site-import-"));
+  folder = runTempDir("site-import-");
   const emu = await startTestEmulator({
     serverType,
     createDelayMs: 0,

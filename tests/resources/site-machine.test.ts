@@ -15,7 +15,7 @@ import { implementation as site } from "../../provider/resources/site/lifecycle"
 import { implementation as siteMachine } from "../../provider/resources/site-machine/lifecycle";
 import type { SiteMachineOutputs } from "../../provider/resources/site-machine/generated";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { until } from "../helpers/until";
+import { until } from "../../tools/harness/until";
 
 const SITE_ADMIN = { username: "siteadmin", password: "site-Password-1" };
 

@@ -18,7 +18,7 @@ import {
 import { implementation as siteUpgrade } from "../../provider/resources/site-upgrade/lifecycle";
 import type { SiteUpgradeOutputs } from "../../provider/resources/site-upgrade/generated";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 
 const ADMIN = { username: "siteadmin", password: "upgrade-Site-Pass-1" };
 

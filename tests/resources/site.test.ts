@@ -2,7 +2,7 @@ import { createNewSite } from "../../provider/client";
 import { implementation, withTiming } from "../../provider/resources/site/lifecycle";
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
 /**

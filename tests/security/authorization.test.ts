@@ -12,8 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { implementation as collaboration } from "../../provider/resources/collaboration/lifecycle";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { SuiteFigures } from "../results/record";
-import { errorOf, measure } from "../faults/measure";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure } from "../../tools/harness/outcome";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("security-authorization");
 afterAll(() => figures.write());
@@ -496,7 +497,7 @@ describe("createNewSite on a machine in a site", () => {
 describe("exportSite locations and upload ids", () => {
   it("refuses locations outside the export roots, relative paths and traversal, writing nothing", async () => {
     const token = await tokenOf("admin", SITE_ADMIN);
-    const outside = await fs.mkdtemp(path.join(os.tmpdir(), "authz-outside-"));
+    const outside = runTempDir("authz-outside-");
     const root = path.join(emu.dataDir, EXPORT_ROOT_NAME);
     const link = path.join(root, "link-out");
     await fs.symlink(outside, link);

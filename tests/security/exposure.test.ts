@@ -7,9 +7,9 @@ import { createAdminSession, downloadToFile, siteStatus } from "../../provider/c
 import { implementation as siteExport } from "../../provider/resources/site-export/lifecycle";
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import { SuiteFigures } from "../results/record";
-import { errorOf, measure, proxiedAdminUrl } from "../faults/measure";
+import { startFaultProxy, type FaultProxy, proxiedAdminUrl } from "../../tools/harness/fault-proxy";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure } from "../../tools/harness/outcome";
 
 const figures = new SuiteFigures("security-exposure");
 afterAll(() => figures.write());

@@ -8,8 +8,9 @@ import { promises as fs, existsSync } from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import { startTestEmulator } from "../../tools/harness/emulator";
-import { SuiteFigures } from "../results/record";
-import { buildEmulatorCli, SpawnedEmulator, tempDir } from "../helpers/spawn-emulator";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { buildEmulatorCli, SpawnedEmulator } from "../../tools/harness/spawn-emulator";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("security-listen");
 afterAll(() => figures.write());
@@ -106,7 +107,7 @@ describe("the address the emulator binds", () => {
   });
 
   it("is 127.0.0.1 by default (the CLI as a child process)", async () => {
-    const data = await tempDir("listen-data-");
+    const data = runTempDir("listen-data-");
     const child = await SpawnedEmulator.start(await buildEmulatorCli(), [
       "--data-dir",
       data,

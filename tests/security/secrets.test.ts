@@ -12,24 +12,16 @@
  * (from its state file), so a token the proxy did not see would still count as a leak.
  */
 import { promises as fs } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createPortalSession } from "../../provider/client";
 import { readToken } from "../../emulator/core/tokens";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy";
-import {
-  HostCallError,
-  isSecret,
-  prepareConsumer,
-  secret,
-  urn,
-  type Consumer,
-  type Host,
-  type PropertyMap,
-  type Registration,
-} from "../../tools/harness/host";
-import { SuiteFigures } from "../results/record";
+import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { HostCallError, type Host } from "../../tools/harness/host-types";
+import { isSecret, secret, urn, type PropertyMap } from "../../tools/harness/property-values";
+import { prepareConsumer, type Consumer, type Registration } from "../../tools/harness/consumer";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { runTempDir } from "../../tools/harness/temp";
 
 const figures = new SuiteFigures("security-secrets");
 afterAll(() => figures.write());
@@ -135,7 +127,7 @@ beforeAll(async () => {
   });
   adminUrl = `${proxy.url}${new URL(emu.adminUrl).pathname}`;
   sharingUrl = `${proxy.url}${new URL(emu.sharingUrl).pathname}`;
-  downloads = await fs.mkdtemp(path.join(os.tmpdir(), "secrets-downloads-"));
+  downloads = runTempDir("secrets-downloads-");
   givenToken = await createPortalSession({
     sharingUrl,
     username: "gisadmin",

@@ -9,8 +9,8 @@ import { implementation as siteExport } from "../../provider/resources/site-expo
 import { implementation as site } from "../../provider/resources/site/lifecycle";
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { SuiteFigures } from "../results/record";
-import { errorOf, measure, valueOf } from "../faults/measure";
+import { SuiteFigures } from "../../tools/harness/robustness-record";
+import { errorOf, measure, valueOf } from "../../tools/harness/outcome";
 
 const figures = new SuiteFigures("security-tls");
 afterAll(() => figures.write());

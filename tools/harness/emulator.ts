@@ -3,8 +3,6 @@
  * CA certificate read back so that clients can trust it.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import {
   type AdminSession,
@@ -14,16 +12,7 @@ import {
   getCollaboration,
   isNotFoundError,
 } from "../../provider/client";
-
-/**
- * A new folder under the test run's own folder (jest.config.js), which the run's teardown
- * removes with whatever a test left in it; under the OS's temporary folder outside a Jest run.
- */
-export function runTempDir(prefix: string): string {
-  const parent = process.env.ARCGIS_ADMIN_TEST_TMP ?? os.tmpdir();
-  fs.mkdirSync(parent, { recursive: true });
-  return fs.mkdtempSync(path.join(parent, prefix));
-}
+import { runTempDir } from "./temp";
 
 /** A running emulator plus what tests need around it. */
 export interface TestEmulator extends RunningEmulator {

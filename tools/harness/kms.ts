@@ -1,13 +1,12 @@
 /**
  * The secrets provider of the engine suites' stacks: a key of local-kms (AWS KMS's API on a local
- * port, scripts/local-kms.cjs), as a team with its state on S3 keeps its secrets with `awskms://`.
+ * port, toolchain/local-kms.cjs), as a team with its state on S3 keeps its secrets with `awskms://`.
  * A passphrase would cost every CLI operation a key derivation (bench/RESULTS.md, "Warm runs,
  * ninth session"). A Jest run shares one local-kms (tests/global-setup.cjs); any other process
  * starts its own on first use, stopped when it exits.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { runTempDir } from "./temp";
 import * as kmsScript from "../../toolchain/local-kms.cjs";
 
 /** Where tests/global-setup.cjs gives the workers the run's shared local-kms. */
@@ -28,7 +27,7 @@ export function secretsProviderUrl(): Promise<string> {
 
 async function startOwn(): Promise<string> {
   const bin = await kmsScript.ensureLocalKms({ log: (line) => process.stderr.write(`${line}\n`) });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "local-kms-"));
+  const dir = runTempDir("local-kms-");
   const kms = await kmsScript.startLocalKms(bin, dir);
   process.once("exit", () => {
     void kms.stop();

@@ -2,7 +2,7 @@
 /**
  * Runs a Pulumi program the way `pulumi up` (or `pulumi preview`) does, but against Pulumi's
  * mocks, and records every resource it registers. The one runner of the suites: the engine
- * harness (tools/harness/host.ts) and the example suites (tests/examples/support.ts) both
+ * harness (tools/harness/consumer.ts) and the example suites (tools/harness/example-programs.ts) both
  * spawn it.
  *
  * Usage: node mock-program-runner.cjs <program file> <project> <stack> [update|preview], with the

@@ -5,11 +5,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { closeDispatchers } from "../../provider/client";
-import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { RealStack, type ConfigValue, type RunResult } from "../../tools/harness/real-stack";
-import { until } from "../helpers/until";
-
-export { until };
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { REPO_ROOT } from "./project";
+import { RealStack } from "./real-stack";
+import type { ConfigValue, RunResult } from "./stack-types";
+import { until } from "./until";
 
 export const PORTAL = { username: "portaladmin", password: "emulator-Admin-1" };
 export const SITE_PASSWORD = "killed-Run-Pass-3";
@@ -36,7 +36,8 @@ export async function emulator(
 
 export async function stack(name: string, program?: string): Promise<RealStack> {
   const created = await RealStack.create(name);
-  if (program !== undefined) fs.copyFileSync(path.join(__dirname, program), created.program);
+  if (program !== undefined)
+    fs.copyFileSync(path.join(REPO_ROOT, "tests", "real-engine", program), created.program);
   stacks.push(created);
   return created;
 }

@@ -6,7 +6,8 @@
  */
 import { execFile } from "node:child_process";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { REPO_ROOT } from "./project";
 import type { EmulatorSeedInput } from "../../emulator";
 import * as installer from "../../toolchain/python-api.cjs";
 
@@ -54,7 +55,7 @@ export async function runScript(
     (resolve, reject) => {
       execFile(
         py,
-        [path.join(__dirname, "scripts", `${name}.py`), ...args],
+        [path.join(REPO_ROOT, "tests", "python-api", "scripts", `${name}.py`), ...args],
         {
           timeout: SCRIPT_TIMEOUT_MS,
           maxBuffer: 16 * 1024 * 1024,

@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 import ts from "typescript";
-import { REPO_ROOT } from "../../tools/harness/host";
+import { REPO_ROOT } from "./project";
 
 /** One export of the entry: its public name and the symbol it stands for. */
 export interface EntryExport {

@@ -1,6 +1,6 @@
 /**
  * The S3-compatible object store of the tests: SeaweedFS's `weed server -s3`, built once into a
- * cache by scripts/object-store.cjs (`npm test` builds it before Jest starts) and started per
+ * cache by toolchain/object-store.cjs (`npm test` builds it before Jest starts) and started per
  * suite on free 127.0.0.1 ports with a temporary data folder, then stopped. No mock of S3: what
  * a suite claims about object storage, it claims of a real store.
  */

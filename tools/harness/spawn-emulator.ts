@@ -9,13 +9,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import path from "node:path";
-import { runTempDir } from "../../tools/harness/emulator";
-
-const REPO = path.resolve(__dirname, "../..");
+import { REPO_ROOT } from "./project";
+import { runTempDir } from "./temp";
 
 /** Where transpiled copies are kept, one folder per content of the emulator's sources. */
 const BUILD_CACHE = path.join(
-  REPO,
+  REPO_ROOT,
   "node_modules",
   ".cache",
   "pulumi-arcgis-admin",
@@ -28,7 +27,7 @@ const BUILD_CACHE = path.join(
  * processes started from it also share Node.js's compile cache.
  */
 export async function buildEmulatorCli(): Promise<string> {
-  const srcDir = path.join(REPO, "emulator");
+  const srcDir = path.join(REPO_ROOT, "emulator");
   const names = (await fs.readdir(srcDir, { recursive: true }))
     .filter((name) => name.endsWith(".ts"))
     .sort();
@@ -40,7 +39,7 @@ export async function buildEmulatorCli(): Promise<string> {
   if (existsSync(cli)) return cli;
   // Another suite may be building the same copy: each writes its own folder and renames it.
   await fs.mkdir(BUILD_CACHE, { recursive: true });
-  const staging = await fs.mkdtemp(path.join(BUILD_CACHE, ".staging-"));
+  const staging = runTempDir(".staging-", BUILD_CACHE);
   // Loaded only to build: evaluating the compiler is a large part of a suite's start.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand
   const ts = require("typescript") as typeof import("typescript");
@@ -134,7 +133,7 @@ export class SpawnedEmulator {
     const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
       env: {
         ...process.env,
-        NODE_PATH: path.join(REPO, "node_modules"),
+        NODE_PATH: path.join(REPO_ROOT, "node_modules"),
         ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -186,9 +185,4 @@ export class SpawnedEmulator {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
   }
-}
-
-/** A new temporary directory, under the test run's own folder (removed after the run). */
-export function tempDir(prefix: string): Promise<string> {
-  return Promise.resolve(runTempDir(prefix));
 }

@@ -1,6 +1,6 @@
-/**
- * Waits until a condition holds, looking every 50 ms, or fails naming what it waited for.
- */
+/** Polling: wait until a condition holds, or for a while. */
+
+/** Waits until a condition holds, looking every 50 ms, or fails naming what it waited for. */
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
@@ -11,4 +11,9 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,8 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { Server as HttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+/**
+ * The client suites' stand-in servers: an undici MockAgent that records every call, and admin and
+ * portal sessions on it that receive a token.
+ */
 import { MockAgent } from "undici";
-import * as yazl from "yazl";
 import {
   TokenCache,
   createAdminSession,
@@ -18,7 +18,7 @@ import {
   SHARING_URL,
   portalTokenAnswer,
   tokenAnswer,
-} from "./fixtures";
+} from "./server-answers";
 
 /** A MockAgent that refuses real connections and records every call. */
 export function mockAgent(): MockAgent {
@@ -66,62 +66,6 @@ export function expectNoTokenInAnyUrl(agent: MockAgent, tokens: readonly string[
 
 /** JSON reply options for a MockAgent interceptor. */
 export const json = { headers: { "content-type": "application/json" } };
-
-/** Builds a small zip archive in memory (a stand-in for an .agssite file). */
-export function makeZip(files: Record<string, string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on("error", reject);
-  });
-}
-
-/** Starts a server on 127.0.0.1:0 and returns it with its base URL. */
-export async function listen<S extends Server | HttpsServer>(
-  server: S,
-  scheme: "http" | "https" = "http",
-): Promise<{ server: S; origin: string }> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `${scheme}://127.0.0.1:${port}` };
-}
-
-/** Stops a server, dropping open connections (keep-alive or hanging ones). */
-export async function closeServer(server: Server | HttpsServer): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-/** A port with nothing listening (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const { server, origin } = await listen(createServer());
-  await closeServer(server);
-  return Number(new URL(origin).port);
-}
-
-/**
- * A port with nothing listening that a test binds itself later: below Linux's ephemeral range
- * (32768 and up), where neither a `listen(0)` nor an outgoing connection of a suite running
- * beside it can take it meanwhile.
- */
-export async function closedPortToBindLater(): Promise<number> {
-  for (;;) {
-    const port = 10_000 + Math.floor(Math.random() * 22_000);
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => resolve(true));
-    });
-    if (free) {
-      await closeServer(server);
-      return port;
-    }
-  }
-}
 
 /** Awaits a call that must fail and returns its error; throws when it succeeds. */
 export async function failure(promise: Promise<unknown>): Promise<ArcGISRequestError> {

@@ -7,6 +7,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import type { TestEmulator } from "./emulator";
 
 /** What the proxy does with one request. */
 export type Fault =
@@ -261,4 +262,19 @@ export async function startFaultProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The admin URL of the emulator as reached through the proxy. */
+export function proxiedAdminUrl(proxy: FaultProxy, emu: TestEmulator): string {
+  return proxy.url + new URL(emu.adminUrl).pathname;
+}
+
+/** The sharing URL of the emulator as reached through the proxy. */
+export function proxiedSharingUrl(proxy: FaultProxy, emu: TestEmulator): string {
+  return proxy.url + new URL(emu.sharingUrl).pathname;
+}
+
+/** How many requests the proxy answered with a fault (anything but forwarding). */
+export function faultsSeen(proxy: FaultProxy): number {
+  return proxy.seen.filter((s) => s.fault !== "forward").length;
 }

@@ -1,5 +1,6 @@
-/** Reads a zip archive completely (tests only). */
+/** Zip archives of the tests: read one completely, build a small one in memory. */
 import yauzl from "yauzl";
+import * as yazl from "yazl";
 
 /** One entry of an archive. */
 export interface ZipEntry {
@@ -43,5 +44,18 @@ export function readZip(file: string): Promise<ZipEntry[]> {
       });
       zip.readEntry();
     });
+  });
+}
+
+/** Builds a small zip archive in memory (a stand-in for an .agssite file). */
+export function makeZip(files: Record<string, string>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), name);
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on("data", (c: Buffer) => chunks.push(c));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on("error", reject);
   });
 }

@@ -1,20 +1,14 @@
 /**
- * Helpers of the example suites: run an example program as `pulumi up` would (see
- * tools/harness/mock-program-runner.cjs), name its resources as the engine does, and replay them through the
+ * Example programs under Pulumi's mocks: run one as `pulumi up` would (see
+ * mock-program-runner.cjs), name its resources as the engine does, and replay them through the
  * dynamic-provider host.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import {
-  DYNAMIC_RESOURCE_TYPE,
-  REPO_ROOT,
-  runMockProgram,
-  type Host,
-  type PropertyMap,
-  type Registration,
-} from "../../tools/harness/host";
-
-export type { Registration };
+import { DYNAMIC_RESOURCE_TYPE, type PropertyMap } from "./property-values";
+import { REPO_ROOT } from "./project";
+import { runMockProgram, type Registration } from "./consumer";
+import type { Host } from "./host-types";
 
 /** What a program run produced. */
 export interface ProgramRun {
@@ -28,9 +22,6 @@ export interface ProgramRun {
   /** The URN the engine gives a resource of this program. */
   urn(name: string): string;
 }
-
-/** A child process run to completion (never rejects on its exit code). */
-export { run } from "../../tools/harness/host";
 
 /** The project name of a Pulumi.yaml. */
 export function projectName(pulumiYaml: string): string {

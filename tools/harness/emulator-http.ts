@@ -5,7 +5,7 @@
 import { promises as fs, readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import { runTempDir } from "../../tools/harness/emulator";
+import { runTempDir } from "./temp";
 
 /** The site administrator every suite creates. */
 export const SITE_ADMIN = { username: "siteadmin-7f3a", password: "Site-Secret-Pass-9q" };
@@ -51,11 +51,6 @@ export async function send(
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-/** Creates a fresh temporary data dir, under the test run's own folder (removed after the run). */
-export async function tempDir(prefix = "arcgis-emu-test-"): Promise<string> {
-  return Promise.resolve(runTempDir(prefix));
-}
-
 /** An emulator started for a test, plus helpers bound to it. */
 export class Harness {
   readonly agent: Agent;
@@ -77,7 +72,7 @@ export class Harness {
    * products.test.ts and by the conformance corpus.
    */
   static async start(options: EmulatorOptions = {}): Promise<Harness> {
-    const dataDir = options.dataDir ?? (await tempDir());
+    const dataDir = options.dataDir ?? runTempDir("arcgis-emu-test-");
     try {
       const emu = await startEmulator({
         quiet: true,

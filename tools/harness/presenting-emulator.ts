@@ -1,11 +1,12 @@
 /**
  * An emulator whose HTTPS listener presents a given certificate (the emulator's `--cert`/`--key`),
- * e.g. one that has expired or is not valid yet, issued by a test CA (test-pki.ts).
+ * e.g. one that has expired or is not valid yet, issued by a test CA (pki.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { runTempDir, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import type { Issued } from "./test-pki";
+import { startTestEmulator, type TestEmulator } from "./emulator";
+import { runTempDir } from "./temp";
+import type { Issued } from "./pki";
 
 /** Starts an emulator presenting `issued`; other options as {@link startTestEmulator}'s. */
 export async function startEmulatorPresenting(

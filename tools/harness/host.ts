@@ -750,8 +750,8 @@ export function expectOurRegistration(
   for (const leak of expected.leaks) expect(provider).not.toContain(leak);
 }
 
-/** Extracts a tarball into node_modules/<its name>; returns the name. */
-async function installTarball(tarball: string, modules: string): Promise<string> {
+/** Extracts a tarball into node_modules/<its name>, which must not exist yet; returns the name. */
+export async function installTarball(tarball: string, modules: string): Promise<string> {
   const staging = await fsp.mkdtemp(path.join(modules, ".staging-"));
   // npm tarballs hold everything under `package/`.
   const result = await run("tar", ["-xzf", tarball, "-C", staging, "--strip-components=1"], {

@@ -6,10 +6,13 @@
  * a SiteExport downloaded to a folder, a LogSettings and a SystemProperties that restore on
  * destroy, and a Federation with the portal of that machine; a Collaboration of that portal; a
  * SiteUpgrade of another site whose software is newer; a Site on a fresh machine and a SiteImport
- * that restores an archive into it. Stack config: adminUrl, caCert (every machine's CA and the
- * organisation's), machineName, orgRootPem, pfxBase64 and pfxPassword (secrets), sitePassword
- * (secret), secondAdminUrl, secondMachineName, downloadDir, sharingUrl, portalUsername,
- * portalPassword (secret), collaborationId, upgradeAdminUrl, freshAdminUrl, archive.
+ * that restores an archive into it. With `viaPlugin`, each is declared by its type token instead
+ * of its class, as any language's SDK declares it, through the provider plugin
+ * `pulumi-resource-arcgis-admin` (found on PATH). Stack config: adminUrl, caCert (every machine's
+ * CA and the organisation's), machineName, orgRootPem, pfxBase64 and pfxPassword (secrets),
+ * sitePassword (secret), secondAdminUrl, secondMachineName, downloadDir, sharingUrl,
+ * portalUsername, portalPassword (secret), collaborationId, upgradeAdminUrl, freshAdminUrl,
+ * archive, viaPlugin.
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
@@ -26,59 +29,81 @@ import {
 } from "pulumi-arcgis-admin";
 
 const config = new pulumi.Config();
+const viaPlugin = config.getBoolean("viaPlugin") ?? false;
+
+/** A resource declared by its type token (CustomResource itself is abstract). */
+class ByToken extends pulumi.CustomResource {}
+
+/**
+ * A resource of the package: its class, or its type token (the class's name) through the plugin,
+ * where a CustomResource has the outputs its arguments name (`outputs`).
+ */
+function declare<A extends object>(
+  Class: new (name: string, args: A, options?: pulumi.CustomResourceOptions) => pulumi.Resource,
+  name: string,
+  args: NoInfer<A>,
+  options: pulumi.CustomResourceOptions = {},
+  outputs: readonly string[] = [],
+): pulumi.Resource {
+  if (!viaPlugin) return new Class(name, args, options);
+  const declared = { ...args, ...Object.fromEntries(outputs.map((key) => [key, undefined])) };
+  return new ByToken(`arcgis-admin:index:${Class.name}`, name, declared, options);
+}
+
+/** An output of a resource {@link declare} made. */
+function output(resource: pulumi.Resource, key: string): pulumi.Output<unknown> {
+  return (resource as unknown as Record<string, pulumi.Output<unknown>>)[key]!;
+}
+
 const tls = { caCert: config.require("caCert") };
 const password = config.requireSecret("sitePassword");
-const serverType = "arcgis-server" as const;
+const server = { serverType: "arcgis-server" as const, username: "siteadmin", password, tls };
+const onSite = { ...server, adminUrl: config.require("adminUrl") };
 
-const site = new Site("site", {
-  serverType,
-  adminUrl: config.require("adminUrl"),
-  username: "siteadmin",
-  password,
-  tls,
-});
-const onSite = {
-  serverType: site.serverType,
-  adminUrl: site.adminUrl,
-  username: site.username,
-  password: site.password,
-  tls,
-};
-const certificate = new ServerCertificate("https", {
-  ...onSite,
-  machineName: config.require("machineName"),
-  caCertificates: [{ alias: "orgroot", pem: config.require("orgRootPem") }],
-  pkcs12: config.requireSecret("pfxBase64"),
-  certPassword: config.requireSecret("pfxPassword"),
-  alias: "gis",
-});
+const site = declare(Site, "site", onSite);
+const certificate = declare(
+  ServerCertificate,
+  "https",
+  {
+    ...onSite,
+    machineName: config.require("machineName"),
+    caCertificates: [{ alias: "orgroot", pem: config.require("orgRootPem") }],
+    pkcs12: config.requireSecret("pfxBase64"),
+    certPassword: config.requireSecret("pfxPassword"),
+    alias: "gis",
+  },
+  { dependsOn: [site] },
+  ["sha256Fingerprint"],
+);
 // The machine's web server restarts with the new certificate: the rest waits for the bind.
 const afterBind = { dependsOn: [certificate] };
 
-const second = new SiteMachine(
+declare(
+  SiteMachine,
   "second",
   {
-    serverType,
+    ...server,
     adminUrl: config.require("secondAdminUrl"),
-    siteAdminUrl: site.adminUrl,
+    siteAdminUrl: onSite.adminUrl,
     machineName: config.require("secondMachineName"),
-    username: site.username,
-    password: site.password,
-    tls,
   },
   afterBind,
 );
-const backup = new SiteExport(
+const backup = declare(
+  SiteExport,
   "backup",
   { ...onSite, downloadTo: config.require("downloadDir") },
   afterBind,
+  ["localPath"],
 );
-const logs = new LogSettings(
+declare(
+  LogSettings,
   "logs",
   { ...onSite, logLevel: "SEVERE", maxLogFileAge: 30, restoreOnDestroy: true },
   afterBind,
 );
-const properties = new SystemProperties(
+declare(
+  SystemProperties,
   "properties",
   {
     ...onSite,
@@ -93,53 +118,33 @@ const portal = {
   password: config.requireSecret("portalPassword"),
   tls,
 };
-const federation = new Federation(
+declare(
+  Federation,
   "federation",
   {
     ...portal,
-    serverType: site.serverType,
-    adminUrl: site.adminUrl,
-    serverUsername: site.username,
-    serverPassword: site.password,
+    serverType: server.serverType,
+    adminUrl: onSite.adminUrl,
+    serverUsername: server.username,
+    serverPassword: password,
   },
   afterBind,
 );
-const collaboration = new Collaboration("partners", {
+declare(Collaboration, "partners", {
   ...portal,
   collaborationId: config.require("collaborationId"),
 });
 
-const upgrade = new SiteUpgrade("upgrade", {
-  serverType,
-  adminUrl: config.require("upgradeAdminUrl"),
-  username: "siteadmin",
-  password,
-  tls,
-});
+declare(SiteUpgrade, "upgrade", { ...server, adminUrl: config.require("upgradeAdminUrl") });
 
-const fresh = new Site("fresh", {
-  serverType,
-  adminUrl: config.require("freshAdminUrl"),
-  username: "siteadmin",
-  password,
-  tls,
-});
-const restore = new SiteImport("restore", {
-  serverType: fresh.serverType,
-  adminUrl: fresh.adminUrl,
-  username: fresh.username,
-  password: fresh.password,
-  tls,
-  localArchive: config.require("archive"),
-});
+const freshMachine = { ...server, adminUrl: config.require("freshAdminUrl") };
+const fresh = declare(Site, "fresh", freshMachine);
+declare(
+  SiteImport,
+  "restore",
+  { ...freshMachine, localArchive: config.require("archive") },
+  { dependsOn: [fresh] },
+);
 
-export const siteState = site.state;
-export const fingerprint = certificate.sha256Fingerprint;
-export const machines = second.machines;
-export const backupFile = backup.localPath;
-export const logLevel = logs.logLevel;
-export const webContextUrl = properties.properties;
-export const serverId = federation.serverId;
-export const collaborationName = collaboration.name;
-export const upgradeOutcome = upgrade.outcome;
-export const restoreOutcome = restore.outcome;
+export const fingerprint = output(certificate, "sha256Fingerprint");
+export const backupFile = output(backup, "localPath");

@@ -20,9 +20,7 @@ import {
   type AdminSession,
 } from "../../provider/client";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
-import { packRepo } from "../../tools/harness/pack";
-import { prepareConsumer } from "../../tools/harness/consumer";
-import { run } from "../../tools/harness/process";
+import { consumerOfRelease, upgradePackage } from "../../tools/harness/package-upgrade";
 import { RealStack } from "../../tools/harness/real-stack";
 import type { ConfigValue, RunResult } from "../../tools/harness/stack-types";
 import { stateResources } from "../../tools/harness/engine-events";
@@ -168,7 +166,7 @@ describe.each([
 it("a stack written before the package recorded what it wrote: destroy after the upgrade restores nothing and says so", async () => {
   const target = await server();
   // The package as it was, installed in the consumer project the stack runs in.
-  const consumer = await prepareConsumer({ source: { ref: BEFORE_THE_RECORD } });
+  const consumer = await consumerOfRelease(BEFORE_THE_RECORD);
   const stack = await keptStack("kept-older", consumer);
   const options = { config: config({ older: target.emu }, false) };
   const up = await stack.mustRun("up", options);
@@ -178,18 +176,7 @@ it("a stack written before the package recorded what it wrote: destroy after the
   expect(await held(target.session)).toEqual(STACK);
 
   // The upgrade: the package of this tree in place of the older one, as `npm install` would.
-  const installed = path.join(consumer.dir, "node_modules", "pulumi-arcgis-admin");
-  fs.rmSync(installed, { recursive: true, force: true });
-  fs.mkdirSync(installed);
-  const untar = await run(
-    "tar",
-    ["-xzf", await packRepo(), "-C", installed, "--strip-components=1"],
-    {
-      cwd: consumer.dir,
-      timeoutMs: 60_000,
-    },
-  );
-  expect(untar.code).toBe(0);
+  await upgradePackage(consumer);
 
   const destroy = await stack.mustRun("destroy", options);
   expect(await held(target.session)).toEqual(STACK);

@@ -204,7 +204,7 @@ export function expectOurRegistration(
 }
 
 /** Extracts a tarball into node_modules/<its name>; returns the name. */
-async function installTarball(tarball: string, modules: string): Promise<string> {
+export async function installTarball(tarball: string, modules: string): Promise<string> {
   const staging = runTempDir(".staging-", modules);
   // npm tarballs hold everything under `package/`.
   const result = await run("tar", ["-xzf", tarball, "-C", staging, "--strip-components=1"], {

@@ -4,6 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { longLines, namedPaths } from "./doc-pages";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TEXT = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");
@@ -18,25 +19,9 @@ const BASES = [
   "toolchain",
 ];
 
-/** The backticked names that are files (by their extension) or folders (a trailing slash). */
-function namedPaths(text: string): string[] {
-  const names = [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!);
-  return [
-    ...new Set(
-      names.filter(
-        (n) =>
-          !/[<>*…:"]/.test(n) &&
-          !n.startsWith("pulumi-arcgis-admin/") &&
-          (/\.(ts|md|cjs|mjs|json)$/.test(n) || /^[\w.-]+(\/[\w.-]+)*\/$/.test(n)),
-      ),
-    ),
-  ];
-}
-
 it("is at most 15 KB, wrapped at 100 columns", () => {
   expect(Buffer.byteLength(TEXT)).toBeLessThanOrEqual(15 * 1024);
-  const long = TEXT.split("\n").filter((line) => [...line].length > 100);
-  expect(long).toEqual([]);
+  expect(longLines(TEXT)).toEqual([]);
 });
 
 it("names only files and folders that exist", () => {

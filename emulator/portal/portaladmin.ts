@@ -1,7 +1,7 @@
 /**
  * The portal's administrative API under {@link PORTALADMIN_PREFIX} (`{portal}/portaladmin`): its
  * federation resource (portal/federation.ts) and its keystore's root certificates
- * (portal/certificates.ts), and createNewSite, which creates the portal's own site
+ * (portal/certificates.ts), its registered Web Adaptors (portal/web-adaptors.ts), and createNewSite, which creates the portal's own site
  * (portal/site.ts). Errors are in the sharing API's form, which Chef's
  * `validate_response` reads (`error.message`), for both APIs of the portal.
  */
@@ -12,6 +12,7 @@ import { handleCertificates } from "./certificates";
 import { handleFederation } from "./federation";
 import { createPortalSite } from "./site";
 import { requireAdmin } from "./users";
+import { handlePortalWebAdaptors } from "./web-adaptors";
 
 /** Path of the portal's administrative root. */
 export const PORTALADMIN_PREFIX = "/portal/portaladmin";
@@ -29,6 +30,10 @@ export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<R
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);
+  }
+  if (first === "system" && rest[0] === "webadaptors") {
+    requireAdmin(rt, req);
+    return handlePortalWebAdaptors(rt, req, rest.slice(1));
   }
   if (first === "security" && rest[0] === "sslCertificates") {
     requireAdmin(rt, req);

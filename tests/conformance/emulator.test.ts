@@ -280,7 +280,8 @@ async function given(
 
 /**
  * Registers a Web Adaptor as python-mission-register-web-adaptor does, and names its id
- * `{webAdaptorId}` (what Chef's `unregister_web_adaptors` reads from the list before unregistering).
+ * `{webAdaptorId}` (what Chef's `unregister_web_adaptors` reads from the list before unregistering);
+ * and one with the portal, `{portalWebAdaptorId}`.
  */
 async function registerWebAdaptor(
   replay: Replay,
@@ -305,6 +306,35 @@ async function registerWebAdaptor(
   const listed = await replay.send("GET", "/admin/system/webadaptors", [["f", "json"]], headers);
   const [adaptor] = (listed.json as { webAdaptors: Array<{ id: string }> }).webAdaptors;
   replay.placeholders.webAdaptorId = adaptor!.id;
+  // And one with the portal, as the emulated Web Adaptor's configuration registers it (its
+  // `register` takes the server's parameters: an assumption, docs/emulator.md); its id is
+  // `{portalWebAdaptorId}`.
+  const portalHeaders = await replay.portalTokenHeaders();
+  const fields: Array<[string, string]> = [
+    ["machineName", "webadaptor.example.com"],
+    ["machineIP", "10.0.0.5"],
+    ["webAdaptorURL", "https://gis.example.com/portal"],
+    ["httpPort", "80"],
+    ["httpsPort", "443"],
+    ["f", "json"],
+  ];
+  const atPortal = await replay.send(
+    "POST",
+    "/portaladmin/system/webadaptors/register",
+    fields,
+    portalHeaders,
+    "/portal",
+  );
+  expect(matchesExpected(atPortal.json, { status: "success" })).toEqual([]);
+  const portalList = await replay.send(
+    "GET",
+    "/portaladmin/system/webadaptors",
+    [["f", "json"]],
+    portalHeaders,
+    "/portal",
+  );
+  const [portalAdaptor] = (portalList.json as { webAdaptors: Array<{ id: string }> }).webAdaptors;
+  replay.placeholders.portalWebAdaptorId = portalAdaptor!.id;
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { ConformanceCase } from "../corpus";
+import { chefPortalWebAdaptors } from "./chef-portal-web-adaptors";
 
 /** Chef unregisters each Web Adaptor a portal lists (with a token); the list is then empty. */
 export const chefPortalUnregisterWebAdaptor: ConformanceCase = {
   name: "chef-portal-unregister-web-adaptor",
-  serverType: "arcgis-server",
+  serverType: chefPortalWebAdaptors.serverType,
   sources: [
     {
-      repository: "Esri/arcgis-cookbook",
-      path: "cookbooks/arcgis-enterprise/libraries/portal_admin_client.rb",
-      commit: "6b807249eec03146b913a2ad8661425472d53780",
+      // The same Chef file at the same commit as the list's case.
+      ...chefPortalWebAdaptors.sources[0]!,
       symbol:
         "PortalAdminClient#unregister_web_adaptor (POST portaladmin/system/webadaptors/<id>/unregister with token and f=json, Referer 'referer'; validate_response) (line 699), for each webAdaptors[].id of #web_adaptors (line 714) in providers/portal.rb (line 446)",
     },
@@ -32,19 +32,8 @@ export const chefPortalUnregisterWebAdaptor: ConformanceCase = {
     token: "portal",
   },
   answer: { httpStatus: 200, body: { status: "success" } },
-  followUp: {
-    request: {
-      method: "POST",
-      root: "portal",
-      path: "/portaladmin/system/webadaptors",
-      params: { f: "json" },
-      token: "portal",
-    },
-    answer: { httpStatus: 200, body: { webAdaptors: [] } },
-  },
-  client: {
-    operation: "none",
-    why: "The provider performs no such exchange yet; the case is evidence for the emulator only.",
-  },
+  // The list is then empty, read as Chef reads it.
+  followUp: { request: chefPortalWebAdaptors.request, answer: chefPortalWebAdaptors.answer },
+  client: chefPortalWebAdaptors.client,
   assumptions: ['The answer {"status":"success"}, as the server\'s unregister page shows it.'],
 };

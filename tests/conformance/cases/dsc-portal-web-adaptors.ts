@@ -1,4 +1,5 @@
 import type { ConformanceCase } from "../corpus";
+import { chefPortalWebAdaptors } from "./chef-portal-web-adaptors";
 
 /** DSC reads a portal's Web Adaptors (GET, token in the form) to find the one to unregister. */
 export const dscPortalWebAdaptors: ConformanceCase = {
@@ -17,17 +18,9 @@ export const dscPortalWebAdaptors: ConformanceCase = {
       states: 'GET <root>/system/webadaptors; JSON response syntax {"webAdaptors": [Web Adaptor]}',
     },
   ],
-  given: "site",
-  request: {
-    method: "GET",
-    root: "portal",
-    path: "/portaladmin/system/webadaptors",
-    params: { f: "json" },
-    token: "portal",
-  },
-  answer: { httpStatus: 200, body: { webAdaptors: [] } },
-  client: {
-    operation: "none",
-    why: "The provider performs no such exchange yet; the case is evidence for the emulator only.",
-  },
+  // Chef's exchange, read with GET and the token in the form.
+  given: chefPortalWebAdaptors.given,
+  request: { ...chefPortalWebAdaptors.request, method: "GET" },
+  answer: chefPortalWebAdaptors.answer,
+  client: chefPortalWebAdaptors.client,
 };

@@ -216,7 +216,7 @@ export function buildProgram(): Command {
     )
     .option(
       "--restart-delay <ms>",
-      "how long a machine's web server takes to restart after its certificate changed (default 200)",
+      "how long a machine's web server takes to restart after its certificate, or ArcGIS Server's security settings, changed (default 200)",
       wholeNumber(),
     )
     .option(

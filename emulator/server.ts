@@ -302,6 +302,16 @@ export class RequestHandler {
     ) {
       return notInitialized();
     }
+    // ArcGIS Server's web server restarting after a security change (admin/security.ts).
+    if ((target.api === "admin" || target.api === "rest") && Date.now() < this.rt.restartingUntil) {
+      return {
+        kind: "json",
+        body: new AdminError(503, [
+          "The web server is restarting after a change of the security configuration. Try again shortly.",
+        ]).toBody(this.rt.product.dialect),
+        status: 503,
+      };
+    }
     switch (target.api) {
       case "admin":
         return handleAdmin(this.rt, req);

@@ -219,7 +219,9 @@ export interface EmulatorOptions {
   /**
    * How long a machine's web server takes to restart after `machines/<name>/edit` changed its
    * certificate, in ms (`--restart-delay`): the new certificate is presented to connections made
-   * after it (emulator/admin/certificates.ts). Default 200.
+   * after it (emulator/admin/certificates.ts); also how long ArcGIS Server's admin and REST APIs
+   * answer 503 after `security/config/update` changed its web server's settings
+   * (emulator/admin/security.ts). Default 200.
    */
   readonly restartDelayMs?: number;
   /**

@@ -217,6 +217,15 @@ class Replay {
   }
 }
 
+/** Waits until `GET /arcgis/admin/?f=json` answers a status below 400 (Chef's `url_available?`). */
+async function untilAvailable(replay: Replay): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await replay.send("GET", "/admin/", [["f", "json"]])).status >= 400) {
+    if (Date.now() > deadline) throw new Error("the server did not become available again");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The product's error document with a code (the form Chef, DSC and Ansible read). */
 function errorWithCode(serverType: ServerType, code: number): Expected {
   return serverType === "arcgis-server" ? { status: "error", code } : { error: { code } };
@@ -765,6 +774,9 @@ describe("the conformance corpus replayed against the emulator", () => {
 
       expectAnswer(answer, c.answer, target.placeholders);
       if (c.followUp !== undefined) {
+        // As Chef (`wait_until_available`) and DSC (`Wait-ForUrl`) do after a change that may
+        // restart the server's web server, before they read again.
+        await untilAvailable(target);
         expectAnswer(
           await target.replay(c, headers, c.followUp.request),
           c.followUp.answer,

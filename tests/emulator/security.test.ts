@@ -88,6 +88,7 @@ describe("security/config/update on a federated server", () => {
   let portal: Harness;
   let server: Harness;
   let portalToken: string;
+  let serverId: string;
 
   const portalUrl = (): string => portal.emu.sharingUrl.replace(/\/sharing\/rest$/, "");
   const siteRoot = (): string => server.emu.adminUrl.replace(/\/admin$/, "");
@@ -113,6 +114,7 @@ describe("security/config/update on a federated server", () => {
       },
     );
     expect(federated.json).toMatchObject({ status: "success" });
+    serverId = (federated.json as { serverId: string }).serverId;
   });
   afterAll(async () => {
     await server?.close();
@@ -158,6 +160,36 @@ describe("security/config/update on a federated server", () => {
     }
     const after = (await server.admin("security/config", { token })).json;
     expect(after).toMatchObject({ authenticationTier: "ARCGIS_PORTAL" });
+  });
+
+  it("keeps the site's own settings when the portal unfederates and federates it again", async () => {
+    const token = await server.adminToken();
+    const set = await server.admin("security/config/update", {
+      token,
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
+    expect(set.json).toEqual({ status: "success" });
+    const portalAdmin = `${portalUrl()}/portaladmin/federation/servers`;
+    const unfederated = await send(portal.agent, "POST", `${portalAdmin}/${serverId}/unfederate`, {
+      form: { f: "json", token: portalToken },
+    });
+    expect(unfederated.json).toMatchObject({ status: "success" });
+    const alone = (await server.admin("security/config", { token })).json;
+    expect(alone).toMatchObject({
+      authenticationTier: "GIS_SERVER",
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
+    expect(alone.portalProperties).toBeUndefined();
+    const again = await send(portal.agent, "POST", `${portalAdmin}/federate`, {
+      form: { f: "json", token: portalToken, url: siteRoot(), adminUrl: siteRoot(), ...SITE_ADMIN },
+    });
+    expect(again.json).toMatchObject({ status: "success" });
+    const federatedAgain = (await server.admin("security/config", { token })).json;
+    expect(federatedAgain).toMatchObject({
+      authenticationTier: "ARCGIS_PORTAL",
+      portalProperties: { portalUrl: portalUrl() },
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
   });
 });
 

@@ -24,12 +24,19 @@ export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<R
     // https://developers.arcgis.com/rest/enterprise-administration/portal/portal-administration-root
     // (`resources`, `version`); only the resources the emulator serves are listed (assumption).
     requireAdmin(rt, req);
-    return json({ resources: ["federation"], version: `${PORTAL_VERSION}.0` });
+    return json({ resources: ["federation", "system"], version: `${PORTAL_VERSION}.0` });
   }
   if (first === "createNewSite" && rest.length === 0) return createPortalSite(rt, req);
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);
+  }
+  // https://developers.arcgis.com/rest/enterprise-administration/portal/system: its child
+  // resources; only the one the emulator serves is listed (assumption), as at the root. The
+  // ArcGIS API for Python's `gis.admin.system` reads it before `web_adaptors`.
+  if (first === "system" && rest.length === 0) {
+    requireAdmin(rt, req);
+    return json({ resources: ["webadaptors"] });
   }
   if (first === "system" && rest[0] === "webadaptors") {
     requireAdmin(rt, req);

@@ -36,7 +36,7 @@ describe("ArcGIS API for Python: the portal's Web Adaptors", () => {
   });
 
   const get = async (url: string): Promise<number> =>
-    (await request(url, { dispatcher: agent })).statusCode;
+    (await request(url, { dispatcher: agent! })).statusCode;
 
   test(
     "list() names the Web Adaptor the configuration page registered; unregister() ends its forwarding",
@@ -50,7 +50,7 @@ describe("ArcGIS API for Python: the portal's Web Adaptors", () => {
           serverUrl: new URL(emu!.adminUrl).origin,
           ...PORTAL_ADMIN,
         }).toString(),
-        dispatcher: agent,
+        dispatcher: agent!,
       });
       expect(await configured.body.json()).toEqual({ status: "success" });
       expect(await get(`${wa}/sharing/rest/info?f=json`)).toBe(200);

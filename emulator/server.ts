@@ -294,11 +294,15 @@ export class RequestHandler {
   }
 
   private async dispatch(target: Target, req: ApiRequest): Promise<Reply> {
-    // A portal in no site serves nothing but the operation that creates its site (portal/site.ts).
+    // A portal in no site serves nothing but the operation that creates its site and its health
+    // check (portal/site.ts).
     if (
       portalApi(target.api) &&
       !portalSiteReady(this.rt) &&
-      !(target.api === "portaladmin" && target.segments.join("/") === "createNewSite")
+      !(
+        target.api === "portaladmin" &&
+        ["createNewSite", "healthCheck"].includes(target.segments.join("/"))
+      )
     ) {
       return notInitialized();
     }

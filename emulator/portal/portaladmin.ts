@@ -10,7 +10,7 @@ import { PORTAL_VERSION } from "../core/products";
 import type { Runtime } from "../core/runtime";
 import { handleCertificates } from "./certificates";
 import { handleFederation } from "./federation";
-import { createPortalSite } from "./site";
+import { createPortalSite, portalHealthCheck } from "./site";
 import { requireAdmin } from "./users";
 import { handlePortalWebAdaptors } from "./web-adaptors";
 
@@ -27,6 +27,7 @@ export async function handlePortalAdmin(rt: Runtime, req: ApiRequest): Promise<R
     return json({ resources: ["federation", "system"], version: `${PORTAL_VERSION}.0` });
   }
   if (first === "createNewSite" && rest.length === 0) return createPortalSite(rt, req);
+  if (first === "healthCheck" && rest.length === 0) return portalHealthCheck(rt);
   if (first === "federation") {
     requireAdmin(rt, req);
     return handleFederation(rt, req, rest);

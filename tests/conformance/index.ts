@@ -26,6 +26,7 @@ import { chefArcgisServerWebAdaptors } from "./cases/chef-arcgis-server-web-adap
 import { chefPortalWebAdaptors } from "./cases/chef-portal-web-adaptors";
 import { dscPortalWebAdaptors } from "./cases/dsc-portal-web-adaptors";
 import { chefPortalUnregisterWebAdaptor } from "./cases/chef-portal-unregister-web-adaptor";
+import { chefPortalHealthCheck } from "./cases/chef-portal-health-check";
 import { chefArcgisServerServicesDirectory } from "./cases/chef-arcgis-server-services-directory";
 import { chefArcgisServerServicesDirectoryEdit } from "./cases/chef-arcgis-server-services-directory-edit";
 import { chefArcgisServerLocal } from "./cases/chef-arcgis-server-local";
@@ -186,6 +187,7 @@ export const CASES: readonly ConformanceCase[] = [
   chefPortalWebAdaptors,
   dscPortalWebAdaptors,
   chefPortalUnregisterWebAdaptor,
+  chefPortalHealthCheck,
   chefArcgisServerServicesDirectory,
   chefArcgisServerServicesDirectoryEdit,
   chefArcgisServerLocal,

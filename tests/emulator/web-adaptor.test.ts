@@ -137,6 +137,10 @@ describe("a Web Adaptor in front of a portal", () => {
       ...DEFAULT_PORTAL_ADMIN,
     });
     expect(answer.json).toEqual({ status: "success" });
+    // What Chef's `:configure_with_portal` and DSC wait for through the Web Adaptor, no token.
+    const health = await throughAdaptor(h, "/portaladmin/healthCheck?f=json");
+    expect(health.status).toBe(200);
+    expect(health.json).toEqual({ status: "success" });
     const token = await h.portalToken(DEFAULT_PORTAL_ADMIN.username, DEFAULT_PORTAL_ADMIN.password);
     const list = await send(
       h.agent,

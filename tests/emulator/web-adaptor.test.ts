@@ -4,6 +4,7 @@
  * ArcGIS_WebAdaptor and Ansible's configure playbook run calls), the registration it makes in
  * the server's or the portal's `system/webadaptors`, and the forwarding that registration allows.
  */
+import { createServer } from "node:net";
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator/core/options";
 import { Harness, send, SITE_ADMIN, type Answer } from "./support";
 
@@ -172,5 +173,35 @@ describe("a Web Adaptor in front of a portal", () => {
   it("answers the portal's list, entry and unregister only to an administrator", async () => {
     const list = await send(h.agent, "GET", `${portalAdminUrl(h)}/system/webadaptors?f=json`);
     expect(list.json.error.code).toBe(499);
+  });
+});
+
+/** A port free at the time of asking (the emulator then listens on it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("a Web Adaptor across a restart", () => {
+  it("forwards again after a restart on the same port: its registration is the server's list, kept in the data dir", async () => {
+    const port = await freePort();
+    const first = await Harness.start({ webAdaptor: { context: "gis", port } });
+    await first.createSite();
+    await configure(first, { mode: "server", serverUrl: originOf(first), ...SITE_ADMIN });
+    expect((await throughAdaptor(first, "/rest/info?f=json")).status).toBe(200);
+    await first.close({ keepDataDir: true });
+    const again = await Harness.start({
+      dataDir: first.dataDir,
+      webAdaptor: { context: "gis", port },
+    });
+    try {
+      expect(again.emu.webAdaptorUrl).toBe(first.emu.webAdaptorUrl);
+      expect((await throughAdaptor(again, "/rest/info?f=json")).status).toBe(200);
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -94,6 +94,8 @@ interface CliFlags {
   restartDelay?: number;
   portalNoSite: boolean;
   portalCreateDelay?: number;
+  webAdaptor?: string;
+  webAdaptorPort?: number;
   quiet: boolean;
   readyFile?: string;
   exitWithParent: boolean;
@@ -214,7 +216,7 @@ export function buildProgram(): Command {
     )
     .option(
       "--restart-delay <ms>",
-      "how long a machine's web server takes to restart after its certificate changed (default 200)",
+      "how long a machine's web server takes to restart after its certificate, or ArcGIS Server's security settings, changed (default 200)",
       wholeNumber(),
     )
     .option(
@@ -226,6 +228,15 @@ export function buildProgram(): Command {
       "--portal-create-delay <ms>",
       "how long the portal's createNewSite takes (default 500)",
       wholeNumber(),
+    )
+    .option(
+      "--web-adaptor <context>",
+      "also start a Web Adaptor at {scheme}://{host}:{port}/<context>, unconfigured until its <context>/webadaptor page registers it with the server or the portal; it then forwards what it receives to them",
+    )
+    .option(
+      "--web-adaptor-port <port>",
+      "port of the Web Adaptor; 0 (the default) picks a free one",
+      wholeNumber(65535),
     )
     .option("--quiet", "no log lines on stderr", false)
     .option(
@@ -246,7 +257,7 @@ export function buildProgram(): Command {
       "after",
       "\nOnce listening it prints one JSON line on stdout:\n" +
         '  {"adminUrl":...,"sharingUrl":...,"healthUrl":...,"caCertFile":...,"portalId":...,"serverType":...,"serverVersion":...}\n' +
-        "then logs to stderr. SIGINT or SIGTERM stops it.\n" +
+        '(with --web-adaptor, also "webAdaptorUrl"), then logs to stderr. SIGINT or SIGTERM stops it.\n' +
         "\nSeed file:\n" +
         '  {"server":{"type":"mission-server","version":"11.3"},   (optional)\n' +
         '   "portal":{"id":"...","users":[{"username":"...","password":"...","role":"org_admin"|"org_user"}],\n' +
@@ -301,14 +312,22 @@ function toOptions(flags: CliFlags): EmulatorOptions {
     ...(flags.portalCreateDelay === undefined
       ? {}
       : { portalCreateDelayMs: flags.portalCreateDelay }),
+    ...(flags.webAdaptor === undefined
+      ? {}
+      : {
+          webAdaptor: {
+            context: flags.webAdaptor,
+            ...(flags.webAdaptorPort === undefined ? {} : { port: flags.webAdaptorPort }),
+          },
+        }),
   };
 }
 
-/** The ready line: exactly these fields, in this order. */
+/** The ready line: exactly these fields, in this order (the last only with a Web Adaptor). */
 export function readyLine(emulator: EmulatorEndpoints): string {
   const { adminUrl, sharingUrl, healthUrl, caCertFile, portalId, serverType, serverVersion } =
     emulator;
-  return JSON.stringify({
+  const line = {
     adminUrl,
     sharingUrl,
     healthUrl,
@@ -316,7 +335,10 @@ export function readyLine(emulator: EmulatorEndpoints): string {
     portalId,
     serverType,
     serverVersion,
-  });
+  };
+  // Only with --web-adaptor: without it the line is as it always was.
+  const { webAdaptorUrl } = emulator;
+  return JSON.stringify(webAdaptorUrl === undefined ? line : { ...line, webAdaptorUrl });
 }
 
 async function main(): Promise<void> {

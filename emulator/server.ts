@@ -294,13 +294,27 @@ export class RequestHandler {
   }
 
   private async dispatch(target: Target, req: ApiRequest): Promise<Reply> {
-    // A portal in no site serves nothing but the operation that creates its site (portal/site.ts).
+    // A portal in no site serves nothing but the operation that creates its site and its health
+    // check (portal/site.ts).
     if (
       portalApi(target.api) &&
       !portalSiteReady(this.rt) &&
-      !(target.api === "portaladmin" && target.segments.join("/") === "createNewSite")
+      !(
+        target.api === "portaladmin" &&
+        ["createNewSite", "healthCheck"].includes(target.segments.join("/"))
+      )
     ) {
       return notInitialized();
+    }
+    // ArcGIS Server's web server restarting after a security change (admin/security.ts).
+    if ((target.api === "admin" || target.api === "rest") && Date.now() < this.rt.restartingUntil) {
+      return {
+        kind: "json",
+        body: new AdminError(503, [
+          "The web server is restarting after a change of the security configuration. Try again shortly.",
+        ]).toBody(this.rt.product.dialect),
+        status: 503,
+      };
     }
     switch (target.api) {
       case "admin":

@@ -31,6 +31,7 @@ import { STATE_FILE, StateStore, type EmulatorState } from "./core/state";
 import { loadTls, selfSignedTls, type TlsMaterial } from "./process/tls";
 import { hashPassword } from "./core/tokens";
 import { finishPortalSiteLater } from "./portal/site";
+import { WebAdaptor } from "./web-adaptor/web-adaptor";
 
 /** The site of a portal that starts with one (seeded or default). */
 const READY_PORTAL_SITE: EmulatorState["portal"]["site"] = {
@@ -51,6 +52,7 @@ function portalInNoSite(): EmulatorState["portal"] {
     servers: [],
     certificates: [],
     oauthApps: [],
+    webAdaptors: [],
     site: { status: "none", completesAt: null, administrator: null, contentStore: null },
   };
 }
@@ -73,6 +75,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
       servers: [],
       certificates: [],
       oauthApps: [],
+      webAdaptors: [],
       site: READY_PORTAL_SITE,
     };
   }
@@ -97,6 +100,7 @@ async function portalFromSeed(seed: EmulatorSeed | null): Promise<EmulatorState[
     servers: [],
     certificates: [],
     oauthApps: [],
+    webAdaptors: [],
     site: READY_PORTAL_SITE,
   };
 }
@@ -129,6 +133,17 @@ async function openState(options: ResolvedOptions): Promise<StateStore> {
     options.log("the portal was rebuilt from the new seed");
   }
   return store;
+}
+
+/** Listens on `port` (0: a free one) of `host`; rejects if it cannot. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 /** Removes temporary state files a killed write-file-atomic left behind. */
@@ -229,25 +244,50 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       };
     }
     handler.applyIdleTimeout(server, timeouts.idleMs);
+    // A Web Adaptor, when asked for: a web server of its own, with the TLS material the emulator
+    // started with (emulator/web-adaptor/web-adaptor.ts).
+    const adaptor =
+      resolved.webAdaptor === null
+        ? null
+        : new WebAdaptor(rt, resolved.webAdaptor.context, handler.listener);
+    const adaptorServer =
+      adaptor === null
+        ? null
+        : tls === null
+          ? http.createServer(serverOptions, adaptor.listener)
+          : https.createServer(
+              {
+                ...serverOptions,
+                cert: tls.cert,
+                key: tls.key,
+                handshakeTimeout: timeouts.headersMs,
+              },
+              adaptor.listener,
+            );
+    if (adaptorServer !== null) handler.applyIdleTimeout(adaptorServer, timeouts.idleMs);
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(resolved.port, resolved.host, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
+      await listen(server, resolved.port, resolved.host);
+      if (adaptorServer !== null) {
+        await listen(adaptorServer, resolved.webAdaptor?.port ?? 0, resolved.host);
+      }
     } catch (error) {
+      server.close();
       await handler.close();
       throw error;
     }
     server.on("error", (error) => rt.log(`server error: ${error.message}`));
+    adaptorServer?.on("error", (error) => rt.log(`web adaptor error: ${error.message}`));
 
     const { port } = server.address() as AddressInfo;
     const scheme = tls === null ? "http" : "https";
     const base = `${scheme}://${urlHost(resolved.host)}:${port}`;
-    rt.publicOrigin =
-      resolved.urlHost === null ? base : `${scheme}://${urlHost(resolved.urlHost)}:${port}`;
+    const originHost = urlHost(resolved.urlHost ?? resolved.host);
+    rt.publicOrigin = `${scheme}://${originHost}:${port}`;
+    if (adaptor !== null && adaptorServer !== null) {
+      const adaptorPort = (adaptorServer.address() as AddressInfo).port;
+      adaptor.listening(`${scheme}://${originHost}:${adaptorPort}`, adaptorPort);
+      rt.log(`web adaptor listening on ${adaptor.url}`);
+    }
     const site = store.current.site;
     const resumed =
       site?.status === "creating"
@@ -271,14 +311,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const close = (): Promise<void> => {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const adaptorClosed = new Promise<void>((resolve) =>
+          adaptorServer === null ? resolve() : adaptorServer.close(() => resolve()),
+        );
         forget();
         rt.stop();
         // Pending operations end at once (their delays are aborted) and answer; a long
         // download gets a moment, then its connection is cut.
         await Promise.race([handler.settled(), setTimeout(1000, undefined, { ref: false })]);
         server.closeAllConnections();
+        adaptorServer?.closeAllConnections();
         await handler.close();
         await closed;
+        await adaptorClosed;
         await resumed;
         await portalResumed;
         await store.idle();
@@ -299,6 +344,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       portalId: store.current.portal.id,
       serverType: resolved.product.type,
       serverVersion: resolved.serverVersion.full,
+      ...(adaptor === null ? {} : { webAdaptorUrl: adaptor.url }),
       dataDir: resolved.dataDir,
       controlUrl: `${base}${CONTROL_PREFIX}`,
       close,

@@ -25,6 +25,12 @@
  *   and https://developers.arcgis.com/rest/enterprise-administration/mission-server/security-security-config-update-security-config
  *   (`securityConfig`, `httpsProtocols` and `cipherSuites`, comma separated; TLSv1.2 by default;
  *   every listed cipher suite enabled by default; the stores are not part of the update).
+ * - The web server restarts after a change of ArcGIS Server's protocol, TLS protocols, cipher
+ *   suites or HSTS: DSC's `ArcGIS_Server_TLS.psm1` `Set-TargetResource` ("Changes will cause the
+ *   web server to restart": it sleeps, then waits for `arcgis/admin/` and the health check);
+ *   Chef's `update_security_configuration` sleeps and calls `wait_until_available` (a status
+ *   below 400 from `admin/?f=json`), and `:configure_security_protocol` waits again; Esri's update
+ *   page: the SOAP and REST endpoints are redeployed on every machine of the site.
  * Assumptions (docs/emulator.md): the answer `{"status":"success"}`; the defaults of HSTS (off)
  * and of the address list (empty); what is refused and with which text; a protocol setting
  * changes what the configuration reports, not the emulator's listener; the address list is kept,
@@ -253,5 +259,21 @@ export async function updateSecurityConfig(
     if (draft.site?.status !== "ready") throw siteUnavailableError(rt);
     draft.site.security = next;
   });
+  if (rt.product.type === "arcgis-server" && restartsWebServer(rt, site.security, next)) {
+    rt.restartingUntil = Date.now() + rt.options.restartDelayMs;
+    rt.log("web server restarting after a change of its security settings");
+  }
   return json({ status: "success" });
+}
+
+/** The settings whose change restarts ArcGIS Server's web server (DSC's ArcGIS_Server_TLS). */
+const WEB_SERVER_SETTINGS = ["httpsProtocols", "cipherSuites", "HSTSEnabled"] as const;
+
+/** Whether `next` changes what the web server serves: its protocol, TLS protocols, ciphers, HSTS. */
+function restartsWebServer(rt: Runtime, before: SecuritySettings, next: SecuritySettings): boolean {
+  const protocolOf = (s: SecuritySettings) => s.protocol ?? (rt.tlsEnabled ? "HTTPS" : "HTTP");
+  return (
+    protocolOf(before) !== protocolOf(next) ||
+    WEB_SERVER_SETTINGS.some((name) => (before[name] ?? null) !== (next[name] ?? null))
+  );
 }

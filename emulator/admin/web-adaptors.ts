@@ -24,7 +24,7 @@
 import { randomUUID } from "node:crypto";
 import { AdminError, json, type ApiRequest, type Reply } from "../core/http";
 import type { Runtime } from "../core/runtime";
-import type { SiteRecord } from "../core/state";
+import type { SiteRecord, WebAdaptorRecord } from "../core/state";
 import { notFoundError } from "./not-found";
 import { refuseDuringExport, siteUnavailableError } from "./site";
 
@@ -49,31 +49,43 @@ function port(req: ApiRequest, name: string): number {
   return value;
 }
 
-/** `system/webadaptors/register`. */
-export async function registerWebAdaptor(rt: Runtime, req: ApiRequest): Promise<Reply> {
+/**
+ * The entry a `register` request describes, on a site or a portal (portal/web-adaptors.ts):
+ * what the ArcGIS API for Python's `register` sends, refused naming a missing or bad parameter.
+ */
+export function webAdaptorEntry(req: ApiRequest): WebAdaptorRecord {
   const required = (name: string): string => {
     const value = req.params.get(name)?.trim() ?? "";
     if (value === "") throw new AdminError(400, [`The parameter '${name}' is required.`]);
     return value;
   };
-  const webAdaptorURL = required("webAdaptorURL");
-  const entry = {
+  return {
     id: randomUUID(),
     machineName: required("machineName"),
     machineIP: required("machineIP"),
-    webAdaptorURL,
+    webAdaptorURL: required("webAdaptorURL"),
     description: req.params.get("description") ?? "",
     httpPort: port(req, "httpPort"),
     httpsPort: port(req, "httpsPort"),
     isAdminEnabled: req.params.get("isAdminEnabled")?.trim().toLowerCase() === "true",
   };
+}
+
+/** The list with `entry` registered: a second registration of its URL replaces the first. */
+export function withWebAdaptor(
+  list: readonly WebAdaptorRecord[],
+  entry: WebAdaptorRecord,
+): WebAdaptorRecord[] {
+  return [...list.filter((w) => w.webAdaptorURL !== entry.webAdaptorURL), entry];
+}
+
+/** `system/webadaptors/register`. */
+export async function registerWebAdaptor(rt: Runtime, req: ApiRequest): Promise<Reply> {
+  const entry = webAdaptorEntry(req);
   await rt.store.update((draft) => {
     refuseDuringExport(rt);
     if (draft.site?.status !== "ready") throw siteUnavailableError(rt);
-    draft.site.webAdaptors = [
-      ...draft.site.webAdaptors.filter((w) => w.webAdaptorURL !== webAdaptorURL),
-      entry,
-    ];
+    draft.site.webAdaptors = withWebAdaptor(draft.site.webAdaptors, entry);
   });
   return json({ status: "success" });
 }

@@ -22,6 +22,11 @@ export interface EmulatorEndpoints {
   readonly serverType: ServerType;
   /** The version rest/info reports (`fullVersion`, e.g. `11.3.0`). */
   readonly serverVersion: string;
+  /**
+   * `{scheme}://{host}:{port}/{context}`, the Web Adaptor's URL, when one was started
+   * (`--web-adaptor`); its configuration page is `{webAdaptorUrl}/webadaptor`.
+   */
+  readonly webAdaptorUrl?: string;
 }
 
 /** A running emulator: its addresses, and the control surface tests and CI use. */

@@ -219,9 +219,17 @@ export interface EmulatorOptions {
   /**
    * How long a machine's web server takes to restart after `machines/<name>/edit` changed its
    * certificate, in ms (`--restart-delay`): the new certificate is presented to connections made
-   * after it (emulator/admin/certificates.ts). Default 200.
+   * after it (emulator/admin/certificates.ts); also how long ArcGIS Server's admin and REST APIs
+   * answer 503 after `security/config/update` changed its web server's settings
+   * (emulator/admin/security.ts). Default 200.
    */
   readonly restartDelayMs?: number;
+  /**
+   * Starts a Web Adaptor in front of this emulator (`--web-adaptor <context>`): its own listener
+   * at `https://{host}:{port}/{context}`, unconfigured until its `webadaptor` page registers it
+   * with the server or the portal (emulator/web-adaptor/web-adaptor.ts). Default: none.
+   */
+  readonly webAdaptor?: WebAdaptorOptions;
   /** No log lines at all (`--quiet`). */
   readonly quiet?: boolean;
   /** Where log lines go. Default: stderr. */
@@ -257,7 +265,31 @@ export interface ResolvedOptions {
   readonly portalNoSite: boolean;
   readonly portalCreateDelayMs: number;
   readonly restartDelayMs: number;
+  /** The Web Adaptor to start, or null. */
+  readonly webAdaptor: Required<WebAdaptorOptions> | null;
   readonly log: (line: string) => void;
+}
+
+/** Where a Web Adaptor listens (see {@link EmulatorOptions.webAdaptor}). */
+export interface WebAdaptorOptions {
+  /** The name it was installed with, the first segment of its URL. Default `arcgis`. */
+  readonly context?: string;
+  /** Its port; 0 (the default) picks a free one. */
+  readonly port?: number;
+}
+
+/** A Web Adaptor's context: letters, digits, '_' or '-' (one URL segment). */
+function webAdaptorOf(options: WebAdaptorOptions | undefined): Required<WebAdaptorOptions> | null {
+  if (options === undefined) return null;
+  const context = options.context ?? "arcgis";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(context)) {
+    throw new Error(
+      `Option webAdaptor.context (--web-adaptor) must be one URL segment of letters, digits, '_' or '-', got '${context}'.`,
+    );
+  }
+  const port = nonNegativeInteger("webAdaptor.port", options.port, 0);
+  if (port > 65535) throw new Error(`Option webAdaptor.port must be a port number, got ${port}.`);
+  return { context, port };
 }
 
 function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
@@ -447,6 +479,7 @@ export async function resolveOptions(options: EmulatorOptions): Promise<Resolved
       options.restartDelayMs,
       DEFAULT_RESTART_DELAY_MS,
     ),
+    webAdaptor: webAdaptorOf(options.webAdaptor),
     log: quiet ? () => undefined : (line: string) => sink(`arcgis-admin-emulator: ${line}`),
   };
 }

@@ -87,6 +87,11 @@ export class Runtime {
   readonly startedAt = Date.now();
   /** The HTTPS listener's certificate control; null without TLS. Set once listening. */
   webServer: WebServerTls | null = null;
+  /**
+   * Until when (epoch ms) the server's web server restarts after a change of its security
+   * settings: its admin and REST APIs answer 503 meanwhile (admin/security.ts).
+   */
+  restartingUntil = 0;
   private readonly shutdown = new AbortController();
 
   constructor(

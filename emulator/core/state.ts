@@ -116,6 +116,20 @@ const UpgradeRecord = z.object({
 /** A pending upgrade of the site (admin/upgrade.ts). */
 export type UpgradeRecord = z.infer<typeof UpgradeRecord>;
 
+/** A Web Adaptor registered with a site or a portal (admin/web-adaptors.ts). */
+const WebAdaptorRecord = z.object({
+  id: z.string(),
+  machineName: z.string(),
+  machineIP: z.string(),
+  webAdaptorURL: z.string(),
+  description: z.string(),
+  httpPort: z.number(),
+  httpsPort: z.number(),
+  isAdminEnabled: z.boolean(),
+});
+/** A registered Web Adaptor as stored. */
+export type WebAdaptorRecord = z.infer<typeof WebAdaptorRecord>;
+
 const SiteRecord = z.object({
   id: z.string(),
   /** The product that created the site (null in state written before products existed). */
@@ -136,20 +150,7 @@ const SiteRecord = z.object({
   /** system/properties, exactly as the last update gave them (admin/system.ts). */
   properties: z.record(z.string(), z.unknown()).default({}),
   /** Web Adaptors registered with the site (admin/web-adaptors.ts). */
-  webAdaptors: z
-    .array(
-      z.object({
-        id: z.string(),
-        machineName: z.string(),
-        machineIP: z.string(),
-        webAdaptorURL: z.string(),
-        description: z.string(),
-        httpPort: z.number(),
-        httpsPort: z.number(),
-        isAdminEnabled: z.boolean(),
-      }),
-    )
-    .default([]),
+  webAdaptors: z.array(WebAdaptorRecord).default([]),
   /** system/handlers/rest/servicesdirectory once edited; null: the defaults (admin/system.ts). */
   servicesDirectory: z.record(z.string(), z.unknown()).nullable().default(null),
   /** security/config's settings as security/config/update last set them (admin/security.ts). */
@@ -265,6 +266,8 @@ const EmulatorState = z.object({
     certificates: z.array(PortalCertificate).default([]),
     /** Built-in apps whose redirect URIs were updated; absent in earlier data dirs. */
     oauthApps: z.array(OAuthAppRecord).default([]),
+    /** Web Adaptors registered with the portal (portal/web-adaptors.ts); absent in earlier ones. */
+    webAdaptors: z.array(WebAdaptorRecord).default([]),
     /**
      * The portal's own site (portal/site.ts): `none` until createNewSite, `creating` while it
      * runs; a seeded portal, and any portal of an earlier data dir, is `ready`.

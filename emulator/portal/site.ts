@@ -47,13 +47,16 @@ export function portalSiteReady(rt: Runtime): boolean {
   return rt.store.current.portal.site.status === "ready";
 }
 
+/** DSC's `status` and `messages` of a portal in no site. */
+const NOT_INITIALIZED_DOCUMENT = { status: "error", messages: [PORTAL_NOT_INITIALIZED] };
+
 /**
  * The answer of a portal in no site (or still creating it): DSC's `status` and `messages`, with
  * HTTP 200 like every portal answer. That every API of the portal answers it, not only the
  * portaladmin root DSC reads, is an assumption (docs/emulator.md).
  */
 export function notInitialized(): Reply {
-  return json({ status: "error", messages: [PORTAL_NOT_INITIALIZED] });
+  return json(NOT_INITIALIZED_DOCUMENT);
 }
 
 /** A required createNewSite parameter: the first of its spellings that is not blank. */
@@ -144,4 +147,17 @@ export async function finishPortalSiteLater(rt: Runtime, site: PortalSite): Prom
     return true;
   });
   if (done) rt.log("portal site created");
+}
+
+/**
+ * `GET portaladmin/healthCheck`, without a token: HTTP 200 and `{"status":"success"}` once the
+ * portal's site exists; before, "messaging other than HTTP 200"
+ * (https://developers.arcgis.com/rest/enterprise-administration/portal/health-check-portal.htm).
+ * Chef's `providers/webadaptor.rb` `:configure_with_portal` and DSC's `ArcGIS_WebAdaptor` wait
+ * for it through the portal's Web Adaptor. Assumption: the unavailable answer is HTTP 503 with
+ * the "not initialized" document (the page says an HTML page).
+ */
+export function portalHealthCheck(rt: Runtime): Reply {
+  if (portalSiteReady(rt)) return json({ status: "success" });
+  return { kind: "json", body: NOT_INITIALIZED_DOCUMENT, status: 503 };
 }

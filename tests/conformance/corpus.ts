@@ -183,7 +183,7 @@ export interface ConformanceCase {
    */
   /**
    * `site-with-web-adaptor`: a site with one Web Adaptor registered (`{webAdaptorId}` in the path is
-   * its id). `upgrade-required`: a site whose emulator was restarted with the case's version as
+   * its id), and the portal with another (`{portalWebAdaptorId}`). `upgrade-required`: a site whose emulator was restarted with the case's version as
    * the server version and `upgradeFrom` as the site's former version (the software upgraded, the
    * site not yet). `federated-site`: a site the emulator's own portal has federated.
    * `federated-with-another-portal`: a site another emulator's portal has federated (the request

@@ -218,6 +218,15 @@ class Replay {
   }
 }
 
+/** Waits until `GET /arcgis/admin/?f=json` answers a status below 400 (Chef's `url_available?`). */
+async function untilAvailable(replay: Replay): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await replay.send("GET", "/admin/", [["f", "json"]])).status >= 400) {
+    if (Date.now() > deadline) throw new Error("the server did not become available again");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The product's error document with a code (the form Chef, DSC and Ansible read). */
 function errorWithCode(serverType: ServerType, code: number): Expected {
   return serverType === "arcgis-server" ? { status: "error", code } : { error: { code } };
@@ -281,7 +290,8 @@ async function given(
 
 /**
  * Registers a Web Adaptor as python-mission-register-web-adaptor does, and names its id
- * `{webAdaptorId}` (what Chef's `unregister_web_adaptors` reads from the list before unregistering).
+ * `{webAdaptorId}` (what Chef's `unregister_web_adaptors` reads from the list before unregistering);
+ * and one with the portal, `{portalWebAdaptorId}`.
  */
 async function registerWebAdaptor(
   replay: Replay,
@@ -306,6 +316,35 @@ async function registerWebAdaptor(
   const listed = await replay.send("GET", "/admin/system/webadaptors", [["f", "json"]], headers);
   const [adaptor] = (listed.json as { webAdaptors: Array<{ id: string }> }).webAdaptors;
   replay.placeholders.webAdaptorId = adaptor!.id;
+  // And one with the portal, as the emulated Web Adaptor's configuration registers it (its
+  // `register` takes the server's parameters: an assumption, docs/emulator.md); its id is
+  // `{portalWebAdaptorId}`.
+  const portalHeaders = await replay.portalTokenHeaders();
+  const fields: Array<[string, string]> = [
+    ["machineName", "webadaptor.example.com"],
+    ["machineIP", "10.0.0.5"],
+    ["webAdaptorURL", "https://gis.example.com/portal"],
+    ["httpPort", "80"],
+    ["httpsPort", "443"],
+    ["f", "json"],
+  ];
+  const atPortal = await replay.send(
+    "POST",
+    "/portaladmin/system/webadaptors/register",
+    fields,
+    portalHeaders,
+    "/portal",
+  );
+  expect(matchesExpected(atPortal.json, { status: "success" })).toEqual([]);
+  const portalList = await replay.send(
+    "GET",
+    "/portaladmin/system/webadaptors",
+    [["f", "json"]],
+    portalHeaders,
+    "/portal",
+  );
+  const [portalAdaptor] = (portalList.json as { webAdaptors: Array<{ id: string }> }).webAdaptors;
+  replay.placeholders.portalWebAdaptorId = portalAdaptor!.id;
 }
 
 /**
@@ -736,6 +775,9 @@ describe("the conformance corpus replayed against the emulator", () => {
 
       expectAnswer(answer, c.answer, target.placeholders);
       if (c.followUp !== undefined) {
+        // As Chef (`wait_until_available`) and DSC (`Wait-ForUrl`) do after a change that may
+        // restart the server's web server, before they read again.
+        await untilAvailable(target);
         expectAnswer(
           await target.replay(c, headers, c.followUp.request),
           c.followUp.answer,

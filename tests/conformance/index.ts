@@ -23,6 +23,10 @@ import { pythonMissionConfigStore } from "./cases/python-mission-config-store";
 import { docsMissionLicenses } from "./cases/docs-mission-licenses";
 import { pythonMissionRegisterWebAdaptor } from "./cases/python-mission-register-web-adaptor";
 import { chefArcgisServerWebAdaptors } from "./cases/chef-arcgis-server-web-adaptors";
+import { chefPortalWebAdaptors } from "./cases/chef-portal-web-adaptors";
+import { dscPortalWebAdaptors } from "./cases/dsc-portal-web-adaptors";
+import { chefPortalUnregisterWebAdaptor } from "./cases/chef-portal-unregister-web-adaptor";
+import { chefPortalHealthCheck } from "./cases/chef-portal-health-check";
 import { chefArcgisServerServicesDirectory } from "./cases/chef-arcgis-server-services-directory";
 import { chefArcgisServerServicesDirectoryEdit } from "./cases/chef-arcgis-server-services-directory-edit";
 import { chefArcgisServerLocal } from "./cases/chef-arcgis-server-local";
@@ -180,6 +184,10 @@ export const CASES: readonly ConformanceCase[] = [
   docsMissionLicenses,
   pythonMissionRegisterWebAdaptor,
   chefArcgisServerWebAdaptors,
+  chefPortalWebAdaptors,
+  dscPortalWebAdaptors,
+  chefPortalUnregisterWebAdaptor,
+  chefPortalHealthCheck,
   chefArcgisServerServicesDirectory,
   chefArcgisServerServicesDirectoryEdit,
   chefArcgisServerLocal,

@@ -431,6 +431,20 @@ describe("the arcgis-admin-emulator CLI", () => {
     expect(refused.stderr).toContain("--portal-no-site");
   });
 
+  it("starts a Web Adaptor with --web-adaptor, its URL last on the ready line, refusing until registered", async () => {
+    const s = await start(["--data-dir", dataDir, "--web-adaptor", "gis"]);
+    const ready = s.ready as typeof s.ready & { webAdaptorUrl?: string };
+    expect(Object.keys(ready)).toEqual([...READY_LINE_KEYS, "webAdaptorUrl"]);
+    expect(new URL(ready.webAdaptorUrl!).pathname).toBe("/gis");
+    expect((await send(s.agent, "GET", `${ready.webAdaptorUrl!}/webadaptor`)).status).toBe(200);
+    const info = await send(s.agent, "GET", `${ready.webAdaptorUrl!}/rest/info?f=json`);
+    expect(info.status).toBe(503);
+    await s.stop();
+    const refused = await run(["--data-dir", dataDir, "--web-adaptor", "a/b"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--web-adaptor");
+  });
+
   it("serves plain HTTP with --no-tls and the seed's portal with --seed", async () => {
     const seedFile = path.join(dataDir, "seed.json");
     await fs.writeFile(

@@ -57,6 +57,15 @@ describe("a portal started in no site", () => {
     expect(root.json).toEqual(NOT_INITIALIZED);
   });
 
+  it("reports itself unavailable at its health check (not HTTP 200) until createNewSite is over", async () => {
+    const health = () => send(h.agent, "GET", `${portalAdminUrl(h)}/healthCheck?f=json`);
+    expect((await health()).status).toBe(503);
+    expect((await createNewSite(h)).json).toEqual({ status: "success" });
+    const after = await health();
+    expect(after.status).toBe(200);
+    expect(after.json).toEqual({ status: "success" });
+  });
+
   it("refuses what needs a site: a token, the portal, its servers", async () => {
     const token = await h.sharing("generateToken", { ...ADMIN, referer: "https://x.test" });
     expect(token.json).toEqual(NOT_INITIALIZED);

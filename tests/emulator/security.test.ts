@@ -20,7 +20,8 @@ describe("security/config/update", () => {
   let token: string;
 
   beforeAll(async () => {
-    server = await Harness.start({ createDelayMs: 0 });
+    // No restart gap: what these tests read is the configuration, not the restart (below).
+    server = await Harness.start({ createDelayMs: 0, restartDelayMs: 0 });
     await server.createSite();
   });
   beforeEach(async () => {
@@ -87,13 +88,14 @@ describe("security/config/update on a federated server", () => {
   let portal: Harness;
   let server: Harness;
   let portalToken: string;
+  let serverId: string;
 
   const portalUrl = (): string => portal.emu.sharingUrl.replace(/\/sharing\/rest$/, "");
   const siteRoot = (): string => server.emu.adminUrl.replace(/\/admin$/, "");
 
   beforeAll(async () => {
     portal = await Harness.start({ createDelayMs: 0, seed: SEED });
-    server = await Harness.start({ createDelayMs: 0 });
+    server = await Harness.start({ createDelayMs: 0, restartDelayMs: 0 });
     await portal.createSite();
     await server.createSite();
     portalToken = await portal.portalToken(PORTAL_ADMIN.username, PORTAL_ADMIN.password);
@@ -112,6 +114,7 @@ describe("security/config/update on a federated server", () => {
       },
     );
     expect(federated.json).toMatchObject({ status: "success" });
+    serverId = (federated.json as { serverId: string }).serverId;
   });
   afterAll(async () => {
     await server?.close();
@@ -157,5 +160,87 @@ describe("security/config/update on a federated server", () => {
     }
     const after = (await server.admin("security/config", { token })).json;
     expect(after).toMatchObject({ authenticationTier: "ARCGIS_PORTAL" });
+  });
+
+  it("keeps the site's own settings when the portal unfederates and federates it again", async () => {
+    const token = await server.adminToken();
+    const set = await server.admin("security/config/update", {
+      token,
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
+    expect(set.json).toEqual({ status: "success" });
+    const portalAdmin = `${portalUrl()}/portaladmin/federation/servers`;
+    const unfederated = await send(portal.agent, "POST", `${portalAdmin}/${serverId}/unfederate`, {
+      form: { f: "json", token: portalToken },
+    });
+    expect(unfederated.json).toMatchObject({ status: "success" });
+    const alone = (await server.admin("security/config", { token })).json;
+    expect(alone).toMatchObject({
+      authenticationTier: "GIS_SERVER",
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
+    expect(alone.portalProperties).toBeUndefined();
+    const again = await send(portal.agent, "POST", `${portalAdmin}/federate`, {
+      form: { f: "json", token: portalToken, url: siteRoot(), adminUrl: siteRoot(), ...SITE_ADMIN },
+    });
+    expect(again.json).toMatchObject({ status: "success" });
+    const federatedAgain = (await server.admin("security/config", { token })).json;
+    expect(federatedAgain).toMatchObject({
+      authenticationTier: "ARCGIS_PORTAL",
+      portalProperties: { portalUrl: portalUrl() },
+      allowedAdminAccessIPs: "10.1.2.3",
+    });
+  });
+});
+
+describe("ArcGIS Server's web server after security/config/update", () => {
+  let server: Harness;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await Harness.start({ createDelayMs: 0, restartDelayMs: 2000 });
+    await server.createSite();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** What Chef's `wait_until_available` asks: `admin/?f=json` with a status below 400. */
+  const adminStatus = async (): Promise<number> => (await server.adminGet("/?f=json")).status;
+  const untilAvailable = async (): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    while ((await adminStatus()) >= 400) {
+      if (Date.now() > deadline) throw new Error("the server did not become available again");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it("restarts after a change of HSTS (DSC's ArcGIS_Server_TLS waits for it): 503 from the admin API and the health check, then available again", async () => {
+    token = await server.adminToken();
+    const answer = await server.admin("security/config/update", {
+      token,
+      Protocol: "HTTPS",
+      HSTSEnabled: "true",
+    });
+    expect(answer.json).toEqual({ status: "success" });
+    expect(await adminStatus()).toBe(503);
+    const health = await send(server.agent, "GET", server.emu.healthUrl);
+    expect(health.status).toBe(503);
+    await untilAvailable();
+    const read = await server.admin("security/config", { token: await server.adminToken() });
+    expect(read.json).toMatchObject({ HSTSEnabled: true, sslEnabled: true, httpEnabled: false });
+  });
+
+  it("does not restart when the update changes none of the web server's settings", async () => {
+    await untilAvailable();
+    token = await server.adminToken();
+    const answer = await server.admin("security/config/update", {
+      token,
+      Protocol: "HTTPS",
+      HSTSEnabled: "true",
+      allowedAdminAccessIPs: "10.0.0.1",
+    });
+    expect(answer.json).toEqual({ status: "success" });
+    expect(await adminStatus()).toBeLessThan(400);
   });
 });

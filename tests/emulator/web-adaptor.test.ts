@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:net";
 import { DEFAULT_PORTAL_ADMIN } from "../../emulator/core/options";
-import { Harness, send, SITE_ADMIN, type Answer } from "./support";
+import { Harness, send, SITE_ADMIN, type Answer } from "../../tools/harness/emulator-http";
 
 const originOf = (h: Harness): string => h.emu.adminUrl.replace(/\/arcgis\/admin$/, "");
 const portalAdminUrl = (h: Harness): string =>

@@ -13,7 +13,7 @@ import {
   pythonApi,
   runScript,
   SCRIPT_TIMEOUT_MS,
-} from "./support";
+} from "../../tools/harness/python-api";
 
 describe("ArcGIS API for Python: the portal's Web Adaptors", () => {
   let emu: TestEmulator | undefined;

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { longLines, namedPaths } from "./doc-pages";
+import { longLines, namedPaths } from "../../tools/harness/doc-pages";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TEXT = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");

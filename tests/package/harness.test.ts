@@ -111,6 +111,7 @@ const NOT_SUPPORT = [
   /^tests\/conformance\/(corpus|flow|index|match)\.ts$/,
   /^tests\/conformance\/(cases|flows)\//,
   /\/fixtures\//,
+  /^tests\/[^/]+\/[^/]+-program\//,
 ];
 
 it("tests/ holds no support module of its own: test support is in tools/harness/", () => {

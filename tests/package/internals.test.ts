@@ -12,7 +12,7 @@ import {
   missingTitles,
   namedPaths,
   readIfAny,
-} from "./doc-pages";
+} from "../../tools/harness/doc-pages";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TEXT = fs.readFileSync(path.join(ROOT, "docs", "internals.md"), "utf8");

@@ -11,18 +11,20 @@
 import "./node-version";
 import type * as Client from "./client";
 
-// Resources: the classes a Pulumi program declares, their argument and output types.
+// Resources: the classes a Pulumi program declares, their argument, input and output types and
+// their dynamic providers, one resource after the other in the registry's order.
 export {
+  // resources: generated from provider/resources/registry.ts (npm run build)
   Site,
   type SiteArgs,
+  type SiteInputs,
+  type SiteOutputs,
   type SiteConfigStoreConnection,
   type SiteDirectory,
-  type SiteInputs,
   type SiteLogSettings,
-  type SiteOutputs,
-  type SiteReportedConfigStore,
-  type SiteReportedDirectory,
   type SiteTimeouts,
+  type SiteReportedDirectory,
+  type SiteReportedConfigStore,
   siteProvider,
   SiteExport,
   type SiteExportArgs,
@@ -30,6 +32,11 @@ export {
   type SiteExportOutputs,
   type SiteExportTimeouts,
   siteExportProvider,
+  SiteImport,
+  type SiteImportArgs,
+  type SiteImportInputs,
+  type SiteImportOutputs,
+  siteImportProvider,
   SiteMachine,
   type SiteMachineArgs,
   type SiteMachineInputs,
@@ -53,11 +60,12 @@ export {
   type SiteUpgradeOutputs,
   type SiteUpgradeOutcome,
   siteUpgradeProvider,
-  SiteImport,
-  type SiteImportArgs,
-  type SiteImportInputs,
-  type SiteImportOutputs,
-  siteImportProvider,
+  ServerCertificate,
+  type ServerCertificateArgs,
+  type ServerCertificateInputs,
+  type ServerCertificateOutputs,
+  type CaCertificate,
+  serverCertificateProvider,
   Collaboration,
   type CollaborationArgs,
   type CollaborationInputs,
@@ -67,15 +75,11 @@ export {
   type FederationArgs,
   type FederationInputs,
   type FederationOutputs,
+  type FederationServerCertificate,
   type ServerRole,
   SERVER_ROLES,
   federationProvider,
-  ServerCertificate,
-  type ServerCertificateArgs,
-  type ServerCertificateInputs,
-  type ServerCertificateOutputs,
-  type CaCertificate,
-  serverCertificateProvider,
+  // /resources
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
   type ServerResourceArgs,

@@ -1,62 +1,26 @@
-/** The Pulumi resources, exported by name. */
-export { Site, type SiteArgs } from "./site/generated";
-export {
-  type SiteConfigStoreConnection,
-  type SiteDirectory,
-  type SiteInputs,
-  type SiteLogSettings,
-  type SiteTimeouts,
-} from "./site/generated";
-export {
-  type SiteOutputs,
-  type SiteReportedConfigStore,
-  type SiteReportedDirectory,
-} from "./site/report";
-export { siteProvider } from "./site/generated";
-export { SiteExport, type SiteExportArgs } from "./site-export/generated";
-export {
-  type SiteExportInputs,
-  type SiteExportOutputs,
-  type SiteExportTimeouts,
-} from "./site-export/generated";
-export { siteExportProvider } from "./site-export/generated";
-export { Collaboration, type CollaborationArgs } from "./collaboration/generated";
-export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration/generated";
-export { collaborationProvider } from "./collaboration/generated";
-export { Federation, type FederationArgs } from "./federation/generated";
-export { type ServerRole, SERVER_ROLES } from "./federation/values";
-export { type FederationInputs, type FederationOutputs } from "./federation/generated";
-export { federationProvider } from "./federation/generated";
-export { LogSettings, type LogSettingsArgs } from "./log-settings/generated";
-export { type LogSettingsInputs, type LogSettingsOutputs } from "./log-settings/generated";
-export { logSettingsProvider } from "./log-settings/generated";
-export { SystemProperties, type SystemPropertiesArgs } from "./system-properties/generated";
-export {
-  type SystemPropertiesInputs,
-  type SystemPropertiesOutputs,
-} from "./system-properties/generated";
+/**
+ * The Pulumi resources: each one's generated.ts whole, and the names its definition's
+ * `publicExports` lists.
+ */
+// resources: generated from provider/resources/registry.ts (npm run build)
+export * from "./site/generated";
+export { type SiteReportedDirectory, type SiteReportedConfigStore } from "./site/values";
+export * from "./site-export/generated";
+export * from "./site-import/generated";
+export * from "./site-machine/generated";
+export * from "./log-settings/generated";
+export * from "./system-properties/generated";
 export {
   type ManagedSystemProperties,
   type ReportedSystemProperties,
 } from "./system-properties/values";
-export { systemPropertiesProvider } from "./system-properties/generated";
-export { SiteUpgrade, type SiteUpgradeArgs } from "./site-upgrade/generated";
-export { type SiteUpgradeInputs, type SiteUpgradeOutputs } from "./site-upgrade/generated";
+export * from "./site-upgrade/generated";
 export { type SiteUpgradeOutcome } from "./site-upgrade/values";
-export { siteUpgradeProvider } from "./site-upgrade/generated";
-export { SiteImport, type SiteImportArgs } from "./site-import/generated";
-export { type SiteImportInputs, type SiteImportOutputs } from "./site-import/generated";
-export { siteImportProvider } from "./site-import/generated";
-export { SiteMachine, type SiteMachineArgs } from "./site-machine/generated";
-export { type SiteMachineInputs, type SiteMachineOutputs } from "./site-machine/generated";
-export { siteMachineProvider } from "./site-machine/generated";
-export { ServerCertificate, type ServerCertificateArgs } from "./server-certificate/generated";
-export {
-  type CaCertificate,
-  type ServerCertificateInputs,
-  type ServerCertificateOutputs,
-} from "./server-certificate/generated";
-export { serverCertificateProvider } from "./server-certificate/generated";
+export * from "./server-certificate/generated";
+export * from "./collaboration/generated";
+export * from "./federation/generated";
+export { type ServerRole, SERVER_ROLES } from "./federation/values";
+// /resources
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
 export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";
 export { type PortalConnectionArgs, PortalResource } from "./common/base/portal-resource";

@@ -1,35 +1,14 @@
 /**
- * TSDoc on every field of the public types, nested shapes included, read from the built
- * declaration files as an editor shows them; fields with a unit name it.
+ * TSDoc on every field of the public types (every resource's classes and interfaces, and the
+ * shared connection types), nested shapes included, read from the built declaration files as an
+ * editor shows them; fields with a unit name it.
  */
 import ts from "typescript";
 import { entryExports } from "../../tools/harness/entry-declarations";
+import { RESOURCES } from "../../provider/resources/registry";
 
-const PUBLIC_TYPES = [
-  "Site",
-  "SiteArgs",
-  "SiteOutputs",
-  "SiteConfigStoreConnection",
-  "SiteDirectory",
-  "SiteLogSettings",
-  "SiteTimeouts",
-  "SiteExport",
-  "SiteExportArgs",
-  "SiteExportOutputs",
-  "SiteExportTimeouts",
-  "Collaboration",
-  "CollaborationArgs",
-  "CollaborationOutputs",
-  "SystemProperties",
-  "SystemPropertiesArgs",
-  "SystemPropertiesOutputs",
-  "SiteUpgrade",
-  "SiteUpgradeArgs",
-  "SiteUpgradeOutputs",
-  "ServerCertificate",
-  "ServerCertificateArgs",
-  "ServerCertificateOutputs",
-  "CaCertificate",
+/** The shared types of the resources' connections, beside each resource's own. */
+const SHARED_TYPES = [
   "TlsSettings",
   "ServerConnection",
   "PortalConnection",
@@ -40,6 +19,18 @@ const PUBLIC_TYPES = [
   "ServerResourceArgs",
 ];
 
+/**
+ * Whether an export is a resource's own class or interface: declared under
+ * dist/provider/resources/<folder>/, so every resource the registry adds is checked.
+ */
+function isResourceType(symbol: ts.Symbol): boolean {
+  if (!(symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface))) return false;
+  const file = symbol.declarations?.[0]?.getSourceFile().fileName ?? "";
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf("resources");
+  return parts[at - 1] === "provider" && parts.length === at + 3 && parts[at + 1] !== "common";
+}
+
 /** Members every Pulumi resource has (documented by @pulumi/pulumi). */
 const INHERITED = new Set(["urn", "id", "getProvider"]);
 
@@ -49,7 +40,7 @@ beforeAll(() => {
   const { checker, exports } = entryExports();
   documented = new Map();
   for (const { name, symbol } of exports) {
-    if (!PUBLIC_TYPES.includes(name)) continue;
+    if (!SHARED_TYPES.includes(name) && !isResourceType(symbol)) continue;
     const type = checker.getDeclaredTypeOfSymbol(symbol);
     for (const property of checker.getPropertiesOfType(type)) {
       if (INHERITED.has(property.name)) continue;
@@ -59,9 +50,13 @@ beforeAll(() => {
   }
 });
 
-it("finds every public type", () => {
+it("finds the shared types and each resource's class, Args and Outputs", () => {
   const found = new Set([...documented.keys()].map((k) => k.split(".")[0]));
-  expect([...found].sort()).toEqual([...PUBLIC_TYPES].sort());
+  const expected = [
+    ...SHARED_TYPES,
+    ...RESOURCES.flatMap(({ type }) => [type, `${type}Args`, `${type}Outputs`]),
+  ];
+  expect(expected.filter((name) => !found.has(name))).toEqual([]);
 });
 
 it("documents every field", () => {

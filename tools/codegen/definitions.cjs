@@ -11,7 +11,9 @@
  * the frame provider/resources/common/pulumi/frame.ts derives, its outputs' interface and its
  * `lazyProvider`), the entry file `<name>.ts`
  * (the released module path, see ARCHITECTURE.md) and the argument table of docs/<name>.md
- * (between its `arguments` markers), and the README's table of resources from the registry.
+ * (between its `arguments` markers), and from the registry the README's table of resources and
+ * the package's export lists (provider/resources/index.ts, provider/index.ts, docs/api.md, each
+ * between its `resources` markers).
  * `npm run build` runs it before compiling; tests/resources/definitions.test.ts renders the same
  * and compares.
  *
@@ -28,6 +30,9 @@ const TABLE_END = "<!-- /arguments -->";
 const RESOURCES_BEGIN =
   "<!-- resources: generated from provider/resources/registry.ts (npm run build) -->";
 const RESOURCES_END = "<!-- /resources -->";
+const TS_RESOURCES_BEGIN =
+  "// resources: generated from provider/resources/registry.ts (npm run build)";
+const TS_RESOURCES_END = "// /resources";
 
 /**
  * @typedef {any} Zod A zod schema (read through its `_zod.def`).
@@ -45,7 +50,8 @@ const RESOURCES_END = "<!-- /resources -->";
  *   type: string, folder: string, doc: string, base: string, argsDoc: string,
  *   inputs: Record<string, InputSpec>, outputs: Record<string, OutputSpec>,
  *   imports?: readonly string[], connection: "server" | "machine" | "portal",
- *   operation: string, summary: string,
+ *   operation: string, summary: string, apiNote?: string,
+ *   publicExports?: Record<string, readonly string[]>,
  * }} Definition
  */
 
@@ -246,6 +252,19 @@ class Renderer {
  * @param {unknown} keys what the class registers with (the frame's `keys`)
  */
 function renderGenerated(definition, names, classDoc, keys) {
+  return layoutGenerated(definition, names, classDoc, keys).text;
+}
+
+/**
+ * `<folder>/generated.ts` ({@link renderGenerated}) and the named input types it declares.
+ *
+ * @param {Definition} definition
+ * @param {Names} names
+ * @param {string} classDoc
+ * @param {unknown} keys
+ * @returns {{ text: string, declared: string[] }}
+ */
+function layoutGenerated(definition, names, classDoc, keys) {
   const r = new Renderer(names);
   const { type, inputs, outputs } = definition;
   const own = Object.entries(inputs);
@@ -295,7 +314,7 @@ function renderGenerated(definition, names, classDoc, keys) {
     .map(([from, set]) => `import type { ${[...set].sort().join(", ")} } from "${from}";\n`);
   const provider = `${type[0]?.toLowerCase()}${type.slice(1)}Provider`;
   const instance = portal ? base : `${base}<${type}Inputs["timeouts"]>`;
-  return [
+  const text = [
     `${HEADER}\n`,
     "/* eslint-disable @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the class's outputs are the interface merged into it */\n",
     `import type * as pulumi from "@pulumi/pulumi";\n`,
@@ -323,6 +342,95 @@ function renderGenerated(definition, names, classDoc, keys) {
     ),
     `export const ${provider} = lazyProvider("${definition.folder}");\n`,
   ].join("");
+  return { text, declared: [...interfaces.keys()] };
+}
+
+/**
+ * What the package entry exports of a resource, in the order of its docs: the class, its Args,
+ * Inputs and Outputs, the named types generated.ts declares, the definition's `publicExports`,
+ * and its provider; each with the module it comes from (relative to provider/resources/).
+ *
+ * @param {Definition} definition
+ * @param {string[]} declared the named types of its generated.ts
+ * @returns {{ name: string, type: boolean, from: string }[]}
+ */
+function publicNames(definition, declared) {
+  const { type, folder } = definition;
+  const generated = `./${folder}/generated`;
+  const provider = `${type[0]?.toLowerCase()}${type.slice(1)}Provider`;
+  const extra = Object.entries(definition.publicExports ?? {}).flatMap(([from, list]) =>
+    list.map((/** @type {string} */ entry) => {
+      const name = entry.replace(/^type /, "");
+      return { name, type: name !== entry, from: `./${folder}/${from.replace(/^\.\//, "")}` };
+    }),
+  );
+  return [
+    { name: type, type: false, from: generated },
+    ...["Args", "Inputs", "Outputs"].map((s) => ({
+      name: `${type}${s}`,
+      type: true,
+      from: generated,
+    })),
+    ...declared.map((name) => ({ name, type: true, from: generated })),
+    ...extra,
+    { name: provider, type: false, from: generated },
+  ];
+}
+
+/** @param {{ name: string, type: boolean }} entry */
+function specifier(entry) {
+  return `${entry.type ? "type " : ""}${entry.name}`;
+}
+
+/**
+ * The export lines of provider/resources/index.ts: per resource, one line per module.
+ *
+ * @param {{ definition: Definition, names: ReturnType<typeof publicNames> }[]} resources
+ */
+function renderResourceExports(resources) {
+  return resources.flatMap(({ names }) => {
+    /** @type {Map<string, string[]>} */
+    const byModule = new Map();
+    for (const entry of names) {
+      byModule.set(entry.from, [...(byModule.get(entry.from) ?? []), specifier(entry)]);
+    }
+    // generated.ts exports nothing else: all of it, by `*`; other modules the names listed.
+    return [...byModule].map(([from, list]) =>
+      from.endsWith("/generated")
+        ? `export * from "${from}";`
+        : `export { ${list.join(", ")} } from "${from}";`,
+    );
+  });
+}
+
+/**
+ * The resources' names in the package entry's export list (provider/index.ts).
+ *
+ * @param {{ definition: Definition, names: ReturnType<typeof publicNames> }[]} resources
+ */
+function renderEntryExports(resources) {
+  return resources.flatMap(({ names }) => names.map((entry) => `  ${specifier(entry)},`));
+}
+
+/**
+ * The resources' bullets of docs/api.md: one per resource (its names but the provider), then the
+ * providers.
+ *
+ * @param {{ definition: Definition, names: ReturnType<typeof publicNames> }[]} resources
+ */
+function renderApi(resources) {
+  const code = (/** @type {{ name: string }} */ entry) => `\`${entry.name}\``;
+  const bullets = resources.map(({ definition, names }) => {
+    const note = definition.apiNote === undefined ? "" : ` (${definition.apiNote})`;
+    const own = names.slice(0, -1).map(code).join(", ");
+    return `- ${own}: see [${definition.type}](${definition.folder}.md)${note}.`;
+  });
+  const providers = resources.map(({ names }) => code(/** @type {any} */ (names.at(-1))));
+  return [
+    ...bullets,
+    `- ${providers.join(", ")}: the dynamic provider of each resource, for a ` +
+      "`pulumi.dynamic.Resource` of your own under another type.",
+  ];
 }
 
 /**
@@ -414,11 +522,12 @@ function renderResources(definitions) {
  * @param {string} inner
  * @param {string} file
  */
-function between(text, begin, end, inner, file) {
+function between(text, begin, end, inner, file, gap = "\n\n") {
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
   if (from < 0 || to < from) throw new Error(`definitions: ${file} has no ${begin} markers`);
-  return `${text.slice(0, from)}${begin}\n\n${inner}\n\n${text.slice(to)}`;
+  const indent = /[ \t]*$/.exec(text.slice(0, to))?.[0] ?? "";
+  return `${text.slice(0, from)}${begin}${gap}${inner}${gap}${indent}${text.slice(to)}`;
 }
 
 /**
@@ -469,21 +578,24 @@ async function render({ definitions, names, frames, root = REPO_ROOT }) {
   const prettier = require("prettier");
   /** @type {Map<string, string>} */
   const files = new Map();
+  /** @param {string} file @param {string} text */
+  const format = async (file, text) =>
+    prettier.format(text, { ...((await prettier.resolveConfig(file)) ?? {}), filepath: file });
+  /** @type {{ definition: Definition, names: ReturnType<typeof publicNames> }[]} */
+  const resources = [];
   for (const definition of definitions) {
     const generated = path.join(root, "provider", "resources", definition.folder, "generated.ts");
     const file = path.join(path.dirname(generated), "definition.ts");
     const source = fs.readFileSync(file, "utf8");
     const options = (await prettier.resolveConfig(generated)) ?? {};
-    files.set(
-      generated,
-      await prettier.format(
-        renderGenerated(definition, names, classDocOf(source, file), frames.get(definition)),
-        {
-          ...options,
-          filepath: generated,
-        },
-      ),
+    const layout = layoutGenerated(
+      definition,
+      names,
+      classDocOf(source, file),
+      frames.get(definition),
     );
+    resources.push({ definition, names: publicNames(definition, layout.declared) });
+    files.set(generated, await prettier.format(layout.text, { ...options, filepath: generated }));
     const entry = path.join(root, "provider", "resources", `${definition.folder}.ts`);
     files.set(
       entry,
@@ -501,8 +613,39 @@ async function render({ definitions, names, frames, root = REPO_ROOT }) {
     renderResources(definitions).join("\n"),
     readme,
   );
-  const options = (await prettier.resolveConfig(readme)) ?? {};
-  files.set(readme, await prettier.format(text, { ...options, filepath: readme }));
+  files.set(readme, await format(readme, text));
+  // The export lists of the package: provider/resources/index.ts, provider/index.ts, docs/api.md.
+  const places = [
+    [
+      ["provider", "resources", "index.ts"],
+      TS_RESOURCES_BEGIN,
+      TS_RESOURCES_END,
+      renderResourceExports(resources),
+      "\n",
+    ],
+    [
+      ["provider", "index.ts"],
+      TS_RESOURCES_BEGIN,
+      TS_RESOURCES_END,
+      renderEntryExports(resources),
+      "\n",
+    ],
+    [["docs", "api.md"], RESOURCES_BEGIN, RESOURCES_END, renderApi(resources), "\n\n"],
+  ];
+  for (const [
+    parts,
+    begin,
+    end,
+    lines,
+    gap,
+  ] of /** @type {[string[], string, string, string[], string][]} */ (places)) {
+    const target = path.join(root, ...parts);
+    const current = fs.readFileSync(target, "utf8");
+    files.set(
+      target,
+      await format(target, between(current, begin, end, lines.join("\n"), target, gap)),
+    );
+  }
   return files;
 }
 

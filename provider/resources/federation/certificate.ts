@@ -14,7 +14,7 @@ import {
 } from "../../client";
 import { failureMessage } from "../common/messages/failures";
 import { logInfo } from "../common/messages/log";
-import type { FederationInputs, ServerCertificate } from "./generated";
+import type { FederationInputs, FederationServerCertificate } from "./generated";
 
 /** How often the portal is asked whether it answers again after its restart. */
 const RESTART_POLL_MS = 2_000;
@@ -74,7 +74,7 @@ export async function trustServerCertificate(
 async function waitForRestart(
   inputs: FederationInputs,
   session: PortalSession,
-  certificate: ServerCertificate,
+  certificate: FederationServerCertificate,
 ): Promise<void> {
   const deadline = Date.now() + inputs.timeouts.federateMs;
   await new Promise((r) => setTimeout(r, certificate.restartWaitMs));

@@ -49,6 +49,7 @@ const portal = portalInputs();
 export const FEDERATION_DEFINITION = defineResource({
   type: "Federation",
   folder: "federation",
+  publicExports: { "./values": ["type ServerRole", "SERVER_ROLES"] },
   doc:
     "An ArcGIS server federated with a portal (federation/servers/federate), with its role and " +
     "function.",
@@ -191,7 +192,7 @@ export const FEDERATION_DEFINITION = defineResource({
                 ),
             })
             .describe("A certificate for the portal to trust (the `serverCertificate` input)."),
-          { name: "ServerCertificate" },
+          { name: "FederationServerCertificate" },
         ).optional(),
       doc:
         "The root or intermediate certificate (PEM) that signed the server's certificate, for a " +

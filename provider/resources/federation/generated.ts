@@ -10,7 +10,7 @@ import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
 /** A certificate for the portal to trust (the `serverCertificate` input). */
-export interface ServerCertificate {
+export interface FederationServerCertificate {
   /** The alias it is stored under in the portal's keystore. */
   alias: string;
   /** The certificate, PEM (`-----BEGIN CERTIFICATE-----`). */
@@ -62,7 +62,7 @@ export interface FederationInputs {
    * is waited for (`restartWaitMs`, default 60000, as Chef's `:import_root_cert` waits). Never
    * removed on destroy.
    */
-  serverCertificate?: ServerCertificate;
+  serverCertificate?: FederationServerCertificate;
   /** The bound in effect, default filled in (milliseconds). */
   timeouts: { federateMs: number };
 }

@@ -50,6 +50,7 @@ export const SITE_UPGRADE_DEFINITION = defineResource({
     "Arguments of a {@link SiteUpgrade}: the server's connection ({@link ServerResourceArgs}), " +
     "how to run the upgrade and how long it may take. Every field accepts a `pulumi.Input`.",
   imports: ['import type { SiteUpgradeOutcome } from "./values";'],
+  publicExports: { "./values": ["type SiteUpgradeOutcome"] },
   inputs: {
     // Another spelling of the URL only updates state; another server is a replacement.
     serverType: { ...admin.serverType, stateOnly: true },

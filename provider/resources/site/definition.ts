@@ -170,6 +170,8 @@ export const SITE_DEFINITION = defineResource({
     "Arguments of a {@link Site}: the server's connection ({@link ServerConnectionArgs}), whose " +
     "administrator createNewSite sets up, and the site. Every field accepts a `pulumi.Input`.",
   imports: ['import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";'],
+  publicExports: { "./values": ["type SiteReportedDirectory", "type SiteReportedConfigStore"] },
+  apiNote: "the last two are the shapes of its `serverDirectories` and `serverConfigStore` outputs",
   inputs: {
     serverType: {
       ...admin.serverType,

@@ -57,6 +57,10 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
     "Arguments of a {@link SystemProperties}: the server's connection ({@link ServerResourceArgs}) " +
     "and the properties to keep. Every field accepts a `pulumi.Input`.",
   imports: ['import type { ReportedSystemProperties } from "./values";'],
+  publicExports: {
+    "./values": ["type ManagedSystemProperties", "type ReportedSystemProperties"],
+  },
+  apiNote: "the last two are the shapes of its `properties` input and of its recorded properties",
   inputs: {
     // Another spelling of the URL only updates state; another server is a replacement.
     serverType: { ...admin.serverType, stateOnly: true },

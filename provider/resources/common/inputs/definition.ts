@@ -161,6 +161,15 @@ export interface ResourceDefinition<
   outputs: Record<string, OutputSpec>;
   /** Type imports the outputs' TypeScript types need (import lines, relative to the folder). */
   imports?: readonly string[];
+  /**
+   * What the package entry exports from the folder's other modules beside what generated.ts
+   * declares (the class, its Args, Inputs, Outputs, named input types and provider): module
+   * (relative to the folder, e.g. `./values`) → names, a type's written `type Name`. The generator
+   * writes the export lines of provider/resources/index.ts, provider/index.ts and docs/api.md.
+   */
+  publicExports?: Readonly<Record<string, readonly string[]>>;
+  /** What docs/api.md says of the resource's names beyond the link to its page (a clause). */
+  apiNote?: string;
   /** Where its connection comes from, and so its base class and the plugin's defaults. */
   connection: ConnectionKind;
   /**

@@ -1,6 +1,7 @@
 /**
  * The SDKs `npm run sdk` writes (toolchain/sdk.cjs) from the built package's schema: a Python wheel
- * versioned as the package, and a Go SDK with its own go.mod that compiles; and the build of their
+ * and sdist versioned as the package, a Go SDK with its own go.mod that compiles, and the Node.js
+ * SDK packed as an npm tarball; `--language` refusing what it does not build; and the build of their
  * generator (toolchain/sdkgen.cjs): found in its cache, a clear failure without Go. (The generator
  * itself is built here when the cache lacks it: about a minute, once.)
  */
@@ -53,6 +54,41 @@ it("builds a Python wheel versioned as the package, naming the plugin at that ve
   );
   expect(listed.status).toBe(0);
   expect(JSON.parse(listed.stdout)).toEqual({ resource: true, name: "arcgis-admin", version });
+});
+
+it("builds a Python sdist versioned as the package, holding pulumi-plugin.json", () => {
+  expect(path.basename(written.sdist!)).toBe(`pulumi_arcgis_admin-${version}.tar.gz`);
+  const listed = spawnSync("tar", ["-tzf", written.sdist!], { encoding: "utf8" });
+  expect(listed.status).toBe(0);
+  expect(listed.stdout).toContain(
+    `pulumi_arcgis_admin-${version}/pulumi_arcgis_admin/pulumi-plugin.json`,
+  );
+});
+
+it("packs the Node.js SDK the schema names as an npm tarball, compiled, naming the plugin", () => {
+  expect(path.basename(written.nodejsTarball!)).toBe(`pulumi-arcgis-admin-sdk-${version}.tgz`);
+  const manifest = spawnSync("tar", ["-xzOf", written.nodejsTarball!, "package/package.json"], {
+    encoding: "utf8",
+  });
+  expect(manifest.status).toBe(0);
+  expect(JSON.parse(manifest.stdout)).toMatchObject({
+    name: "pulumi-arcgis-admin-sdk",
+    version,
+    pulumi: { resource: true, name: "arcgis-admin", version },
+  });
+  const files = spawnSync("tar", ["-tzf", written.nodejsTarball!], { encoding: "utf8" }).stdout;
+  expect(files).toContain("package/index.js");
+  expect(files).toContain("package/index.d.ts");
+});
+
+it("refuses a --language it does not build, naming those it does", () => {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(REPO_ROOT, "toolchain", "sdk.cjs"), "--language", "java"],
+    { encoding: "utf8" },
+  );
+  expect(result.status).toBe(2);
+  expect(result.stderr).toContain("Unknown --language java: python, go, nodejs.");
 });
 
 it("writes a Go SDK with its own go.mod on Pulumi's Go SDK at the generator's version, which compiles", () => {

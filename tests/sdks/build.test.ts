@@ -102,6 +102,49 @@ it("writes a Go SDK with its own go.mod on Pulumi's Go SDK at the generator's ve
   expect(plugin).toEqual({ resource: true, name: "arcgis-admin", version });
 });
 
+it("builds a Go program on the Go SDK, with the go.mod lines docs/plugin.md gives", () => {
+  // No Go program runs through the engine: Pulumi's Go language host is not on the Go module proxy.
+  const dir = tempDir("arcgis-go-program-");
+  fs.writeFileSync(
+    path.join(dir, "main.go"),
+    [
+      "package main",
+      "",
+      "import (",
+      '\tarcgisadmin "github.com/pulumi-arcgis-admin/sdk/go/arcgisadmin"',
+      '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+      ")",
+      "",
+      "func main() {",
+      "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+      '\t\tsite, err := arcgisadmin.NewSite(ctx, "site", &arcgisadmin.SiteArgs{})',
+      "\t\tif err != nil {",
+      "\t\t\treturn err",
+      "\t\t}",
+      '\t\tctx.Export("adminUrl", site.AdminUrl)',
+      "\t\treturn nil",
+      "\t})",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  const go = (...args: string[]) => {
+    const result = spawnSync("go", args, { cwd: dir, encoding: "utf8" });
+    expect([args.join(" "), result.status, result.stderr]).toEqual([args.join(" "), 0, ""]);
+  };
+  go("mod", "init", "example.com/sites");
+  go(
+    "mod",
+    "edit",
+    `-require=${sdk.GO_MODULE}@v0.0.0`,
+    `-replace=${sdk.GO_MODULE}=${written.goDir!}`,
+  );
+  const tidy = spawnSync("go", ["mod", "tidy"], { cwd: dir, encoding: "utf8" });
+  expect(tidy.status).toBe(0);
+  go("build", "-o", path.join(dir, "sites"), ".");
+  expect(fs.existsSync(path.join(dir, "sites"))).toBe(true);
+}, 600_000);
+
 it("finds the generator in its cache and builds nothing, without asking for Go", async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: "/nonexistent" };
   delete env.GOROOT;

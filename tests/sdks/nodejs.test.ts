@@ -128,9 +128,11 @@ it("pulumi import prints TypeScript for the SDK; as the program, up changes noth
   ]);
   expect(said).not.toMatch(/GenerateProgram not implemented/);
   const generated = fs.readFileSync(out, "utf8");
-  expect(generated).toMatch(/import \* as (\w+) from "pulumi-arcgis-admin-sdk";/);
-  expect(generated).toMatch(/new \w+\.Site\("site", \{/);
+  // As docs/import.md shows it.
+  expect(generated).toContain('import * as arcgis_admin from "pulumi-arcgis-admin-sdk";');
+  expect(generated).toContain('new arcgis_admin.Site("site", {');
   expect(generated).toContain(`adminUrl: "${emu.adminUrl}"`);
+  expect(generated).toContain('serverType: "mission-server"');
   // The credentials and the CA come from the stack config at every run, never from the code.
   expect(generated).not.toMatch(/password|username|caCert|BEGIN CERTIFICATE/i);
   const imported = stateResources(await project!.exportState()).find((r) =>

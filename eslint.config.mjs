@@ -10,6 +10,8 @@ export default tseslint.config(
       "**/node_modules/**",
       "coverage/**",
       ".pulumi-state/**",
+      // `npm run sdk`'s generated SDKs (git-ignored).
+      "sdk/**",
       // JavaScript other than the scripts and the configs: fixtures and programs run as they are.
       "{bench,examples,tests,tools,provider,emulator}/**/*.{js,mjs,cjs}",
       // ...but the code generator is a script like those of scripts/.

@@ -2,7 +2,8 @@
  * Jest's own order, except for suites it has no timing of (a fresh clone, a new file): those that
  * drive the Pulumi CLI or the benchmark start first, so that a minute-long suite does not start
  * last on an otherwise idle machine. Jest orders untimed suites by file size alone, and several
- * of the longest suites are short files.
+ * of the longest suites are short files. The suites of LAST_FOLDERS (the SDKs' builds and programs)
+ * run after all the others, whatever their timing.
  */
 "use strict";
 const Sequencer = require("@jest/test-sequencer").default;
@@ -15,6 +16,14 @@ const SLOW_FOLDERS = [
   "/tests/python-api/",
   "/tests/engine/",
 ];
+
+/** Folders whose suites run last. */
+const LAST_FOLDERS = ["/tests/sdks/"];
+
+/** @param {{ path: string }} test */
+function isLast(test) {
+  return LAST_FOLDERS.some((folder) => test.path.replace(/\\/g, "/").includes(folder));
+}
 
 /** @param {{ path: string }} test */
 function rank(test) {
@@ -32,7 +41,8 @@ class SlowFirstSequencer extends Sequencer {
     const timed = rest.filter((t) => t.duration != null);
     // Array.prototype.sort is stable: within a folder, Jest's size order stays.
     untimed.sort((a, b) => rank(a) - rank(b));
-    return [...failed, ...untimed, ...timed];
+    const ordered = [...failed, ...untimed, ...timed];
+    return [...ordered.filter((t) => !isLast(t)), ...ordered.filter(isLast)];
   }
 }
 

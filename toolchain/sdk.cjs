@@ -3,21 +3,28 @@
 "use strict";
 /**
  * `npm run sdk`: writes the provider plugin's SDKs from its schema into `sdk/` (git-ignored;
- * nothing generated is committed):
+ * nothing generated is committed), each as the artifact its language installs:
  *
  * - `sdk/schema.json`: the package schema, from the built package (dist/provider/plugin/schema.js,
  *   what `pulumi package get-schema` gets from the plugin);
- * - `sdk/python/`: the Python SDK (package `pulumi_arcgis_admin`), and its wheel in `sdk/dist/`
- *   (`pip install sdk/dist/pulumi_arcgis_admin-<version>-py3-none-any.whl`);
+ * - `sdk/python/`: the Python SDK (package `pulumi_arcgis_admin`), its wheel and its sdist in
+ *   `sdk/dist/` (`pip install sdk/dist/pulumi_arcgis_admin-<version>-py3-none-any.whl`);
  * - `sdk/go/`: the Go SDK, module `github.com/pulumi-arcgis-admin/sdk/go` with its own go.mod
- *   (requiring Pulumi's Go SDK at the generator's version), checked with `go build ./...`.
+ *   (requiring Pulumi's Go SDK at the generator's version), checked with `go build ./...`;
+ * - `sdk/nodejs/`: the Node.js SDK the schema names (`pulumi-arcgis-admin-sdk`), compiled into
+ *   `sdk/nodejs/bin/` and packed as `sdk/dist/pulumi-arcgis-admin-sdk-<version>.tgz`.
  *
- * Usage: node toolchain/sdk.cjs [--language python|go] [--out <folder>] (after `npm run build`;
- *   `npm run sdk` builds first).
+ * Each names the plugin at the package's version (pulumi-plugin.json, package.json's `pulumi`):
+ * the engine runs that version of the plugin for its resources.
+ *
+ * Usage: node toolchain/sdk.cjs [--language python|go|nodejs]... [--out <folder>] (after
+ *   `npm run build`; `npm run sdk` builds first).
  *
  * The generator is toolchain/sdkgen (Pulumi's code generators at the engine's version), built by
- * sdkgen.cjs; the wheel is built with the virtualenv of python-sdk.cjs (setuptools
- * and wheel, no download), the Go SDK's dependencies come from the Go module proxy.
+ * sdkgen.cjs; the wheel and the sdist are built with the virtualenv of python-sdk.cjs (setuptools
+ * and wheel, no download); the Node.js SDK is compiled with this repository's TypeScript against
+ * its `@pulumi/pulumi` and packed with npm (no download); the Go SDK's dependencies come from the
+ * Go module proxy.
  */
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -34,6 +41,9 @@ const REPO_ROOT = path.resolve(__dirname, "..");
 const GO_MODULE = "github.com/pulumi-arcgis-admin/sdk/go";
 /** Pulumi's Go SDK, which the generated Go SDK requires. */
 const PULUMI_GO_SDK = "github.com/pulumi/pulumi/sdk/v3";
+/** The languages `--language` takes, in the order they are written. */
+const LANGUAGES = /** @type {const} */ (["python", "go", "nodejs"]);
+/** @typedef {typeof LANGUAGES[number]} Language */
 
 /**
  * `require`, its result typed `unknown`: the caller states what it expects of the module.
@@ -83,7 +93,7 @@ function mustRun(command, args, { cwd, env = process.env, what }) {
  * Writes one language's SDK from a schema file into `out` (emptied first).
  *
  * @param {string} sdkgen the generator's binary
- * @param {"python" | "go"} language
+ * @param {Language} language
  * @param {string} schemaFile
  * @param {string} out
  */
@@ -133,6 +143,90 @@ function buildWheel(python, sdkDir, dist) {
 }
 
 /**
+ * Builds the sdist (source archive) of a generated Python SDK into `dist` with setuptools of the
+ * virtualenv (what `python -m build --sdist` runs, without the download of an isolated build).
+ * Returns the archive's path.
+ *
+ * @param {string} python the virtualenv's python (python-sdk.cjs)
+ * @param {string} sdkDir the generated SDK (holding pyproject.toml)
+ * @param {string} dist
+ */
+function buildSdist(python, sdkDir, dist) {
+  fs.mkdirSync(dist, { recursive: true });
+  for (const old of fs.readdirSync(dist)) {
+    if (/^pulumi_arcgis_admin-.*\.tar\.gz$/.test(old)) fs.rmSync(path.join(dist, old));
+  }
+  const name = mustRun(
+    python,
+    [
+      "-c",
+      "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))",
+      dist,
+    ],
+    { cwd: sdkDir, what: "Building the Python SDK's sdist" },
+  )
+    .trim()
+    .split("\n")
+    .pop();
+  fs.rmSync(path.join(sdkDir, "pulumi_arcgis_admin.egg-info"), { recursive: true, force: true });
+  const sdist = path.join(dist, name ?? "");
+  if (name === undefined || !fs.existsSync(sdist)) {
+    throw new ToolchainError(`setuptools wrote no sdist into ${dist}.`);
+  }
+  return sdist;
+}
+
+/**
+ * Compiles a generated Node.js SDK with this repository's TypeScript, against its `@pulumi/pulumi`
+ * and `@types/node` (a `node_modules` link in the SDK's folder while it compiles), into `bin/`, as
+ * Pulumi's providers publish theirs: the compiled files with package.json, README and LICENSE.
+ * Then packs that folder with npm into `dist`. Returns the tarball's path.
+ *
+ * @param {string} sdkDir the generated SDK (holding package.json and tsconfig.json)
+ * @param {string} dist
+ * @param {string} packageDir the folder whose node_modules holds typescript and @pulumi/pulumi
+ * @param {NodeJS.ProcessEnv} env
+ */
+function packNodejs(sdkDir, dist, packageDir, env) {
+  const modules = path.join(packageDir, "node_modules");
+  const tsc = path.join(modules, "typescript", "bin", "tsc");
+  if (!fs.existsSync(tsc) || !fs.existsSync(path.join(modules, "@pulumi", "pulumi"))) {
+    throw new ToolchainError(
+      `The Node.js SDK is compiled with the TypeScript and @pulumi/pulumi of ${modules}, ` +
+        "which has none: run `npm ci` first.",
+    );
+  }
+  const link = path.join(sdkDir, "node_modules");
+  fs.symlinkSync(modules, link, "dir");
+  try {
+    mustRun(process.execPath, [tsc, "-p", sdkDir], {
+      cwd: sdkDir,
+      env,
+      what: "Compiling the Node.js SDK",
+    });
+  } finally {
+    fs.rmSync(link, { force: true });
+  }
+  const bin = path.join(sdkDir, "bin");
+  fs.copyFileSync(path.join(sdkDir, "package.json"), path.join(bin, "package.json"));
+  fs.copyFileSync(path.join(sdkDir, "README.md"), path.join(bin, "README.md"));
+  fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(bin, "LICENSE"));
+  fs.mkdirSync(dist, { recursive: true });
+  /** @type {unknown} */
+  const manifest = JSON.parse(fs.readFileSync(path.join(bin, "package.json"), "utf8"));
+  const { name, version } = /** @type {{name: string, version: string}} */ (manifest);
+  const tarball = path.join(dist, `${name}-${version}.tgz`);
+  fs.rmSync(tarball, { force: true });
+  mustRun(
+    "npm",
+    ["pack", "--silent", "--ignore-scripts", "--offline", "--pack-destination", dist],
+    { cwd: bin, env, what: "Packing the Node.js SDK" },
+  );
+  if (!fs.existsSync(tarball)) throw new ToolchainError(`npm pack wrote no ${tarball}.`);
+  return tarball;
+}
+
+/**
  * Completes a generated Go SDK's go.mod (Pulumi's Go SDK at the generator's version, every
  * dependency resolved through the Go module proxy) and checks that it compiles.
  *
@@ -164,15 +258,22 @@ function completeGoModule(goDir, env = process.env) {
 }
 
 /**
+ * What {@link writeSdks} wrote, for the languages it was asked for.
+ *
+ * @typedef {{schemaFile: string, wheel?: string, sdist?: string, goDir?: string,
+ *   nodejsTarball?: string}} SdkArtifacts
+ */
+
+/**
  * Writes the schema and the SDKs into `out` (see the file's comment).
  *
- * @param {{out?: string, languages?: Array<"python" | "go">, packageDir?: string,
+ * @param {{out?: string, languages?: readonly Language[], packageDir?: string,
  *   log?: (line: string) => void, env?: NodeJS.ProcessEnv}} [options]
- * @returns {Promise<{schemaFile: string, wheel?: string, goDir?: string}>}
+ * @returns {Promise<SdkArtifacts>}
  */
 async function writeSdks({
   out = path.join(REPO_ROOT, "sdk"),
-  languages = ["python", "go"],
+  languages = LANGUAGES,
   packageDir = REPO_ROOT,
   log = (l) => process.stderr.write(`${l}\n`),
   env = process.env,
@@ -183,14 +284,15 @@ async function writeSdks({
   fs.writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
   log(`Schema of ${schema.name} ${schema.version}: ${schemaFile}`);
   const sdkgen = (await ensureSdkgen({ env, log })).bin;
-  /** @type {{schemaFile: string, wheel?: string, goDir?: string}} */
+  /** @type {SdkArtifacts} */
   const result = { schemaFile };
   if (languages.includes("python")) {
     const python = await ensurePythonSdk({ env, log });
     const dir = path.join(out, "python");
     generate(sdkgen, "python", schemaFile, dir);
     result.wheel = buildWheel(python, dir, path.join(out, "dist"));
-    log(`Python SDK: ${dir}; wheel: ${result.wheel}`);
+    result.sdist = buildSdist(python, dir, path.join(out, "dist"));
+    log(`Python SDK: ${dir}; wheel: ${result.wheel}; sdist: ${result.sdist}`);
   }
   if (languages.includes("go")) {
     const dir = path.join(out, "go");
@@ -199,14 +301,23 @@ async function writeSdks({
     log(`Go SDK (module ${GO_MODULE}, compiles): ${dir}`);
     result.goDir = dir;
   }
+  if (languages.includes("nodejs")) {
+    const dir = path.join(out, "nodejs");
+    generate(sdkgen, "nodejs", schemaFile, dir);
+    result.nodejsTarball = packNodejs(dir, path.join(out, "dist"), packageDir, env);
+    log(`Node.js SDK: ${dir}; npm tarball: ${result.nodejsTarball}`);
+  }
   return result;
 }
 
 module.exports = {
   GO_MODULE,
+  LANGUAGES,
   schemaOf,
   generate,
   buildWheel,
+  buildSdist,
+  packNodejs,
   completeGoModule,
   writeSdks,
 };
@@ -215,12 +326,13 @@ command(require.main === module, "sdk", async () => {
   const { values } = parseArgs({
     options: { language: { type: "string", multiple: true }, out: { type: "string" } },
   });
-  const languages = /** @type {Array<"python" | "go">} */ (values.language ?? ["python", "go"]);
-  const unknown = languages.filter((l) => l !== "python" && l !== "go");
+  const asked = values.language ?? [...LANGUAGES];
+  const unknown = asked.filter((l) => !(/** @type {readonly string[]} */ (LANGUAGES).includes(l)));
   if (unknown.length > 0) {
-    process.stderr.write(`Unknown --language ${unknown.join(", ")}: python or go.\n`);
+    process.stderr.write(`Unknown --language ${unknown.join(", ")}: ${LANGUAGES.join(", ")}.\n`);
     process.exit(2);
   }
+  const languages = /** @type {Language[]} */ (asked);
   await writeSdks({
     languages,
     ...(values.out === undefined ? {} : { out: path.resolve(values.out) }),

@@ -1,13 +1,16 @@
 /**
  * The documentation's code cannot rot: every ```ts block of README.md, CHANGELOG.md and docs/*.md is
- * type-checked as a program of its own in a consumer project with the packed package installed
- * (Pulumi's current TypeScript template: nodenext, strict), as a user would paste it.
+ * type-checked as a program of its own in a consumer project with the packed package installed,
+ * and the plugin's Node.js SDK as `npm run sdk -- --language nodejs` packs it (Pulumi's current
+ * TypeScript template: nodenext, strict), as a user would paste it.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { prepareConsumer, type Consumer } from "../../tools/harness/consumer";
 import { REPO_ROOT } from "../../tools/harness/project";
+import { runTempDir } from "../../tools/harness/temp";
+import * as sdk from "../../toolchain/sdk.cjs";
 
 /** A TypeScript block of a page: where it starts, and its text. */
 interface Block {
@@ -46,6 +49,7 @@ const blocks = pages().flatMap((page) =>
 );
 
 let consumer: Consumer;
+let sdkOut: string;
 /** tsc's diagnostics per block file. */
 const diagnostics = new Map<string, string[]>();
 
@@ -54,7 +58,13 @@ function fileOf(block: Block): string {
 }
 
 beforeAll(async () => {
-  consumer = await prepareConsumer();
+  sdkOut = runTempDir("arcgis-docs-sdk-");
+  const { nodejsTarball } = await sdk.writeSdks({
+    out: sdkOut,
+    languages: ["nodejs"],
+    log: () => undefined,
+  });
+  consumer = await prepareConsumer({ tarballs: [nodejsTarball!] });
   for (const block of blocks) {
     // `export {}` makes each block a module of its own: names never clash between blocks.
     fs.writeFileSync(path.join(consumer.dir, fileOf(block)), `${block.code}\nexport {};\n`);
@@ -87,6 +97,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await consumer?.cleanup();
+  if (sdkOut !== undefined) fs.rmSync(sdkOut, { recursive: true, force: true });
 });
 
 it("finds the blocks: README's example and at least one per resource page", () => {

@@ -1,7 +1,7 @@
 /**
  * The order of `npm test`'s suites (tests/sequencer.cjs): on a fresh clone, with no timings yet,
  * the suites that drive the Pulumi CLI or the benchmark start first whatever their file size;
- * once Jest has timings, its own longest-first order holds.
+ * once Jest has timings, its own longest-first order holds; the SDK suites run last.
  */
 import * as fs from "node:fs";
 import { runTempDir } from "../../tools/harness/temp";
@@ -72,5 +72,31 @@ it("with timings, keeps Jest's order: untimed suites first, then the longest fir
     "/repo/tests/real-engine/slow-create.test.ts",
     "/repo/tests/bench/quick.test.ts",
     "/repo/tests/client/large.test.ts",
+  ]);
+});
+
+it("runs the SDK suites (tests/sdks/) last, timed or not", () => {
+  const sizes = {
+    ...SIZES,
+    "/repo/tests/sdks/nodejs.test.ts": 100_000,
+    "/repo/tests/sdks/build.test.ts": 8_000,
+  };
+  const first = new SlowFirstSequencer();
+  const timing = (file: string, ms: number) => ({
+    testFilePath: file,
+    numFailingTests: 0,
+    skipped: false,
+    perfStats: { runtime: ms, start: 0, end: ms },
+  });
+  first.cacheResults(suites(dir, sizes), {
+    testResults: [
+      timing("/repo/tests/sdks/build.test.ts", 200_000),
+      timing("/repo/tests/client/large.test.ts", 2_000),
+    ],
+  });
+  const order = new SlowFirstSequencer().sort(suites(dir, sizes)).map((t) => t.path);
+  expect(order.slice(-2).sort()).toEqual([
+    "/repo/tests/sdks/build.test.ts",
+    "/repo/tests/sdks/nodejs.test.ts",
   ]);
 });

@@ -3,7 +3,8 @@
 /**
  * The Node.js language host beside an engine: a Go program of ours (language-hosts/nodejs/), built
  * once per content of its source into `<project cache>/language-hosts/nodejs-<hash>/`, whose
- * `Run` starts `@pulumi/pulumi/cmd/run` of the program's SDK, as Pulumi's own host does. The
+ * `Run` starts `@pulumi/pulumi/cmd/run` of the program's SDK, as Pulumi's own host does, and whose
+ * `GenerateProgram` (`pulumi import`) writes TypeScript with Pulumi's Node.js code generator. The
  * engine starts a host for every program run; a Go host starts in milliseconds, where one in
  * Node.js first loads grpc-js and the SDK's stubs.
  */
@@ -64,7 +65,9 @@ function buildNodejsHost(env) {
   const what = "the Node.js language host (toolchain/language-hosts/nodejs)";
   // Go 1.21 and later switch to the toolchain go.mod asks for by themselves.
   const go = requireGo({ what, minimum: [1, 21], env });
-  // Synchronous: the engine is looked up synchronously, and this build takes seconds.
+  // Synchronous: the engine is looked up synchronously. The build compiles Pulumi's code generator
+  // (pkg/v3, at the engine's version): long on a first build, short once the engine's build
+  // has filled Go's cache.
   const build = (/** @type {string} */ out) => {
     fs.mkdirSync(out);
     const built = spawnSync(

@@ -3,7 +3,7 @@
 // engine that scripts/engine.cjs builds. It does what `pulumi package gen-sdk` does, without the
 // language hosts that command needs.
 //
-// Usage: sdkgen <python|go> <schema.json> <output folder>
+// Usage: sdkgen <python|go|nodejs> <schema.json> <output folder>
 //
 // The schema may name no other package: every reference is local, so the loader refuses any load.
 package main
@@ -18,6 +18,7 @@ import (
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -54,14 +55,16 @@ func generate(language string, pkg *schema.Package) (map[string][]byte, error) {
 		return python.GeneratePackage(tool, pkg, map[string][]byte{}, noPackages{})
 	case "go":
 		return gogen.GeneratePackage(tool, pkg, map[string]string{})
+	case "nodejs":
+		return nodejs.GeneratePackage(tool, pkg, map[string][]byte{}, nil, false, noPackages{})
 	default:
-		return nil, fmt.Errorf("unknown language %q (python or go)", language)
+		return nil, fmt.Errorf("unknown language %q (python, go or nodejs)", language)
 	}
 }
 
 func run(args []string) error {
 	if len(args) != 3 {
-		return errors.New("usage: sdkgen <python|go> <schema.json> <output folder>")
+		return errors.New("usage: sdkgen <python|go|nodejs> <schema.json> <output folder>")
 	}
 	language, schemaFile, out := args[0], args[1], args[2]
 	text, err := os.ReadFile(schemaFile)

@@ -1,7 +1,7 @@
 /** The `pulumi` CLI run in a project folder as a user types it (examples, READMEs, docs). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { prepareConsumer, type Consumer } from "./consumer";
+import { prepareConsumer, type Consumer, type ConsumerOptions } from "./consumer";
 import { engineEventsOf, secretsMasked, type Diagnostic } from "./engine-events";
 import { run as runCommand } from "./process";
 import { engine, languageHosts, PASSPHRASE, type EngineInfo } from "./real-stack";
@@ -56,12 +56,15 @@ export class CliProject {
     fs.mkdirSync(this.home, { recursive: true });
   }
 
-  /** An example's folder copied into a consumer project, or (none given) a new empty folder there. */
-  static async create(example?: string): Promise<CliProject> {
+  /**
+   * An example's folder copied into a consumer project, or (none given) a new empty folder there;
+   * `consumerOptions` installs more into the consumer project (e.g. a generated SDK's tarball).
+   */
+  static async create(example?: string, consumerOptions?: ConsumerOptions): Promise<CliProject> {
     const [engineInfo, , consumer] = await Promise.all([
       engine(),
       languageHosts(),
-      prepareConsumer(),
+      prepareConsumer(consumerOptions),
     ]);
     const dir = path.join(
       consumer.dir,

@@ -21,6 +21,8 @@ export interface ConsumerOptions {
   source?: PackSource;
   /** Further package folders (test fixtures) to `npm pack` and install. */
   extraPackages?: readonly string[];
+  /** Further packed packages (npm tarballs, e.g. a generated SDK's) to install. */
+  tarballs?: readonly string[];
 }
 
 /** One `newResource` call seen by the mocks of {@link Consumer.runProgram}. */
@@ -95,6 +97,7 @@ export async function prepareConsumer(options: ConsumerOptions = {}): Promise<Co
   const tarballList: string[] = [];
   if (options.includeSelf !== false) tarballList.push(await packRepo(options.source));
   for (const dir of options.extraPackages ?? []) tarballList.push(await packDirectory(dir));
+  tarballList.push(...(options.tarballs ?? []));
 
   const dir = await fsp.realpath(runTempDir("arcgis-consumer-"));
   try {

@@ -1,14 +1,17 @@
 // Command pulumi-language-nodejs is the Node.js language host for an engine built from source:
-// the Go module proxy does not serve Pulumi's own, so scripts/language-hosts.cjs builds this one
+// the Go module proxy does not serve Pulumi's own, so toolchain/language-hosts.cjs builds this one
 // and installs it beside the CLI, where the engine finds Pulumi's. Its Run starts the program the
 // way Pulumi's host does, through `@pulumi/pulumi/cmd/run` of the SDK the program resolves, with
-// the `node` on PATH. With a CLI from Pulumi's installer this program is never used.
+// the `node` on PATH; its GenerateProgram (what `pulumi import` asks for) writes TypeScript with
+// Pulumi's own Node.js code generator, at the engine's version. With a CLI from Pulumi's
+// installer this program is never used.
 //
 // Usage: pulumi-language-nodejs --host-version=V [--logtostderr] [-v=N] [--tracing URL] <engine>
 // (the launcher beside the CLI adds the engine's version; the rest is the engine's).
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +26,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -309,4 +317,49 @@ func nonNilList(keys []string) []string {
 		return []string{}
 	}
 	return keys
+}
+
+// GenerateProgram turns the engine's PCL (what `pulumi import` and `pulumi convert` pass) into a
+// TypeScript program with Pulumi's own Node.js code generator, loading each package's schema
+// through the engine's loader, as Pulumi's Node.js host does.
+func (h *host) GenerateProgram(
+	_ context.Context, req *pulumirpc.GenerateProgramRequest,
+) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+
+	parser := syntax.NewParser()
+	for name, contents := range req.GetSource() {
+		if err := parser.ParseFile(bytes.NewReader([]byte(contents)), name); err != nil {
+			return nil, err
+		}
+		if parser.Diagnostics.HasErrors() {
+			return &pulumirpc.GenerateProgramResponse{
+				Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics),
+			}, nil
+		}
+	}
+	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	if !req.GetStrict() {
+		options = append(options, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), options...)
+	if err != nil {
+		return nil, err
+	}
+	diagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() || program == nil {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: diagnostics}, nil
+	}
+	files, diags, err := nodejs.GenerateProgram(program)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProgramResponse{
+		Source:      files,
+		Diagnostics: append(diagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...),
+	}, nil
 }

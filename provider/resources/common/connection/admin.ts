@@ -135,7 +135,7 @@ function isHeld(error: unknown, message: RegExp): boolean {
  * What the first message of the wait for a server says about stopping it: nothing has been sent.
  * The plugin's Cancel ends the wait at once; Pulumi's dynamic-provider host ignores Cancel, so a
  * TypeScript program's wait runs until `timeouts.serverReadyMs`, and a second Ctrl-C, which ends
- * the CLI at once, leaves the lock and a pending create that the recovery clears.
+ * the CLI at once (it releases the stack's lock), leaves a pending create that the refresh clears.
  */
 function stopNote(serverReadyMs: number): string {
   if (currentRuntime() !== "program") {
@@ -145,8 +145,9 @@ function stopNote(serverReadyMs: number): string {
     `Nothing has been sent to it yet. This wait lasts up to ${formatDuration(serverReadyMs)} ` +
     "(timeouts.serverReadyMs; set it lower to give up sooner). The first Ctrl-C does not stop " +
     "it (Pulumi's dynamic-provider host ignores cancel); pressing Ctrl-C twice stops `pulumi up` " +
-    "at once and is safe while nothing has been sent: then run `pulumi cancel --yes` and " +
-    "`pulumi refresh --clear-pending-creates --yes` before the next `pulumi up`."
+    "at once and is safe while nothing has been sent: then run " +
+    "`pulumi refresh --clear-pending-creates --yes` before the next `pulumi up` (it clears the " +
+    "create the CLI leaves pending)."
   );
 }
 

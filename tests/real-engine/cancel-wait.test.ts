@@ -14,7 +14,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CliProject } from "../../tools/harness/cli-project";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
-import { closeAfterAll, pendingOperations, stack } from "../../tools/harness/killed-run";
+import {
+  clearPendingCreates,
+  closeAfterAll,
+  pendingOperations,
+  stack,
+} from "../../tools/harness/killed-run";
 import { closedPort, closedPortToBindLater } from "../../tools/harness/servers";
 import type { ConfigValue } from "../../tools/harness/stack-types";
 import { until } from "../../tools/harness/until";
@@ -130,14 +135,7 @@ describe("dynamic resources (TypeScript)", () => {
     // What the message names, and nothing more, brings the stack back.
     expect(await pendingOperations(s)).toHaveLength(1);
     // The CLI released its lock: the refresh alone clears the pending create.
-    const refresh = await s.cli([
-      "refresh",
-      "--clear-pending-creates",
-      "--yes",
-      "--skip-preview",
-      "--non-interactive",
-    ]);
-    expect(refresh.code).toBe(0);
+    await clearPendingCreates(s);
     expect(await pendingOperations(s)).toEqual([]);
     const again = await s.run("up", {
       config: { ...config, adminUrl: { value: emu.adminUrl }, siteExtra: { value: "{}" } },

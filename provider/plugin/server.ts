@@ -13,6 +13,7 @@ import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_DEFAULTS } from "../resources/common/connection/resolve";
 import { type EngineLog, loggedTo } from "../resources/common/messages/engine-log";
 import { runAs } from "../resources/common/inputs/sources";
+import { runCancellable } from "../resources/common/pulumi/cancel";
 import {
   isPartialCreate,
   type PartialCreateError,
@@ -238,6 +239,11 @@ export class PluginServer {
   /** Whether the engine can take secrets in answers (it said so in Configure). */
   private engineAcceptsSecrets = false;
   private readonly schema: PackageSchema;
+  /**
+   * Aborted by the engine's Cancel (the first Ctrl-C): every wait in which nothing was sent ends
+   * at once (common/pulumi/cancel.ts); a request already sent is carried to its end.
+   */
+  private readonly cancelled = new AbortController();
 
   /**
    * @param version - the plugin's version, the package's.
@@ -282,8 +288,10 @@ export class PluginServer {
     return (call, callback) => {
       const request = call.request as Req & { getUrn?: () => string };
       const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
-      // Every message of the step is worded for a YAML or Python program (common/inputs/sources.ts).
-      const run = async (): Promise<unknown> => runAs("plugin", () => body(call.request));
+      // Every message of the step is worded for a YAML or Python program (common/inputs/sources.ts),
+      // and the engine's Cancel reaches its waits (common/pulumi/cancel.ts).
+      const run = async (): Promise<unknown> =>
+        runAs("plugin", () => runCancellable(this.cancelled.signal, () => body(call.request)));
       const engine = this.engine;
       (engine === undefined ? run() : loggedTo(engine, urn, run)).then(
         (value) => callback(null, value),
@@ -367,7 +375,10 @@ export class PluginServer {
         resp.setAcceptoutputs(false);
         return resp;
       }),
-      cancel: this.serve(() => new emptyproto.Empty()),
+      cancel: this.serve(() => {
+        this.cancelled.abort();
+        return new emptyproto.Empty();
+      }),
       check: this.serve(async (req: provTypes.CheckRequest) => {
         const resource = this.resourceOf(req.getUrn());
         const olds = (req.getOlds() as Struct | undefined)?.toJavaScript() ?? {};

@@ -14,7 +14,6 @@
  * (quickstart-yaml.test.ts, quickstart-python.test.ts).
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { portalSeed, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { CliProject } from "../../tools/harness/cli-project";
 import { RealStack } from "../../tools/harness/real-stack";
@@ -150,20 +149,10 @@ describe("dynamic resources (TypeScript)", () => {
 
 describe("the plugin (Pulumi YAML)", () => {
   it("files the plain-http warning of `preview --diff` once, under its resource", async () => {
-    project = await CliProject.create();
-    await project.installPlugin();
-    fs.writeFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      [
-        "name: arcgis-messages-yaml",
-        "runtime: yaml",
-        "resources:",
-        "  site:",
-        "    type: arcgis-admin:index:Site",
-        "",
-      ].join("\n"),
-    );
-    await project.mustCli(["stack", "init", "dev"]);
+    project = await CliProject.yaml("arcgis-messages-yaml", [
+      "  site:",
+      "    type: arcgis-admin:index:Site",
+    ]);
     await project.mustCli([
       "config",
       "set-all",

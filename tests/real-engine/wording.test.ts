@@ -167,23 +167,13 @@ async function yamlRun(op: "preview" | "up"): Promise<CliResult & { diagnostics:
 
 describe("the plugin (Pulumi YAML), as the CLI prints it", () => {
   it("a missing password and an untrusted certificate, each once, without Node.js's advice", async () => {
-    project = await CliProject.create();
-    await project.installPlugin();
-    fs.writeFileSync(
-      path.join(project.dir, "Pulumi.yaml"),
-      [
-        "name: arcgis-wording-yaml",
-        "runtime: yaml",
-        "resources:",
-        "  site:",
-        "    type: arcgis-admin:index:Site",
-        "    properties:",
-        `      adminUrl: ${emu.adminUrl}`,
-        "      username: siteadmin",
-        "",
-      ].join("\n"),
-    );
-    await project.mustCli(["stack", "init", "dev"]);
+    project = await CliProject.yaml("arcgis-wording-yaml", [
+      "  site:",
+      "    type: arcgis-admin:index:Site",
+      "    properties:",
+      `      adminUrl: ${emu.adminUrl}`,
+      "      username: siteadmin",
+    ]);
     const missing = await yamlRun("preview");
     const said = (missing.diagnostics ?? [])
       .map((d) => d.message)

@@ -77,6 +77,27 @@ export class CliProject {
   }
 
   /**
+   * A Pulumi YAML program through the plugin: a new project folder with the plugin installed
+   * ({@link installPlugin}), a `Pulumi.yaml` of `name` whose `resources:` section is
+   * `resourceLines` (indented as in the file), and its stack `dev` created.
+   *
+   * @example
+   * ```ts
+   * const project = await CliProject.yaml("my-sites", ["  site:", "    type: arcgis-admin:index:Site"]);
+   * ```
+   */
+  static async yaml(name: string, resourceLines: readonly string[]): Promise<CliProject> {
+    const project = await CliProject.create();
+    await project.installPlugin();
+    fs.writeFileSync(
+      path.join(project.dir, "Pulumi.yaml"),
+      [`name: ${name}`, "runtime: yaml", "resources:", ...resourceLines, ""].join("\n"),
+    );
+    await project.mustCli(["stack", "init", "dev"]);
+    return project;
+  }
+
+  /**
    * A folder of this repository as it is (an example on a fresh clone: the package resolves by
    * name through the link `npm run build` makes). The stack's config file written there is
    * removed by {@link cleanup}.
@@ -147,14 +168,21 @@ export class CliProject {
 
   /**
    * Runs `pulumi <args>` in the project folder, with `input` on stdin (a secret for
-   * `config set --secret`); resolves (never rejects on exit codes).
+   * `config set --secret`); resolves (never rejects on exit codes). `onSpawn` is told the CLI's
+   * process id (e.g. to send it SIGINT, a terminal's Ctrl-C).
    */
-  cli(args: readonly string[], timeoutMs = 120_000, input?: string): Promise<CliResult> {
+  cli(
+    args: readonly string[],
+    timeoutMs = 120_000,
+    input?: string,
+    onSpawn?: (pid: number) => void,
+  ): Promise<CliResult> {
     return runCommand(this.engineInfo.bin, args, {
       cwd: this.dir,
       env: this.env(),
       timeoutMs,
       ...(input === undefined ? {} : { input }),
+      ...(onSpawn === undefined ? {} : { onSpawn }),
     });
   }
 

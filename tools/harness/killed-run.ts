@@ -66,6 +66,11 @@ export async function killedUp(
 export async function recover(s: RealStack): Promise<void> {
   const cancel = await s.cli(["cancel", "--yes"]);
   expect(cancel.code).toBe(0);
+  await clearPendingCreates(s);
+}
+
+/** The recovery's second step: a refresh that drops the pending creates. */
+export async function clearPendingCreates(s: RealStack): Promise<void> {
   const refresh = await s.cli([
     "refresh",
     "--clear-pending-creates",

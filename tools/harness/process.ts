@@ -8,11 +8,20 @@ interface RunResult {
   stderr: string;
 }
 
-/** Runs a command to completion, killing it after `timeoutMs`; never rejects on exit codes. */
+/**
+ * Runs a command to completion, killing it after `timeoutMs`; never rejects on exit codes.
+ * `onSpawn` is told the process id (e.g. to signal it while it runs).
+ */
 export function run(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; input?: string },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    input?: string;
+    onSpawn?: (pid: number) => void;
+  },
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -23,6 +32,7 @@ export function run(
       shell: process.platform === "win32" && command === "npm",
     });
     child.stdin?.end(options.input);
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = "";
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

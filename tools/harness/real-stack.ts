@@ -171,6 +171,7 @@ export class RealStack {
       let stderr = "";
       let partial = "";
       let aborted = false;
+      let abortedTwice = false;
       const lines: RunResult["lines"] = [];
       child.stdout!.setEncoding("utf8").on("data", (c: string) => {
         stdout += c;
@@ -180,6 +181,12 @@ export class RealStack {
         if (!aborted && options.abortOnText !== undefined && stdout.includes(options.abortOnText)) {
           aborted = true;
           child.kill("SIGINT");
+        }
+        if (aborted && options.abortTwice === true && !abortedTwice) {
+          if (stdout.includes("received; cancelling")) {
+            abortedTwice = true;
+            child.kill("SIGINT");
+          }
         }
       });
       child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));

@@ -25,6 +25,11 @@ export interface RunOptions {
   };
   /** Send the CLI SIGINT (Ctrl-C) once it has printed this text. */
   abortOnText?: string;
+  /**
+   * After {@link abortOnText}'s SIGINT, send a second one once the CLI says it is cancelling
+   * (Ctrl-C pressed twice: the CLI then ends at once).
+   */
+  abortTwice?: boolean;
   timeoutMs?: number;
   /** Another engine root than the built engine's (e.g. a `pulumi` that records its commands). */
   engineRoot?: string;

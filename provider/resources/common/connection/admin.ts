@@ -18,8 +18,10 @@ import {
   type TransportOptions,
   waitForServer,
 } from "../../../client";
+import { currentRuntime } from "../inputs/sources";
 import { logInfo } from "../messages/log";
-import { ProgressReporter } from "../messages/progress";
+import { formatDuration, ProgressReporter } from "../messages/progress";
+import { cancelSignal } from "../pulumi/cancel";
 import { transportFor } from "./tls";
 import { endSentence } from "../../../sentence";
 
@@ -130,6 +132,26 @@ function isHeld(error: unknown, message: RegExp): boolean {
 }
 
 /**
+ * What the first message of the wait for a server says about stopping it: nothing has been sent.
+ * The plugin's Cancel ends the wait at once; Pulumi's dynamic-provider host ignores Cancel, so a
+ * TypeScript program's wait runs until `timeouts.serverReadyMs`, and a second Ctrl-C, which ends
+ * the CLI at once (it releases the stack's lock), leaves a pending create that the refresh clears.
+ */
+function stopNote(serverReadyMs: number): string {
+  if (currentRuntime() !== "program") {
+    return "Nothing has been sent to it yet: Ctrl-C stops this wait at once.";
+  }
+  return (
+    `Nothing has been sent to it yet. This wait lasts up to ${formatDuration(serverReadyMs)} ` +
+    "(timeouts.serverReadyMs; set it lower to give up sooner). The first Ctrl-C does not stop " +
+    "it (Pulumi's dynamic-provider host ignores cancel); pressing Ctrl-C twice stops `pulumi up` " +
+    "at once and is safe while nothing has been sent: then run " +
+    "`pulumi refresh --clear-pending-creates --yes` before the next `pulumi up` (it clears the " +
+    "create the CLI leaves pending)."
+  );
+}
+
+/**
  * Waits until the server's admin root answers at all (a fresh install can take minutes), bounded
  * by `timeouts.serverReadyMs`, with progress in Pulumi's log; a timeout says what to check. Only a
  * server that is not answering yet is waited for: what waiting cannot fix ends the wait at once
@@ -150,8 +172,17 @@ export async function waitUntilAnswering(
   const progress = new ProgressReporter(
     `${target.adminUrl} to answer`,
     target.timeouts.serverReadyMs,
+    undefined,
+    stopNote(target.timeouts.serverReadyMs),
   );
-  const transport = transportFor(target.adminUrl, target.tls);
+  // The plugin's Cancel ends the looks and the pauses between them: nothing is sent to change
+  // anything until the server answers.
+  const signal = cancelSignal();
+  const transport = transportFor(
+    target.adminUrl,
+    target.tls,
+    signal === undefined ? {} : { signal },
+  );
   const probe = { ...transport, timeouts: { connectMs: 10_000, headersMs: 30_000 } };
   // Beside the first look, so that a server that answers at once costs no extra round trip.
   const early = productEvidence(target.adminUrl, target.serverType, probe);
@@ -160,6 +191,7 @@ export async function waitUntilAnswering(
       deadline: Date.now() + target.timeouts.serverReadyMs,
       pollIntervalMs,
       onStatus: (s) => progress.tick(s.detail),
+      signal,
     });
     // Before anything is sent: createNewSite or joinSite in another product's dialect would be
     // refused or misread.
@@ -175,6 +207,15 @@ export async function waitUntilAnswering(
     }
     return status;
   } catch (error) {
+    if (signal?.aborted === true && isArcGISRequestError(error) && error.code === "ABORTED") {
+      throw new Error(
+        `Cancelled while waiting for ${target.adminUrl} to answer ` +
+          `(${formatDuration(progress.elapsed())}): nothing was sent to it, and nothing was ` +
+          "created. Run `pulumi up` again once the server answers (check that it is running " +
+          "and that adminUrl is right).",
+        { cause: error },
+      );
+    }
     if (!isArcGISRequestError(error) || error.code !== "TIMEOUT") throw error;
     throw new Error(
       `${target.adminUrl} was not ready within timeouts.serverReadyMs ` +

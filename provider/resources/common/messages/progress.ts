@@ -22,11 +22,13 @@ export class ProgressReporter {
    * @param what - what is being waited for, e.g. "site creation on https://host/arcgis/admin".
    * @param limitMs - how long the wait may take in total.
    * @param everyMs - minimum interval between two messages.
+   * @param firstNote - said after the first message only (e.g. what stops the wait).
    */
   constructor(
     private readonly what: string,
     private readonly limitMs: number,
     private readonly everyMs = 15_000,
+    private readonly firstNote?: string,
   ) {}
 
   /** Milliseconds since the wait started. */
@@ -57,9 +59,10 @@ export class ProgressReporter {
   tick(state: string): void {
     const now = Date.now();
     if (now - this.lastReport < this.everyMs) return;
+    const note = this.lastReport === 0 && this.firstNote !== undefined ? ` ${this.firstNote}` : "";
     this.lastReport = now;
     logInfo(
-      `Waiting for ${this.what}: ${state} (${formatDuration(this.elapsed())} of at most ${formatDuration(this.limitMs)})`,
+      `Waiting for ${this.what}: ${state} (${formatDuration(this.elapsed())} of at most ${formatDuration(this.limitMs)})${note}`,
     );
   }
 }

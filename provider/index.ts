@@ -76,6 +76,13 @@ export {
   type ServerCertificateOutputs,
   type CaCertificate,
   serverCertificateProvider,
+  SecuritySettings,
+  type SecuritySettingsArgs,
+  type SecuritySettingsInputs,
+  type SecuritySettingsOutputs,
+  type ReportedSecuritySettings,
+  type TlsProtocol,
+  securitySettingsProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
   type ServerResourceArgs,

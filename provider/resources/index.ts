@@ -57,6 +57,13 @@ export {
   type ServerCertificateOutputs,
 } from "./server-certificate/generated";
 export { serverCertificateProvider } from "./server-certificate/generated";
+export { SecuritySettings, type SecuritySettingsArgs } from "./security-settings/generated";
+export {
+  type SecuritySettingsInputs,
+  type SecuritySettingsOutputs,
+} from "./security-settings/generated";
+export { type ReportedSecuritySettings, type TlsProtocol } from "./security-settings/values";
+export { securitySettingsProvider } from "./security-settings/generated";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
 export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";
 export { type PortalConnectionArgs, PortalResource } from "./common/base/portal-resource";

@@ -39,7 +39,7 @@ export interface KeptInputs extends AdminTarget {
 }
 
 /** A resource that keeps settings: what it names, the rest is the one rule's. */
-export interface KeptSettings<I extends KeptInputs> extends KeptServer {
+export interface KeptSettings<I extends KeptInputs> extends KeptServer<I> {
   /**
    * Its frame (from its definition): the input rules that parse inputs and outputs read back as
    * inputs; the diff compares its inputs and replaces on those it marks `replaces`.

@@ -119,6 +119,9 @@ export const implementation = keptSettings<SecuritySettingsInputs>({
   declared: declaredFields<SecuritySettingsInputs>(MANAGED_SECURITY_FIELDS),
   // A field the server no longer reports keeps its declared value.
   asInputs: (settings) => settings,
+  declarable: (value) =>
+    typeof value === "boolean" ||
+    (Array.isArray(value) && value.every((entry) => typeof entry === "string")),
   read: readSecurity,
   send: (session, change) => sendSecurity(session, change),
   // The web server restarts after a change (DSC's ArcGIS_Server_TLS, Chef's

@@ -111,10 +111,9 @@ describe("check() refuses before anything is sent", () => {
 
 describe("on a server", () => {
   let emu: TestEmulator;
-  let session: AdminSession;
   afterEach(() => emu.close());
   const start = async (options: Record<string, unknown> = {}) => {
-    ({ emu, session } = await startTestSite(PASSWORD, { serverType: "arcgis-server", ...options }));
+    ({ emu } = await startTestSite(PASSWORD, { serverType: "arcgis-server", ...options }));
   };
   const inputs = async (settings: Record<string, unknown>) => {
     const result = await security.check(

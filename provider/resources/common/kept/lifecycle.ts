@@ -71,7 +71,7 @@ export interface KeptSettings<I extends KeptInputs> extends KeptServer<I> {
    * Whether a value the server reports can be recorded as a declared one at a refresh; by default
    * a string, number or boolean (SecuritySettings' lists too).
    */
-  declarable?(value: unknown): boolean;
+  declarable?: (value: unknown) => boolean;
   /** What the `server` output holds of what the server reports; by default the declared ones. */
   serverView?(declared: Settings, reported: Settings): Settings;
   /**

@@ -19,10 +19,7 @@ import {
   getLogSettings,
   getSecurityConfig,
   getSystemProperties,
-  securityConfigAsRead,
-  updateSecurityConfig,
   updateSystemProperties,
-  waitForServer,
   type AdminSession,
   type ServerType,
 } from "../../provider/client";
@@ -39,6 +36,7 @@ import { withOperationLogger } from "../../provider/resources/common/messages/op
 import type { ResourceImplementation } from "../../provider/resources/common/pulumi/lazy-provider";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { setSecurityConfig } from "../../tools/harness/security-config";
 
 const PASSWORD = "kept-Password-1";
 
@@ -138,23 +136,7 @@ const KEPT: Kept[] = [
       const config = await getSecurityConfig(session);
       return { ...securityView(config), allowedAdminAccessIPs: config.allowedAdminAccessIPs };
     },
-    set: async (session, settings) => {
-      const read = securityConfigAsRead(await getSecurityConfig(session));
-      const list = (key: string) =>
-        Object.hasOwn(settings, key) ? (settings[key] as string[]).join(",") : undefined;
-      await updateSecurityConfig(session, {
-        ...read,
-        cipherSuites: list("cipherSuites") ?? read.cipherSuites,
-        httpsProtocols: list("tlsProtocols") ?? read.httpsProtocols,
-        allowedAdminAccessIPs:
-          (settings.allowedAdminAccessIPs as string | undefined) ?? read.allowedAdminAccessIPs,
-      });
-      // ArcGIS Server's web server restarts after the change: wait, as DSC and Chef do.
-      await waitForServer(session.rootUrl, session.transport, {
-        deadline: Date.now() + 60_000,
-        pollIntervalMs: 50,
-      });
-    },
+    set: (session, settings) => setSecurityConfig(session, settings),
     // Each list keeps a TLS 1.2 and a TLS 1.3 suite, so every protocol set below has one.
     key: "cipherSuites",
     values: [

@@ -20,9 +20,13 @@ export type TlsProtocol = (typeof TLS_PROTOCOLS)[number];
  * order).
  */
 export interface ReportedSecuritySettings {
+  /** HTTPS only: `sslEnabled` true and `httpEnabled` false. */
   httpsOnly?: boolean;
+  /** HTTP Strict Transport Security (`HSTSEnabled`). */
   hstsEnabled?: boolean;
+  /** The TLS protocols (`httpsProtocols`), oldest first. */
   tlsProtocols?: string[];
+  /** The cipher suites (`cipherSuites`), IANA names in the server's order. */
   cipherSuites?: string[];
 }
 

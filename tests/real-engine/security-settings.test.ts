@@ -9,6 +9,7 @@
  * destroy. The rule's cases one by one: tests/resources/kept-settings.test.ts; the refusals and
  * the federation's fields: tests/resources/security-settings.test.ts.
  */
+import * as path from "node:path";
 import {
   type AdminSession,
   createAdminSession,
@@ -93,16 +94,27 @@ function said(result: RunResult): string {
   return (result.diagnostics ?? []).map((d) => d.message).join("\n");
 }
 
-it("preview refuses HTTPS only while adminUrl is http://, naming the field, and sends no request", async () => {
-  const { emu } = await server({ serverType: "arcgis-server", tls: false });
-  const s = await stack("security-lockout", "security-settings-program.cjs");
-  const before = emu.requestLog().length;
-  const preview = await s.run("preview", { config: config(emu, { httpsOnly: true }) });
-  expect(preview.ok).toBe(false);
-  expect(said(preview)).toMatch(
-    /httpsOnly.*adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is http:\/\/.*point adminUrl at the server's https:\/\/ address first/s,
-  );
-  expect(emu.requestLog().slice(before)).toEqual([]);
+describe.each([
+  ["the dynamic path", false],
+  ["the provider plugin", true],
+] as const)("%s", (_path, viaPlugin) => {
+  it("preview refuses HTTPS only while adminUrl is http://, naming the field, and sends no request", async () => {
+    const { emu } = await server({ serverType: "arcgis-server", tls: false });
+    const s = await stack(`security-lockout-${String(viaPlugin)}`, "security-settings-program.cjs");
+    // The engine finds the plugin on PATH: the launcher of the installed package.
+    const bin = path.join(s.consumer.dir, "node_modules", "pulumi-arcgis-admin", "bin");
+    const env = viaPlugin ? { PATH: [bin, process.env.PATH].join(path.delimiter) } : {};
+    const before = emu.requestLog().length;
+    const preview = await s.run("preview", {
+      config: { ...config(emu, { httpsOnly: true }), viaPlugin: { value: String(viaPlugin) } },
+      env,
+    });
+    expect(preview.ok).toBe(false);
+    expect(said(preview)).toMatch(
+      /httpsOnly.*adminUrl http:\/\/127\.0\.0\.1:\d+\/arcgis\/admin is http:\/\/.*point adminUrl at the server's https:\/\/ address first/s,
+    );
+    expect(emu.requestLog().slice(before)).toEqual([]);
+  });
 });
 
 it("up, up again, another spelling of adminUrl, drift, refresh and destroy: only what the server still holds as written is restored", async () => {

@@ -10,6 +10,7 @@ export * from "./products";
 export * from "./response";
 export * from "./retry";
 export * from "./dispatcher";
+export * from "./tls-versions";
 export * from "./request";
 export * from "./transport-error";
 export * from "./readiness";

@@ -103,6 +103,7 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
   Collaboration: ["password", "token"],
   Federation: ["password", "token", "serverPassword"],
   ServerCertificate: ["password", "pkcs12", "certPassword"],
+  SecuritySettings: ["password"],
 };
 
 /** The differences between a resource's schema inputs and its zod schema, one line each. */
@@ -139,6 +140,7 @@ describe("the plugin's package schema", () => {
         "Collaboration",
         "Federation",
         "LogSettings",
+        "SecuritySettings",
         "ServerCertificate",
         "Site",
         "SiteExport",

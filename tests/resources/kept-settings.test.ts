@@ -17,6 +17,7 @@ import {
   editLogSettings,
   exportSite,
   getLogSettings,
+  getSecurityConfig,
   getSystemProperties,
   updateSystemProperties,
   type AdminSession,
@@ -25,12 +26,17 @@ import {
 import { ledgerAfter, restorePlan, leftMessage } from "../../provider/resources/common/kept/ledger";
 import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
 import { implementation as systemProperties } from "../../provider/resources/system-properties/lifecycle";
+import {
+  implementation as securitySettings,
+  securityView,
+} from "../../provider/resources/security-settings/lifecycle";
 import { importer as logSettingsImporter } from "../../provider/resources/log-settings/import";
 import { parseImportId } from "../../provider/resources/common/pulumi/importer";
 import { withOperationLogger } from "../../provider/resources/common/messages/operation-log";
 import type { ResourceImplementation } from "../../provider/resources/common/pulumi/lazy-provider";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
+import { setSecurityConfig } from "../../tools/harness/security-config";
 
 const PASSWORD = "kept-Password-1";
 
@@ -113,6 +119,34 @@ const KEPT: Kept[] = [
     ],
     second: ["javaExtsBeginPort", 11000, 12000, 13000],
     undeclared: ["localTempFolder", "/tmp/arcgis", "/tmp/elsewhere"],
+  },
+  {
+    name: "SecuritySettings",
+    what: "security settings",
+    implementation: securitySettings,
+    outputs: {
+      previous: "previousSettings",
+      written: "writtenSettings",
+      server: "serverSecuritySettings",
+    },
+    write: "/security/config/update",
+    declare: (settings) => settings,
+    // The managed settings, and a field of the configuration it never declares.
+    get: async (session) => {
+      const config = await getSecurityConfig(session);
+      return { ...securityView(config), allowedAdminAccessIPs: config.allowedAdminAccessIPs };
+    },
+    set: (session, settings) => setSecurityConfig(session, settings),
+    // Each list keeps a TLS 1.2 and a TLS 1.3 suite, so every protocol set below has one.
+    key: "cipherSuites",
+    values: [
+      ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_AES_128_GCM_SHA256"],
+      ["TLS_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"],
+      ["TLS_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256"],
+      ["TLS_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"],
+    ],
+    second: ["tlsProtocols", ["TLSv1.2"], ["TLSv1.2", "TLSv1.3"], ["TLSv1.3"]],
+    undeclared: ["allowedAdminAccessIPs", "", "10.0.0.1"],
   },
 ];
 
@@ -268,7 +302,7 @@ describe.each(KEPT.flatMap((kept) => SERVER_TYPES.map((serverType) => ({ ...kept
       const updated = (await impl.update(created.id, created.outs, changed)).outs!;
       expect(updated).toMatchObject(kept.declare({ [kept.key]: NEXT }));
       expect(updated[kept.outputs.previous]).toEqual(created.outs[kept.outputs.previous]);
-      expect((await kept.get(state.session))[kept.key]).toBe(NEXT);
+      expect((await kept.get(state.session))[kept.key]).toEqual(NEXT);
 
       await kept.set(state.session, { [kept.key]: OPERATOR });
       const refreshed = await impl.read(created.id, updated);
@@ -291,7 +325,7 @@ describe.each(KEPT.flatMap((kept) => SERVER_TYPES.map((serverType) => ({ ...kept
       const before = writes();
       await impl.delete(id, outs);
       expect(writes()).toBe(before);
-      expect((await kept.get(state.session))[kept.key]).toBe(STACK);
+      expect((await kept.get(state.session))[kept.key]).toEqual(STACK);
     });
 
     it("restoreOnDestroy puts back, in one write, only the declared settings the server still holds as written, and leaves every other one", async () => {
@@ -340,7 +374,7 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
     // The refresh records the operator's value as the declared one, and not as the stack's.
     expect(refreshed.props![writtenKey]).toEqual(outs[writtenKey]);
     const destroy = await said(() => impl.delete(id, refreshed.props));
-    expect(await get()).toBe(OPERATOR);
+    expect(await get()).toEqual(OPERATOR);
     expect(destroy.lines.join("\n")).toContain("someone else changed it since");
   });
 
@@ -348,16 +382,16 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
     const { id, outs } = await impl.create(await inputs(STACK));
     await set(OPERATOR);
     await impl.delete(id, outs);
-    expect(await get()).toBe(OPERATOR);
+    expect(await get()).toEqual(OPERATOR);
   });
 
   it("a value still as the stack wrote it, after a refresh and an update: restored to the one before the stack", async () => {
     const created = await impl.create(await inputs(STACK));
     const refreshed = await impl.read(created.id, created.outs);
     const updated = await impl.update(created.id, refreshed.props, await inputs(NEXT));
-    expect(await get()).toBe(NEXT);
+    expect(await get()).toEqual(NEXT);
     const destroy = await said(() => impl.delete(created.id, updated.outs));
-    expect(await get()).toBe(BEFORE);
+    expect(await get()).toEqual(BEFORE);
     expect(destroy.lines.join("\n")).toContain(
       `info: Restored ${kept.key} of the ${kept.what} of ${state.adminUrl}`,
     );
@@ -374,7 +408,7 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
     expect(created.result.outs[writtenKey]).toEqual({});
     const destroy = await said(() => impl.delete(created.result.id, created.result.outs));
     expect(writes()).toBe(before);
-    expect(await get()).toBe(STACK);
+    expect(await get()).toEqual(STACK);
     expect(destroy.lines.join("\n")).toContain("this stack has no record of writing it");
   });
 
@@ -382,7 +416,7 @@ describe.each(KEPT)("$name with restoreOnDestroy", (kept) => {
     const { id, outs } = await impl.create(await inputs(STACK));
     const { [writtenKey]: _written, ...older } = outs as Record<string, unknown>;
     const destroy = await said(() => impl.delete(id, older));
-    expect(await get()).toBe(STACK);
+    expect(await get()).toEqual(STACK);
     const text = destroy.lines.join("\n");
     expect(text).toContain(`now ${JSON.stringify(STACK)}`);
     expect(text).toContain("written by an earlier version of pulumi-arcgis-admin");
@@ -423,7 +457,7 @@ describe.each(KEPT)("$name and a lost answer of its write", (kept) => {
     expect(writes() - before).toBe(1);
     expect(created.lines.join("\n")).toContain("the server shows the change, so it is done");
     expect(created.result.outs[kept.outputs.server]).toMatchObject({ [kept.key]: STACK });
-    expect((await kept.get(state.session))[kept.key]).toBe(STACK);
+    expect((await kept.get(state.session))[kept.key]).toEqual(STACK);
   });
 
   it("an answer lost before the server acted: an error that says so, and nothing sent again", async () => {
@@ -436,7 +470,7 @@ describe.each(KEPT)("$name and a lost answer of its write", (kept) => {
     expect(String(error)).toMatch(/was lost \(/);
     expect(String(error)).toContain(`the server reports ${wanted}. It was not sent again`);
     expect(posts()).toBe(1);
-    expect((await kept.get(state.session))[kept.key]).toBe(BEFORE);
+    expect((await kept.get(state.session))[kept.key]).toEqual(BEFORE);
   });
 });
 

@@ -123,6 +123,7 @@ const INPUTS: Record<string, Record<string, unknown>> = {
     properties: { WebContextURL: "https://gis.example.com/server" },
   },
   SiteUpgrade: { adminUrl: ADMIN, ...SERVER },
+  SecuritySettings: { adminUrl: ADMIN, ...SERVER, hstsEnabled: true },
   ServerCertificate: {
     adminUrl: ADMIN,
     ...SERVER,
@@ -152,6 +153,7 @@ const URLS: Record<string, readonly string[]> = {
   LogSettings: ["adminUrl"],
   SystemProperties: ["adminUrl"],
   SiteUpgrade: ["adminUrl"],
+  SecuritySettings: ["adminUrl"],
   ServerCertificate: ["adminUrl", "webServerUrl"],
   Collaboration: ["sharingUrl"],
   Federation: ["sharingUrl", "adminUrl", "serverUrl"],

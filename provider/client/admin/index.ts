@@ -31,6 +31,8 @@ export * from "./getMachine";
 export * from "./editMachine";
 export * from "./getSystemProperties";
 export * from "./updateSystemProperties";
+export * from "./getSecurityConfig";
+export * from "./updateSecurityConfig";
 export * from "./getUpgradeStatus";
 export * from "./completeUpgrade";
 export * from "./waitForUpgrade";

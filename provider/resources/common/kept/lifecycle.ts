@@ -39,7 +39,7 @@ export interface KeptInputs extends AdminTarget {
 }
 
 /** A resource that keeps settings: what it names, the rest is the one rule's. */
-export interface KeptSettings<I extends KeptInputs> extends KeptServer {
+export interface KeptSettings<I extends KeptInputs> extends KeptServer<I> {
   /**
    * Its frame (from its definition): the input rules that parse inputs and outputs read back as
    * inputs; the diff compares its inputs and replaces on those it marks `replaces`.
@@ -67,6 +67,11 @@ export interface KeptSettings<I extends KeptInputs> extends KeptServer {
    * (SystemProperties) or keeps the declared value (LogSettings).
    */
   asInputs(settings: Settings): Partial<I>;
+  /**
+   * Whether a value the server reports can be recorded as a declared one at a refresh; by default
+   * a string, number or boolean (SecuritySettings' lists too).
+   */
+  declarable?: (value: unknown) => boolean;
   /** What the `server` output holds of what the server reports; by default the declared ones. */
   serverView?(declared: Settings, reported: Settings): Settings;
   /**
@@ -116,6 +121,7 @@ export function keptSettings<I extends KeptInputs>(kept: KeptSettings<I>): Resou
   const parse = kept.frame.parse;
   const { definition, rules, replacing } = kept.frame;
   const of = (inputs: I) => `the ${kept.settings} of ${inputs.adminUrl}`;
+  const declarable = kept.declarable ?? isPlain;
   const serverView = (inputs: I, reported: Settings) =>
     (kept.serverView ?? declaredOf)(kept.declared(inputs), reported);
 
@@ -187,8 +193,8 @@ export function keptSettings<I extends KeptInputs>(kept: KeptSettings<I>): Resou
     const declared = kept.declared(inputs);
     const held: Settings = { ...declared };
     for (const key of differing(declared, reported)) {
-      // A setting the server no longer holds as a plain value leaves the recorded inputs.
-      if (isPlain(reported[key])) held[key] = reported[key];
+      // A setting the server no longer holds as a value it can declare leaves the recorded inputs.
+      if (declarable(reported[key])) held[key] = reported[key];
       else delete held[key];
       logInfo(
         `The ${kept.setting} ${key} of ${inputs.adminUrl} is ${shown(reported, key)} on the ` +

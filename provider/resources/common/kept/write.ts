@@ -20,7 +20,7 @@ export interface Change {
  * The settings' place on a server: what they are called, where they are read and written, and
  * the resource's own read and send.
  */
-export interface KeptServer {
+export interface KeptServer<T extends WriteTarget = WriteTarget> {
   /** What the settings are called in messages, e.g. "log settings". */
   settings: string;
   /** What one of them is called, e.g. "log setting". */
@@ -37,6 +37,11 @@ export interface KeptServer {
    * changed meanwhile is sent back as it is now.
    */
   send(session: AdminSession, change: Change, current: Settings): Promise<void>;
+  /**
+   * Waits after a write, sent or with its answer lost, before the server is read again: a server
+   * whose web server restarts after the change (SecuritySettings) waits until it answers.
+   */
+  afterWrite?(session: AdminSession, target: T): Promise<void>;
 }
 
 /** What a write needs of the inputs: the site, for messages, and the bound on a change. */
@@ -59,9 +64,9 @@ export function withChange(whole: Settings, change: Change): Settings {
  * client's change made since). A change the server does not show after answering success is an
  * error.
  */
-export async function writeChange(
-  server: KeptServer,
-  target: WriteTarget,
+export async function writeChange<T extends WriteTarget>(
+  server: KeptServer<T>,
+  target: T,
   session: AdminSession,
   change: Change,
   current: Settings,
@@ -85,6 +90,7 @@ export async function writeChange(
       throw new Error(failureMessage(server.update, adminUrl, error), { cause: error });
     }
   }
+  await server.afterWrite?.(session, target);
   const after = await server.read(session);
   if (!shows(after, change)) {
     throw new Error(
@@ -95,9 +101,9 @@ export async function writeChange(
   return after;
 }
 
-async function settleLostAnswer(
-  server: KeptServer,
-  target: WriteTarget,
+async function settleLostAnswer<T extends WriteTarget>(
+  server: KeptServer<T>,
+  target: T,
   session: AdminSession,
   change: Change,
   error: unknown,
@@ -105,6 +111,7 @@ async function settleLostAnswer(
   const lost = `The answer to ${server.update} on ${target.adminUrl} was lost (${messageOf(error)})`;
   let now: Settings;
   try {
+    await server.afterWrite?.(session, target);
     now = await server.read(session);
   } catch (readError) {
     throw new Error(

@@ -11,6 +11,7 @@ import type { ResourceDefinition } from "./common/inputs/definition";
 import { COLLABORATION_DEFINITION } from "./collaboration/definition";
 import { FEDERATION_DEFINITION } from "./federation/definition";
 import { LOG_SETTINGS_DEFINITION } from "./log-settings/definition";
+import { PORTAL_SITE_DEFINITION } from "./portal-site/definition";
 import { SERVER_CERTIFICATE_DEFINITION } from "./server-certificate/definition";
 import { SITE_DEFINITION } from "./site/definition";
 import { SITE_EXPORT_DEFINITION } from "./site-export/definition";
@@ -33,6 +34,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   SYSTEM_PROPERTIES_DEFINITION,
   SITE_UPGRADE_DEFINITION,
   SERVER_CERTIFICATE_DEFINITION,
+  PORTAL_SITE_DEFINITION,
   COLLABORATION_DEFINITION,
   FEDERATION_DEFINITION,
 ];

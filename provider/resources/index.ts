@@ -20,6 +20,14 @@ export {
   type SiteExportTimeouts,
 } from "./site-export/generated";
 export { siteExportProvider } from "./site-export/generated";
+export { PortalSite, type PortalSiteArgs } from "./portal-site/generated";
+export {
+  type PortalSiteInputs,
+  type PortalSiteOutputs,
+  type PortalContentStore,
+  type PortalSiteTimeouts,
+} from "./portal-site/generated";
+export { portalSiteProvider } from "./portal-site/generated";
 export { Collaboration, type CollaborationArgs } from "./collaboration/generated";
 export { type CollaborationInputs, type CollaborationOutputs } from "./collaboration/generated";
 export { collaborationProvider } from "./collaboration/generated";

@@ -2,7 +2,7 @@
 /**
  * The program of the real-engine PortalSite suite, copied into the consumer project: one
  * PortalSite. Stack config: sharingUrl, caCert (optional), portalPassword and securityAnswer
- * (secrets), adopt (boolean: adoptExisting), createMs (optional: timeouts.createMs).
+ * (secrets; the answer read as plain text), adopt (boolean: adoptExisting), createMs (optional: timeouts.createMs).
  */
 const pulumi = require("@pulumi/pulumi");
 const { PortalSite } = require("pulumi-arcgis-admin");
@@ -19,7 +19,8 @@ module.exports = () => {
     email: "gis-admins@example.com",
     description: "The portal's first administrator",
     securityQuestionIdx: 1,
-    securityAnswer: config.requireSecret("securityAnswer"),
+    // Given as plain text: the class stores it as a secret (the definition's `secret`).
+    securityAnswer: config.require("securityAnswer"),
     contentStore: {
       type: "fileStore",
       provider: "FileSystem",

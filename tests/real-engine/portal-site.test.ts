@@ -5,7 +5,9 @@
  * site) is dropped by refresh and destroy sends nothing; a portal that has its site is refused at
  * preview naming adoptExisting, adopted with it and left as it is by destroy; a lost answer is
  * settled by reading the portal, never by a second createNewSite; a killed run is recovered with
- * Pulumi's own commands and adoptExisting.
+ * Pulumi's own commands and adoptExisting; through the provider plugin (its type token, the
+ * provider's configuration), the same create, a second up that changes nothing, and a destroy
+ * that leaves the portal.
  */
 import {
   closeDispatchers,
@@ -28,7 +30,10 @@ import {
   requests,
   stack,
 } from "../../tools/harness/killed-run";
+import * as path from "node:path";
 import type { TestEmulator } from "../../tools/harness/emulator";
+import { stateResources } from "../../tools/harness/engine-events";
+import { pluginOnPath, RealStack } from "../../tools/harness/real-stack";
 import type { ConfigValue } from "../../tools/harness/stack-types";
 import { until } from "../../tools/harness/until";
 
@@ -41,6 +46,10 @@ const CREATE = "/portaladmin/createNewSite";
 
 closeAfterAll();
 afterAll(() => closeDispatchers());
+const pluginStacks: RealStack[] = [];
+afterAll(async () => {
+  for (const s of pluginStacks) await s.cleanup();
+});
 
 function configFor(
   sharingUrl: string,
@@ -193,6 +202,37 @@ describe("PortalSite: a killed run", () => {
     expect(up.outputs).toMatchObject({ state: "adopted" });
     expect(requests(emu, CREATE)).toBe(1);
     await s.mustRun("destroy");
+    expect(await hasSite(emu)).toBe(true);
+  });
+});
+
+describe("PortalSite through the provider plugin", () => {
+  it("creates the portal's site from the provider's configuration, keeps it on a second up, and destroy leaves it", async () => {
+    const emu = await emulator({ portalNoSite: true, portalCreateDelayMs: 300, tls: false });
+    const s = await RealStack.create("plugin-portal-site", undefined, {
+      dir: path.join(__dirname, "plugin-portal-site-program"),
+      entry: "index.cjs",
+    });
+    pluginStacks.push(s);
+    const env = pluginOnPath(s);
+    const config: Record<string, ConfigValue> = {
+      "arcgis-admin:sharingUrl": { value: emu.sharingUrl },
+      "arcgis-admin:portalUsername": { value: "portaladmin" },
+      "arcgis-admin:portalPassword": { value: PASSWORD, secret: true },
+    };
+    const up = await s.mustRun("up", { config, env });
+    expect(up.outputs).toMatchObject({ state: "created" });
+    expect(requests(emu, CREATE)).toBe(1);
+    expect(await administratorOf(emu)).toMatchObject({ role: "org_admin" });
+    const exported = await s.mustRun("export", { env });
+    const portals = stateResources(exported.state).filter((r) => r.urn.endsWith("::portal"));
+    expect(portals.map((r) => r.type)).toEqual(["arcgis-admin:index:PortalSite"]);
+    expect(JSON.stringify(exported.state)).not.toContain(PASSWORD);
+
+    const again = await s.mustRun("up", { config, env });
+    expect(again.changeSummary).toEqual({ same: 2 });
+    await s.mustRun("destroy", { config, env });
+    expect(requests(emu, CREATE)).toBe(1);
     expect(await hasSite(emu)).toBe(true);
   });
 });

@@ -51,15 +51,12 @@ function contentStoreSchema() {
         objectStore: nonEmpty()
           .optional()
           .describe("A cloud store's bucket or container (and path), e.g. `my-bucket/portal`."),
-        credentials: named(
-          z
-            .record(z.string(), z.string())
-            .describe(
-              "A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; " +
-                "`accountKey`), sent inside `connectionString`. Stored only as a secret.",
-            ),
-          { type: "Record<string, string>" },
-        ).optional(),
+        credentials: named(z.record(z.string(), z.string()), { type: "Record<string, string>" })
+          .optional()
+          .describe(
+            "A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; " +
+              "`accountKey`), sent inside `connectionString`. Stored only as a secret.",
+          ),
       })
       .describe("The portal's content store (the `contentStore` argument and output)."),
     { name: "PortalContentStore" },

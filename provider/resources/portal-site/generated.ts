@@ -21,6 +21,10 @@ export interface PortalContentStore {
   connectionString: string | Record<string, string>;
   /** A cloud store's bucket or container (and path), e.g. `my-bucket/portal`. */
   objectStore?: string;
+  /**
+   * A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; `accountKey`), sent
+   * inside `connectionString`. Stored only as a secret.
+   */
   credentials?: Record<string, string>;
 }
 
@@ -135,6 +139,10 @@ export interface PortalSiteArgs extends Omit<PortalConnectionArgs, "token"> {
     connectionString: pulumi.Input<string | Record<string, string>>;
     /** A cloud store's bucket or container (and path), e.g. `my-bucket/portal`. */
     objectStore?: pulumi.Input<string>;
+    /**
+     * A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; `accountKey`), sent
+     * inside `connectionString`. Stored only as a secret.
+     */
     credentials?: pulumi.Input<Record<string, string>>;
   }>;
   /** The administrator's user type, e.g. `creatorUT` (the portal's default when omitted). */

@@ -28,12 +28,13 @@ const creates = (e: TestEmulator) =>
   e.requestLog().filter((r) => r.url.endsWith("/portaladmin/createNewSite")).length;
 
 describe("PortalSite check()", () => {
-  it("names every bad field at once: the sharing root, the content store's provider and directory, the security answer", async () => {
+  it("names every bad field at once: the sharing root, a token, the content store's provider and directory, the security answer", async () => {
     const result = await portalSite.check(
       {},
       {
         sharingUrl: "https://portal.example.com/arcgis/portaladmin",
         ...ADMINISTRATOR,
+        token: "a-token",
         securityQuestionIdx: 2,
         contentStore: { type: "fileStore", provider: "Amazon", connectionString: { a: "b" } },
       },
@@ -43,6 +44,7 @@ describe("PortalSite check()", () => {
       "contentStore.provider",
       "securityAnswer",
       "sharingUrl",
+      "token",
     ]);
   });
 

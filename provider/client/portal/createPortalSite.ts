@@ -14,7 +14,7 @@ export interface PortalContentStoreSpec {
   /** A cloud store's bucket or container. */
   objectStore?: string | undefined;
   /** A cloud store's secret settings, sent inside `connectionString`; secrets. */
-  credentials?: Record<string, string> | undefined;
+  connectionSecrets?: Record<string, string> | undefined;
 }
 
 /** What {@link createPortalSite} sends, in the user's vocabulary. */
@@ -45,7 +45,7 @@ export interface CreatePortalSiteParams {
  * `fullname`, `securityQuestionIdx` (DSC; the ArcGIS API for Python too) and
  * `securityQuestionAns`, and `contentStore` as JSON text of `type`, `provider`,
  * `connectionString` (and a cloud store's `objectStore`). The password, the answer and a cloud
- * store's credentials are among the values: never log the result.
+ * store's secrets are among the values: never log the result.
  *
  * @param params - the request in the user's vocabulary.
  * @returns the form parameters (objects are JSON-encoded when sent).
@@ -62,7 +62,7 @@ export function createPortalSiteForm(params: CreatePortalSiteParams): Record<str
   const connectionString =
     typeof store.connectionString === "string"
       ? store.connectionString
-      : { ...store.connectionString, ...store.credentials };
+      : { ...store.connectionString, ...store.connectionSecrets };
   return {
     username: params.username,
     password: params.password,
@@ -86,7 +86,7 @@ function secretsOf(params: CreatePortalSiteParams): string[] {
   return [
     params.password,
     ...(params.securityAnswer === undefined ? [] : [params.securityAnswer]),
-    ...Object.values(params.contentStore.credentials ?? {}),
+    ...Object.values(params.contentStore.connectionSecrets ?? {}),
   ];
 }
 

@@ -51,7 +51,9 @@ function contentStoreSchema() {
         objectStore: nonEmpty()
           .optional()
           .describe("A cloud store's bucket or container (and path), e.g. `my-bucket/portal`."),
-        credentials: named(z.record(z.string(), z.string()), { type: "Record<string, string>" })
+        connectionSecrets: named(z.record(z.string(), z.string()), {
+          type: "Record<string, string>",
+        })
           .optional()
           .describe(
             "A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; " +
@@ -82,7 +84,7 @@ function contentStoreChecks(store: Record<string, unknown> | undefined): CheckFa
         reason: "a fileStore's connectionString is the content directory (a path)",
       });
     }
-    for (const field of ["credentials", "objectStore"]) {
+    for (const field of ["connectionSecrets", "objectStore"]) {
       if (store[field] !== undefined) {
         failures.push({
           property: `contentStore.${field}`,
@@ -102,16 +104,24 @@ function contentStoreChecks(store: Record<string, unknown> | undefined): CheckFa
         property: "contentStore.connectionString",
         reason:
           "a cloudStore's connectionString is an object of its settings (its secrets go in " +
-          "credentials)",
+          "connectionSecrets)",
       });
     }
   }
   return failures;
 }
 
-/** The rules across inputs: the security question and its answer go together. */
+/** The rules across inputs: no token; the security question and its answer go together. */
 function crossChecks(values: Record<string, unknown>): CheckFailure[] {
   const failures = contentStoreChecks(values.contentStore as Record<string, unknown> | undefined);
+  if (values.token !== undefined) {
+    failures.push({
+      property: "token",
+      reason:
+        "a PortalSite takes no token: give the portal's administrator as username and password " +
+        "(createNewSite makes that account; adoption signs in with it)",
+    });
+  }
   const question = values.securityQuestionIdx !== undefined;
   const answer = values.securityAnswer !== undefined;
   if (question !== answer) {
@@ -149,10 +159,10 @@ export const PORTAL_SITE_DEFINITION = defineResource({
   doc:
     "The site of a Portal for ArcGIS (portaladmin/createNewSite): its content store and its " +
     "initial administrator, on a portal in no site yet.",
-  base: 'Omit<PortalConnectionArgs, "token">',
+  base: "PortalConnectionArgs",
   argsDoc:
     "Arguments of a {@link PortalSite}: the portal ({@link PortalConnectionArgs}; no token: " +
-    "createNewSite makes the administrator whose name and password are given), the " +
+    "createNewSite makes the administrator whose name and password are given; a token is refused), the " +
     "administrator's account and the content store. Every field accepts a `pulumi.Input`.",
   inputs: {
     sharingUrl: {
@@ -189,6 +199,13 @@ export const PORTAL_SITE_DEFINITION = defineResource({
         "`arcgis-admin:portalPassword`, `ARCGIS_ADMIN_PORTAL_PASSWORD`.",
       outputDoc: "The initial administrator's password (secret).",
       own: true,
+    },
+    token: {
+      ...portal.token,
+      doc:
+        "Not taken: createNewSite makes the administrator from `username` and `password`, and " +
+        "adoption signs in with them; a token given (here or by the connection) is refused.",
+      outputDoc: "Always unset (a PortalSite takes no token).",
     },
     fullName: {
       schema: nonEmpty,
@@ -231,8 +248,8 @@ export const PORTAL_SITE_DEFINITION = defineResource({
       doc:
         "Where the portal keeps its content: a directory (`fileStore`, provider `FileSystem`) or " +
         "a cloud store (`cloudStore`, provider `Amazon` or `Azure`).",
-      outputDoc: "The content store as declared (a secret when it has credentials).",
-      secretWith: "credentials",
+      outputDoc: "The content store as declared (a secret when it has connectionSecrets).",
+      secretWith: "connectionSecrets",
       replaces: true,
     },
     userLicenseTypeId: {

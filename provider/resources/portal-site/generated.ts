@@ -25,7 +25,7 @@ export interface PortalContentStore {
    * A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; `accountKey`), sent
    * inside `connectionString`. Stored only as a secret.
    */
-  credentials?: Record<string, string>;
+  connectionSecrets?: Record<string, string>;
 }
 
 /** Time limits of a `PortalSite` (the `timeouts` argument and output), in milliseconds. */
@@ -47,6 +47,8 @@ export interface PortalSiteInputs {
   username: string;
   /** The initial administrator's password (secret). */
   password: string;
+  /** Always unset (a PortalSite takes no token). */
+  token?: string;
   /** The administrator's full name (createNewSite's `fullname`). */
   fullName: string;
   /** The administrator's email address. */
@@ -60,7 +62,7 @@ export interface PortalSiteInputs {
   securityQuestionIdx?: number;
   /** The answer to the security question (secret). */
   securityAnswer?: string;
-  /** The content store as declared (a secret when it has credentials). */
+  /** The content store as declared (a secret when it has connectionSecrets). */
   contentStore: PortalContentStore;
   /** The administrator's user type, e.g. `creatorUT` (the portal's default when omitted). */
   userLicenseTypeId?: string;
@@ -84,10 +86,10 @@ export interface PortalSiteOutputs extends PortalSiteInputs {
 
 /**
  * Arguments of a {@link PortalSite}: the portal ({@link PortalConnectionArgs}; no token:
- * createNewSite makes the administrator whose name and password are given), the administrator's
- * account and the content store. Every field accepts a `pulumi.Input`.
+ * createNewSite makes the administrator whose name and password are given; a token is refused), the
+ * administrator's account and the content store. Every field accepts a `pulumi.Input`.
  */
-export interface PortalSiteArgs extends Omit<PortalConnectionArgs, "token"> {
+export interface PortalSiteArgs extends PortalConnectionArgs {
   /**
    * The portal's sharing API root, e.g. `https://portal.example.com:7443/arcgis/sharing/rest`;
    * createNewSite is sent to its administrative root (`…/portaladmin`) beside it. Default:
@@ -143,7 +145,7 @@ export interface PortalSiteArgs extends Omit<PortalConnectionArgs, "token"> {
      * A cloud store's secret settings (e.g. `accessKeyId`, `secretAccessKey`; `accountKey`), sent
      * inside `connectionString`. Stored only as a secret.
      */
-    credentials?: pulumi.Input<Record<string, string>>;
+    connectionSecrets?: pulumi.Input<Record<string, string>>;
   }>;
   /** The administrator's user type, e.g. `creatorUT` (the portal's default when omitted). */
   userLicenseTypeId?: pulumi.Input<string>;
@@ -175,7 +177,7 @@ export interface PortalSiteArgs extends Omit<PortalConnectionArgs, "token"> {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class PortalSite extends resourceClass<PortalSiteArgs, PortalResource>({"type":"PortalSite","folder":"portal-site","connection":"portal","secretOutputs":["password","token","securityAnswer"],"fromArguments":["sharingUrl","username","password","fullName","email","description","securityQuestionIdx","securityAnswer","contentStore","userLicenseTypeId","adoptExisting","tls","timeouts"],"outputOnly":["state","createdAt","portalAdminUrl"],"secretArguments":["securityAnswer"],"secretWith":{"contentStore":"credentials"}}) {}
+export class PortalSite extends resourceClass<PortalSiteArgs, PortalResource>({"type":"PortalSite","folder":"portal-site","connection":"portal","secretOutputs":["password","token","securityAnswer"],"fromArguments":["sharingUrl","username","password","token","fullName","email","description","securityQuestionIdx","securityAnswer","contentStore","userLicenseTypeId","adoptExisting","tls","timeouts"],"outputOnly":["state","createdAt","portalAdminUrl"],"secretArguments":["securityAnswer"],"secretWith":{"contentStore":"connectionSecrets"}}) {}
 export interface PortalSite extends OutputProperties<PortalSiteOutputs, PortalResource> {}
 
 /**

@@ -17,6 +17,7 @@ import { ArcGISRequestError, isTokenRejectedError } from "./errors";
 import { arcgisRequest } from "./request";
 import type { RetryPolicy } from "./retry";
 import { withoutTrailingSlash } from "../url";
+import { portalAdminUrlOf } from "./portal/paths";
 
 /** Per-call options of {@link ArcGISSession.call}. */
 export interface SessionCallOptions {
@@ -337,14 +338,7 @@ export class PortalSession extends ArcGISSession {
    * ```
    */
   get portalAdminUrl(): string {
-    const root = this.rootUrl.replace(/\/sharing\/rest$/i, "/portaladmin");
-    if (root === this.rootUrl) {
-      throw new TypeError(
-        `The sharing URL ${this.rootUrl} does not end in /sharing/rest, so the portal's ` +
-          "administrative root (…/portaladmin) cannot be derived from it.",
-      );
-    }
-    return root;
+    return portalAdminUrlOf(this.rootUrl);
   }
 
   /**

@@ -19,6 +19,7 @@ export { type SiteUpgradeOutcome } from "./site-upgrade/values";
 export * from "./server-certificate/generated";
 export * from "./security-settings/generated";
 export { type ReportedSecuritySettings, type TlsProtocol } from "./security-settings/values";
+export * from "./portal-site/generated";
 export * from "./collaboration/generated";
 export * from "./federation/generated";
 export { type ServerRole, SERVER_ROLES } from "./federation/values";

@@ -12,6 +12,7 @@ import { COLLABORATION_DEFINITION } from "./collaboration/definition";
 import { FEDERATION_DEFINITION } from "./federation/definition";
 import { LOG_SETTINGS_DEFINITION } from "./log-settings/definition";
 import { SECURITY_SETTINGS_DEFINITION } from "./security-settings/definition";
+import { PORTAL_SITE_DEFINITION } from "./portal-site/definition";
 import { SERVER_CERTIFICATE_DEFINITION } from "./server-certificate/definition";
 import { SITE_DEFINITION } from "./site/definition";
 import { SITE_EXPORT_DEFINITION } from "./site-export/definition";
@@ -35,6 +36,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   SITE_UPGRADE_DEFINITION,
   SERVER_CERTIFICATE_DEFINITION,
   SECURITY_SETTINGS_DEFINITION,
+  PORTAL_SITE_DEFINITION,
   COLLABORATION_DEFINITION,
   FEDERATION_DEFINITION,
 ];

@@ -12,6 +12,8 @@ import {
   closeDispatchers,
   createAdminSession,
   createNewSite,
+  createPortalSite,
+  portalSiteStatus,
   editLogSettings,
   exportSite,
   generateToken,
@@ -104,6 +106,7 @@ async function replay(c: ConformanceCase, exportFolder: string) {
   };
   const { origin } = await listen(server);
   const adminUrl = `${origin}/arcgis/admin`;
+  const sharingUrl = `${origin}/arcgis/sharing/rest`;
   const session = () =>
     createAdminSession({
       adminUrl,
@@ -120,6 +123,12 @@ async function replay(c: ConformanceCase, exportFolder: string) {
         break;
       case "siteStatus":
         outcome = (await siteStatus(adminUrl)).state;
+        break;
+      case "createPortalSite":
+        outcome = await createPortalSite(sharingUrl, call.input);
+        break;
+      case "portalSiteStatus":
+        outcome = (await portalSiteStatus(sharingUrl)).state;
         break;
       case "healthCheck": {
         const token = c.request.token ? await session().token() : undefined;
@@ -235,11 +244,13 @@ describe("the client against the conformance corpus", () => {
       const call = c.client;
       switch (call.operation) {
         case "createNewSite":
+        case "createPortalSite":
         case "editLogSettings":
         case "importSite":
           expect(outcome).toMatchObject({ status: "success" });
           break;
         case "siteStatus":
+        case "portalSiteStatus":
         case "healthCheck":
           expect(outcome).toBe(call.expect);
           break;

@@ -6,6 +6,7 @@
  * (tests/conformance/client.test.ts). A case states only what its source shows; what the source
  * leaves open is listed in the case's `assumptions` and in docs/emulator.md.
  */
+import type { CreatePortalSiteParams } from "../../provider/client";
 
 /** The server products the project speaks to. */
 export type ServerType = "mission-server" | "arcgis-server" | "notebook-server" | "video-server";
@@ -161,6 +162,10 @@ export type ClientCall =
   | { operation: "updateSystemProperties"; input: { properties: { [key: string]: Json } } }
   /** `{siteMachine}` stands for the name of the site's machine. */
   | { operation: "listSslCertificates"; input: { machineName: string }; expect: string[] }
+  /** PortalSite's createNewSite on a portal, in the client's vocabulary. */
+  | { operation: "createPortalSite"; input: CreatePortalSiteParams }
+  /** PortalSite's token-less read of the portal's administrative root. */
+  | { operation: "portalSiteStatus"; expect: "in-site" | "no-site" }
   /** The client performs no such exchange: the case is the emulator's evidence only. */
   | { operation: "none"; why: string };
 

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { closeDispatchers, createPortalSession, federatedServers } from "../../provider/client";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
-import { RealStack } from "../../tools/harness/real-stack";
+import { pluginOnPath, RealStack } from "../../tools/harness/real-stack";
 import type { ConfigValue } from "../../tools/harness/stack-types";
 
 jest.setTimeout(300_000);
@@ -103,8 +103,7 @@ it("through the plugin: the role update failing after federate keeps the federat
   });
   stacks.push(s);
   // The engine finds the plugin on PATH: the launcher of the installed package.
-  const bin = path.join(s.consumer.dir, "node_modules", "pulumi-arcgis-admin", "bin");
-  const env = { PATH: [bin, process.env.PATH].join(path.delimiter) };
+  const env = pluginOnPath(s);
   const config: Record<string, ConfigValue> = {
     adminUrl: { value: emu.adminUrl },
     sharingUrl: { value: sharingUrl },

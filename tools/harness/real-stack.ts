@@ -370,3 +370,12 @@ export class RealStack {
     fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 }
+
+/**
+ * The environment in which the engine finds the provider plugin of the package `s` installed
+ * (its launcher `bin/pulumi-resource-arcgis-admin`) on PATH, as a YAML or Python user's does.
+ */
+export function pluginOnPath(s: RealStack): { PATH: string } {
+  const bin = path.join(s.consumer.dir, "node_modules", "pulumi-arcgis-admin", "bin");
+  return { PATH: [bin, process.env.PATH].join(path.delimiter) };
+}

@@ -11,3 +11,6 @@ export * from "./updateFederatedServer";
 export * from "./unfederateServer";
 export * from "./rootCertificates";
 export { isNotFoundError } from "../errors";
+export * from "./createPortalSite";
+export * from "./portalSiteStatus";
+export * from "./waitForPortalSite";

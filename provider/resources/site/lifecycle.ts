@@ -29,6 +29,7 @@ import { type ResourceImplementation, withoutProvider } from "../common/pulumi/l
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { logInfo, logWarn } from "../common/messages/log";
 import { ProgressReporter } from "../common/messages/progress";
+import { lostAnswerNotice, unprovenAfterLostAnswer } from "../common/messages/one-shot";
 import {
   answeredOutputs,
   currentOutputs,
@@ -144,9 +145,12 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
     // Never send createNewSite twice: the first may still run. Watch the machine instead.
     lost = messageOf(error);
     logWarn(
-      `The answer to createNewSite on ${inputs.adminUrl} was lost (${lost}); watching the ` +
-        "machine until timeouts.createMs to learn whether the site is being created. " +
-        "createNewSite is not sent again.",
+      lostAnswerNotice(
+        "createNewSite",
+        inputs.adminUrl,
+        lost,
+        "watching the machine until timeouts.createMs to learn whether the site is being created",
+      ),
     );
   }
   // A synchronous answer comes once the site exists (Esri's Chef and Ansible flows read nothing
@@ -157,10 +161,12 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
     if (ours !== true) {
       if (!inputs.adoptExisting) {
         throw new Error(
-          `A site appeared on ${inputs.adminUrl} after the answer to this stack's createNewSite ` +
-            `was lost (${lost}), but it cannot be shown to be the one this stack asked for ` +
-            `(${ours}). It is not recorded as created by this stack: another client may have ` +
-            "created it. If it is the site you want, set adoptExisting: true and run `pulumi up`.",
+          unprovenAfterLostAnswer(
+            { operation: "createNewSite", thing: "site" },
+            `A site appeared on ${inputs.adminUrl}`,
+            lost,
+            ours,
+          ),
         );
       }
       logWarn(`Adopting the site at ${inputs.adminUrl}: ${ours}.`);

@@ -3,7 +3,7 @@
  * product and version checks before createNewSite, whether "no site" is conclusive, and whether
  * new credentials work.
  */
-import { currentRuntime } from "../common/inputs/sources";
+import { alreadyThereMessage } from "../common/messages/one-shot";
 import {
   type AdminSession,
   DEFAULT_REFERER,
@@ -64,21 +64,14 @@ export function siteServer(inputs: SiteInputs, options: { ownTokens?: boolean } 
   return { inputs, transport, session, tokenCache };
 }
 
-/** How the program gives a resource its old name, in its own language's syntax. */
-function aliasOption(): string {
-  return currentRuntime() === "program"
-    ? 'opts: { aliases: [{ name: "<old name>" }] }'
-    : "the resource option aliases, with the old name";
-}
-
 /** What to do when the machine is in a site already and adoptExisting is not set. */
 export function alreadyInSiteMessage(adminUrl: string): string {
-  return (
-    `The machine at ${adminUrl} already participates in a site, and createNewSite cannot run on ` +
-    "it again. To manage that site with this resource, set adoptExisting: true and give the " +
-    "site's administrator credentials. If you renamed this resource in your program, add an " +
-    `alias instead (${aliasOption()}) so that Pulumi keeps the site it already manages.`
-  );
+  return alreadyThereMessage({
+    found: `The machine at ${adminUrl} already participates in a site`,
+    operation: "createNewSite",
+    thing: "site",
+    credentials: "the site's administrator credentials",
+  });
 }
 
 /** The server's "token required" answer to createNewSite: the machine is in a site already. */

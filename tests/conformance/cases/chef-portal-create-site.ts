@@ -53,6 +53,6 @@ export const chefPortalCreateSite: ConformanceCase = {
   ],
   client: {
     operation: "none",
-    why: "The provider performs no such exchange yet (PortalSite waits for the redesign); the case is evidence for the emulator only.",
+    why: "PortalSite sends DSC's form (dsc-portal-create-site), not Chef's multipart one: it takes no license file and names the question securityQuestionIdx; the case is evidence for the emulator only.",
   },
 };

@@ -39,8 +39,5 @@ export const chefPortalSiteExists: ConformanceCase = {
   assumptions: [
     "The emulated portal has its site unless started in no site (portalNoSite), so an unauthenticated request here is code 499 (token required).",
   ],
-  client: {
-    operation: "none",
-    why: "The provider performs no such exchange; the case is evidence for the emulator only.",
-  },
+  client: { operation: "portalSiteStatus", expect: "in-site" },
 };

@@ -45,7 +45,20 @@ export const dscPortalCreateSite: ConformanceCase = {
     "The answer's body: no source shows it; DSC reads error.message and recheckAfterSeconds, Chef only the absence of error, the ArcGIS API for Python names 'success'. The emulator answers {\"status\":\"success\"}, without recheckAfterSeconds, once the site is ready (docs/emulator.md, The portal's site).",
   ],
   client: {
-    operation: "none",
-    why: "The provider performs no such exchange yet (PortalSite waits for the redesign); the case is evidence for the emulator only.",
+    operation: "createPortalSite",
+    input: {
+      username: "portaladmin",
+      password: "conf-Portal-Pass-1",
+      fullName: "Portal Administrator",
+      email: "portaladmin@example.com",
+      description: "Initial administrator",
+      securityQuestionIdx: 1,
+      securityAnswer: "mascot",
+      contentStore: {
+        type: "fileStore",
+        provider: "FileSystem",
+        connectionString: "C:\\arcgisportal\\content",
+      },
+    },
   },
 };

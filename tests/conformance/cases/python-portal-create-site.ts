@@ -38,6 +38,6 @@ export const pythonPortalCreateSite: ConformanceCase = {
   ],
   client: {
     operation: "none",
-    why: "The provider performs no such exchange yet (PortalSite waits for the redesign); the case is evidence for the emulator only.",
+    why: "PortalSite sends DSC's form (dsc-portal-create-site), with `fullname` where the ArcGIS API for Python sends `fullName`; the case is evidence for the emulator only.",
   },
 };

@@ -8,8 +8,8 @@ import type { PortalConnection } from "../connection/resolve";
 import type { TlsArgs, TlsSettings } from "../connection/tls";
 
 /**
- * The connection arguments of a portal resource (Collaboration, Federation): each may be left
- * out, and is then taken from `connection`, stack config or the environment.
+ * The connection arguments of a portal resource (PortalSite, Collaboration, Federation): each
+ * may be left out, and is then taken from `connection`, stack config or the environment.
  */
 export interface PortalConnectionArgs {
   /**
@@ -39,8 +39,8 @@ export interface PortalConnectionArgs {
 }
 
 /**
- * The base class of Collaboration and Federation: a Pulumi dynamic resource with the portal
- * outputs they share. Not declared on its own.
+ * The base class of PortalSite, Collaboration and Federation: a Pulumi dynamic resource with the
+ * portal outputs they share. Not declared on its own.
  */
 export abstract class PortalResource extends pulumi.dynamic.Resource {
   /** The portal's sharing API root. */

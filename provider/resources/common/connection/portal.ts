@@ -1,6 +1,7 @@
 /**
- * The portal session of a portal resource (Collaboration, Federation): its sharing URL, its
- * credentials as given (username and password, or a token) and its TLS settings.
+ * The portal session of a portal resource (Collaboration, Federation; PortalSite opens its own):
+ * its sharing URL, its credentials as given (username and password, or a token) and its TLS
+ * settings.
  */
 import { createPortalSession, type PortalSession } from "../../../client";
 import { type TlsSettings, transportFor } from "./tls";

@@ -1,6 +1,6 @@
 /**
- * The inputs every portal resource (Collaboration, Federation) has: the portal's sharing URL, its
- * credentials and `tls`, declared by `PortalConnectionArgs` and `PortalResource`.
+ * The inputs every portal resource (PortalSite, Collaboration, Federation) has: the portal's
+ * sharing URL, its credentials and `tls`, declared by `PortalConnectionArgs` and `PortalResource`.
  *
  * @internal
  */

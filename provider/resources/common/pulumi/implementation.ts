@@ -91,9 +91,11 @@ interface Lifecycle<O> {
   /**
    * Says, at `check()` of a resource not in the stack yet (so also at `pulumi preview`), what its
    * create will do where that depends on the server, from valid inputs whose values are known.
-   * Sends no change; a failure to tell is said, never thrown.
+   * Sends no change; a failure to tell is said, never thrown. What the server shows the create
+   * would refuse (PortalSite: a portal that has its site, without adoptExisting) it returns as
+   * failures, which `check()` reports under the resource, so that nothing is sent.
    */
-  preview?: (inputs: Record<string, unknown>) => Promise<void>;
+  preview?: (inputs: Record<string, unknown>) => Promise<void | CheckFailure[]>;
   /**
    * Refusals that can be known from the inputs, and from the recorded ones (`olds`; empty for a
    * resource not in the stack yet), once the schema and the rules across fields pass: `check()`
@@ -134,7 +136,10 @@ export function implementationOf<O>(
           (result.failures ?? []).length === 0 &&
           !containsUnknown(result.inputs)
         ) {
-          await lifecycle.preview(result.inputs);
+          const refusedNow = await lifecycle.preview(result.inputs);
+          if (refusedNow !== undefined && refusedNow.length > 0) {
+            return { ...result, failures: refusedNow };
+          }
         }
         return forEngine ? { ...result, inputs: certificatesAsSecrets(result.inputs) } : result;
       }),

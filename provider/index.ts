@@ -76,6 +76,13 @@ export {
   type ServerCertificateOutputs,
   type CaCertificate,
   serverCertificateProvider,
+  WebAdaptor,
+  type WebAdaptorArgs,
+  type WebAdaptorInputs,
+  type WebAdaptorOutputs,
+  type WebAdaptorMode,
+  WEB_ADAPTOR_MODES,
+  webAdaptorProvider,
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
   type ServerResourceArgs,

@@ -57,6 +57,10 @@ export {
   type ServerCertificateOutputs,
 } from "./server-certificate/generated";
 export { serverCertificateProvider } from "./server-certificate/generated";
+export { WebAdaptor, type WebAdaptorArgs } from "./web-adaptor/generated";
+export { type WebAdaptorInputs, type WebAdaptorOutputs } from "./web-adaptor/generated";
+export { type WebAdaptorMode, WEB_ADAPTOR_MODES } from "./web-adaptor/values";
+export { webAdaptorProvider } from "./web-adaptor/generated";
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
 export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";
 export { type PortalConnectionArgs, PortalResource } from "./common/base/portal-resource";

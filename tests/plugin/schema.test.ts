@@ -103,6 +103,7 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
   Collaboration: ["password", "token"],
   Federation: ["password", "token", "serverPassword"],
   ServerCertificate: ["password", "pkcs12", "certPassword"],
+  WebAdaptor: ["password"],
 };
 
 /** The differences between a resource's schema inputs and its zod schema, one line each. */
@@ -146,6 +147,7 @@ describe("the plugin's package schema", () => {
         "SiteMachine",
         "SiteUpgrade",
         "SystemProperties",
+        "WebAdaptor",
       ].map((t) => `arcgis-admin:index:${t}`),
     );
     expect(schema.name).toBe("arcgis-admin");

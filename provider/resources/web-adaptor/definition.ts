@@ -8,6 +8,7 @@ import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admi
 import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { httpUrlSchema } from "../common/inputs/schemas";
 import { resourceFrame } from "../common/pulumi/frame";
+import { withoutTrailingSlash } from "../../url";
 import { WEB_ADAPTOR_MODES } from "./values";
 import type { WebAdaptorInputs } from "./generated";
 
@@ -165,7 +166,7 @@ export function webAdaptorCrossChecks(values: Record<string, unknown>): CheckFai
   if (typeof adminUrl !== "string") return [];
   let path: string;
   try {
-    path = new URL(adminUrl).pathname.replace(/\/+$/, "").toLowerCase();
+    path = withoutTrailingSlash(new URL(adminUrl).pathname).toLowerCase();
   } catch {
     return [];
   }

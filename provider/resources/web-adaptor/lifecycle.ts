@@ -25,6 +25,7 @@ import { logInfo, logWarn } from "../common/messages/log";
 import { implementationOf } from "../common/pulumi/implementation";
 import { withoutProvider } from "../common/pulumi/lazy-provider";
 import { withStateOnlyChanges } from "../common/pulumi/state-diff";
+import { withoutTrailingSlash } from "../../url";
 import { WEB_ADAPTOR } from "./definition";
 import type { WebAdaptorInputs, WebAdaptorOutputs } from "./generated";
 
@@ -35,7 +36,7 @@ const LIST_POLL_MS = 700;
 function registrarOf(inputs: WebAdaptorInputs): WebAdaptorRegistrar {
   if (inputs.mode === "server") return adminSessionFor(inputs);
   return portalSessionFor({
-    sharingUrl: inputs.adminUrl.replace(/\/portaladmin\/*$/i, "/sharing/rest"),
+    sharingUrl: withoutTrailingSlash(inputs.adminUrl).replace(/\/portaladmin$/i, "/sharing/rest"),
     username: inputs.username,
     password: inputs.password,
     tls: inputs.tls,

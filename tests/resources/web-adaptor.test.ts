@@ -2,14 +2,9 @@
  * WebAdaptor's lifecycle (`implementation` called directly) against the emulator and its Web
  * Adaptor: check (the mode and `adminUrl` agree), create, read and delete in front of a portal
  * (the portal's `portaladmin/system/webadaptors`), another `adminAccess` configured again in place
- * (the list shows it), and the password kept out of every message.
+ * (the list shows it), and a refused configuration.
  */
-import {
-  closeDispatchers,
-  createPortalSession,
-  listWebAdaptors,
-  type RegisteredWebAdaptor,
-} from "../../provider/client";
+import * as client from "../../provider/client";
 import { implementation as webAdaptor } from "../../provider/resources/web-adaptor/lifecycle";
 import type { WebAdaptorOutputs } from "../../provider/resources/web-adaptor/generated";
 import { startTestSite, type TestEmulator } from "../../tools/harness/emulator";
@@ -28,13 +23,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu.close();
-  await closeDispatchers();
+  await client.closeDispatchers();
 });
 
 const portalAdminUrl = () => emu.sharingUrl.replace(/\/sharing\/rest$/, "/portaladmin");
-const portalList = (): Promise<RegisteredWebAdaptor[]> =>
-  listWebAdaptors(
-    createPortalSession({ sharingUrl: emu.sharingUrl, ...PORTAL, tls: { caCert: emu.caCert! } }),
+const portalList = (): Promise<client.RegisteredWebAdaptor[]> =>
+  client.listWebAdaptors(
+    client.createPortalSession({
+      sharingUrl: emu.sharingUrl,
+      ...PORTAL,
+      tls: { caCert: emu.caCert! },
+    }),
   );
 
 function inputs(extra: Record<string, unknown> = {}) {
@@ -103,7 +102,7 @@ it("another adminAccess configures it again in place; the list shows it", async 
   await webAdaptor.delete(created.id, updated.outs as WebAdaptorOutputs);
 });
 
-it("a refused configuration names the Web Adaptor, and never shows the password", async () => {
+it("a refused configuration names the Web Adaptor, shows no password, and registers nothing", async () => {
   const wrong = "not-The-Password-7";
   const failure = await webAdaptor.create(await checked({ password: wrong })).then(
     () => undefined,

@@ -43,9 +43,9 @@ function registrarOf(inputs: WebAdaptorInputs): WebAdaptorRegistrar {
   });
 }
 
-/** What it is registered with, for messages. */
+/** What it is registered with, for messages: "server at <adminUrl>" or "portal at <adminUrl>". */
 function registrarName(inputs: WebAdaptorInputs): string {
-  return `the ${inputs.mode === "server" ? "server" : "portal"} at ${inputs.adminUrl}`;
+  return `${inputs.mode === "server" ? "server" : "portal"} at ${inputs.adminUrl}`;
 }
 
 /** The list, or an error that says what could not be done and that nothing was changed. */
@@ -53,7 +53,7 @@ async function listed(inputs: WebAdaptorInputs, doing: string): Promise<Register
   return explained(
     () => listWebAdaptors(registrarOf(inputs)),
     (error) =>
-      `Cannot ${doing}: the Web Adaptors of ${registrarName(inputs)} cannot be read ` +
+      `Cannot ${doing}: the Web Adaptors of the ${registrarName(inputs)} cannot be read ` +
       `(${failureMessage("webadaptors", inputs.adminUrl, error)}). Nothing was changed.`,
   );
 }
@@ -102,7 +102,7 @@ async function create(raw: unknown): Promise<pulumi.dynamic.CreateResult> {
   if (before !== undefined) {
     if (!inputs.adoptExisting) {
       throw new Error(
-        `${registrarName(inputs)} lists the Web Adaptor ${inputs.webAdaptorUrl} already (id ` +
+        `The ${registrarName(inputs)} lists the Web Adaptor ${inputs.webAdaptorUrl} already (id ` +
           `${before.id}, registered as ${before.webAdaptorURL}). It was not configured again. ` +
           "Set adoptExisting: true to take it on as it is (destroy then leaves it registered " +
           "unless unregisterAdoptedOnDestroy is set), or unregister it first.",
@@ -145,14 +145,14 @@ async function configureOnce(
     if (!answerMayBeLost(error)) {
       throw new Error(
         `${failureMessage("configure web adaptor", inputs.webAdaptorUrl, error)} The Web ` +
-          `Adaptor was not registered with ${registrarName(inputs)}.`,
+          `Adaptor was not registered with the ${registrarName(inputs)}.`,
         { cause: error },
       );
     }
     lost = messageOf(error);
     logWarn(
       `The answer to the configuration of ${inputs.webAdaptorUrl} was lost (${lost}); reading ` +
-        `the Web Adaptors of ${registrarName(inputs)} until timeouts.configureMs to learn ` +
+        `the Web Adaptors of the ${registrarName(inputs)} until timeouts.configureMs to learn ` +
         "whether it was registered. It is not configured again.",
     );
   }
@@ -162,7 +162,7 @@ async function configureOnce(
     if (found !== undefined && matches(found)) return found;
     if (lost === undefined && list !== undefined) {
       throw new Error(
-        `The configuration of ${inputs.webAdaptorUrl} answered success, but ${registrarName(inputs)} ` +
+        `The configuration of ${inputs.webAdaptorUrl} answered success, but the ${registrarName(inputs)} ` +
           "does not list it as configured. Check the Web Adaptor's configuration page, then run " +
           "`pulumi up` again.",
       );
@@ -173,8 +173,8 @@ async function configureOnce(
   throw new Error(
     `Cannot ${doing} ${inputs.webAdaptorUrl}: ` +
       (lost === undefined
-        ? `the Web Adaptors of ${registrarName(inputs)} could not be read`
-        : `the answer to its configuration was lost (${lost}), and ${registrarName(inputs)} ` +
+        ? `the Web Adaptors of the ${registrarName(inputs)} could not be read`
+        : `the answer to its configuration was lost (${lost}), and the ${registrarName(inputs)} ` +
           "has not listed it as configured") +
       ` within timeouts.configureMs (${inputs.timeouts.configureMs} ms). It was not configured ` +
       "again. Check the server's or portal's Web Adaptors; run `pulumi up` again (with " +
@@ -187,7 +187,9 @@ async function read(id: string, props: WebAdaptorOutputs): Promise<pulumi.dynami
   const inputs = WEB_ADAPTOR.parse(props);
   const entry = findIn(await listed(inputs, `refresh ${inputs.webAdaptorUrl}`), inputs, id);
   if (entry === undefined) {
-    logInfo(`${registrarName(inputs)} no longer lists the Web Adaptor ${inputs.webAdaptorUrl}.`);
+    logInfo(
+      `The ${registrarName(inputs)} no longer lists the Web Adaptor ${inputs.webAdaptorUrl}.`,
+    );
     return {};
   }
   return {
@@ -231,7 +233,7 @@ async function remove(id: string, props: WebAdaptorOutputs): Promise<void> {
   const inputs = WEB_ADAPTOR.parse(props);
   if (props.state === "adopted" && !inputs.unregisterAdoptedOnDestroy) {
     logInfo(
-      `Left the Web Adaptor ${inputs.webAdaptorUrl} registered with ${registrarName(inputs)}: it ` +
+      `Left the Web Adaptor ${inputs.webAdaptorUrl} registered with the ${registrarName(inputs)}: it ` +
         "was registered before this stack adopted it, so destroy does not unregister it (set " +
         "unregisterAdoptedOnDestroy: true to unregister it on destroy). It is no longer managed " +
         "by this stack.",
@@ -242,7 +244,7 @@ async function remove(id: string, props: WebAdaptorOutputs): Promise<void> {
   const entry = findIn(await listed(inputs, doing), inputs, id);
   if (entry === undefined) {
     logInfo(
-      `${registrarName(inputs)} does not list ${inputs.webAdaptorUrl}; nothing to unregister.`,
+      `The ${registrarName(inputs)} does not list ${inputs.webAdaptorUrl}; nothing to unregister.`,
     );
     return;
   }
@@ -258,7 +260,7 @@ async function remove(id: string, props: WebAdaptorOutputs): Promise<void> {
       });
     }
   }
-  logInfo(`Unregistered the Web Adaptor ${entry.webAdaptorURL} from ${registrarName(inputs)}.`);
+  logInfo(`Unregistered the Web Adaptor ${entry.webAdaptorURL} from the ${registrarName(inputs)}.`);
 }
 
 /**

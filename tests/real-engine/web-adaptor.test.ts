@@ -99,7 +99,7 @@ describe("WebAdaptor through the real engine", () => {
     s = await runs.stack("web-adaptor", PROGRAM);
   }, 240_000);
 
-  it("before up a request through it is refused; after up it reaches the server's REST API; a second up changes nothing", async () => {
+  it("before up a request through it is refused; after up it reaches the server's REST API, the password only a secret in state; a second up changes nothing", async () => {
     await expectRefused(emu);
     const up = await s.mustRun("up", { config: configOf(emu) });
     expect(up.changeSummary).toEqual({ create: 2 });
@@ -108,6 +108,8 @@ describe("WebAdaptor through the real engine", () => {
     expect(entry?.id).toBe(up.outputs?.webAdaptorId);
     expect(entry?.isAdminEnabled).toBe(true);
     await expectReached(emu);
+    expect(JSON.stringify((await s.mustRun("export")).state)).not.toContain(PASSWORD);
+    expect(up.output + up.stderr).not.toContain(PASSWORD);
     const again = await s.mustRun("up", { options: { expectNoChanges: true } });
     expect(again.changeSummary).toEqual({ same: 2 });
   });

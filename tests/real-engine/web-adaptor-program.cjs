@@ -2,7 +2,7 @@
 /**
  * The program of the real-engine WebAdaptor suite, copied into the consumer project: one
  * WebAdaptor in front of a site made beforehand. Stack config: webAdaptorUrl, adminUrl, caCert,
- * username, password (secret); `adminAccess`, `adoptExisting`, `unregisterAdoptedOnDestroy`
+ * username, password; `adminAccess`, `adoptExisting`, `unregisterAdoptedOnDestroy`
  * (booleans, optional).
  */
 const pulumi = require("@pulumi/pulumi");
@@ -16,7 +16,8 @@ module.exports = () => {
     webAdaptorUrl: config.require("webAdaptorUrl"),
     adminUrl: config.require("adminUrl"),
     username: config.require("username"),
-    password: config.requireSecret("password"),
+    // Plain here: the WebAdaptor itself keeps it secret in state.
+    password: config.require("password"),
     tls: { caCert: config.require("caCert") },
     ...optional("adminAccess"),
     ...optional("adoptExisting"),

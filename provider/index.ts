@@ -93,6 +93,13 @@ export {
   type ServerRole,
   SERVER_ROLES,
   federationProvider,
+  WebAdaptor,
+  type WebAdaptorArgs,
+  type WebAdaptorInputs,
+  type WebAdaptorOutputs,
+  type WebAdaptorMode,
+  WEB_ADAPTOR_MODES,
+  webAdaptorProvider,
   // /resources
   // Shared by the resources: their base class, TLS settings, type tokens, connection defaults.
   ServerResource,
@@ -234,6 +241,16 @@ export declare const importRootCertificate: typeof Client.importRootCertificate;
 export declare const communitySelf: typeof Client.communitySelf;
 export declare const getCollaboration: typeof Client.getCollaboration;
 export declare const deleteCollaboration: typeof Client.deleteCollaboration;
+
+// Client: a Web Adaptor's configuration page, and a server's or portal's list of Web Adaptors.
+export type {
+  ConfigureWebAdaptorParams,
+  RegisteredWebAdaptor,
+  WebAdaptorRegistrar,
+} from "./client";
+export declare const configureWebAdaptor: typeof Client.configureWebAdaptor;
+export declare const listWebAdaptors: typeof Client.listWebAdaptors;
+export declare const unregisterWebAdaptor: typeof Client.unregisterWebAdaptor;
 export declare const removeParticipation: typeof Client.removeParticipation;
 
 // Client: the error family and its guards.
@@ -305,6 +322,9 @@ const CLIENT_VALUES = [
   "federateServer",
   "updateFederatedServer",
   "unfederateServer",
+  "configureWebAdaptor",
+  "listWebAdaptors",
+  "unregisterWebAdaptor",
   "portalCertificate",
   "importRootCertificate",
   "communitySelf",
@@ -384,6 +404,9 @@ for (const name of CLIENT_VALUES) {
     exports.federateServer =
     exports.updateFederatedServer =
     exports.unfederateServer =
+    exports.configureWebAdaptor =
+    exports.listWebAdaptors =
+    exports.unregisterWebAdaptor =
     exports.portalCertificate =
     exports.importRootCertificate =
     exports.communitySelf =

@@ -21,5 +21,6 @@ export * from "./auth";
 export * from "./session";
 export * from "./admin";
 export * from "./portal";
+export * from "./web-adaptor";
 export * from "./transfer/object-store";
 export * from "./presented-certificate";

@@ -23,6 +23,8 @@ export * from "./portal-site/generated";
 export * from "./collaboration/generated";
 export * from "./federation/generated";
 export { type ServerRole, SERVER_ROLES } from "./federation/values";
+export * from "./web-adaptor/generated";
+export { type WebAdaptorMode, WEB_ADAPTOR_MODES } from "./web-adaptor/values";
 // /resources
 export { type InputsOf, type TlsArgs, type TlsSettings } from "./common/connection/tls";
 export { ServerResource, type ServerResourceArgs } from "./common/base/server-resource";

@@ -20,6 +20,7 @@ import { SITE_IMPORT_DEFINITION } from "./site-import/definition";
 import { SITE_MACHINE_DEFINITION } from "./site-machine/definition";
 import { SITE_UPGRADE_DEFINITION } from "./site-upgrade/definition";
 import { SYSTEM_PROPERTIES_DEFINITION } from "./system-properties/definition";
+import { WEB_ADAPTOR_DEFINITION } from "./web-adaptor/definition";
 
 /**
  * The resources, in the order of the docs.
@@ -39,4 +40,5 @@ export const RESOURCES: readonly ResourceDefinition[] = [
   PORTAL_SITE_DEFINITION,
   COLLABORATION_DEFINITION,
   FEDERATION_DEFINITION,
+  WEB_ADAPTOR_DEFINITION,
 ];

@@ -105,6 +105,7 @@ const EXPECTED_SECRETS: Record<string, string[]> = {
   Federation: ["password", "token", "serverPassword"],
   ServerCertificate: ["password", "pkcs12", "certPassword"],
   SecuritySettings: ["password"],
+  WebAdaptor: ["password"],
 };
 
 /** The differences between a resource's schema inputs and its zod schema, one line each. */
@@ -150,6 +151,7 @@ describe("the plugin's package schema", () => {
         "SiteMachine",
         "SiteUpgrade",
         "SystemProperties",
+        "WebAdaptor",
       ].map((t) => `arcgis-admin:index:${t}`),
     );
     expect(schema.name).toBe("arcgis-admin");

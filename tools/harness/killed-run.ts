@@ -47,17 +47,18 @@ export function requests(emu: TestEmulator, suffix: string): number {
 }
 
 /**
- * Starts `pulumi up` and SIGKILLs its CLI once `sent` holds (the create's call has reached the
- * server); resolves once the killed CLI has ended.
+ * Starts `pulumi up` (with `env` added to its environment) and SIGKILLs its CLI once `sent` holds
+ * (the create's call has reached the server); resolves once the killed CLI has ended.
  */
 export async function killedUp(
   s: RealStack,
   config: Record<string, ConfigValue>,
-  sent: () => boolean,
+  sent: () => boolean | Promise<boolean>,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<RunResult> {
   let pid = 0;
-  const running = s.run("up", { config, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
-  await until(() => pid !== 0 && sent(), "the create's call");
+  const running = s.run("up", { config, env, onSpawn: (p) => (pid = p), timeoutMs: 120_000 });
+  await until(async () => pid !== 0 && (await sent()), "the create's call");
   process.kill(pid, "SIGKILL");
   return running;
 }

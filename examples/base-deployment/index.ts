@@ -86,18 +86,23 @@ const webAdaptor = new WebAdaptor(
   { dependsOn: [security] },
 );
 
-/** The server federated with the portal, its services reached through the Web Adaptor. */
-const federation = new Federation("federation", {
-  sharingUrl: portal.sharingUrl,
-  username: portal.username,
-  password: portal.password,
-  tls,
-  serverType: site.serverType,
-  adminUrl: site.adminUrl,
-  serverUsername: site.username,
-  serverPassword: site.password,
-  serverUrl: webAdaptor.webAdaptorUrl,
-});
+/**
+ * The server federated with the portal, its services reached through the Web Adaptor. The portal's
+ * connection is the one PortalSite created its administrator with (arcgis-admin:sharingUrl,
+ * portalUsername, portalPassword), once the portal's site exists.
+ */
+const federation = new Federation(
+  "federation",
+  {
+    tls,
+    serverType: site.serverType,
+    adminUrl: site.adminUrl,
+    serverUsername: site.username,
+    serverPassword: site.password,
+    serverUrl: webAdaptor.webAdaptorUrl,
+  },
+  { dependsOn: [portal] },
+);
 
 export const portalAdministrator = portal.username;
 export const certificateFingerprint = certificate.sha256Fingerprint;

@@ -6,7 +6,8 @@
  * TypeScript program, type-checked; each resource's check runs in the dynamic-provider host)
  * against the emulator. The preview plans each resource's creation and changes nothing.
  * examples/team and examples/restore-drill are deployed through the CLI by team.test.ts and
- * tests/examples/restore-drill.test.ts, examples/https by https-example.test.ts.
+ * tests/examples/restore-drill.test.ts, examples/https by https-example.test.ts, the base
+ * deployment (TypeScript and YAML) by base-deployment.test.ts.
  */
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tools/harness/project";

@@ -74,6 +74,12 @@ const security = new SecuritySettings(
     httpsOnly: true,
     hstsEnabled: true,
     tlsProtocols: ["TLSv1.2", "TLSv1.3"],
+    // A suite for each protocol: the TLS 1.3 suites, then TLS 1.2's with forward secrecy.
+    cipherSuites: [
+      "TLS_AES_256_GCM_SHA384",
+      "TLS_AES_128_GCM_SHA256",
+      "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+    ],
     restoreOnDestroy: true,
   },
   { dependsOn: [certificate] },

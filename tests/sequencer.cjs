@@ -1,8 +1,8 @@
 /**
  * Jest's own order, except for suites it has no timing of (a fresh clone, a new file): those that
  * drive the Pulumi CLI or the benchmark start first, so that a minute-long suite does not start
- * last on an otherwise idle machine. Jest orders untimed suites by file size alone, and several
- * of the longest suites are short files.
+ * last on an otherwise idle machine; the suites of LAST_FOLDERS start after all others. Jest
+ * orders untimed suites by file size alone, and several of the longest suites are short files.
  */
 "use strict";
 const Sequencer = require("@jest/test-sequencer").default;
@@ -15,6 +15,17 @@ const SLOW_FOLDERS = [
   "/tests/python-api/",
   "/tests/engine/",
 ];
+
+/**
+ * Suites that run after every other, whatever Jest knows of them: the plugin archive's, which
+ * build the release artifacts and run the CLI on them.
+ */
+const LAST_FOLDERS = ["/tests/archive/"];
+
+/** @param {{ path: string }} test */
+function isLast(test) {
+  return LAST_FOLDERS.some((folder) => test.path.replace(/\\/g, "/").includes(folder));
+}
 
 /** @param {{ path: string }} test */
 function rank(test) {
@@ -32,7 +43,8 @@ class SlowFirstSequencer extends Sequencer {
     const timed = rest.filter((t) => t.duration != null);
     // Array.prototype.sort is stable: within a folder, Jest's size order stays.
     untimed.sort((a, b) => rank(a) - rank(b));
-    return [...failed, ...untimed, ...timed];
+    const ordered = [...failed, ...untimed, ...timed];
+    return [...ordered.filter((t) => !isLast(t)), ...ordered.filter(isLast)];
   }
 }
 

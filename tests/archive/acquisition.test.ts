@@ -130,6 +130,22 @@ it("builds the archive with one command, laid out as Pulumi expects, leaving no 
   expect(entries.some((e) => /node_modules/.test(e))).toBe(false);
 });
 
+it("has its size and cold start measured by the benchmark's script (quick mode)", async () => {
+  const bench = await run(
+    process.execPath,
+    [path.join(REPO_ROOT, "bench", "plugin-archive.cjs"), archive, "--quick"],
+    { cwd: REPO_ROOT, timeoutMs: 120_000 },
+  );
+  succeeded(bench, "bench/plugin-archive.cjs --quick");
+  const measured = JSON.parse(bench.stdout) as {
+    archiveBytes: number;
+    coldStartMs: { archive: number; npmPackage: number };
+  };
+  expect(measured.archiveBytes).toBe(fs.statSync(archive).size);
+  expect(measured.coldStartMs.archive).toBeGreaterThan(0);
+  expect(measured.coldStartMs.npmPackage).toBeGreaterThan(0);
+});
+
 it("installs with `pulumi plugin install --file` and runs a YAML program with no Node.js on PATH", async () => {
   const p = await project(false, false);
   expect((await p.cli(["version"])).code).toBe(0);

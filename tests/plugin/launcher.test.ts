@@ -1,8 +1,9 @@
 /**
  * bin/pulumi-resource-arcgis-admin, the plugin's launcher: it runs the Node.js that
  * ARCGIS_ADMIN_NODE names, else `node` on PATH, and refuses one older than 22.19 (what the
- * package's `engines` accepts) with a message saying what to do; through a symbolic link (npm's
- * bin folders) it still finds the package's compiled entry.
+ * package's `engines` accepts) with one line saying what to do, naming a Node.js that is on the
+ * machine when there is one; through a symbolic link (npm's bin folders) it still finds the
+ * package's compiled entry.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,6 +11,8 @@ import * as path from "node:path";
 import { runTempDir } from "../../tools/harness/temp";
 
 const LAUNCHER = path.join(__dirname, "..", "..", "bin", "pulumi-resource-arcgis-admin");
+/** The Node.js that `npm ci` installed in this clone (the `node` devDependency). */
+const NPM_CI_NODE = path.resolve(__dirname, "..", "..", "node_modules", "node", "bin", "node");
 
 /** A Node.js older than 22.19: the system's when it is one, else a stand-in that reports 22.18.0. */
 function oldNode(dir: string): { bin: string; version: string } {
@@ -45,7 +48,33 @@ it("refuses the Node.js of ARCGIS_ADMIN_NODE when it is older than 22.19, saying
   expect(run.stderr).toContain(
     `needs Node.js 22.19 or later; '${old.bin}' (from ARCGIS_ADMIN_NODE) is ${old.version}.`,
   );
-  expect(run.stderr).toContain("Set ARCGIS_ADMIN_NODE to a newer node");
+  // One line, naming a Node.js that is on this machine: the one `npm ci` installed here.
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.stderr).toContain(`Set ARCGIS_ADMIN_NODE=${NPM_CI_NODE} (a Node.js `);
+});
+
+it("names a Node.js installed beside the package when none on PATH will do, or says to install one", () => {
+  const old = oldNode(tmp);
+  // An npm prefix with the package and the registry's `node` package beside it.
+  const modules = path.join(tmp, "prefix", "node_modules");
+  const launcher = path.join(modules, "pulumi-arcgis-admin", "bin", "pulumi-resource-arcgis-admin");
+  fs.mkdirSync(path.dirname(launcher), { recursive: true });
+  fs.copyFileSync(LAUNCHER, launcher);
+  fs.chmodSync(launcher, 0o755);
+  const env: NodeJS.ProcessEnv = { ...process.env, ARCGIS_ADMIN_NODE: old.bin, HOME: tmp };
+  env.PATH = "/usr/bin:/bin";
+  const alone = spawnSync(launcher, [], { encoding: "utf8", env });
+  expect(alone.status).toBe(1);
+  expect(alone.stderr).toContain("Install Node.js 22.19 or later and set ARCGIS_ADMIN_NODE");
+
+  fs.mkdirSync(path.join(modules, "node", "bin"), { recursive: true });
+  fs.symlinkSync(process.execPath, path.join(modules, "node", "bin", "node"));
+  const beside = spawnSync(launcher, [], { encoding: "utf8", env });
+  expect(beside.status).toBe(1);
+  expect(beside.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(beside.stderr).toContain(
+    `Set ARCGIS_ADMIN_NODE=${path.join(fs.realpathSync(modules), "node", "bin", "node")} (a Node.js ${process.versions.node} on this machine)`,
+  );
 });
 
 it("refuses an old `node` on PATH the same way, naming PATH", () => {
@@ -67,7 +96,7 @@ it("says so when the node it is told to run does not run", () => {
   });
   expect(run.status).toBe(1);
   expect(run.stderr).toContain("cannot run Node.js");
-  expect(run.stderr).toContain("Install Node.js 22.19 or later, or set ARCGIS_ADMIN_NODE");
+  expect(run.stderr).toContain(`Set ARCGIS_ADMIN_NODE=${NPM_CI_NODE}`);
 });
 
 it("runs the package's entry with an accepted Node.js, also through a symbolic link", () => {

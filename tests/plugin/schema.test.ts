@@ -8,6 +8,8 @@
 import type { z } from "zod";
 import { PLUGIN_RESOURCES } from "../../provider/plugin/resources";
 import {
+  DEFAULT_PLUGIN_DOWNLOAD_URL,
+  DOWNLOAD_URL_SETTING,
   defaultedInputs,
   packageSchema,
   type PackageSchema,
@@ -162,6 +164,19 @@ describe("the plugin's package schema", () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const pkg = require("../../package.json") as { version: string };
     expect(packageSchema().version).toBe(pkg.version);
+  });
+
+  it("names where the plugin's releases are: the default, or the build setting", () => {
+    const saved = process.env[DOWNLOAD_URL_SETTING];
+    try {
+      delete process.env[DOWNLOAD_URL_SETTING];
+      expect(packageSchema().pluginDownloadURL).toBe(DEFAULT_PLUGIN_DOWNLOAD_URL);
+      process.env[DOWNLOAD_URL_SETTING] = "https://releases.example.org/arcgis-admin/";
+      expect(packageSchema().pluginDownloadURL).toBe("https://releases.example.org/arcgis-admin/");
+    } finally {
+      if (saved === undefined) delete process.env[DOWNLOAD_URL_SETTING];
+      else process.env[DOWNLOAD_URL_SETTING] = saved;
+    }
   });
 
   it.each(PLUGIN_RESOURCES.map((r) => r.type))(

@@ -12,6 +12,7 @@ import { REPO_ROOT } from "../../tools/harness/project";
 import { runTempDir } from "../../tools/harness/temp";
 import * as sdkgen from "../../toolchain/sdkgen.cjs";
 import * as sdk from "../../toolchain/sdk.cjs";
+import { pluginDownloadUrl } from "../../provider/plugin/schema";
 
 jest.setTimeout(600_000);
 
@@ -41,7 +42,8 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 
 it("builds a Python wheel versioned as the package, naming the plugin at that version", () => {
   expect(path.basename(written.wheel!)).toBe(`pulumi_arcgis_admin-${version}-py3-none-any.whl`);
-  // The engine picks the plugin by the version in the SDK's pulumi-plugin.json.
+  // The engine picks the plugin by the version in the SDK's pulumi-plugin.json, and fetches it
+  // from its server (the schema's pluginDownloadURL) when it is not installed.
   const listed = spawnSync(
     "python3",
     [
@@ -53,7 +55,12 @@ it("builds a Python wheel versioned as the package, naming the plugin at that ve
     { encoding: "utf8" },
   );
   expect(listed.status).toBe(0);
-  expect(JSON.parse(listed.stdout)).toEqual({ resource: true, name: "arcgis-admin", version });
+  expect(JSON.parse(listed.stdout)).toEqual({
+    resource: true,
+    name: "arcgis-admin",
+    version,
+    server: pluginDownloadUrl(),
+  });
 });
 
 it("builds a Python sdist versioned as the package, holding pulumi-plugin.json", () => {
@@ -99,7 +106,12 @@ it("writes a Go SDK with its own go.mod on Pulumi's Go SDK at the generator's ve
   const plugin = JSON.parse(
     fs.readFileSync(path.join(written.goDir!, "arcgisadmin", "pulumi-plugin.json"), "utf8"),
   ) as unknown;
-  expect(plugin).toEqual({ resource: true, name: "arcgis-admin", version });
+  expect(plugin).toEqual({
+    resource: true,
+    name: "arcgis-admin",
+    version,
+    server: pluginDownloadUrl(),
+  });
 });
 
 it("builds a Go program on the Go SDK, with the go.mod lines docs/plugin.md gives", () => {

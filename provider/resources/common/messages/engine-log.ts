@@ -3,16 +3,15 @@
  * Pulumi's dynamic-provider host) with the address of its `Engine` gRPC service as argument, and a
  * message sent to its `Log` with a resource's URN is shown under that resource, once, in every
  * display (`pulumi.log` has no such connection in a provider process and prints to stdout, which
- * the engine files under the stack). Pulumi's generated stubs and gRPC are loaded from
- * @pulumi/pulumi's own folder, as its SDK uses them, and only when a provider process needs them.
+ * the engine files under the stack). Pulumi's generated stubs and gRPC come from sdk-modules.ts.
  */
-import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
 import { pulumiLog } from "./log";
 import { type LogSeverity, type OperationLogger, withOperationLogger } from "./operation-log";
 import { inProviderHost } from "../pulumi/host-watch";
+import { sdkModule } from "../pulumi/sdk-modules";
 
 /** How long one message may take to reach the engine before the console takes it instead. */
 const LOG_DEADLINE_MS = 10_000;
@@ -51,10 +50,9 @@ export class EngineLog {
   private reachable = true;
 
   constructor(address: string) {
-    const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
-    this.grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
-    const rpc = pulumiRequire("./proto/engine_grpc_pb") as typeof engineGrpc;
-    this.proto = pulumiRequire("./proto/engine_pb") as typeof engineProto;
+    this.grpc = sdkModule("@grpc/grpc-js") as typeof grpcTypes;
+    const rpc = sdkModule("./proto/engine_grpc_pb") as typeof engineGrpc;
+    this.proto = sdkModule("./proto/engine_pb") as typeof engineProto;
     this.client = new rpc.EngineClient(address, this.grpc.credentials.createInsecure());
   }
 

@@ -124,6 +124,14 @@ const INPUTS: Record<string, Record<string, unknown>> = {
   },
   SiteUpgrade: { adminUrl: ADMIN, ...SERVER },
   SecuritySettings: { adminUrl: ADMIN, ...SERVER, hstsEnabled: true },
+  WebAdaptor: { adminUrl: ADMIN, ...SERVER, webAdaptorUrl: "https://gis.example.com/server" },
+  PortalSite: {
+    sharingUrl: SHARING,
+    ...PORTAL,
+    fullName: "Portal Administrator",
+    email: "gis-admins@example.com",
+    contentStore: { connectionString: "/arcgis/portal/content" },
+  },
   ServerCertificate: {
     adminUrl: ADMIN,
     ...SERVER,
@@ -154,6 +162,8 @@ const URLS: Record<string, readonly string[]> = {
   SystemProperties: ["adminUrl"],
   SiteUpgrade: ["adminUrl"],
   SecuritySettings: ["adminUrl"],
+  WebAdaptor: ["adminUrl", "webAdaptorUrl"],
+  PortalSite: ["sharingUrl"],
   ServerCertificate: ["adminUrl", "webServerUrl"],
   Collaboration: ["sharingUrl"],
   Federation: ["sharingUrl", "adminUrl", "serverUrl"],

@@ -1,3 +1,5 @@
+import { withoutTrailingSlash } from "../../url";
+
 /**
  * Path of a collaboration under the sharing root, with the ids URL-encoded.
  *
@@ -31,7 +33,7 @@ export function collaborationPath(portalId: string, collaborationId: string): st
  * @internal
  */
 export function portalAdminUrlOf(sharingUrl: string): string {
-  const sharing = sharingUrl.replace(/\/+$/, "");
+  const sharing = withoutTrailingSlash(sharingUrl);
   const root = sharing.replace(/\/sharing\/rest$/i, "/portaladmin");
   if (root === sharing) {
     throw new TypeError(

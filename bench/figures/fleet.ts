@@ -23,6 +23,10 @@ const PASSWORD = "bench-Fleet-1";
 const TARGET_RATIO = 1.5;
 /** At 100 sites: `up`, `refresh` and `destroy`; an unchanged `up` is held to {@link TARGET_RATIO}. */
 const TARGET_RATIO_100 = 2;
+/** The host's peak at 100 sites above the floor fleet's (issue 57). */
+const TARGET_HOST_EXTRA_100_BYTES = 80 * 1024 ** 2;
+/** The host's CPU per further site on `up` (issue 57). */
+const TARGET_HOST_CPU_PER_SITE_MS = 20;
 /** Bytes one resource's entry may take in the stack's state file (issue 57). */
 const TARGET_ENTRY_BYTES = 6000;
 const TARGET_HOST_EXTRA_BYTES = 60e6;
@@ -536,6 +540,27 @@ function report(
         );
       }
     }
+  }
+  if (hundred !== undefined) {
+    const extra = peak(hundred.fleet) - peak(hundred.floor);
+    summary.push({
+      figure: "10. Host peak, 100 sites vs the floor fleet of 300 trivial resources",
+      measured: `${mib(peak(hundred.fleet))} vs ${mib(peak(hundred.floor))} (+${mib(extra)})`,
+      target: `≤ + ${mib(TARGET_HOST_EXTRA_100_BYTES)}`,
+      met: extra <= TARGET_HOST_EXTRA_100_BYTES,
+    });
+  }
+  const [first, last] = [pairs[0], pairs.at(-1)];
+  if (first !== undefined && last !== undefined && last.count > first.count) {
+    const perSite =
+      (op(last.fleet, "up").host.cpuMs - op(first.fleet, "up").host.cpuMs) /
+      (last.count - first.count);
+    summary.push({
+      figure: `10. Host CPU of \`up\` per further site, ${first.count} to ${last.count} sites`,
+      measured: ms(perSite),
+      target: `≤ ${TARGET_HOST_CPU_PER_SITE_MS} ms`,
+      met: perSite <= TARGET_HOST_CPU_PER_SITE_MS,
+    });
   }
   const oneUp = op(slow.slowOne, "up").ms;
   const manyUp = op(slow.slowMany, "up").ms;

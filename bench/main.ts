@@ -302,6 +302,7 @@ export async function main(argv: string[]): Promise<number> {
             delayCount: quick ? 2 : 20,
             parallel: 32,
             defaultParallelToo: !quick,
+            skipCheckpointsToo: !quick,
             warmUps: quick ? 0 : 1,
             quick,
           }),

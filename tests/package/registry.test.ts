@@ -1,7 +1,8 @@
 /**
  * Each row of the registry (provider/resources/registry.ts) has what a resource is for its users,
  * read from artefacts made apart from the registry: the built package's exports (its class, Args
- * and provider, and the released module path that saved stacks load), the schema the running
+ * and provider, the provider being the exports of its own module, and the released module path
+ * that saved stacks load), the schema the running
  * plugin serves over gRPC (its type token, with the definition's inputs), and the docs folder
  * (its page with the argument table, linked from the README's table). A copy of the registry with
  * a row the package lacks is refused, naming each artefact that is missing.
@@ -67,6 +68,17 @@ export function registryProblems(
     const loaded = fs.existsSync(entry) ? (distRequire(entry) as { implementation?: unknown }) : {};
     if (typeof loaded.implementation !== "object") {
       problems.push(`${type}: dist/provider/resources/${folder}.js exports no implementation`);
+    }
+    // The exported provider must be that module's whole exports: Pulumi's serializer then stores
+    // a `require` of it in each resource's state instead of the provider's methods.
+    const own = path.join(ROOT, "dist", "provider", "resources", folder, "provider.js");
+    const exported = (distRequire(path.join(ROOT, "dist", "provider", "index.js")) as object)[
+      providerName(type) as keyof object
+    ];
+    if (!fs.existsSync(own) || distRequire(own) !== exported) {
+      problems.push(
+        `${type}: the exported ${providerName(type)} is not the exports of dist/provider/resources/${folder}/provider.js`,
+      );
     }
     const served = artefacts.schema.get(`arcgis-admin:index:${type}`);
     if (served === undefined) problems.push(`${type}: the plugin's schema has no such resource`);
@@ -142,6 +154,7 @@ it("refuses a registry with a row the package lacks, naming each missing artefac
     "LicenseFile: the package exports no LicenseFileArgs",
     "LicenseFile: the package exports no licenseFileProvider",
     "LicenseFile: dist/provider/resources/license-file.js exports no implementation",
+    "LicenseFile: the exported licenseFileProvider is not the exports of dist/provider/resources/license-file/provider.js",
     "LicenseFile: the plugin's schema has no such resource",
     "LicenseFile: docs/license-file.md does not exist",
     "LicenseFile: the README's table does not link docs/license-file.md",

@@ -7,7 +7,9 @@
  * paths and its inputs hold only what that release recorded; through the provider plugin (the
  * same resources by their type tokens) it holds what that release's plugin recorded, and the
  * plugin now installed reads it. `pulumi preview --expect-no-changes` finds nothing to change,
- * and `pulumi destroy` deletes every resource and leaves each server as its docs page promises.
+ * `pulumi refresh` reads every resource back unchanged, `pulumi up` with a changed Site time limit
+ * updates that one resource, and `pulumi destroy` deletes every resource and leaves each server
+ * as its docs page promises.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -154,7 +156,7 @@ describe.each([
   ["the dynamic path", false],
   ["the provider plugin", true],
 ] as const)("%s", (_path, viaPlugin) => {
-  it(`a stack written by ${RELEASE} previews no change and destroys cleanly after the upgrade`, async () => {
+  it(`a stack written by ${RELEASE} previews no change, refreshes, updates and destroys cleanly after the upgrade`, async () => {
     const [m, consumer] = await Promise.all([startMachines(), consumerOfRelease(RELEASE)]);
     const stack = await RealStack.create(viaPlugin ? "compat-plugin" : "compat", consumer, {
       dir: path.join(__dirname, "compat-program"),
@@ -183,6 +185,18 @@ describe.each([
     // On failure, the engine's display names each resource it would change and the inputs that differ.
     expect(preview.ok ? "" : `${preview.output}\n${preview.error ?? ""}`).toBe("");
     expect(preview.changeSummary).toEqual({ same: RESOURCES });
+
+    // Each resource read back by this package from the earlier release's state, nothing changed.
+    const refresh = await stack.run("refresh", { options: { expectNoChanges: true }, env });
+    expect(refresh.ok ? "" : `${refresh.output}\n${refresh.error ?? ""}`).toBe("");
+    expect(refresh.changeSummary).toEqual({ same: RESOURCES });
+
+    // An update of a state-only input: this package's update, given the earlier outputs.
+    const update = await stack.mustRun("up", {
+      config: { siteCreateMs: { value: "1800000" } },
+      env,
+    });
+    expect(update.changeSummary).toEqual({ same: RESOURCES - 1, update: 1 });
 
     // On the dynamic path destroy runs the providers that the state names: the module paths of
     // the earlier release, resolved in the package of this tree.

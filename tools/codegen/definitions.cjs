@@ -7,9 +7,9 @@
 /**
  * Writes what each resource's one definition (provider/resources/<name>/definition.ts) implies
  * and TypeScript must see as declarations: `<name>/generated.ts` (the Args, the public input and
- * output types, the class as one line `resourceClass(<keys>)` with its keys as data, taken from
+ * output types, the class as one line `resourceClass(<keys>, provider)` with its keys as data, taken from
  * the frame provider/resources/common/pulumi/frame.ts derives, its outputs' interface and its
- * `lazyProvider`), the entry file `<name>.ts`
+ * provider), `<name>/provider.ts` (the module whose exports are the provider), the entry file `<name>.ts`
  * (the released module path, see ARCHITECTURE.md) and the argument table of docs/<name>.md
  * (between its `arguments` markers), and from the registry the README's table of resources and
  * the package's export lists (provider/resources/index.ts, provider/index.ts, docs/api.md, each
@@ -320,7 +320,7 @@ function layoutGenerated(definition, names, classDoc, keys) {
     `import type * as pulumi from "@pulumi/pulumi";\n`,
     ...imports,
     ...(definition.imports ?? []).map((line) => `${line}\n`),
-    `import { lazyProvider } from "../common/pulumi/lazy-provider";\n`,
+    `import provider from "./provider";\n`,
     `import type { OutputProperties } from "../common/base/outputs";\n`,
     `import { resourceClass } from "../common/pulumi/resource-class";\n`,
     "\n",
@@ -334,13 +334,14 @@ function layoutGenerated(definition, names, classDoc, keys) {
     classDoc,
     "// What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.\n",
     "// prettier-ignore\n",
-    `export class ${type} extends resourceClass<${type}Args, ${instance}>(${JSON.stringify(keys)}) {}\n`,
+    `export class ${type} extends resourceClass<${type}Args, ${instance}>(${JSON.stringify(keys)}, provider) {}\n`,
     `export interface ${type} extends OutputProperties<${type}Outputs, ${base}> {}\n\n`,
     tsdoc(
-      `The serialized provider of \`${type}\`: a small stub that loads \`implementation\` from ` +
-        `the released module path \`dist/provider/resources/${definition.folder}.js\`.`,
+      `The provider of \`${type}\`: a small stub that loads \`implementation\` from ` +
+        `the released module path \`dist/provider/resources/${definition.folder}.js\` ` +
+        `(the module \`${definition.folder}/provider.ts\` exports it).`,
     ),
-    `export const ${provider} = lazyProvider("${definition.folder}");\n`,
+    `export const ${provider} = provider;\n`,
   ].join("");
   return { text, declared: [...interfaces.keys()] };
 }
@@ -431,6 +432,23 @@ function renderApi(resources) {
     `- ${providers.join(", ")}: the dynamic provider of each resource, for a ` +
       "`pulumi.dynamic.Resource` of your own under another type.",
   ];
+}
+
+/**
+ * The module `provider/resources/<folder>/provider.ts`, whose exports are the resource's
+ * provider itself: Pulumi's serializer records a captured value that is the exports of a module
+ * of an installed package as `require("<that module>")`, so each resource's state holds that one
+ * line instead of the provider's methods (common/pulumi/lazy-provider.ts).
+ *
+ * @param {Definition} definition
+ */
+function renderProviderModule(definition) {
+  return (
+    `${HEADER}\n` +
+    `/** The provider of \`${definition.type}\`, as this module's exports (see common/pulumi/lazy-provider.ts). */\n` +
+    `import { lazyProvider } from "../common/pulumi/lazy-provider";\n\n` +
+    `export = lazyProvider("${definition.folder}");\n`
+  );
 }
 
 /**
@@ -600,6 +618,14 @@ async function render({ definitions, names, frames, root = REPO_ROOT }) {
     files.set(
       entry,
       await prettier.format(renderEntry(definition), { ...options, filepath: entry }),
+    );
+    const providerModule = path.join(path.dirname(generated), "provider.ts");
+    files.set(
+      providerModule,
+      await prettier.format(renderProviderModule(definition), {
+        ...options,
+        filepath: providerModule,
+      }),
     );
     const page = path.join(root, "docs", `${definition.folder}.md`);
     const text = withTable(fs.readFileSync(page, "utf8"), definition, names, page);

@@ -3,7 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PortalConnectionArgs, PortalResource } from "../common/base/portal-resource";
 import type { TlsSettings } from "../common/connection/tls";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -92,11 +92,12 @@ export interface CollaborationArgs extends PortalConnectionArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class Collaboration extends resourceClass<CollaborationArgs, PortalResource>({"type":"Collaboration","folder":"collaboration","connection":"portal","secretOutputs":["password","token"],"fromArguments":["sharingUrl","collaborationId","portalId","username","password","token","leaveAsGuest","deleteAdoptedOnDestroy","tls"],"outputOnly":["portalIdGiven","name","description","hostPortalId","role","state"],"secretArguments":[],"secretWith":{}}) {}
+export class Collaboration extends resourceClass<CollaborationArgs, PortalResource>({"type":"Collaboration","folder":"collaboration","connection":"portal","secretOutputs":["password","token"],"fromArguments":["sharingUrl","collaborationId","portalId","username","password","token","leaveAsGuest","deleteAdoptedOnDestroy","tls"],"outputOnly":["portalIdGiven","name","description","hostPortalId","role","state"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface Collaboration extends OutputProperties<CollaborationOutputs, PortalResource> {}
 
 /**
- * The serialized provider of `Collaboration`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/collaboration.js`.
+ * The provider of `Collaboration`: a small stub that loads `implementation` from the released
+ * module path `dist/provider/resources/collaboration.js` (the module `collaboration/provider.ts`
+ * exports it).
  */
-export const collaborationProvider = lazyProvider("collaboration");
+export const collaborationProvider = provider;

@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { PortalConnectionArgs, PortalResource } from "../common/base/portal-resource";
 import type { TlsSettings } from "../common/connection/tls";
 import type { ServerRole } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -169,11 +169,11 @@ export interface FederationArgs extends PortalConnectionArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class Federation extends resourceClass<FederationArgs, PortalResource>({"type":"Federation","folder":"federation","connection":"portal","deleteBeforeReplace":true,"serverAccount":{"username":"serverUsername","password":"serverPassword"},"secretOutputs":["password","token","serverPassword"],"fromArguments":["sharingUrl","username","password","token","serverType","adminUrl","serverUrl","serverUsername","serverPassword","serverRole","serverFunction","adoptExisting","unfederateAdoptedOnDestroy","forceUnfederate","tls","serverCertificate","timeouts"],"outputOnly":["serverId","state","serverName","portalServerType"],"secretArguments":["serverPassword"],"secretWith":{}}) {}
+export class Federation extends resourceClass<FederationArgs, PortalResource>({"type":"Federation","folder":"federation","connection":"portal","deleteBeforeReplace":true,"serverAccount":{"username":"serverUsername","password":"serverPassword"},"secretOutputs":["password","token","serverPassword"],"fromArguments":["sharingUrl","username","password","token","serverType","adminUrl","serverUrl","serverUsername","serverPassword","serverRole","serverFunction","adoptExisting","unfederateAdoptedOnDestroy","forceUnfederate","tls","serverCertificate","timeouts"],"outputOnly":["serverId","state","serverName","portalServerType"],"secretArguments":["serverPassword"],"secretWith":{}}, provider) {}
 export interface Federation extends OutputProperties<FederationOutputs, PortalResource> {}
 
 /**
- * The serialized provider of `Federation`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/federation.js`.
+ * The provider of `Federation`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/federation.js` (the module `federation/provider.ts` exports it).
  */
-export const federationProvider = lazyProvider("federation");
+export const federationProvider = provider;

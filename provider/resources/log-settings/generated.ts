@@ -6,7 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { TlsSettings } from "../common/connection/tls";
 import type { LogSettingsLevel } from "./values";
 import type { ReportedLogSettings } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -101,11 +101,12 @@ export interface LogSettingsArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class LogSettings extends resourceClass<LogSettingsArgs, ServerResource<LogSettingsInputs["timeouts"]>>({"type":"LogSettings","folder":"log-settings","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","logLevel","logDir","maxErrorReportsCount","maxLogFileAge","usageMeteringEnabled","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousSettings","writtenSettings","serverLogSettings"],"secretArguments":[],"secretWith":{}}) {}
+export class LogSettings extends resourceClass<LogSettingsArgs, ServerResource<LogSettingsInputs["timeouts"]>>({"type":"LogSettings","folder":"log-settings","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","logLevel","logDir","maxErrorReportsCount","maxLogFileAge","usageMeteringEnabled","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousSettings","writtenSettings","serverLogSettings"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface LogSettings extends OutputProperties<LogSettingsOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `LogSettings`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/log-settings.js`.
+ * The provider of `LogSettings`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/log-settings.js` (the module `log-settings/provider.ts` exports
+ * it).
  */
-export const logSettingsProvider = lazyProvider("log-settings");
+export const logSettingsProvider = provider;

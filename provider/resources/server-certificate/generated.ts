@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -156,14 +156,15 @@ export interface ServerCertificateArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class ServerCertificate extends resourceClass<ServerCertificateArgs, ServerResource<ServerCertificateInputs["timeouts"]>>({"type":"ServerCertificate","folder":"server-certificate","connection":"server","secretOutputs":["password","pkcs12","certPassword"],"fromArguments":["serverType","adminUrl","username","password","machineName","webServerUrl","caCertificates","pkcs12","certPassword","alias","rebindPreviousOnDestroy","tls","timeouts"],"outputOnly":["certificateAlias","sha256Fingerprint","validUntil","previousAlias","boundAlias","importedAliases"],"secretArguments":["pkcs12","certPassword"],"secretWith":{}}) {}
+export class ServerCertificate extends resourceClass<ServerCertificateArgs, ServerResource<ServerCertificateInputs["timeouts"]>>({"type":"ServerCertificate","folder":"server-certificate","connection":"server","secretOutputs":["password","pkcs12","certPassword"],"fromArguments":["serverType","adminUrl","username","password","machineName","webServerUrl","caCertificates","pkcs12","certPassword","alias","rebindPreviousOnDestroy","tls","timeouts"],"outputOnly":["certificateAlias","sha256Fingerprint","validUntil","previousAlias","boundAlias","importedAliases"],"secretArguments":["pkcs12","certPassword"],"secretWith":{}}, provider) {}
 export interface ServerCertificate extends OutputProperties<
   ServerCertificateOutputs,
   ServerResource
 > {}
 
 /**
- * The serialized provider of `ServerCertificate`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/server-certificate.js`.
+ * The provider of `ServerCertificate`: a small stub that loads `implementation` from the released
+ * module path `dist/provider/resources/server-certificate.js` (the module
+ * `server-certificate/provider.ts` exports it).
  */
-export const serverCertificateProvider = lazyProvider("server-certificate");
+export const serverCertificateProvider = provider;

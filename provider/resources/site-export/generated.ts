@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/inputs/object-store";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -144,11 +144,11 @@ export interface SiteExportArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SiteExport extends resourceClass<SiteExportArgs, ServerResource<SiteExportInputs["timeouts"]>>({"type":"SiteExport","folder":"site-export","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","downloadTo","uploadTo","objectStore","objectStoreCredentials","deleteBackupOnDestroy","triggers","allowMissingDownload","maxDownloadBytes","tls","timeouts","requestedLocation"],"outputOnly":["fileName","exportedAt","localPath","objectUrl","sizeBytes","sha256","serverVersion"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}) {}
+export class SiteExport extends resourceClass<SiteExportArgs, ServerResource<SiteExportInputs["timeouts"]>>({"type":"SiteExport","folder":"site-export","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","downloadTo","uploadTo","objectStore","objectStoreCredentials","deleteBackupOnDestroy","triggers","allowMissingDownload","maxDownloadBytes","tls","timeouts","requestedLocation"],"outputOnly":["fileName","exportedAt","localPath","objectUrl","sizeBytes","sha256","serverVersion"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}, provider) {}
 export interface SiteExport extends OutputProperties<SiteExportOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `SiteExport`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/site-export.js`.
+ * The provider of `SiteExport`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/site-export.js` (the module `site-export/provider.ts` exports it).
  */
-export const siteExportProvider = lazyProvider("site-export");
+export const siteExportProvider = provider;

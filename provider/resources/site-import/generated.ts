@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { ObjectStoreCredentials, ObjectStoreOptions } from "../common/inputs/object-store";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -127,11 +127,11 @@ export interface SiteImportArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SiteImport extends resourceClass<SiteImportArgs, ServerResource<SiteImportInputs["timeouts"]>>({"type":"SiteImport","folder":"site-import","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","localArchive","archiveObject","objectStore","objectStoreCredentials","archiveSha256","triggers","tls","timeouts"],"outputOnly":["fingerprint","uploadedItemId","outcome","importedAt","report"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}) {}
+export class SiteImport extends resourceClass<SiteImportArgs, ServerResource<SiteImportInputs["timeouts"]>>({"type":"SiteImport","folder":"site-import","connection":"server","secretOutputs":["password","objectStoreCredentials"],"fromArguments":["serverType","adminUrl","username","password","location","localArchive","archiveObject","objectStore","objectStoreCredentials","archiveSha256","triggers","tls","timeouts"],"outputOnly":["fingerprint","uploadedItemId","outcome","importedAt","report"],"secretArguments":["objectStoreCredentials"],"secretWith":{}}, provider) {}
 export interface SiteImport extends OutputProperties<SiteImportOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `SiteImport`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/site-import.js`.
+ * The provider of `SiteImport`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/site-import.js` (the module `site-import/provider.ts` exports it).
  */
-export const siteImportProvider = lazyProvider("site-import");
+export const siteImportProvider = provider;

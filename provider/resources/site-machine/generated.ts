@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource } from "../common/base/server-resource";
 import type { ServerConnectionArgs } from "../common/connection/resolve";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -102,11 +102,12 @@ export interface SiteMachineArgs extends Omit<ServerConnectionArgs, "adminUrl"> 
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SiteMachine extends resourceClass<SiteMachineArgs, ServerResource<SiteMachineInputs["timeouts"]>>({"type":"SiteMachine","folder":"site-machine","connection":"machine","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","siteAdminUrl","machineName","unregisterAdoptedOnDestroy","tls","timeouts"],"outputOnly":["state","registeredName","machines","joinedAt"],"secretArguments":[],"secretWith":{}}) {}
+export class SiteMachine extends resourceClass<SiteMachineArgs, ServerResource<SiteMachineInputs["timeouts"]>>({"type":"SiteMachine","folder":"site-machine","connection":"machine","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","siteAdminUrl","machineName","unregisterAdoptedOnDestroy","tls","timeouts"],"outputOnly":["state","registeredName","machines","joinedAt"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface SiteMachine extends OutputProperties<SiteMachineOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `SiteMachine`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/site-machine.js`.
+ * The provider of `SiteMachine`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/site-machine.js` (the module `site-machine/provider.ts` exports
+ * it).
  */
-export const siteMachineProvider = lazyProvider("site-machine");
+export const siteMachineProvider = provider;

@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { TlsSettings } from "../common/connection/tls";
 import type { SiteUpgradeOutcome } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -84,11 +84,12 @@ export interface SiteUpgradeArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SiteUpgrade extends resourceClass<SiteUpgradeArgs, ServerResource<SiteUpgradeInputs["timeouts"]>>({"type":"SiteUpgrade","folder":"site-upgrade","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","runAsync","tls","timeouts"],"outputOnly":["outcome","fromVersion","toVersion","upgradesSent"],"secretArguments":[],"secretWith":{}}) {}
+export class SiteUpgrade extends resourceClass<SiteUpgradeArgs, ServerResource<SiteUpgradeInputs["timeouts"]>>({"type":"SiteUpgrade","folder":"site-upgrade","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","runAsync","tls","timeouts"],"outputOnly":["outcome","fromVersion","toVersion","upgradesSent"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface SiteUpgrade extends OutputProperties<SiteUpgradeOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `SiteUpgrade`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/site-upgrade.js`.
+ * The provider of `SiteUpgrade`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/site-upgrade.js` (the module `site-upgrade/provider.ts` exports
+ * it).
  */
-export const siteUpgradeProvider = lazyProvider("site-upgrade");
+export const siteUpgradeProvider = provider;

@@ -7,7 +7,7 @@ import type { ServerConnectionArgs } from "../common/connection/resolve";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
 import type { SiteDirectoryType } from "./values";
 import type { SiteReportedConfigStore, SiteReportedDirectory } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -202,11 +202,11 @@ export interface SiteArgs extends ServerConnectionArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class Site extends resourceClass<SiteArgs, ServerResource<SiteInputs["timeouts"]>>({"type":"Site","folder":"site","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","configStoreConnection","directories","logSettings","runAsync","adoptExisting","deleteSiteOnDestroy","tls","timeouts"],"outputOnly":["state","createdAt","machines","serverVersion","serverLogSettings","serverDirectories","serverConfigStore"],"secretArguments":[],"secretWith":{"configStoreConnection":"connectionSecret"}}) {}
+export class Site extends resourceClass<SiteArgs, ServerResource<SiteInputs["timeouts"]>>({"type":"Site","folder":"site","connection":"server","secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","configStoreConnection","directories","logSettings","runAsync","adoptExisting","deleteSiteOnDestroy","tls","timeouts"],"outputOnly":["state","createdAt","machines","serverVersion","serverLogSettings","serverDirectories","serverConfigStore"],"secretArguments":[],"secretWith":{"configStoreConnection":"connectionSecret"}}, provider) {}
 export interface Site extends OutputProperties<SiteOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `Site`: a small stub that loads `implementation` from the released
- * module path `dist/provider/resources/site.js`.
+ * The provider of `Site`: a small stub that loads `implementation` from the released module path
+ * `dist/provider/resources/site.js` (the module `site/provider.ts` exports it).
  */
-export const siteProvider = lazyProvider("site");
+export const siteProvider = provider;

@@ -6,7 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { TlsSettings } from "../common/connection/tls";
 import type { ManagedSystemProperties } from "./values";
 import type { ReportedSystemProperties } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -89,14 +89,15 @@ export interface SystemPropertiesArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SystemProperties extends resourceClass<SystemPropertiesArgs, ServerResource<SystemPropertiesInputs["timeouts"]>>({"type":"SystemProperties","folder":"system-properties","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","properties","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousProperties","addedProperties","writtenProperties","serverProperties"],"secretArguments":[],"secretWith":{}}) {}
+export class SystemProperties extends resourceClass<SystemPropertiesArgs, ServerResource<SystemPropertiesInputs["timeouts"]>>({"type":"SystemProperties","folder":"system-properties","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","properties","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousProperties","addedProperties","writtenProperties","serverProperties"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface SystemProperties extends OutputProperties<
   SystemPropertiesOutputs,
   ServerResource
 > {}
 
 /**
- * The serialized provider of `SystemProperties`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/system-properties.js`.
+ * The provider of `SystemProperties`: a small stub that loads `implementation` from the released
+ * module path `dist/provider/resources/system-properties.js` (the module
+ * `system-properties/provider.ts` exports it).
  */
-export const systemPropertiesProvider = lazyProvider("system-properties");
+export const systemPropertiesProvider = provider;

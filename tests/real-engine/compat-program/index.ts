@@ -12,7 +12,7 @@
  * CA and the organisation's), machineName, orgRootPem, pfxBase64 and pfxPassword (secrets),
  * sitePassword (secret), secondAdminUrl, secondMachineName, downloadDir, sharingUrl,
  * portalUsername, portalPassword (secret), collaborationId, upgradeAdminUrl, freshAdminUrl,
- * archive, viaPlugin.
+ * archive, viaPlugin; after the upgrade, siteCreateMs (the Site's `timeouts.createMs`).
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
@@ -60,7 +60,13 @@ const password = config.requireSecret("sitePassword");
 const server = { serverType: "arcgis-server" as const, username: "siteadmin", password, tls };
 const onSite = { ...server, adminUrl: config.require("adminUrl") };
 
-const site = declare(Site, "site", onSite);
+// Set only after the upgrade: a change that updates the Site's state alone, with the new package.
+const createMs = config.getNumber("siteCreateMs");
+const site = declare(
+  Site,
+  "site",
+  createMs === undefined ? onSite : { ...onSite, timeouts: { createMs } },
+);
 const certificate = declare(
   ServerCertificate,
   "https",

@@ -106,9 +106,11 @@ function frameOf<I, D extends ResourceDefinition>(definition: D): Frame<I, D> {
       ),
     ),
   };
+  // Built on first use, then shared by every call of every resource of this kind in the process.
+  let schema: ReturnType<typeof inputsSchema> | undefined;
   const rules: InputRules = {
     frame: keys,
-    schema: () => inputsSchema(definition),
+    schema: () => (schema ??= inputsSchema(definition)),
     crossChecks: definition.crossChecks ?? (() => []),
     ...(definition.fromOutputs === undefined ? {} : { fromOutputs: definition.fromOutputs }),
   };

@@ -41,7 +41,7 @@ export interface InputRules {
    * more: changes `values` (a copy, without `__provider`) in place.
    */
   fromOutputs?: (values: Record<string, unknown>) => void;
-  /** Builds the strict schema of the inputs (built per call: a provider must not capture it). */
+  /** The strict schema of the inputs (the frame builds it once, on first use). */
   schema: () => z.ZodType;
   /** Rules across fields, reported together with the per-field problems. */
   crossChecks: (values: Record<string, unknown>) => CheckFailure[];

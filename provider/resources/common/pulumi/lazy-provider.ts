@@ -28,7 +28,12 @@ export type ResourceImplementation = Required<
  * Its methods load the real implementation by package name when the host calls them, so state holds
  * a small stub (bench figure 1) instead of the whole client layer, and the provider keeps working
  * when the package is installed in a user's node_modules (where the host's cwd is the user's
- * project and relative requires fail). The methods must not reference anything from module scope:
+ * project and relative requires fail). Each resource's generated module `<folder>/provider.ts`
+ * exports this object as its whole exports: Pulumi's serializer records a captured value that is
+ * the exports of a module of an installed package as a `require` of that module, so the state
+ * of a program using the installed package holds one line per resource, not these methods
+ * (bench figure 1). Where the package is not installed (this repository's own runs), the object
+ * is serialized by value: the methods must not reference anything from module scope, since
  * whatever they capture is copied into state.
  *
  * @param resourceFile - the file under dist/provider/resources/ that exports `implementation`.

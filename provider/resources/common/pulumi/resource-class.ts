@@ -14,7 +14,6 @@ import { ServerResource } from "../base/server-resource";
 import { resolvePortalConnection, resolveServerConnection } from "../connection/resolve";
 import type { ConnectionKind } from "../inputs/definition";
 import { knowResource } from "../inputs/sources";
-import { lazyProvider } from "./lazy-provider";
 import { type ClassKeys, type DynamicResourceParameters, registration } from "./registration";
 
 type Args = Record<string, never>;
@@ -53,15 +52,18 @@ function secretInputs(keys: ClassKeys, args: Args): Record<string, unknown> {
  * @typeParam A - its Args.
  * @typeParam R - the instance: its base class with its outputs.
  * @param keys - what its frame derives from its definition (written into generated.ts).
+ * @param provider - its provider: the exports of its module `<folder>/provider.ts`, so that the
+ *   state records a `require` of that module (common/pulumi/lazy-provider.ts).
  *
  * @internal
  */
 export function resourceClass<A extends object, R extends pulumi.dynamic.Resource>(
   keys: ClassKeys,
+  provider: pulumi.dynamic.ResourceProvider,
 ): new (name: string, args: A, opts?: pulumi.CustomResourceOptions) => R {
   knowResource(keys);
-  // The same stub as the exported `<type>Provider`: it holds nothing but the module path.
-  const frame = { ...keys, provider: lazyProvider(keys.folder) };
+  // The exported `<type>Provider` itself: a module's exports, which state records by its path.
+  const frame = { ...keys, provider };
   const resolve = RESOLVERS[keys.connection];
   const Base: abstract new (...params: DynamicResourceParameters) => pulumi.dynamic.Resource =
     keys.connection === "portal" ? PortalResource : ServerResource;

@@ -3,7 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { PortalConnectionArgs, PortalResource } from "../common/base/portal-resource";
 import type { InputsOf, TlsSettings } from "../common/connection/tls";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -177,11 +177,11 @@ export interface PortalSiteArgs extends PortalConnectionArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class PortalSite extends resourceClass<PortalSiteArgs, PortalResource>({"type":"PortalSite","folder":"portal-site","connection":"portal","secretOutputs":["password","token","securityAnswer"],"fromArguments":["sharingUrl","username","password","token","fullName","email","description","securityQuestionIdx","securityAnswer","contentStore","userLicenseTypeId","adoptExisting","tls","timeouts"],"outputOnly":["state","createdAt","portalAdminUrl"],"secretArguments":["securityAnswer"],"secretWith":{"contentStore":"connectionSecrets"}}) {}
+export class PortalSite extends resourceClass<PortalSiteArgs, PortalResource>({"type":"PortalSite","folder":"portal-site","connection":"portal","secretOutputs":["password","token","securityAnswer"],"fromArguments":["sharingUrl","username","password","token","fullName","email","description","securityQuestionIdx","securityAnswer","contentStore","userLicenseTypeId","adoptExisting","tls","timeouts"],"outputOnly":["state","createdAt","portalAdminUrl"],"secretArguments":["securityAnswer"],"secretWith":{"contentStore":"connectionSecrets"}}, provider) {}
 export interface PortalSite extends OutputProperties<PortalSiteOutputs, PortalResource> {}
 
 /**
- * The serialized provider of `PortalSite`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/portal-site.js`.
+ * The provider of `PortalSite`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/portal-site.js` (the module `portal-site/provider.ts` exports it).
  */
-export const portalSiteProvider = lazyProvider("portal-site");
+export const portalSiteProvider = provider;

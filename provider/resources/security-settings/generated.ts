@@ -6,7 +6,7 @@ import type { ServerResource, ServerResourceArgs } from "../common/base/server-r
 import type { TlsSettings } from "../common/connection/tls";
 import type { TlsProtocol } from "./values";
 import type { ReportedSecuritySettings } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -112,14 +112,15 @@ export interface SecuritySettingsArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class SecuritySettings extends resourceClass<SecuritySettingsArgs, ServerResource<SecuritySettingsInputs["timeouts"]>>({"type":"SecuritySettings","folder":"security-settings","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","httpsOnly","hstsEnabled","tlsProtocols","cipherSuites","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousSettings","writtenSettings","serverSecuritySettings"],"secretArguments":[],"secretWith":{}}) {}
+export class SecuritySettings extends resourceClass<SecuritySettingsArgs, ServerResource<SecuritySettingsInputs["timeouts"]>>({"type":"SecuritySettings","folder":"security-settings","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","httpsOnly","hstsEnabled","tlsProtocols","cipherSuites","restoreOnDestroy","tls","timeouts"],"outputOnly":["previousSettings","writtenSettings","serverSecuritySettings"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface SecuritySettings extends OutputProperties<
   SecuritySettingsOutputs,
   ServerResource
 > {}
 
 /**
- * The serialized provider of `SecuritySettings`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/security-settings.js`.
+ * The provider of `SecuritySettings`: a small stub that loads `implementation` from the released
+ * module path `dist/provider/resources/security-settings.js` (the module
+ * `security-settings/provider.ts` exports it).
  */
-export const securitySettingsProvider = lazyProvider("security-settings");
+export const securitySettingsProvider = provider;

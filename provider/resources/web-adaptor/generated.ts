@@ -5,7 +5,7 @@ import type { ServerType } from "../../client";
 import type { ServerResource, ServerResourceArgs } from "../common/base/server-resource";
 import type { TlsSettings } from "../common/connection/tls";
 import type { WebAdaptorMode } from "./values";
-import { lazyProvider } from "../common/pulumi/lazy-provider";
+import provider from "./provider";
 import type { OutputProperties } from "../common/base/outputs";
 import { resourceClass } from "../common/pulumi/resource-class";
 
@@ -113,11 +113,11 @@ export interface WebAdaptorArgs extends ServerResourceArgs {
  */
 // What it registers with, from its frame (common/pulumi/frame.ts), as data: one line.
 // prettier-ignore
-export class WebAdaptor extends resourceClass<WebAdaptorArgs, ServerResource<WebAdaptorInputs["timeouts"]>>({"type":"WebAdaptor","folder":"web-adaptor","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","webAdaptorUrl","mode","adminAccess","adoptExisting","unregisterAdoptedOnDestroy","tls","timeouts"],"outputOnly":["state","webAdaptorId","registeredUrl","machineName","isAdminEnabled","registeredAt"],"secretArguments":[],"secretWith":{}}) {}
+export class WebAdaptor extends resourceClass<WebAdaptorArgs, ServerResource<WebAdaptorInputs["timeouts"]>>({"type":"WebAdaptor","folder":"web-adaptor","connection":"server","deleteBeforeReplace":true,"secretOutputs":["password"],"fromArguments":["serverType","adminUrl","username","password","webAdaptorUrl","mode","adminAccess","adoptExisting","unregisterAdoptedOnDestroy","tls","timeouts"],"outputOnly":["state","webAdaptorId","registeredUrl","machineName","isAdminEnabled","registeredAt"],"secretArguments":[],"secretWith":{}}, provider) {}
 export interface WebAdaptor extends OutputProperties<WebAdaptorOutputs, ServerResource> {}
 
 /**
- * The serialized provider of `WebAdaptor`: a small stub that loads `implementation` from the
- * released module path `dist/provider/resources/web-adaptor.js`.
+ * The provider of `WebAdaptor`: a small stub that loads `implementation` from the released module
+ * path `dist/provider/resources/web-adaptor.js` (the module `web-adaptor/provider.ts` exports it).
  */
-export const webAdaptorProvider = lazyProvider("web-adaptor");
+export const webAdaptorProvider = provider;

@@ -16,6 +16,7 @@ import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulat
 import { stateResources } from "../../tools/harness/engine-events";
 import { runTempDir } from "../../tools/harness/temp";
 import * as sdk from "../../toolchain/sdk.cjs";
+import { pluginDownloadUrl } from "../../provider/plugin/schema";
 
 jest.setTimeout(300_000);
 
@@ -86,7 +87,12 @@ it("packs the SDK the schema names, naming the plugin at the package's version",
     ),
   ) as { pulumi: unknown };
   // The engine runs the plugin at this version for the SDK's resources.
-  expect(manifest.pulumi).toEqual({ resource: true, name: "arcgis-admin", version });
+  expect(manifest.pulumi).toEqual({
+    resource: true,
+    name: "arcgis-admin",
+    version,
+    server: pluginDownloadUrl(),
+  });
   expect(
     fs.existsSync(path.join(project!.consumer!.dir, "node_modules", SDK_PACKAGE, "index.d.ts")),
   ).toBe(true);

@@ -15,6 +15,7 @@ import { run } from "../../tools/harness/process";
 import { stateResources } from "../../tools/harness/engine-events";
 import * as pythonSdk from "../../toolchain/python-sdk.cjs";
 import * as sdk from "../../toolchain/sdk.cjs";
+import { pluginDownloadUrl } from "../../provider/plugin/schema";
 
 jest.setTimeout(300_000);
 
@@ -109,7 +110,12 @@ it("installs the sdist with pip, at the package's version, naming the plugin at 
   const [installed, ...plugin] = shown.trim().split("\n");
   expect(installed).toBe(version);
   // The engine runs the plugin at this version for the SDK's resources.
-  expect(JSON.parse(plugin.join("\n"))).toEqual({ resource: true, name: "arcgis-admin", version });
+  expect(JSON.parse(plugin.join("\n"))).toEqual({
+    resource: true,
+    name: "arcgis-admin",
+    version,
+    server: pluginDownloadUrl(),
+  });
 });
 
 it("runs a Python program on the SDK from the sdist: up, up --expect-no-changes, destroy", async () => {

@@ -4,17 +4,17 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import {
+  adminTlsInput,
+  CHANGE_LIMIT,
+  inPlaceAdminInputs,
+  timeoutsInput,
+} from "../common/inputs/admin";
 import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { nonEmpty } from "../common/inputs/schemas";
 import { LOG_SETTINGS_LEVELS, MANAGED_LOG_FIELDS } from "./values";
 import { resourceFrame } from "../common/pulumi/frame";
 import type { LogSettingsInputs } from "./generated";
-
-/** Default bound on a change, including waiting while an export or import holds the site. */
-export const DEFAULT_CHANGE_MS = 10 * 60_000;
-
-const admin = adminInputs();
 
 /** A count the server keeps: an integer, never negative. */
 function count() {
@@ -48,11 +48,7 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
     "and the settings to keep; at least one of them. Every field accepts a `pulumi.Input`.",
   imports: ['import type { ReportedLogSettings } from "./values";'],
   inputs: {
-    // Another spelling of the URL only updates state; another server is a replacement.
-    serverType: { ...admin.serverType, stateOnly: true },
-    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
-    username: admin.username,
-    password: admin.password,
+    ...inPlaceAdminInputs(),
     logLevel: {
       schema: () =>
         named(
@@ -97,10 +93,7 @@ export const LOG_SETTINGS_DEFINITION = defineResource({
     tls: adminTlsInput(),
     timeouts: timeoutsInput(
       {
-        changeMs: {
-          ms: DEFAULT_CHANGE_MS,
-          doc: "How long a change may take, including waiting while an export or import holds the site.",
-        },
+        changeMs: CHANGE_LIMIT,
       },
       "How long a change may take, including waiting while an export or import holds the site.",
     ),

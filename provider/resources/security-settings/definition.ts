@@ -4,19 +4,19 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import {
+  adminTlsInput,
+  CHANGE_LIMIT,
+  inPlaceAdminInputs,
+  timeoutsInput,
+} from "../common/inputs/admin";
 import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { resourceFrame } from "../common/pulumi/frame";
 import type { SecuritySettingsInputs } from "./generated";
 import { MANAGED_SECURITY_FIELDS, TLS_PROTOCOLS } from "./values";
 
-/** Default bound on a change, including waiting while an export or import holds the site. */
-export const DEFAULT_CHANGE_MS = 10 * 60_000;
-
 /** Default bound on the wait for the web server to answer again after a change restarts it. */
 export const DEFAULT_SERVER_READY_MS = 5 * 60_000;
-
-const admin = adminInputs();
 
 /** A cipher suite's IANA name, as `security/config` lists them (e.g. `TLS_AES_128_GCM_SHA256`). */
 const CIPHER_SUITE = /^TLS_[A-Z0-9_]+$/;
@@ -59,11 +59,7 @@ export const SECURITY_SETTINGS_DEFINITION = defineResource({
     "and the settings to keep; at least one of them. Every field accepts a `pulumi.Input`.",
   imports: ['import type { ReportedSecuritySettings } from "./values";'],
   inputs: {
-    // Another spelling of the URL only updates state; another server is a replacement.
-    serverType: { ...admin.serverType, stateOnly: true },
-    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
-    username: admin.username,
-    password: admin.password,
+    ...inPlaceAdminInputs(),
     httpsOnly: {
       schema: () => z.boolean().optional(),
       doc:
@@ -119,10 +115,7 @@ export const SECURITY_SETTINGS_DEFINITION = defineResource({
     tls: adminTlsInput(),
     timeouts: timeoutsInput(
       {
-        changeMs: {
-          ms: DEFAULT_CHANGE_MS,
-          doc: "How long a change may take, including waiting while an export or import holds the site.",
-        },
+        changeMs: CHANGE_LIMIT,
         serverReadyMs: {
           ms: DEFAULT_SERVER_READY_MS,
           doc: "How long to wait for the web server to answer again after a change restarts it.",

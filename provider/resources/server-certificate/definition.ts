@@ -4,7 +4,7 @@
  * docs/server-certificate.md's table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import { adminTlsInput, inPlaceAdminInputs, timeoutsInput } from "../common/inputs/admin";
 import { type CheckFailure, defineResource, named } from "../common/inputs/definition";
 import { httpUrlSchema, nonEmpty } from "../common/inputs/schemas";
 import { resourceFrame } from "../common/pulumi/frame";
@@ -15,8 +15,6 @@ export const DEFAULT_BIND_MS = 10 * 60_000;
 
 /** Default bound on finding the outcome of an import whose answer was lost. */
 export const DEFAULT_IMPORT_MS = 2 * 60_000;
-
-const admin = adminInputs();
 
 /** A keystore alias: what Java keystores and every product's examples accept. */
 function aliasSchema() {
@@ -70,11 +68,7 @@ export const SERVER_CERTIFICATE_DEFINITION = defineResource({
     "({@link ServerResourceArgs}), the machine, the CA's certificates and the server " +
     "certificate. Every field accepts a `pulumi.Input`.",
   inputs: {
-    // Another spelling of the URL only updates state; another server is a replacement.
-    serverType: { ...admin.serverType, stateOnly: true },
-    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
-    username: admin.username,
-    password: admin.password,
+    ...inPlaceAdminInputs(),
     machineName: {
       schema: nonEmpty,
       doc:

@@ -4,7 +4,12 @@
  * table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import {
+  adminInputs,
+  adminTlsInput,
+  inPlaceAdminInputs,
+  timeoutsInput,
+} from "../common/inputs/admin";
 import { type CheckFailure, defineResource } from "../common/inputs/definition";
 import { resourceFrame } from "../common/pulumi/frame";
 import type { SiteUpgradeInputs } from "./generated";
@@ -52,9 +57,7 @@ export const SITE_UPGRADE_DEFINITION = defineResource({
   imports: ['import type { SiteUpgradeOutcome } from "./values";'],
   publicExports: { "./values": ["type SiteUpgradeOutcome"] },
   inputs: {
-    // Another spelling of the URL only updates state; another server is a replacement.
-    serverType: { ...admin.serverType, stateOnly: true },
-    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
+    ...inPlaceAdminInputs(),
     username: {
       ...admin.username,
       doc:

@@ -4,15 +4,15 @@
  * docs/system-properties.md's table are derived from it.
  */
 import { z } from "zod";
-import { adminInputs, adminTlsInput, timeoutsInput } from "../common/inputs/admin";
+import {
+  adminTlsInput,
+  CHANGE_LIMIT,
+  inPlaceAdminInputs,
+  timeoutsInput,
+} from "../common/inputs/admin";
 import { defineResource, named } from "../common/inputs/definition";
 import { resourceFrame } from "../common/pulumi/frame";
 import type { SystemPropertiesInputs } from "./generated";
-
-/** Default bound on a change, including waiting while an export or import holds the site. */
-export const DEFAULT_CHANGE_MS = 10 * 60_000;
-
-const admin = adminInputs();
 
 /** The declared properties: names as the server keeps them, plain scalar values. */
 function propertiesSchema() {
@@ -62,11 +62,7 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
   },
   apiNote: "the last two are the shapes of its `properties` input and of its recorded properties",
   inputs: {
-    // Another spelling of the URL only updates state; another server is a replacement.
-    serverType: { ...admin.serverType, stateOnly: true },
-    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
-    username: admin.username,
-    password: admin.password,
+    ...inPlaceAdminInputs(),
     properties: {
       schema: propertiesSchema,
       doc:
@@ -85,10 +81,7 @@ export const SYSTEM_PROPERTIES_DEFINITION = defineResource({
     tls: adminTlsInput(),
     timeouts: timeoutsInput(
       {
-        changeMs: {
-          ms: DEFAULT_CHANGE_MS,
-          doc: "How long a change may take, including waiting while an export or import holds the site.",
-        },
+        changeMs: CHANGE_LIMIT,
       },
       "How long a change may take, including waiting while an export or import holds the site.",
     ),

@@ -70,6 +70,33 @@ export function adminInputs() {
 }
 
 /**
+ * {@link adminInputs} for a resource that acts on one server in place: another spelling of
+ * `adminUrl` (or another `serverType`) only updates state, another server is a replacement.
+ *
+ * @internal
+ */
+export function inPlaceAdminInputs() {
+  const admin = adminInputs();
+  return {
+    serverType: { ...admin.serverType, stateOnly: true },
+    adminUrl: { ...admin.adminUrl, replaces: true, stateOnly: true },
+    username: admin.username,
+    password: admin.password,
+  } as const;
+}
+
+/**
+ * The limit of a change of settings kept on a server (LogSettings, SystemProperties,
+ * SecuritySettings): its default and what it bounds, a `timeouts` entry.
+ *
+ * @internal
+ */
+export const CHANGE_LIMIT = {
+  ms: 10 * 60_000,
+  doc: "How long a change may take, including waiting while an export or import holds the site.",
+} as const;
+
+/**
  * The `tls` input of a resource on an administrative root (after its own inputs).
  *
  * @internal

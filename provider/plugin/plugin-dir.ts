@@ -11,7 +11,7 @@
  * own folder would leave behind (npm installs them next to it, not in it), so the folder holds
  * one launcher that runs the launcher of this installed package by its absolute path: installing
  * the package again elsewhere means installing the plugin again (the command says so). The plugin
- * archive (scripts/plugin-archive.cjs) is the self-contained alternative.
+ * archive (toolchain/plugin-archive.cjs) is the self-contained alternative.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";

@@ -130,7 +130,7 @@ export const DEFAULT_PLUGIN_DOWNLOAD_URL =
  */
 export const DOWNLOAD_URL_SETTING = "ARCGIS_ADMIN_PLUGIN_DOWNLOAD_URL";
 
-/** Set by the plugin archive's bundler (scripts/plugin-archive.cjs): its version and release location. */
+/** Set by the plugin archive's bundler (toolchain/plugin-archive.cjs): its version and release location. */
 declare const ARCGIS_ADMIN_ARCHIVE_VERSION: string | undefined;
 declare const ARCGIS_ADMIN_ARCHIVE_DOWNLOAD_URL: string | undefined;
 

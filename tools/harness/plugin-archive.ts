@@ -1,6 +1,6 @@
 /**
  * The self-contained plugin archive as a release has it: built by its one command
- * (scripts/plugin-archive.cjs) and served over HTTP from a folder, as the release location of
+ * (toolchain/plugin-archive.cjs) and served over HTTP from a folder, as the release location of
  * the schema's `pluginDownloadURL` serves it.
  */
 import * as fs from "node:fs";
@@ -12,7 +12,7 @@ import { REPO_ROOT } from "./project";
 import { runTempDir } from "./temp";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const archiveScript = require("../../scripts/plugin-archive.cjs") as {
+const archiveScript = require("../../toolchain/plugin-archive.cjs") as {
   archiveName(version: string, platform: string): string;
   hostPlatform(): string;
 };
@@ -29,7 +29,7 @@ export function pluginVersion(): string {
 }
 
 /**
- * Runs `node scripts/plugin-archive.cjs --platform <this machine's> --out <out>` (what `npm run
+ * Runs `node toolchain/plugin-archive.cjs --platform <this machine's> --out <out>` (what `npm run
  * plugin-archive` runs after the build) with a temporary folder of its own, and returns the
  * archive and what the command left in that temporary folder (nothing, when it cleans up).
  */
@@ -42,7 +42,7 @@ export async function buildHostArchive(
     const result = await run(
       process.execPath,
       [
-        path.join(REPO_ROOT, "scripts", "plugin-archive.cjs"),
+        path.join(REPO_ROOT, "toolchain", "plugin-archive.cjs"),
         "--platform",
         hostPlatform(),
         "--out",

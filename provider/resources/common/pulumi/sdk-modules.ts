@@ -5,7 +5,7 @@
  * install them below it), and only when a provider process needs them.
  *
  * Every module is named in {@link SDK_MODULES}: the plugin archive's bundler
- * (scripts/plugin-archive.cjs) replaces this module by one that requires each of them by path, so
+ * (toolchain/plugin-archive.cjs) replaces this module by one that requires each of them by path, so
  * that the archive carries them.
  */
 import { createRequire } from "node:module";

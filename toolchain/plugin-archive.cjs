@@ -19,7 +19,7 @@
  *
  * Nothing else is needed on the user's machine: no Node.js, npm or clone.
  *
- * Usage: node scripts/plugin-archive.cjs --platform <p> [--platform <p>...] [--out <folder>]
+ * Usage: node toolchain/plugin-archive.cjs --platform <p> [--platform <p>...] [--out <folder>]
  *   (after `npm run build`; `npm run plugin-archive` builds first). <p> is Pulumi's name of the
  *   platform (linux-amd64, linux-arm64, windows-amd64, darwin-arm64, darwin-amd64), Node.js's
  *   (linux-x64, win-x64, ...), or `all`: every platform whose Node.js package the registry serves

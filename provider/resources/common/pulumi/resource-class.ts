@@ -14,6 +14,7 @@ import { ServerResource } from "../base/server-resource";
 import { resolvePortalConnection, resolveServerConnection } from "../connection/resolve";
 import type { ConnectionKind } from "../inputs/definition";
 import { knowResource } from "../inputs/sources";
+import { quietPromiseTraces, restorePromiseTraces } from "./promise-traces";
 import { type ClassKeys, type DynamicResourceParameters, registration } from "./registration";
 
 type Args = Record<string, never>;
@@ -73,7 +74,13 @@ export function resourceClass<A extends object, R extends pulumi.dynamic.Resourc
       const resolved = { ...resolve(keys.type, name, given), ...secretInputs(keys, given) };
       const first = keys.deleteBeforeReplace === true && opts?.deleteBeforeReplace !== false;
       const options = first ? { ...opts, deleteBeforeReplace: true } : opts;
-      super(...registration(frame, name, args, resolved, options));
+      const parameters = registration(frame, name, args, resolved, options);
+      const limit = quietPromiseTraces();
+      try {
+        super(...parameters);
+      } finally {
+        restorePromiseTraces(limit);
+      }
     }
   }
   return FramedResource as unknown as new (

@@ -81,6 +81,8 @@ function stateSize(dir: string): StateSize | undefined {
   if (files.length !== 1) return undefined;
   const file = path.join(dir, files[0]!);
   const text = fs.readFileSync(file, "utf8");
+  if (process.env.BENCH_KEEP_STATE)
+    fs.copyFileSync(file, `${process.env.BENCH_KEEP_STATE}-${Date.now()}.json`);
   const parsed = JSON.parse(text) as {
     checkpoint?: {
       latest?: {
@@ -280,7 +282,10 @@ async function fleetCase(
       caCert: { value: tls.caCert },
       sitePassword: { value: PASSWORD, secret: true },
     };
-    return await runCase(setup, label, 3 * count, config, emus, ops, parallel, env);
+    const hostEnv = process.env.BENCH_NODE_OPTIONS
+      ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
+      : env;
+    return await runCase(setup, label, 3 * count, config, emus, ops, parallel, hostEnv);
   } finally {
     await closeAll(emus);
   }
@@ -293,9 +298,14 @@ function floorCase(
   label: string,
   ops: ReadonlyArray<(typeof OPS)[number]> = OPS,
   env?: NodeJS.ProcessEnv,
+  padBytes = 0,
 ): Promise<CaseResult> {
   const resources = mode === "empty" ? 0 : mode === "trivial" ? 1 : 3 * count;
-  const config = { mode: { value: mode }, count: { value: String(count) } };
+  const config = {
+    mode: { value: mode },
+    count: { value: String(count) },
+    padBytes: { value: String(padBytes) },
+  };
   return runCase(setup, label, resources, config, [], ops, undefined, env);
 }
 
@@ -331,38 +341,57 @@ export async function fleetFigure(
     let slowOne: CaseResult | undefined;
     for (const count of options.counts) {
       const floor = await floorCase(setup, "floor", count, `floor fleet ${3 * count}`, baseOps);
-      if (options.quick === true && count === 1) {
-        const label = `fleet 1 (${slowLabel(1, options.parallel)})`;
-        const fleet = await fleetCase(setup, tls, 1, label, OPS, options.delayMs, options.parallel);
-        pairs.push({ count, floor, fleet });
-        slowOne = fleet;
-      } else {
-        const fleet = await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
-        const pair: Pair = { count, floor, fleet };
-        if (options.skipCheckpointsToo === true) {
-          const skip = { PULUMI_SKIP_CHECKPOINTS: "true" };
-          const [f, label] = [3 * count, SKIPPED];
-          pair.floorSkipped = await floorCase(
-            setup,
-            "floor",
-            count,
-            `floor fleet ${f}${label}`,
-            OPS,
-            skip,
-          );
-          pair.fleetSkipped = await fleetCase(
+      // A quick run's fleet of one is also the slow comparison's one site.
+      const quickOne = options.quick === true && count === 1;
+      const fleet = quickOne
+        ? await fleetCase(
             setup,
             tls,
-            count,
-            `fleet ${count}${label}`,
+            1,
+            `fleet 1 (${slowLabel(1, options.parallel)})`,
             OPS,
-            0,
-            undefined,
-            skip,
-          );
-        }
-        pairs.push(pair);
+            options.delayMs,
+            options.parallel,
+          )
+        : await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
+      if (quickOne) slowOne = fleet;
+      const pair: Pair = { count, floor, fleet };
+      const padBytes = paddingToOurs(floor, fleet);
+      if (padBytes !== undefined) {
+        const label = `floor fleet ${3 * count}${PADDED}`;
+        pair.floorPadded = await floorCase(
+          setup,
+          "floor",
+          count,
+          label,
+          baseOps,
+          undefined,
+          padBytes,
+        );
       }
+      if (!quickOne && options.skipCheckpointsToo === true) {
+        const skip = { PULUMI_SKIP_CHECKPOINTS: "true" };
+        const [f, label] = [3 * count, SKIPPED];
+        pair.floorSkipped = await floorCase(
+          setup,
+          "floor",
+          count,
+          `floor fleet ${f}${label}`,
+          OPS,
+          skip,
+        );
+        pair.fleetSkipped = await fleetCase(
+          setup,
+          tls,
+          count,
+          `fleet ${count}${label}`,
+          OPS,
+          0,
+          undefined,
+          skip,
+        );
+      }
+      pairs.push(pair);
     }
     slowOne ??= await fleetCase(
       setup,
@@ -398,6 +427,37 @@ export async function fleetFigure(
   }
 }
 
+/** The label's end of a floor fleet whose state entries are padded to the size of ours. */
+const PADDED = ", entries padded to ours";
+
+/**
+ * What the padding adds to an entry besides its bytes: `"pad":""` in the inputs and the outputs,
+ * and `"pad":[]` in the property dependencies, each with its comma.
+ */
+const PAD_KEY_BYTES = 3 * '"pad":"",'.length;
+
+/**
+ * The bytes of padding that make a floor fleet resource's state entry as large as the average
+ * entry of a site's resources: half the difference, since a trivial resource records its inputs
+ * again as its outputs.
+ */
+function paddingToOurs(floor: CaseResult, fleet: CaseResult): number | undefined {
+  const ours = dynamicEntries(fleet);
+  const trivial = dynamicEntries(floor);
+  if (ours === undefined || trivial === undefined || ours <= trivial) return undefined;
+  return Math.round((ours - trivial - PAD_KEY_BYTES) / 2);
+}
+
+/** The average state entry of a case's dynamic resources (bytes), from its state after `up`. */
+function dynamicEntries(c: CaseResult): number | undefined {
+  const types = Object.entries(c.state?.types ?? {}).filter(([type]) =>
+    type.startsWith("pulumi-nodejs:dynamic"),
+  );
+  const count = types.reduce((sum, [, t]) => sum + t.count, 0);
+  if (count === 0) return undefined;
+  return types.reduce((sum, [, t]) => sum + t.entry * t.count, 0) / count;
+}
+
 /** The label's end of a case run with `PULUMI_SKIP_CHECKPOINTS=true`. */
 const SKIPPED = ", checkpoints skipped";
 
@@ -408,6 +468,8 @@ interface Pair {
   fleet: CaseResult;
   floorSkipped?: CaseResult;
   fleetSkipped?: CaseResult;
+  /** The floor fleet with each entry padded to the size of ours. */
+  floorPadded?: CaseResult;
 }
 
 /** An operation's wall time, or a dash where the case did not run it (a quick run). */
@@ -448,7 +510,7 @@ function report(
     target: "",
     met: null,
   });
-  for (const { count, floor, fleet, floorSkipped, fleetSkipped } of pairs) {
+  for (const { count, floor, fleet, floorSkipped, fleetSkipped, floorPadded } of pairs) {
     const goal = count >= 20;
     const limit = (n: OpName) => (count >= 100 && n !== "noop" ? TARGET_RATIO_100 : TARGET_RATIO);
     for (const n of ["up", "noop", "refresh", "destroy"] as const) {
@@ -493,6 +555,23 @@ function report(
         measured: `${num(state.fileBytes / state.entries, 0)} B${floorState}; ${entries.map(([type, t]) => `${type.split(":").at(-1)} ${t.entry} B`).join(", ")}`,
         target: `≤ ${TARGET_ENTRY_BYTES} B each`,
         met: worst <= TARGET_ENTRY_BYTES,
+      });
+    }
+    if (floorPadded !== undefined) {
+      const names = (["up", "noop", "refresh", "destroy"] as const).filter(
+        (n) => floorPadded.ops[n] !== undefined && floor.ops[n] !== undefined,
+      );
+      const part = (n: OpName) => {
+        const [ours, plain, padded] = [op(fleet, n).ms, op(floor, n).ms, op(floorPadded, n).ms];
+        const share =
+          ours > plain ? `, ${num((100 * (padded - plain)) / (ours - plain), 0)}% of the gap` : "";
+        return `${OP_LABELS[n]} ${ms(padded)} (${num(ours / padded)}x ours${share})`;
+      };
+      summary.push({
+        figure: `10. ${count} site${count === 1 ? "" : "s"}: the floor fleet with each entry padded to ours (${num(dynamicEntries(floorPadded) ?? 0, 0)} B): its time, ours against it, and the part of ours over the plain floor that the entries' size explains`,
+        measured: names.map(part).join("; "),
+        target: "",
+        met: null,
       });
     }
     if (floorSkipped !== undefined && fleetSkipped !== undefined) {
@@ -591,7 +670,7 @@ function report(
     ...new Set([
       empty,
       trivial,
-      ...pairs.flatMap((p) => [p.floor, p.fleet, p.floorSkipped, p.fleetSkipped]),
+      ...pairs.flatMap((p) => [p.floor, p.fleet, p.floorPadded, p.floorSkipped, p.fleetSkipped]),
       slow.slowOne,
       slow.slowMany,
       ...(slow.slowDefault === undefined ? [] : [slow.slowDefault]),

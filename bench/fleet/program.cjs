@@ -6,7 +6,9 @@
  * - mode "empty": nothing (the engine's floor);
  * - mode "trivial": one resource of the bench's own trivial dynamic provider;
  * - mode "floor": `count` groups of three trivial resources, the second and third taking the
- *   first's id, the same dependency shape as a site's three resources (the floor fleet);
+ *   first's id, the same dependency shape as a site's three resources (the floor fleet); with
+ *   `padBytes`, each also records a string of that many bytes as an input (so twice: in its
+ *   inputs and its outputs), which makes its state entry the size of a site's resources;
  * - mode "fleet": `count` sites, each a Site, its SiteExport and its LogSettings, the Site at
  *   `adminUrls[i]` (JSON list), all trusting `caCert`, with the password `sitePassword` (secret).
  *   This is the loop over a config list that docs/fleet.md describes.
@@ -36,10 +38,12 @@ module.exports = () => {
     return {};
   }
   if (mode === "floor") {
+    const padBytes = config.getNumber("padBytes") ?? 0;
+    const pad = padBytes > 0 ? { pad: "x".repeat(padBytes) } : {};
     for (let i = 0; i < count; i++) {
-      const first = new Trivial(`a-${i}`, {});
-      new Trivial(`b-${i}`, { of: first.id });
-      new Trivial(`c-${i}`, { of: first.id });
+      const first = new Trivial(`a-${i}`, { ...pad });
+      new Trivial(`b-${i}`, { of: first.id, ...pad });
+      new Trivial(`c-${i}`, { of: first.id, ...pad });
     }
     return {};
   }

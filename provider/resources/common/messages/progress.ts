@@ -11,8 +11,15 @@ export function formatDuration(ms: number): string {
 }
 
 /**
+ * How long a wait runs before its first line: one that ends sooner (a server that answers at
+ * once) says nothing, and costs the host no message to the engine.
+ */
+export const QUIET_START_MS = 2_000;
+
+/**
  * Reports progress of a long wait through Pulumi's log at a modest rate, so that a pipeline's
- * output shows that a long creation is alive without flooding it.
+ * output shows that a long creation is alive without flooding it. The first line comes once the
+ * wait has lasted {@link QUIET_START_MS}.
  */
 export class ProgressReporter {
   private readonly started = Date.now();
@@ -58,6 +65,7 @@ export class ProgressReporter {
   /** Reports the current state if enough time has passed since the last report. */
   tick(state: string): void {
     const now = Date.now();
+    if (this.lastReport === 0 && now - this.started < QUIET_START_MS) return;
     if (now - this.lastReport < this.everyMs) return;
     const note = this.lastReport === 0 && this.firstNote !== undefined ? ` ${this.firstNote}` : "";
     this.lastReport = now;

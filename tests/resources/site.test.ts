@@ -1,4 +1,5 @@
-import { createNewSite } from "../../provider/client";
+import * as diagnostics from "node:diagnostics_channel";
+import { closeDispatchers, createNewSite } from "../../provider/client";
 import { implementation, withTiming } from "../../provider/resources/site/lifecycle";
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
@@ -343,6 +344,25 @@ describe("Site against the emulator", () => {
     expect(refreshed.machines).toEqual(["GISMACHINE1"]);
     expect(refreshed.serverLogSettings).toMatchObject({ logLevel: expect.any(String) });
     expect(refreshed).toMatchObject({ state: "created", createdAt: outs.createdAt });
+  });
+
+  it("refreshes over one connection: the site's reads travel one after the other, each TLS handshake saved", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const { id, outs } = await site.create(await checked(siteInputs(emu)));
+    await closeDispatchers();
+    let connections = 0;
+    const count = (): void => {
+      connections++;
+    };
+    diagnostics.subscribe("undici:client:connected", count);
+    try {
+      const refreshed = (await site.read(id, outs)).props as SiteOutputs;
+      expect(refreshed.serverDirectories).toBeDefined();
+      expect(refreshed.serverConfigStore).toBeDefined();
+    } finally {
+      diagnostics.unsubscribe("undici:client:connected", count);
+    }
+    expect(connections).toBe(1);
   });
 
   const LOGS = {

@@ -4,7 +4,7 @@
  * a lost answer is the one this stack asked for.
  *
  * A little over 300 lines: the outputs, their drift and the site-identity check all read the
- * same server answers, and read best side by side.
+ * same server answers, one after the other on one kept-alive connection.
  */
 import {
   type AdminSession,
@@ -54,28 +54,29 @@ export function answeredOutputs(server: SiteServer): SiteOutputs {
 /**
  * The outputs read from the server (after a watched creation, and at adoption): the inputs, the
  * machines, the version, the log settings, the directories and the config store, with one token
- * and the reads side by side. Declared log settings the server reports differently are written
- * with logs/settings/edit (as DSC does after creating a site); only a created site is changed.
+ * and the reads one after the other. Declared log settings the server reports differently are
+ * written with logs/settings/edit (as DSC does after creating a site); only a created site is
+ * changed.
  */
 export async function outputsOf(
   server: SiteServer,
   state: SiteOutputs["state"],
 ): Promise<SiteOutputs> {
   const { inputs, session, info } = server;
-  // One token first (the reads below share it), then the reads side by side: one round trip.
+  // One token, then the reads one after the other on one kept-alive connection (side by side,
+  // each would open a connection of its own: a TLS handshake on both sides per read).
   await session.token();
-  const [machines, storage, version, serverLogSettings] = await Promise.all([
-    listMachines(session),
-    storageReport(inputs, session),
-    // Once a site exists, Video Server's rest/info wants a token (its documentation).
+  const machines = await listMachines(session);
+  const storage = await storageReport(inputs, session);
+  // Once a site exists, Video Server's rest/info wants a token (its documentation).
+  const version =
     info !== undefined
-      ? Promise.resolve(versionText(info))
-      : session
+      ? versionText(info)
+      : await session
           .token()
           .then((token) => serverInfo(inputs.adminUrl, { ...server.transport, token }))
-          .then(versionText, () => undefined),
-    logSettingsOf(server, state),
-  ]);
+          .then(versionText, () => undefined);
+  const serverLogSettings = await logSettingsOf(server, state);
   const outs: SiteOutputs = { ...inputs, state, createdAt: now(), machines };
   Object.assign(outs, storage);
   if (version !== undefined) outs.serverVersion = version;
@@ -132,37 +133,29 @@ async function storageReport(
   session: AdminSession,
 ): Promise<Pick<SiteOutputs, "serverDirectories" | "serverConfigStore">> {
   const report: Pick<SiteOutputs, "serverDirectories" | "serverConfigStore"> = {};
-  await Promise.all([
-    (async () => {
-      try {
-        report.serverDirectories = (await listDirectories(session)).map((d) => ({
-          name: d.name,
-          path: d.path,
-        }));
-      } catch (error) {
-        if (!isArcGISRequestError(error)) throw error;
-        logWarn(
-          `Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`,
-        );
-      }
-    })(),
-    (async () => {
-      try {
-        const store = await getConfigStore(session);
-        report.serverConfigStore = {
-          ...(store.type === undefined ? {} : { type: store.type }),
-          ...(store.connectionString === undefined
-            ? {}
-            : { connectionString: store.connectionString }),
-        };
-      } catch (error) {
-        if (!isArcGISRequestError(error)) throw error;
-        logWarn(
-          `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
-        );
-      }
-    })(),
-  ]);
+  // One after the other, on the connection the reads before them used: side by side, the second
+  // would open a connection of its own (a TLS handshake on both sides) to save one round trip.
+  try {
+    report.serverDirectories = (await listDirectories(session)).map((d) => ({
+      name: d.name,
+      path: d.path,
+    }));
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(`Could not read the directories of the site at ${inputs.adminUrl}: ${error.message}`);
+  }
+  try {
+    const store = await getConfigStore(session);
+    report.serverConfigStore = {
+      ...(store.type === undefined ? {} : { type: store.type }),
+      ...(store.connectionString === undefined ? {} : { connectionString: store.connectionString }),
+    };
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    logWarn(
+      `Could not read the configuration store of the site at ${inputs.adminUrl}: ${error.message}`,
+    );
+  }
   return report;
 }
 

@@ -81,8 +81,6 @@ function stateSize(dir: string): StateSize | undefined {
   if (files.length !== 1) return undefined;
   const file = path.join(dir, files[0]!);
   const text = fs.readFileSync(file, "utf8");
-  if (process.env.BENCH_KEEP_STATE)
-    fs.copyFileSync(file, `${process.env.BENCH_KEEP_STATE}-${Date.now()}.json`);
   const parsed = JSON.parse(text) as {
     checkpoint?: {
       latest?: {
@@ -282,10 +280,7 @@ async function fleetCase(
       caCert: { value: tls.caCert },
       sitePassword: { value: PASSWORD, secret: true },
     };
-    const hostEnv = process.env.BENCH_NODE_OPTIONS
-      ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
-      : env;
-    return await runCase(setup, label, 3 * count, config, emus, ops, parallel, hostEnv);
+    return await runCase(setup, label, 3 * count, config, emus, ops, parallel, env);
   } finally {
     await closeAll(emus);
   }

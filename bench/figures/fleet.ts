@@ -552,6 +552,22 @@ function report(
         met: worst <= TARGET_ENTRY_BYTES,
       });
     }
+    {
+      const cpu = (c: CaseResult | undefined, n: OpName): string => {
+        const o = c?.ops[n];
+        if (o === undefined) return "–";
+        return `${ms(o.host.engineCpuMs)} / ${ms(o.host.cpuMs)} / ${ms(o.host.programCpuMs)}`;
+      };
+      const names = (["up", "destroy"] as const).filter((n) => floor.ops[n] !== undefined);
+      summary.push({
+        figure: `10. ${count} site${count === 1 ? "" : "s"}: CPU by process, engine / provider host / program, ours; the floor fleet padded to ours; the floor fleet`,
+        measured: names
+          .map((n) => `${OP_LABELS[n]} ${cpu(fleet, n)}; ${cpu(floorPadded, n)}; ${cpu(floor, n)}`)
+          .join(" — "),
+        target: "",
+        met: null,
+      });
+    }
     if (floorPadded !== undefined) {
       const names = (["up", "noop", "refresh", "destroy"] as const).filter(
         (n) => floorPadded.ops[n] !== undefined && floor.ops[n] !== undefined,
@@ -691,6 +707,8 @@ function report(
       String(o.requests),
       o.host.pids.length === 0 ? "no host" : mib(o.host.peakHwm),
       o.host.pids.length === 0 ? "" : ms(o.host.cpuMs),
+      ms(o.host.engineCpuMs),
+      o.host.programCpuMs === 0 ? "" : ms(o.host.programCpuMs),
     ]),
   );
   const perResource = pairs.length >= 2 ? slopes(pairs) : [];
@@ -698,10 +716,20 @@ function report(
     title: "A fleet of sites in one stack through `pulumi up`, against the engine's floor",
     summary,
     details: [
-      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
+      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
       "",
       ...table(
-        ["Case", "Resources", "Operation", "Wall time", "Requests", "Host peak", "Host CPU"],
+        [
+          "Case",
+          "Resources",
+          "Operation",
+          "Wall time",
+          "Requests",
+          "Host peak",
+          "Host CPU",
+          "Engine CPU",
+          "Program CPU",
+        ],
         rows,
       ),
       ...(perResource.length === 0 ? [] : ["", ...perResource]),

@@ -1,7 +1,8 @@
 /**
  * The dynamic-provider host that the Pulumi CLI starts (`node …/@pulumi/pulumi/cmd/dynamic-provider`),
  * found among the descendants of the CLI processes this benchmark started, and its memory sampled
- * from /proc while an operation runs (Linux only).
+ * from /proc while an operation runs (Linux only); beside it, the CPU time of the CLI itself (the
+ * engine) and of the program (`node …/@pulumi/pulumi/cmd/run`, the language host's child).
  */
 import * as fs from "node:fs";
 
@@ -15,6 +16,10 @@ export interface HostSample {
   cpuMs: number;
   /** The host processes seen. */
   pids: number[];
+  /** The CPU time of the CLI processes (the engine) at their last reading, ms. */
+  engineCpuMs: number;
+  /** The CPU time of the program's Node.js processes at their last reading, ms. */
+  programCpuMs: number;
 }
 
 /** Parent of each process now alive, from /proc/<pid>/stat. */
@@ -50,11 +55,14 @@ function descendants(roots: readonly number[]): number[] {
   return found;
 }
 
-function isHost(pid: number): boolean {
+/** What a process is, from its command line: a provider host, a program, or neither. */
+function kindOf(pid: number): "host" | "program" | undefined {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("cmd/dynamic-provider");
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    if (cmdline.includes("cmd/dynamic-provider")) return "host";
+    return cmdline.includes("cmd/run") ? "program" : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -82,12 +90,24 @@ export function sampleHosts(
   roots: () => readonly number[],
   intervalMs = 100,
 ): { stop(): HostSample } {
-  const sample: HostSample = { peakHwm: 0, peakRss: 0, cpuMs: 0, pids: [] };
+  const sample: HostSample = {
+    peakHwm: 0,
+    peakRss: 0,
+    cpuMs: 0,
+    pids: [],
+    engineCpuMs: 0,
+    programCpuMs: 0,
+  };
   const cpuByPid = new Map<number, number>();
   const hosts = new Set<number>();
+  const programs = new Set<number>();
+  const cpuOf = { engine: new Map<number, number>(), program: new Map<number, number>() };
   const tick = (): void => {
     for (const pid of descendants(roots())) {
-      if (!hosts.has(pid) && isHost(pid)) hosts.add(pid);
+      if (hosts.has(pid) || programs.has(pid)) continue;
+      const kind = kindOf(pid);
+      if (kind === "host") hosts.add(pid);
+      if (kind === "program") programs.add(pid);
     }
     for (const pid of hosts) {
       const r = reading(pid);
@@ -96,14 +116,26 @@ export function sampleHosts(
       sample.peakRss = Math.max(sample.peakRss, r.rss);
       cpuByPid.set(pid, r.cpuMs);
     }
+    for (const [pids, into] of [
+      [roots(), cpuOf.engine],
+      [programs, cpuOf.program],
+    ] as const) {
+      for (const pid of pids) {
+        const r = reading(pid);
+        if (r !== undefined) into.set(pid, r.cpuMs);
+      }
+    }
   };
+  const sum = (m: Map<number, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
   const timer = setInterval(tick, intervalMs);
   return {
     stop() {
       clearInterval(timer);
       tick();
       sample.pids = [...hosts];
-      sample.cpuMs = [...cpuByPid.values()].reduce((a, b) => a + b, 0);
+      sample.cpuMs = sum(cpuByPid);
+      sample.engineCpuMs = sum(cpuOf.engine);
+      sample.programCpuMs = sum(cpuOf.program);
       return sample;
     },
   };

@@ -5,9 +5,11 @@
  * engine starts it) whose first calls are the Site's Check and Create.
  */
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { ansibleArcgisServerCreateSite } from "../../tests/conformance/cases/ansible-arcgis-server-create-site";
+import { startEngineLogServer } from "../../tools/harness/engine-log-server";
 import { pythonApi } from "../../tools/harness/python-api";
 import { urn } from "../../tools/harness/property-values";
 import { ARCGIS_VERSION } from "../../toolchain/python-api.cjs";
@@ -119,7 +121,7 @@ export async function esriFreshRun(): Promise<FreshRun> {
 
 /**
  * One run of ours: a fresh dynamic-provider host in the consumer project (the packed package),
- * configured as the engine does, whose first calls are the Site's Check and Create, timed in
+ * configured as the engine does and given an engine that takes its log messages, whose first calls are the Site's Check and Create, timed in
  * this process from sending Check to Create's answer.
  *
  * @param env - extra environment of the host (a profile's NODE_OPTIONS).
@@ -134,8 +136,17 @@ export async function ourFreshRun(
       serverType: "arcgis-server",
       ...siteInput(),
     });
+    // The engine's Log, as a real run has it: the Site's messages are delivered, not refused.
+    const engine = await startEngineLogServer(
+      fs.realpathSync(path.join(setup.consumer.dir, "node_modules", "@pulumi", "pulumi")),
+    );
     const started = performance.now();
-    const host = await setup.consumer.startHost({ callTimeoutMs: 600_000, env });
+    const host = await setup.consumer
+      .startHost({ callTimeoutMs: 600_000, env, engineAddress: engine.address })
+      .catch(async (error: unknown) => {
+        await engine.close();
+        throw error;
+      });
     try {
       await host.configure();
       const importMs = performance.now() - started;
@@ -152,6 +163,7 @@ export async function ourFreshRun(
       return runOf(bench, importMs, calledEpochMs, callMs);
     } finally {
       await host.close();
+      await engine.close();
     }
   } finally {
     await bench.close();

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { ansibleArcgisServerCreateSite } from "../../tests/conformance/cases/ansible-arcgis-server-create-site";
-import { startEngineLogServer } from "../../tools/harness/engine-log-server";
+import { startEngineLogServer, type EngineLogServer } from "../../tools/harness/engine-log-server";
 import { pythonApi } from "../../tools/harness/python-api";
 import { urn } from "../../tools/harness/property-values";
 import { ARCGIS_VERSION } from "../../toolchain/python-api.cjs";
@@ -124,10 +124,12 @@ export async function esriFreshRun(): Promise<FreshRun> {
  * configured as the engine does and given an engine that takes its log messages, whose first calls are the Site's Check and Create, timed in
  * this process from sending Check to Create's answer.
  *
+ * @param engine - the engine's Log service the host is given (engine-log-server.ts).
  * @param env - extra environment of the host (a profile's NODE_OPTIONS).
  */
 export async function ourFreshRun(
   setup: ProviderSetup,
+  engine: EngineLogServer,
   env: Record<string, string> = {},
 ): Promise<FreshRun> {
   const bench = await startBenchEmulator({ createDelayMs: 0, serverType: "arcgis-server" });
@@ -136,17 +138,12 @@ export async function ourFreshRun(
       serverType: "arcgis-server",
       ...siteInput(),
     });
-    // The engine's Log, as a real run has it: the Site's messages are delivered, not refused.
-    const engine = await startEngineLogServer(
-      fs.realpathSync(path.join(setup.consumer.dir, "node_modules", "@pulumi", "pulumi")),
-    );
     const started = performance.now();
-    const host = await setup.consumer
-      .startHost({ callTimeoutMs: 600_000, env, engineAddress: engine.address })
-      .catch(async (error: unknown) => {
-        await engine.close();
-        throw error;
-      });
+    const host = await setup.consumer.startHost({
+      callTimeoutMs: 600_000,
+      env,
+      engineAddress: engine.address,
+    });
     try {
       await host.configure();
       const importMs = performance.now() - started;
@@ -163,7 +160,6 @@ export async function ourFreshRun(
       return runOf(bench, importMs, calledEpochMs, callMs);
     } finally {
       await host.close();
-      await engine.close();
     }
   } finally {
     await bench.close();
@@ -182,20 +178,29 @@ export async function freshSideBySide(
   runs: number,
   warmUps: number,
 ): Promise<FreshPart> {
-  for (let i = 0; i < warmUps; i++) {
-    await esriFreshRun();
-    await ourFreshRun(setup);
-  }
+  // The engine's Log, as a real run has it (in its own process, as the engine is): the Site's
+  // messages are delivered, not refused.
+  const engine = await startEngineLogServer(
+    fs.realpathSync(path.join(setup.consumer.dir, "node_modules", "@pulumi", "pulumi")),
+  );
   const esri: FreshRun[] = [];
   const ours: FreshRun[] = [];
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      esri.push(await esriFreshRun());
-      ours.push(await ourFreshRun(setup));
-    } else {
-      ours.push(await ourFreshRun(setup));
-      esri.push(await esriFreshRun());
+  try {
+    for (let i = 0; i < warmUps; i++) {
+      await esriFreshRun();
+      await ourFreshRun(setup, engine);
     }
+    for (let i = 0; i < runs; i++) {
+      if (i % 2 === 0) {
+        esri.push(await esriFreshRun());
+        ours.push(await ourFreshRun(setup, engine));
+      } else {
+        ours.push(await ourFreshRun(setup, engine));
+        esri.push(await esriFreshRun());
+      }
+    }
+  } finally {
+    await engine.close();
   }
   const med = (sample: FreshRun[], pick: (r: FreshRun) => number): number =>
     median(sample.map(pick));
@@ -255,7 +260,7 @@ export async function freshSideBySide(
   return {
     summary: [wallRow, requestRow, firstRow],
     details: [
-      `Fresh process (as a user's process pays it): each run a new process on each side against a new emulator (serverType arcgis-server, TLS with its own CA, zero creation delay) creating the site of the conformance case ${ansibleArcgisServerCreateSite.name}; ${runs} run${runs === 1 ? "" : "s"} of each side, interleaved with the first side alternating, after ${warmUps === 0 ? "no warm-up" : `${warmUps} unmeasured run${warmUps === 1 ? "" : "s"} of each`}. *Esri's*: Esri's own client code, the ArcGIS API for Python \`arcgis\` ${ARCGIS_VERSION} from PyPI, unmodified, in the virtualenv toolchain/python-api.cjs installs: a new \`python3\` runs bench/esri-create-site.py, which imports \`arcgis.gis.server.Server\` (its import time: *module loading*) and calls \`Server._create\` (the static method that \`SiteManager.create\` wraps) with the case's config store, directories and log settings, runAsync False, verifying the emulator's certificate against its CA (\`ca_bundles\`). Esri's Ansible collection (arcgis-gitops, whose request flow the warm rows replay) is on no package registry the project installs from, so its module code cannot run here unmodified. *Ours*: a new Pulumi dynamic-provider host (@pulumi/pulumi's, in the consumer project with the packed package, as the engine starts it; its start-up and Configure: *module loading*) whose first calls are the Site's Check and then Create with the checked inputs, sent over gRPC from the benchmark's process; the host loads the Site's implementation on the first Check, so that loading is inside the timed call. Timed from the call (the Check sent; Python's call) to its return (Create's answer read; Python's call returned), both as epoch ms. *First request*: the emulator's request log (millisecond resolution) against the call's start; *gaps*: between the arrivals of consecutive requests.`,
+      `Fresh process (as a user's process pays it): each run a new process on each side against a new emulator (serverType arcgis-server, TLS with its own CA, zero creation delay) creating the site of the conformance case ${ansibleArcgisServerCreateSite.name}; ${runs} run${runs === 1 ? "" : "s"} of each side, interleaved with the first side alternating, after ${warmUps === 0 ? "no warm-up" : `${warmUps} unmeasured run${warmUps === 1 ? "" : "s"} of each`}. *Esri's*: Esri's own client code, the ArcGIS API for Python \`arcgis\` ${ARCGIS_VERSION} from PyPI, unmodified, in the virtualenv toolchain/python-api.cjs installs: a new \`python3\` runs bench/esri-create-site.py, which imports \`arcgis.gis.server.Server\` (its import time: *module loading*) and calls \`Server._create\` (the static method that \`SiteManager.create\` wraps) with the case's config store, directories and log settings, runAsync False, verifying the emulator's certificate against its CA (\`ca_bundles\`). Esri's Ansible collection (arcgis-gitops, whose request flow the warm rows replay) is on no package registry the project installs from, so its module code cannot run here unmodified. *Ours*: a new Pulumi dynamic-provider host (@pulumi/pulumi's, in the consumer project with the packed package, as the engine starts it; its start-up and Configure: *module loading*) whose first calls are the Site's Check and then Create with the checked inputs, sent over gRPC from the benchmark's process; the host loads the Site's implementation on the first Check, so that loading is inside the timed call. The host is given the address of the engine's Log service (tools/harness/engine-log-server.ts, in a process of its own as the engine is), so that the Site's progress message is delivered as in a real run. Timed from the call (the Check sent; Python's call) to its return (Create's answer read; Python's call returned), both as epoch ms. *First request*: the emulator's request log (millisecond resolution) against the call's start; *gaps*: between the arrivals of consecutive requests.`,
       "",
       ...table(
         [

@@ -1,6 +1,6 @@
 /**
  * The parts of undici the client sends with, loaded from their own modules: undici's entry point
- * loads all of undici (fetch, WebSocket, EventSource, the cache and mock agents: some hundred
+ * loads all of undici (fetch, WebSocket, EventSource, the cache and mock agents and their
  * modules), which a new provider process would load before its first request. The Agent and
  * `request` here are undici's own, the same objects as the entry point's (undici has no exports
  * map, so its files are the package's to require; tests/client/undici-parts.test.ts checks that

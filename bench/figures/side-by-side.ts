@@ -9,13 +9,18 @@ import { ansibleArcgisServerCreateSite } from "../../tests/conformance/cases/ans
 import { ansibleArcgisServerCreateSiteFlow } from "../../tests/conformance/flows/ansible-arcgis-server-create-site";
 import type { Host } from "../../tools/harness/host-types";
 import { RealStack } from "../../tools/harness/real-stack";
-import { startBenchEmulator, type BenchEmulator } from "../lib/emulators";
+import {
+  requestTimeline as timeline,
+  startBenchEmulator,
+  type BenchEmulator,
+} from "../lib/emulators";
 import {
   createThroughHost,
   newsFor,
   startConfiguredHost,
   type ProviderSetup,
 } from "../lib/provider";
+import { freshSideBySide } from "../lib/fresh";
 import { startRawClient, type RawClient } from "../lib/raw";
 import type { FigureResult, SummaryRow } from "../lib/report";
 import { table } from "../lib/report";
@@ -55,13 +60,6 @@ interface DelayResult {
   delayMs: number;
   ansible: Run[];
   ours: Run[];
-}
-
-function timeline(bench: BenchEmulator): string {
-  return bench.emu
-    .requestLog()
-    .map((r) => `${r.method} ${r.url.replace(/^\/arcgis\//, "").replace(/\?.*$/, "")}`)
-    .join(" → ");
 }
 
 /** The moment the emulator finished, as epoch ms with sub-millisecond resolution. */
@@ -168,6 +166,8 @@ async function engineRun(
  *   warm-up unless `engineWarmUps` is 0).
  * @param existingStackToo - also time `pulumi up` of a stack that exists already (a quick run
  *   leaves it out, and with it a `pulumi preview` and a `pulumi up`).
+ * @param fresh - measured runs of each side in a fresh process (bench/lib/fresh.ts), after
+ *   `warmUps` unmeasured ones.
  */
 export async function sideBySide(
   setup: ProviderSetup,
@@ -175,6 +175,7 @@ export async function sideBySide(
   engineRuns = 1,
   engineWarmUps = 1,
   existingStackToo = true,
+  fresh = { runs: 10, warmUps: 1 },
 ): Promise<Omit<FigureResult, "figure" | "otherCores" | "durationMs">> {
   const host = await startConfiguredHost(setup);
   const raw = startRawClient();
@@ -201,6 +202,8 @@ export async function sideBySide(
     await raw.close();
     await host.close();
   }
+  // Each side in a fresh process, as a user's process pays it (Esri's own client code).
+  const freshPart = await freshSideBySide(setup, fresh.runs, fresh.warmUps);
   // The Site alone through the real engine: a new stack each run, as a user's first `pulumi up`.
   // Then the same where the stack exists already, runs of the two kinds interleaved.
   const engine: EngineRun[] = [];
@@ -327,8 +330,11 @@ export async function sideBySide(
     }
   }
   const last = results.at(-1)!;
+  summary.push(...freshPart.summary);
+  misses.push(...freshPart.misses);
   return {
-    title: "Side by side: Esri's Ansible create_site flow and our Site",
+    title:
+      "Side by side: Esri's create_site (Ansible's flow replayed; the ArcGIS API for Python in a fresh process) and our Site",
     summary,
     details: [
       `Method: both sides create the same ArcGIS Server site (the account, config store, four directories and log settings of the conformance case ${ansibleArcgisServerCreateSite.name}) on a fresh emulator each run (serverType arcgis-server, TLS with its own CA, the creation delay of the row), runs of the two sides interleaved with the first side alternating, after one warm-up of each. *Ansible*: the request sequence of Esri's \`arcgis.server.create_site\` module (${ansibleArcgisServerCreateSiteFlow.sources.map((s) => ("path" in s ? `${s.repository} ${s.path} at ${s.commit.slice(0, 7)}` : s.url)).join("; ")}), recorded as the conformance flow ${ansibleArcgisServerCreateSiteFlow.name} and replayed with plain undici in a separate Node process, one new connection per request as Python's urllib opens them; it ends with createNewSite's synchronous answer (runAsync False) and sends nothing after it. Python's own start-up and Ansible's module packaging are not counted: this is the flow's HTTP cost only. *Ours*: Check and Create of a Site (runAsync false, the default) through the warm dynamic-provider host, the packed package (bench/lib/provider.ts). Wall time: first request to last answer, as each side measures it. Requests: the emulator's request log of the run. *Returned after the server finished*: the side's return minus the moment the emulator made the site ready (both on the same clock: performance.timeOrigin + performance.now()); Ansible's is the transit of createNewSite's answer, so the target "returned within one round trip of the server's answer" reads: ours ≤ Ansible's + one round trip. *One round trip*: the median time, in the same run at the same delay, of one request of Ansible's flow before createNewSite (the GETs), each on its own new connection (connect, TLS handshake, request, answer read), as Python's urllib sends every request of Esri's module: the cost of one more request of Esri's own flow. A request on a warm kept-alive connection is cheaper (no handshake) and would be a stricter measure; ours sends its requests after createNewSite on warm connections. *Real engine*: ${engine.length} measured \`pulumi up\` run${engine.length === 1 ? "" : "s"} (after ${engineWarmUps === 0 ? "no" : engineWarmUps} warm-up${engineWarmUps === 1 ? "" : "s"}) of a new stack whose program is the same Site alone (tools/harness/program.cjs, siteOnly), through the real \`pulumi\` CLI with the Node.js language host, as a user types the commands in the project folder (tools/harness/real-stack.ts, RealStack: \`pulumi stack init\`, \`pulumi config set-all\`, \`pulumi config set --secret\` with the password on stdin, \`pulumi up --yes --skip-preview\`, \`pulumi stack output --json\`), on a fresh emulator at zero delay; wall time from the first command's start to the last one's exit (median ${ms(engineUp)}, ${spread(engine.map((e) => e.upMs))}; \`pulumi up\` alone, its own process: median ${ms(median(engine.map((e) => e.upCliMs)))}), against Ansible's median wall time at zero delay. The same with a stack that exists already: created and given the same config by a \`pulumi preview\` first (not timed), then the timed \`pulumi up\` and \`pulumi stack output\`, each such run after a new-stack run (${engineExisting.length === 0 ? "not run: a quick run" : `median ${ms(median(engineExisting.map((e) => e.upMs)))}, ${spread(engineExisting.map((e) => e.upMs))}`}).`,
@@ -349,6 +355,8 @@ export async function sideBySide(
       "",
       `- Ansible: ${last.ansible.at(-1)?.timeline ?? ""}`,
       `- Ours: ${last.ours.at(-1)?.timeline ?? ""}`,
+      "",
+      ...freshPart.details,
     ],
     misses,
   };

@@ -87,3 +87,11 @@ export async function startBenchEmulators(
 export async function closeAll(emulators: readonly BenchEmulator[]): Promise<void> {
   await Promise.all(emulators.map((e) => e.close().catch(() => undefined)));
 }
+
+/** The requests an emulator received, as `GET admin/ → POST admin/createNewSite` (no queries). */
+export function requestTimeline(bench: BenchEmulator): string {
+  return bench.emu
+    .requestLog()
+    .map((r) => `${r.method} ${r.url.replace(/^\/arcgis\//, "").replace(/\?.*$/, "")}`)
+    .join(" → ");
+}

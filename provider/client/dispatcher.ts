@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createSecureContext, getCACertificates, type SecureContext } from "node:tls";
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent, envHttpProxyAgent } from "./undici";
 
 /** How the server's certificate is checked. Verification is on unless switched off explicitly. */
 export interface TlsOptions {
@@ -164,7 +165,7 @@ export function dispatcherFor(transport: TransportOptions = {}): Dispatcher {
         : // undici's own HTTPS_PROXY / HTTP_PROXY / NO_PROXY handling. An https server is reached
           // through a CONNECT tunnel with TLS end to end (requestTls: the same trust as a direct
           // connection), so the proxy never sees a token; `connect` covers hosts in NO_PROXY.
-          new EnvHttpProxyAgent({ ...proxy, connect: tls, requestTls: tls });
+          new (envHttpProxyAgent())({ ...proxy, connect: tls, requestTls: tls });
     agents.set(key, agent);
   }
   return agent;

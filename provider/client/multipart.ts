@@ -2,7 +2,7 @@
  * Sending a multipart form (a file upload) to an ArcGIS REST operation with a session's token:
  * what `uploads/upload`, the keystore imports and the portal's root certificate import share.
  */
-import { FormData } from "undici";
+import { newFormData } from "./undici";
 import { baseHeaders, sendForAnswer } from "./request";
 import type { AnswerContext } from "./response";
 import type { ArcGISSession } from "./session";
@@ -52,7 +52,7 @@ export async function postMultipart(
 ): Promise<Record<string, unknown>> {
   const context = { ...ctx, secrets: [...(ctx.secrets ?? []), ...session.secrets()] };
   return session.withToken(async (token) => {
-    const form = new FormData();
+    const form = newFormData();
     for (const [name, value] of Object.entries(parts.fields)) {
       if (value !== undefined) form.set(name, value);
     }

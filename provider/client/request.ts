@@ -5,7 +5,8 @@
  * A few lines over 300, all of them the request's own steps.
  */
 import type { Readable } from "node:stream";
-import { request, type Dispatcher, type FormData } from "undici";
+import type { Dispatcher, FormData } from "undici";
+import { request } from "./undici";
 import { dispatcherFor, effectiveTimeouts, type TransportOptions } from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
 import { withRetry, type RetryPolicy } from "./retry";

@@ -63,6 +63,11 @@ describe("npm run bench -- --quick", () => {
     }
   });
 
+  it("measures figure 7 with each side in a fresh process, against its targets", () => {
+    expect(outcome.report).toMatch(/^\| 7\. Fresh process, delay 0 s: Site .*\| ≤ 1\.5x \|/m);
+    expect(outcome.report).toMatch(/^\| 7\. Fresh process, delay 0 s: requests.*\| ≤ 6 \|/m);
+  });
+
   it("says it is a quick run, whose numbers are not measurements", () => {
     expect(outcome.report).toContain("**Quick run** (`--quick`)");
   });

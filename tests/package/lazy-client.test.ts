@@ -78,3 +78,30 @@ console.log(JSON.stringify([typeof Site, typeof createNewSite, typeof ArcGISRequ
   );
   expect(runNode(file)).toEqual(["function", "function", "function", "function", true]);
 });
+
+it("sends a request with the client without loading undici's entry point (all of undici)", () => {
+  const file = path.join(dir, "send.cjs");
+  fs.writeFileSync(
+    file,
+    `const http = require("node:http");
+const { sendRequest } = require(${JSON.stringify(path.join(REPO_ROOT, "dist", "provider", "client", "request.js"))});
+const server = http.createServer((req, res) => res.end(JSON.stringify({ method: req.method, url: req.url })));
+server.listen(0, "127.0.0.1", async () => {
+  const url = "http://127.0.0.1:" + server.address().port + "/arcgis/admin/?f=json";
+  const res = await sendRequest({ url, method: "GET", headers: {} }, {}, { operation: "t", url });
+  const answer = await res.body.json();
+  server.close();
+  const files = Object.keys(require.cache);
+  console.log(JSON.stringify({
+    answer,
+    undici: files.some((f) => f.includes("/node_modules/undici/lib/")),
+    entry: files.some((f) => f.endsWith("/node_modules/undici/index.js")),
+  }));
+});`,
+  );
+  expect(runNode(file)).toEqual({
+    answer: { method: "GET", url: "/arcgis/admin/?f=json" },
+    undici: true,
+    entry: false,
+  });
+});

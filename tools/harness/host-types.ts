@@ -22,6 +22,11 @@ export interface HostOptions {
   callTimeoutMs?: number;
   /** How long to wait for the port (default 30 s). */
   startTimeoutMs?: number;
+  /**
+   * The engine's address the host is given (default `127.0.0.1:0`, where nothing answers; see
+   * engine-log-server.ts for one that takes the provider's messages).
+   */
+  engineAddress?: string;
 }
 
 /** What the host answered to Configure. */

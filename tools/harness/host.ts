@@ -78,7 +78,7 @@ export async function startHost(consumerDir: string, options: HostOptions = {}):
   const hostScript = path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
   const defaultConfig = options.config ?? {};
   const started = Date.now();
-  const child = spawn(process.execPath, [hostScript, "127.0.0.1:0"], {
+  const child = spawn(process.execPath, [hostScript, options.engineAddress ?? "127.0.0.1:0"], {
     cwd: consumerDir,
     env: {
       ...process.env,

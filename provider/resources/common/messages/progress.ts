@@ -46,24 +46,17 @@ export class ProgressReporter {
   /**
    * Runs `request` and, while its answer is outstanding, reports `state` (looking every
    * `checkEveryMs` whether a line is due): a request held open for minutes, such as a synchronous
-   * createNewSite, shows that it is alive. The request is started first and given one turn of the
-   * event loop, the turn after which the client sends (client/request.ts), before the first line:
-   * sending it never waits for the line's delivery (the first one opens the connection to the
-   * engine).
+   * createNewSite, shows that it is alive. Nothing is written before {@link QUIET_START_MS}, so
+   * the request never waits behind a line (the first one opens the connection to the engine).
    */
   async whileAwaiting<T>(
     state: string,
     request: () => Promise<T>,
     checkEveryMs = 1_000,
   ): Promise<T> {
-    const answer = request();
-    // Handled here too: a request that fails at once must not count as unhandled meanwhile.
-    answer.catch(() => undefined);
     const timer = setInterval(() => this.tick(state), checkEveryMs);
     try {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      this.tick(state);
-      return await answer;
+      return await request();
     } finally {
       clearInterval(timer);
     }

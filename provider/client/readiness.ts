@@ -119,24 +119,14 @@ export interface AdminRootAnswer {
 /**
  * Reads what {@link productMismatch} needs beyond the admin root's answer: Mission Server's
  * health check (`rest/healthcheck`, its documented path from 10.8, its first release with
- * createNewSite; Notebook and Video Server answer 404 there). Started beside the look at the admin
- * root, it costs no round trip of its own. Never rejects: undefined when nothing answered.
+ * createNewSite; Notebook and Video Server answer 404 there), after the admin root answered, on
+ * its connection. Never rejects: undefined when nothing answered.
  *
- * @param adminUrl - the administrative root.
- * @param serverType - the declared product (other products need nothing more: undefined).
- * @param transport - TLS options, timeouts and dispatcher.
- * @returns the health check's answer, or undefined.
- * @example
- * ```ts
- * const early = productEvidence(adminUrl, "mission-server", transport);
- * ```
  * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server only).
  *
  * REST Documentation: https://developers.arcgis.com/rest/services-reference/mission/site-health-check
- *
- * @internal
  */
-export function productEvidence(
+function productEvidence(
   adminUrl: string,
   serverType: ServerType,
   transport: TransportOptions,
@@ -156,15 +146,13 @@ export function productEvidence(
  * @param serverType - the declared product.
  * @param answer - what its admin root answered (see `siteStatus`).
  * @param transport - TLS options, timeouts and dispatcher.
- * @param early - {@link productEvidence} read beside the admin root; read again when it reached
- *   no server.
  * @returns an error (`permanent: "wrong-product"`) when another product answers, else undefined.
  * @example
  * ```ts
  * const mismatch = await productMismatch(adminUrl, "mission-server", status, transport);
  * if (mismatch) throw mismatch;
  * ```
- * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server, unless read early), and
+ * Maps to: `GET {server_root}/rest/healthcheck?f=json` (Mission Server), and
  * `GET {server_root}/rest/info?f=json` when it answers 404.
  *
  * REST Documentation: https://developers.arcgis.com/rest/services-reference/mission/site-health-check
@@ -176,7 +164,6 @@ export async function productMismatch(
   serverType: ServerType,
   answer: AdminRootAnswer,
   transport: TransportOptions,
-  early?: Promise<HealthCheckResult | undefined>,
 ): Promise<ArcGISRequestError | undefined> {
   const product = serverProduct(serverType);
   const mismatch = (detail: string) =>
@@ -205,7 +192,7 @@ export async function productMismatch(
       );
     }
   }
-  const health = (await early) ?? (await productEvidence(adminUrl, serverType, transport));
+  const health = await productEvidence(adminUrl, serverType, transport);
   if (health?.state !== "absent") return undefined;
   const info = await serverInfo(adminUrl, transport).catch(() => undefined);
   if (info !== undefined && info.currentVersion < MISSION_HEALTH_CHECK_SINCE) return undefined;

@@ -45,7 +45,6 @@ import {
   isAlreadyInSite,
   noSiteIsConclusive,
   proveCredentials,
-  readVersionEarly,
   requireVersion,
   siteServer,
   type SiteServer,
@@ -87,15 +86,11 @@ async function create(raw: unknown, timing: SiteTiming): Promise<pulumi.dynamic.
   const inputs = SITE.parse(raw);
   // The server, its session, version and credentials: worked out here once, handed on below.
   const server = siteServer(inputs, { ownTokens: true });
-  // The version (rest/info, no token) is read beside the status check: one round trip, not two.
-  const version = readVersionEarly(server);
+  // The version (rest/info, no token) is read after the status check, on its connection: side by
+  // side it would open a connection of its own (a TLS handshake on both sides) for a round trip.
   const status = await waitUntilAnswering(inputs, timing.serverPollIntervalMs);
-  if (status.state === "in-site") {
-    const early = await version;
-    if ("info" in early) server.info = early.info;
-    return adopt(server);
-  }
-  await requireVersion(server, "createNewSite", version);
+  if (status.state === "in-site") return adopt(server);
+  await requireVersion(server, "createNewSite");
 
   const createDeadline = Date.now() + inputs.timeouts.createMs;
   let lost: string | undefined;

@@ -84,40 +84,21 @@ function expectedErrorFormat(serverType: ServerType): "status" | "error" {
   return serverProduct(serverType).dialect === "classic" ? "status" : "error";
 }
 
-/** rest/info without a token, as read before createNewSite: its answer, or why there is none. */
-export type EarlyVersion = { info: ServerInfo } | { error: unknown };
-
 /**
- * Starts reading rest/info (no token) at once, so that it travels beside the admin root's status
- * check instead of after it: one round trip fewer before createNewSite. Never rejects.
- */
-export function readVersionEarly(server: SiteServer): Promise<EarlyVersion> {
-  const { inputs } = server;
-  return serverInfo(inputs.adminUrl, transportOf(inputs, { timeouts: { headersMs: 30_000 } })).then(
-    (info) => ({ info }),
-    (error: unknown) => ({ error }),
-  );
-}
-
-/**
- * Reads the version (kept in `server.info`) and refuses an operation the server is too old for.
- * `early` is a read started beside the status check ({@link readVersionEarly}); it is read again
- * only when it reached no server (sent while the server was not up yet).
+ * Reads the version (kept in `server.info`) from rest/info without a token, after the status
+ * check and on its connection, and refuses an operation the server is too old for.
  */
 export async function requireVersion(
   server: SiteServer,
   operation: "createNewSite",
-  early?: Promise<EarlyVersion>,
 ): Promise<void> {
   const { inputs } = server;
   let info: ServerInfo;
   try {
-    let read = early === undefined ? undefined : await early;
-    if (read === undefined || ("error" in read && reachedNoServer(read.error))) {
-      read = await readVersionEarly(server);
-    }
-    if ("error" in read) throw read.error;
-    info = read.info;
+    info = await serverInfo(
+      inputs.adminUrl,
+      transportOf(inputs, { timeouts: { headersMs: 30_000 } }),
+    );
   } catch (error) {
     if (!isArcGISRequestError(error) || error.code === "TLS") throw error;
     logWarn(
@@ -148,11 +129,6 @@ export async function requireVersion(
     );
   }
   server.info = info;
-}
-
-/** A failure before any answer (refused, reset, timed out): not the server's word. */
-function reachedNoServer(error: unknown): boolean {
-  return isArcGISRequestError(error) && error.httpStatus === undefined && error.code !== "TLS";
 }
 
 /**

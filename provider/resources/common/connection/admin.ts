@@ -10,7 +10,6 @@ import {
   createAdminSession,
   hasServerCode,
   isArcGISRequestError,
-  productEvidence,
   productMismatch,
   retryWhile,
   type ServerType,
@@ -184,8 +183,6 @@ export async function waitUntilAnswering(
     signal === undefined ? {} : { signal },
   );
   const probe = { ...transport, timeouts: { connectMs: 10_000, headersMs: 30_000 } };
-  // Beside the first look, so that a server that answers at once costs no extra round trip.
-  const early = productEvidence(target.adminUrl, target.serverType, probe);
   try {
     const status = await waitForServer(target.adminUrl, transport, {
       deadline: Date.now() + target.timeouts.serverReadyMs,
@@ -195,13 +192,7 @@ export async function waitUntilAnswering(
     });
     // Before anything is sent: createNewSite or joinSite in another product's dialect would be
     // refused or misread.
-    const mismatch = await productMismatch(
-      target.adminUrl,
-      target.serverType,
-      status,
-      probe,
-      early,
-    );
+    const mismatch = await productMismatch(target.adminUrl, target.serverType, status, probe);
     if (mismatch !== undefined) {
       throw new Error(`${mismatch.message} Nothing was sent.`, { cause: mismatch });
     }

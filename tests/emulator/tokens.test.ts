@@ -64,6 +64,31 @@ describe("tokens", () => {
       });
       expect(portal.json.code).toBe(498);
     });
+
+    it("cost one password check per password: a repeated generateToken runs no second scrypt, a wrong password still does", async () => {
+      /** The test process's CPU (emulator and client) for `n` generateToken calls, in µs. */
+      const cpuOf = async (n: number, password: string) => {
+        const before = process.cpuUsage();
+        for (let i = 0; i < n; i++) {
+          await h.admin("generateToken", { username: SITE_ADMIN.username, password });
+        }
+        const used = process.cpuUsage(before);
+        return used.user + used.system;
+      };
+      // A wrong password is refused every time, each refusal paying a full scrypt run.
+      const wrong = await h.admin("generateToken", {
+        username: SITE_ADMIN.username,
+        password: "not-the-password",
+      });
+      expect(wrong.json.messages).toEqual([
+        "Unable to generate token. Invalid username or password.",
+      ]);
+      const refusals = await cpuOf(5, "not-the-password");
+      const repeats = await cpuOf(20, SITE_ADMIN.password);
+      // Twenty accepted calls cost less than five refused ones: without the kept proof each of
+      // them would pay the scrypt too, four times the refusals' cost.
+      expect(repeats).toBeLessThan(refusals * 1.5);
+    });
   });
 
   describe("on the sharing API", () => {

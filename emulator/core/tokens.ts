@@ -15,8 +15,7 @@ const scryptAsync = promisify(scrypt) as (
 
 /**
  * scrypt cost. Lower than a production default on purpose: the hash only keeps plain
- * passwords out of the emulator's state file, and the first generateToken with each password
- * pays for it.
+ * passwords out of the emulator's state file; a password is proven once (see `proven`).
  */
 const SCRYPT_COST = 4096;
 
@@ -24,13 +23,15 @@ const SCRYPT_COST = 4096;
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, 32, { N: SCRYPT_COST });
-  return `scrypt$${SCRYPT_COST}$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+  const stored = `scrypt$${SCRYPT_COST}$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+  remember(stored, password);
+  return stored;
 }
 
 /**
- * Passwords already proven against a stored hash, held in memory only: each stored hash maps to an
- * HMAC of the password that matched it, under a key made at start and never written anywhere. A
- * later generateToken with the same password is then checked by that HMAC instead of a second
+ * Passwords already proven against a stored hash (hashed here, or matched once), held in memory
+ * only: each stored hash maps to an HMAC of its password, under a key made at start and never
+ * written anywhere. A generateToken with that password is then checked by the HMAC instead of a
  * scrypt run, so a client asking for many tokens (a stack refreshing a hundred resources of one
  * site) does not make the emulator spend a scrypt each time; a different password still pays
  * the full scrypt. Bounded: the oldest hash is forgotten first.
@@ -57,12 +58,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N,
   });
   const ok = timingSafeEqual(actual, expected);
-  if (ok) {
-    proven.delete(stored);
-    proven.set(stored, provenMac(password));
-    if (proven.size > PROVEN_LIMIT) proven.delete(proven.keys().next().value!);
-  }
+  if (ok) remember(stored, password);
   return ok;
+}
+
+/** Keeps the proof that `password` matches `stored` (the newest last, the oldest dropped). */
+function remember(stored: string, password: string): void {
+  proven.delete(stored);
+  proven.set(stored, provenMac(password));
+  if (proven.size > PROVEN_LIMIT) proven.delete(proven.keys().next().value!);
 }
 
 /** Which API a token was issued by; a token works only on its own API. */

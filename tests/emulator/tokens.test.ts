@@ -234,3 +234,30 @@ describe("token lifetime", () => {
     ).toBe(498);
   });
 });
+
+describe("password checks", () => {
+  const started: Harness[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((h) => h.close()));
+  });
+
+  it("cost no scrypt for the first generateToken after createNewSite: the password was proven as it was hashed", async () => {
+    for (let i = 0; i < 4; i++) {
+      const h = await Harness.start({ createDelayMs: 0 });
+      started.push(h);
+      await h.createSite();
+    }
+    const cpuOf = async (password: string) => {
+      const before = process.cpuUsage();
+      for (const h of started) {
+        await h.admin("generateToken", { username: SITE_ADMIN.username, password });
+      }
+      const used = process.cpuUsage(before);
+      return used.user + used.system;
+    };
+    const firsts = await cpuOf(SITE_ADMIN.password);
+    const refusals = await cpuOf("not-the-password");
+    // Each refusal runs scrypt; each first token would too if createNewSite had not kept the proof.
+    expect(firsts).toBeLessThan(refusals * 0.6);
+  });
+});

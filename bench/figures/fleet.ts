@@ -41,6 +41,11 @@ interface OpResult {
   /** Requests the emulators received during the operation. */
   requests: number;
   host: HostSample;
+  /**
+   * The benchmark's own process's CPU during the operation, ms: the emulators (all in it) and the
+   * harness (its sampling of /proc, its reading of the engine's event log).
+   */
+  benchCpuMs: number;
 }
 
 interface CaseResult {
@@ -229,6 +234,7 @@ async function runCase(
   try {
     for (const { name: opName, op, options } of ops) {
       const before = requestsOf(emus);
+      const benchBefore = process.cpuUsage();
       const sampler = sampleHosts(() => pids);
       let run;
       let host: HostSample;
@@ -252,7 +258,13 @@ async function runCase(
         const measured = stateSize(stack.backendDir);
         if (measured !== undefined) result.state = measured;
       }
-      result.ops[opName] = { ms: run.cliMs, requests: requestsOf(emus) - before, host };
+      const bench = process.cpuUsage(benchBefore);
+      result.ops[opName] = {
+        ms: run.cliMs,
+        requests: requestsOf(emus) - before,
+        host,
+        benchCpuMs: (bench.user + bench.system) / 1000,
+      };
     }
   } finally {
     fs.rmSync(stack.tmp, { recursive: true, force: true });
@@ -525,7 +537,7 @@ function report(
       summary.push(row);
       if (row.met === false) {
         misses.push(
-          `- ${row.figure}: ${row.measured}, ${ms(op(fleet, n).ms - op(floor, n).ms)} more, ${ms((op(fleet, n).ms - op(floor, n).ms) / (3 * count))} per resource; the emulators received ${op(fleet, n).requests} requests during it (${num(op(fleet, n).requests / count, 1)} per site) and the provider host used ${ms(op(fleet, n).host.cpuMs)} of CPU against the floor's ${ms(op(floor, n).host.cpuMs)}.`,
+          `- ${row.figure}: ${row.measured}, ${ms(op(fleet, n).ms - op(floor, n).ms)} more, ${ms((op(fleet, n).ms - op(floor, n).ms) / (3 * count))} per resource; the emulators received ${op(fleet, n).requests} requests during it (${num(op(fleet, n).requests / count, 1)} per site) and the provider host used ${ms(op(fleet, n).host.cpuMs)} of CPU against the floor's ${ms(op(floor, n).host.cpuMs)}, the engine ${ms(op(fleet, n).host.engineCpuMs)} against ${ms(op(floor, n).host.engineCpuMs)}, the benchmark's process (the emulators) ${ms(op(fleet, n).benchCpuMs)} against ${ms(op(floor, n).benchCpuMs)}.`,
         );
       }
     }
@@ -709,6 +721,7 @@ function report(
       o.host.pids.length === 0 ? "" : ms(o.host.cpuMs),
       ms(o.host.engineCpuMs),
       o.host.programCpuMs === 0 ? "" : ms(o.host.programCpuMs),
+      ms(o.benchCpuMs),
     ]),
   );
   const perResource = pairs.length >= 2 ? slopes(pairs) : [];
@@ -716,7 +729,7 @@ function report(
     title: "A fleet of sites in one stack through `pulumi up`, against the engine's floor",
     summary,
     details: [
-      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
+      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed; bench CPU is the benchmark's own process (all the emulators, and the harness: its /proc sampling and its reading of the engine's event log), from Node's process.cpuUsage around the operation: on this machine the emulators share the cores with the engine and the host, which a real server does not. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
       "",
       ...table(
         [
@@ -729,6 +742,7 @@ function report(
           "Host CPU",
           "Engine CPU",
           "Program CPU",
+          "Bench CPU",
         ],
         rows,
       ),

@@ -1,8 +1,8 @@
-import * as diagnostics from "node:diagnostics_channel";
 import { closeDispatchers, createNewSite } from "../../provider/client";
 import { implementation, withTiming } from "../../provider/resources/site/lifecycle";
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
+import { connectionsDuring } from "../../tools/harness/connections";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
@@ -350,18 +350,10 @@ describe("Site against the emulator", () => {
     emu = await startTestEmulator({ createDelayMs: 0 });
     const { id, outs } = await site.create(await checked(siteInputs(emu)));
     await closeDispatchers();
-    let connections = 0;
-    const count = (): void => {
-      connections++;
-    };
-    diagnostics.subscribe("undici:client:connected", count);
-    try {
-      const refreshed = (await site.read(id, outs)).props as SiteOutputs;
-      expect(refreshed.serverDirectories).toBeDefined();
-      expect(refreshed.serverConfigStore).toBeDefined();
-    } finally {
-      diagnostics.unsubscribe("undici:client:connected", count);
-    }
+    const { result, connections } = await connectionsDuring(() => site.read(id, outs));
+    const refreshed = result.props as SiteOutputs;
+    expect(refreshed.serverDirectories).toBeDefined();
+    expect(refreshed.serverConfigStore).toBeDefined();
     expect(connections).toBe(1);
   });
 
@@ -382,17 +374,8 @@ describe("Site against the emulator", () => {
       }),
     );
     const before = emu.requestLog().length;
-    let connections = 0;
-    const count = (): void => {
-      connections++;
-    };
-    diagnostics.subscribe("undici:client:connected", count);
-    let outs: SiteOutputs;
-    try {
-      ({ outs } = (await site.create(inputs)) as { outs: SiteOutputs });
-    } finally {
-      diagnostics.unsubscribe("undici:client:connected", count);
-    }
+    const { result, connections } = await connectionsDuring(() => site.create(inputs));
+    const outs = result.outs as SiteOutputs;
     // The exact sequence, each request after the answer before it, so one TLS handshake serves
     // them all. No token and no read after createNewSite's answer, as Esri's Ansible flow.
     expect(sentSince(emu, before)).toEqual([

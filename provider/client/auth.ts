@@ -143,7 +143,25 @@ export interface TokenCacheOptions {
   now?: () => number;
   /** Stop using a token this long before it expires; default 5 minutes. */
   refreshMarginMs?: number;
+  /**
+   * How many keys (root URL, account) the cache keeps tokens for; default 32. The least recently
+   * used is dropped first; a session under way keeps its own token when the cache drops it.
+   */
+  maxEntries?: number;
 }
+
+/**
+ * Default of {@link TokenCacheOptions.maxEntries}: the number of servers whose tokens are kept
+ * for the sessions that come next. A fleet's resources of one server follow each other (a Site,
+ * then its SiteExport and LogSettings), while the engine works on at most `--parallel` of them at
+ * once, which docs/fleet.md raises to 32 for slow creations; a session under way keeps its own
+ * token whatever the cache drops, so a larger fleet costs at most one token request more for
+ * a resource whose server has fallen out of the cache, and the cache's memory stays the same
+ * whatever the number of servers.
+ *
+ * @internal
+ */
+export const DEFAULT_TOKEN_CACHE_ENTRIES = 32;
 
 interface CacheEntry {
   value?: TokenInfo;
@@ -151,8 +169,24 @@ interface CacheEntry {
 }
 
 /**
+ * The tokens of one key (root URL, account) for one user of the cache, a session: it keeps the
+ * entry it used last, so a session under way keeps its token when the cache drops the key, and
+ * gives the entry back to the cache (as the most recently used) at each use.
+ *
+ * @internal
+ */
+export interface TokenHolder {
+  /** A usable token: the cached one, or one fetched (once, however many callers wait for it). */
+  get(fetchToken: () => Promise<TokenInfo>): Promise<string>;
+  /** Forgets the token if it is still `token` (the one the server rejected). */
+  invalidate(token: string): void;
+}
+
+/**
  * Caches tokens per (root URL, username) and reuses one until 5 minutes before it expires.
- * Concurrent callers share one in-flight token request.
+ * Concurrent callers share one in-flight token request. Keeps the tokens of the
+ * {@link TokenCacheOptions.maxEntries} keys used last, so that its memory does not grow with the
+ * number of servers a process talks to.
  *
  * @example
  * ```ts
@@ -162,14 +196,16 @@ interface CacheEntry {
  * Sends no request itself: it decides when the given function calls generateToken.
  */
 export class TokenCache {
+  /** In order of use, the least recently used first. */
   private readonly entries = new Map<string, CacheEntry>();
   private readonly now: () => number;
   private readonly refreshMarginMs: number;
+  private readonly maxEntries: number;
 
   /**
    * Creates an empty cache.
    *
-   * @param options - clock and refresh margin.
+   * @param options - clock, refresh margin and size.
    * @example
    * ```ts
    * new TokenCache({ refreshMarginMs: 5 * 60_000 })
@@ -178,6 +214,7 @@ export class TokenCache {
   constructor(options: TokenCacheOptions = {}) {
     this.now = options.now ?? Date.now;
     this.refreshMarginMs = options.refreshMarginMs ?? 5 * 60_000;
+    this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_TOKEN_CACHE_ENTRIES);
   }
 
   /**
@@ -191,10 +228,56 @@ export class TokenCache {
    * await cache.get({ rootUrl, username }, () => generateToken(opts))
    * ```
    */
-  async get(key: TokenKey, fetchToken: () => Promise<TokenInfo>): Promise<string> {
+  get(key: TokenKey, fetchToken: () => Promise<TokenInfo>): Promise<string> {
+    return this.holder(key).get(fetchToken);
+  }
+
+  /**
+   * The tokens of `key` for one session: what {@link TokenCache.get} does, except that the
+   * holder keeps the token it got when the cache drops the key.
+   *
+   * @param key - root URL and username.
+   * @returns the holder.
+   * @example
+   * ```ts
+   * const tokens = cache.holder({ rootUrl, username });
+   * const token = await tokens.get(() => generateToken(opts));
+   * ```
+   *
+   * @internal
+   */
+  holder(key: TokenKey): TokenHolder {
     const id = cacheId(key);
-    const entry = this.entries.get(id) ?? {};
+    let held: CacheEntry | undefined;
+    return {
+      get: async (fetchToken) => {
+        const entry = this.use(id, held);
+        held = entry;
+        return this.tokenOf(entry, fetchToken);
+      },
+      invalidate: (token) => {
+        const entry = held ?? this.entries.get(id);
+        if (entry?.value?.token === token) delete entry.value;
+      },
+    };
+  }
+
+  /**
+   * The entry of `id`, made the most recently used: the cache's own, else the one the caller
+   * held (given back), else a new one; the least recently used beyond the limit are dropped.
+   */
+  private use(id: string, held: CacheEntry | undefined): CacheEntry {
+    const entry = this.entries.get(id) ?? held ?? {};
+    this.entries.delete(id);
     this.entries.set(id, entry);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+    return entry;
+  }
+
+  private async tokenOf(entry: CacheEntry, fetchToken: () => Promise<TokenInfo>): Promise<string> {
     if (entry.value && this.now() < entry.value.expires - this.refreshMarginMs) {
       return entry.value.token;
     }

@@ -408,9 +408,10 @@ function passwordTokens(
       expirationMinutes: options.expirationMinutes,
       retry: options.retry ?? {},
     });
+  const tokens = cache.holder(key);
   return {
-    get: () => cache.get(key, fetchToken),
-    invalidate: (token) => cache.invalidate(key, token),
+    get: () => tokens.get(fetchToken),
+    invalidate: (token) => tokens.invalidate(token),
     refreshable: true,
     secrets: [password],
   };

@@ -399,6 +399,52 @@ describe("TokenCache.invalidate()", () => {
   });
 });
 
+describe("TokenCache's size", () => {
+  const tokens = () => {
+    let n = 0;
+    const fetched: string[] = [];
+    const fetchFor = (username: string) => () => {
+      fetched.push(username);
+      return Promise.resolve({ token: `t${++n}`, expires: Date.now() + HOUR });
+    };
+    return { fetched, fetchFor };
+  };
+
+  it("keeps the tokens of the keys used last, up to maxEntries, whatever the number of servers", async () => {
+    const cache = new TokenCache({ maxEntries: 2 });
+    const { fetched, fetchFor } = tokens();
+    const key = (username: string) => ({ rootUrl: ADMIN_URL, username });
+    for (const username of ["a", "b", "a", "c", "a", "b"]) {
+      await cache.get(key(username), fetchFor(username));
+    }
+    // "a" was used again before "c" came: "b" was the least recently used, and is asked again.
+    expect(fetched).toEqual(["a", "b", "c", "b"]);
+  });
+
+  it("lets a session under way keep its token when the cache drops its server", async () => {
+    const { agent, pool, tokenCalls, opCalls } = adminSetup();
+    const tokenCache = new TokenCache({ maxEntries: 1 });
+    const kept = createAdminSession({
+      adminUrl: ADMIN_URL,
+      username: "siteadmin",
+      password: ADMIN_PASSWORD,
+      dispatcher: agent,
+      tokenCache,
+    });
+    replyToken(pool, ADMIN_TOKEN, Date.now() + HOUR);
+    pool
+      .intercept({ path: `${ADMIN_PATH}/deleteSite`, method: "POST" })
+      .reply(200, { status: "success" }, json)
+      .times(2);
+    await kept.call("deleteSite");
+    // Another server's token takes the cache's one place.
+    await tokenCache.get({ rootUrl: SHARING_URL, username: "other" }, tokens().fetchFor("other"));
+    await kept.call("deleteSite");
+    expect(tokenCalls()).toHaveLength(1);
+    expect(opCalls("deleteSite")).toHaveLength(2);
+  });
+});
+
 describe("createPortalSession()", () => {
   it("gets tokens from {sharingUrl}/generateToken with a username and password", async () => {
     const agent = mockAgent();

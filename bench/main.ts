@@ -14,6 +14,8 @@
  *   --engine-runs N        measured runs of figures 6 and 8 (default 3)
  *   --fresh-runs N         measured fresh-process runs of each side of figure 7 (default 10)
  *   --fleet 1,5,20,100     fleet sizes (sites) of figure 10; a quick run uses 1
+ *   --fleet-runs N         runs of each size's fleet and floor fleet in figure 10, in turn; each
+ *                          operation's row is the median run (default 3; a quick run makes 1)
  *   --only 1,2,3,4,5,6,7,8,9,10 run only these figures (RESULTS.md says so)
  *   --pack-ref REF         pack this git ref instead of the working tree (e.g. HEAD)
  *   --out FILE             where to write (default bench/RESULTS.md)
@@ -46,7 +48,7 @@ import { secureContextCost } from "./lib/tls-cost";
 const REPO_ROOT = path.resolve(__dirname, "..");
 
 const USAGE = `Usage: npm run bench -- [--quick] [--long] [--runs N] [--completion-runs N] [--scale 1,10,50]
-       [--export-mib 25,100,200] [--engine-runs N] [--fresh-runs N] [--fleet 1,5,20,100]
+       [--export-mib 25,100,200] [--engine-runs N] [--fresh-runs N] [--fleet 1,5,20,100] [--fleet-runs N]
        [--only 1,2,3,4,5,6,7,8,9,10] [--pack-ref REF] [--out FILE]`;
 
 function numberList(text: string, flag: string): number[] {
@@ -159,6 +161,7 @@ export async function main(argv: string[]): Promise<number> {
       "export-mib": { type: "string", default: "25,100,200" },
       "engine-runs": { type: "string", default: "3" },
       "fresh-runs": { type: "string", default: "10" },
+      "fleet-runs": { type: "string", default: "3" },
       fleet: { type: "string", default: "1,5,20,100" },
       only: { type: "string" },
       "pack-ref": { type: "string" },
@@ -183,6 +186,7 @@ export async function main(argv: string[]): Promise<number> {
   const freshRuns = quick ? 1 : positive(values["fresh-runs"], "fresh-runs");
   const out = values.out ?? (quick ? undefined : path.join(REPO_ROOT, "bench", "RESULTS.md"));
   const fleetCounts = quick ? [1] : numberList(values.fleet, "fleet");
+  const fleetRuns = quick ? 1 : positive(values["fleet-runs"], "fleet-runs");
   const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const only = values.only === undefined ? ALL : numberList(values.only, "only");
   // Figure 7's delays (0, 5 and 30 s as issue 24 asks; a quick run only the first, once).
@@ -310,6 +314,7 @@ export async function main(argv: string[]): Promise<number> {
             defaultParallelToo: !quick,
             skipCheckpointsToo: !quick,
             warmUps: quick ? 0 : 1,
+            runs: fleetRuns,
             quick,
           }),
         ),

@@ -148,6 +148,11 @@ export interface FleetOptions {
   /** Runs of the empty program before measuring (module and binary caches). */
   warmUps: number;
   /**
+   * Runs of each size's fleet and floor fleet, one after the other in turn; each operation's row
+   * is the run of median wall time (default 1; a quick run makes one).
+   */
+  runs?: number;
+  /**
    * Also run each fleet and its floor with `PULUMI_SKIP_CHECKPOINTS=true`, to measure how much of
    * each operation is the engine writing its checkpoint (a measurement only).
    */
@@ -362,7 +367,18 @@ export async function fleetFigure(
           )
         : await fleetCase(setup, tls, count, `fleet ${count}`, OPS);
       if (quickOne) slowOne = fleet;
-      const pair: Pair = { count, floor, fleet };
+      const floorRuns = [floor];
+      const fleetRuns = [fleet];
+      for (let run = 2; !quickOne && run <= (options.runs ?? 1); run++) {
+        floorRuns.push(await floorCase(setup, "floor", count, `floor fleet ${3 * count}`, OPS));
+        fleetRuns.push(await fleetCase(setup, tls, count, `fleet ${count}`, OPS));
+      }
+      const pair: Pair = {
+        count,
+        floor: medianCase(floorRuns),
+        fleet: medianCase(fleetRuns),
+        ...(fleetRuns.length > 1 ? { runs: { floor: floorRuns, fleet: fleetRuns } } : {}),
+      };
       const padBytes = paddingToOurs(floor, fleet);
       if (padBytes !== undefined) {
         const label = `floor fleet ${3 * count}${PADDED}`;
@@ -477,6 +493,27 @@ interface Pair {
   fleetSkipped?: CaseResult;
   /** The floor fleet with each entry padded to the size of ours. */
   floorPadded?: CaseResult;
+  /** Every run of the floor fleet and of the fleet, in order, when there were several. */
+  runs?: { floor: CaseResult[]; fleet: CaseResult[] };
+}
+
+/**
+ * One case made of several runs of it: each operation as the run of median wall time measured it
+ * (the lower of the two middle ones for an even count), the state as the first run wrote it.
+ */
+function medianCase(runs: readonly CaseResult[]): CaseResult {
+  const [first] = runs;
+  if (first === undefined) throw new Error("medianCase: no runs");
+  const ops: CaseResult["ops"] = {};
+  for (const name of Object.keys(first.ops) as OpName[]) {
+    const measured = runs
+      .map((r) => r.ops[name])
+      .filter((o): o is OpResult => o !== undefined)
+      .sort((a, b) => a.ms - b.ms);
+    const median = measured[Math.floor((measured.length - 1) / 2)];
+    if (median !== undefined) ops[name] = median;
+  }
+  return { ...first, ops };
 }
 
 /** An operation's wall time, or a dash where the case did not run it (a quick run). */
@@ -725,11 +762,25 @@ function report(
     ]),
   );
   const perResource = pairs.length >= 2 ? slopes(pairs) : [];
+  const runLines = pairs.flatMap(({ count, runs }) =>
+    runs === undefined
+      ? []
+      : [
+          `Each run at ${count} site${count === 1 ? "" : "s"}, in order, ours / the floor fleet: ${(
+            ["up", "noop", "refresh", "destroy"] as const
+          )
+            .map(
+              (n) =>
+                `${OP_LABELS[n]} ${runs.fleet.map((r) => msOf(r, n)).join(", ")} / ${runs.floor.map((r) => msOf(r, n)).join(", ")}`,
+            )
+            .join("; ")}.`,
+        ],
+  );
   return {
     title: "A fleet of sites in one stack through `pulumi up`, against the engine's floor",
     summary,
     details: [
-      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed; bench CPU is the benchmark's own process (all the emulators, and the harness: its /proc sampling and its reading of the engine's event log), from Node's process.cpuUsage around the operation: on this machine the emulators share the cores with the engine and the host, which a real server does not. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; each case measured once.`,
+      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed; bench CPU is the benchmark's own process (all the emulators, and the harness: its /proc sampling and its reading of the engine's event log), from Node's process.cpuUsage around the operation: on this machine the emulators share the cores with the engine and the host, which a real server does not. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; ${(options.runs ?? 1) > 1 && options.quick !== true ? `each size's fleet and plain floor fleet run ${options.runs} times, one after the other in turn (the other cases once), each operation's row the run of median wall time (each run's times follow the table)` : "each case measured once"}.`,
       "",
       ...table(
         [
@@ -746,6 +797,7 @@ function report(
         ],
         rows,
       ),
+      ...(runLines.length === 0 ? [] : ["", ...runLines]),
       ...(perResource.length === 0 ? [] : ["", ...perResource]),
       ...(stateRows.length === 0
         ? []

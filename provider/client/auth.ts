@@ -144,7 +144,7 @@ export interface TokenCacheOptions {
   /** Stop using a token this long before it expires; default 5 minutes. */
   refreshMarginMs?: number;
   /**
-   * How many keys (root URL, account) the cache keeps tokens for; default 32. The least recently
+   * How many keys (root URL, account) the cache keeps tokens for; default 256. The least recently
    * used is dropped first; a session under way keeps its own token when the cache drops it.
    */
   maxEntries?: number;
@@ -152,16 +152,15 @@ export interface TokenCacheOptions {
 
 /**
  * Default of {@link TokenCacheOptions.maxEntries}: the number of servers whose tokens are kept
- * for the sessions that come next. A fleet's resources of one server follow each other (a Site,
- * then its SiteExport and LogSettings), while the engine works on at most `--parallel` of them at
- * once, which docs/fleet.md raises to 32 for slow creations; a session under way keeps its own
- * token whatever the cache drops, so a larger fleet costs at most one token request more for
- * a resource whose server has fallen out of the cache, and the cache's memory stays the same
- * whatever the number of servers.
+ * for the sessions that come next. It is above the number of servers one stack usually holds:
+ * a `pulumi refresh` reads a fleet's Sites first and their SiteExports and LogSettings after, in
+ * the state's order, so a server dropped in between would cost its dependents a token request
+ * more. A session under way keeps its own token whatever the cache drops, and the cache's memory
+ * stops growing at this many servers.
  *
  * @internal
  */
-export const DEFAULT_TOKEN_CACHE_ENTRIES = 32;
+export const DEFAULT_TOKEN_CACHE_ENTRIES = 256;
 
 interface CacheEntry {
   value?: TokenInfo;
@@ -200,7 +199,7 @@ export class TokenCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly now: () => number;
   private readonly refreshMarginMs: number;
-  private readonly maxEntries: number;
+  private maxEntries: number;
 
   /**
    * Creates an empty cache.
@@ -263,6 +262,30 @@ export class TokenCache {
   }
 
   /**
+   * Changes how many keys the cache keeps; the least recently used beyond it are dropped now.
+   *
+   * @param maxEntries - the new limit (at least 1).
+   * @example
+   * ```ts
+   * sharedTokenCache.limitTo(8)
+   * ```
+   *
+   * @internal
+   */
+  limitTo(maxEntries: number): void {
+    this.maxEntries = Math.max(1, maxEntries);
+    this.dropBeyondLimit();
+  }
+
+  /** Drops the least recently used keys beyond the limit. */
+  private dropBeyondLimit(): void {
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /**
    * The entry of `id`, made the most recently used: the cache's own, else the one the caller
    * held (given back), else a new one; the least recently used beyond the limit are dropped.
    */
@@ -270,10 +293,7 @@ export class TokenCache {
     const entry = this.entries.get(id) ?? held ?? {};
     this.entries.delete(id);
     this.entries.set(id, entry);
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
-    }
+    this.dropBeyondLimit();
     return entry;
   }
 

@@ -421,6 +421,17 @@ describe("TokenCache's size", () => {
     expect(fetched).toEqual(["a", "b", "c", "b"]);
   });
 
+  it("keeps by default the tokens of a fleet's servers from its Sites' refresh to their dependents' (200 servers read, then each again)", async () => {
+    const cache = new TokenCache();
+    const { fetched, fetchFor } = tokens();
+    const key = (username: string) => ({ rootUrl: ADMIN_URL, username });
+    const servers = Array.from({ length: 200 }, (_, i) => `server-${i}`);
+    for (const username of [...servers, ...servers]) {
+      await cache.get(key(username), fetchFor(username));
+    }
+    expect(fetched).toEqual(servers);
+  });
+
   it("lets a session under way keep its token when the cache drops its server", async () => {
     const { agent, pool, tokenCalls, opCalls } = adminSetup();
     const tokenCache = new TokenCache({ maxEntries: 1 });

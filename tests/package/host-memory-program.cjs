@@ -11,7 +11,8 @@
  * (`{ done: i }`) and, after the site counts the test names, sends its memory readings.
  *
  * Environment: REPO_ROOT, HOST_MEMORY_CA (the CA certificate's file), HOST_MEMORY_DOWNLOADS (the
- * folder of the exports' downloads), HOST_MEMORY_READ_AT (JSON list of site counts, ascending).
+ * folder of the exports' downloads), HOST_MEMORY_READ_AT (JSON list of site counts, ascending),
+ * HOST_MEMORY_TOKEN_CACHE_LIMIT (the limit given to the process-wide token cache).
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -24,6 +25,9 @@ const providers = {
   siteExport: require(path.join(dist, "site-export", "provider.js")),
   logSettings: require(path.join(dist, "log-settings", "provider.js")),
 };
+require(
+  path.join(process.env.REPO_ROOT, "dist", "provider", "client", "auth.js"),
+).sharedTokenCache.limitTo(Number(process.env.HOST_MEMORY_TOKEN_CACHE_LIMIT));
 const caCert = fs.readFileSync(process.env.HOST_MEMORY_CA, "utf8");
 const downloads = process.env.HOST_MEMORY_DOWNLOADS;
 const readAt = JSON.parse(process.env.HOST_MEMORY_READ_AT);

@@ -6,7 +6,8 @@
  * site), against one emulator per site that this process starts and, once the site is done, stops
  * (the emulators' memory is not the host's; a stopped server closes its connections, as an idle
  * one does after its keep-alive timeout, and undici then drops that server's connection pool, as
- * the host's would). After a warm-up of more sites than the process-wide token cache keeps, the
+ * the host's would). After a warm-up of more sites than the process-wide token cache keeps (its
+ * limit lowered in the child, so that a few dozen sites fill it), the
  * child reads its heap after full collections, and again after further sites: the growth per
  * further site stays under a bound below what keeping anything of a site costs (its token, its
  * inputs; docs/fleet.md has the figures).
@@ -14,15 +15,19 @@
 import { fork } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DEFAULT_TOKEN_CACHE_ENTRIES } from "../../provider/client/auth";
 import { startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 import { tail } from "../../tools/harness/process";
 import { REPO_ROOT } from "../../tools/harness/project";
 import { runTempDir } from "../../tools/harness/temp";
 
 const PROGRAM = path.join(__dirname, "host-memory-program.cjs");
+/**
+ * The limit the child gives the process-wide token cache, below its default (which a test of a
+ * few seconds cannot fill), so that the cache is full before the first reading.
+ */
+const TOKEN_CACHE_LIMIT = 32;
 /** Sites before the first reading: the modules loaded, the token cache full. */
-const WARM_UP = DEFAULT_TOKEN_CACHE_ENTRIES + 4;
+const WARM_UP = TOKEN_CACHE_LIMIT + 4;
 /** Sites between the two readings. */
 const FURTHER = 30;
 /** The most a further site may add to the heap, or to the memory outside it, in bytes. */
@@ -76,6 +81,7 @@ async function runFleet(readAt: readonly number[], downloads: string): Promise<R
       HOST_MEMORY_CA: tls.certFile,
       HOST_MEMORY_DOWNLOADS: downloads,
       HOST_MEMORY_READ_AT: JSON.stringify(readAt),
+      HOST_MEMORY_TOKEN_CACHE_LIMIT: String(TOKEN_CACHE_LIMIT),
     },
   });
   let stderr = "";

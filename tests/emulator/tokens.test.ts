@@ -1,5 +1,18 @@
 import { Harness, send, SITE_ADMIN } from "../../tools/harness/emulator-http";
 
+/**
+ * The test process's CPU (emulators and client), in µs, for one generateToken of SITE_ADMIN with
+ * `password` on each harness in turn.
+ */
+async function tokenRequestsCpu(harnesses: readonly Harness[], password: string): Promise<number> {
+  const before = process.cpuUsage();
+  for (const h of harnesses) {
+    await h.admin("generateToken", { username: SITE_ADMIN.username, password });
+  }
+  const used = process.cpuUsage(before);
+  return used.user + used.system;
+}
+
 const SEED = {
   portal: {
     id: "TOKENPORTAL01",
@@ -66,15 +79,11 @@ describe("tokens", () => {
     });
 
     it("cost one password check per password: a repeated generateToken runs no second scrypt, a wrong password still does", async () => {
-      /** The test process's CPU (emulator and client) for `n` generateToken calls, in µs. */
-      const cpuOf = async (n: number, password: string) => {
-        const before = process.cpuUsage();
-        for (let i = 0; i < n; i++) {
-          await h.admin("generateToken", { username: SITE_ADMIN.username, password });
-        }
-        const used = process.cpuUsage(before);
-        return used.user + used.system;
-      };
+      const cpuOf = (n: number, password: string) =>
+        tokenRequestsCpu(
+          Array.from({ length: n }, () => h),
+          password,
+        );
       // A wrong password is refused every time, each refusal paying a full scrypt run.
       const wrong = await h.admin("generateToken", {
         username: SITE_ADMIN.username,
@@ -247,14 +256,7 @@ describe("password checks", () => {
       started.push(h);
       await h.createSite();
     }
-    const cpuOf = async (password: string) => {
-      const before = process.cpuUsage();
-      for (const h of started) {
-        await h.admin("generateToken", { username: SITE_ADMIN.username, password });
-      }
-      const used = process.cpuUsage(before);
-      return used.user + used.system;
-    };
+    const cpuOf = (password: string) => tokenRequestsCpu(started, password);
     const firsts = await cpuOf(SITE_ADMIN.password);
     const refusals = await cpuOf("not-the-password");
     // Each refusal runs scrypt; each first token would too if createNewSite had not kept the proof.

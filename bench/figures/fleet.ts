@@ -288,6 +288,7 @@ async function fleetCase(
   createDelayMs = 0,
   parallel?: number,
   env?: NodeJS.ProcessEnv,
+  caInline = false,
 ): Promise<CaseResult> {
   const emus = await emulators(count, tls, createDelayMs);
   try {
@@ -296,6 +297,7 @@ async function fleetCase(
       adminUrls: { value: JSON.stringify(emus.map((e) => e.emu.adminUrl)) },
       caCert: { value: tls.caCert },
       sitePassword: { value: PASSWORD, secret: true },
+      caInline: { value: String(caInline) },
     };
     return await runCase(setup, label, 3 * count, config, emus, ops, parallel, env);
   } finally {
@@ -379,6 +381,20 @@ export async function fleetFigure(
         fleet: medianCase(fleetRuns),
         ...(fleetRuns.length > 1 ? { runs: { floor: floorRuns, fleet: fleetRuns } } : {}),
       };
+      if (count === options.counts[0]) {
+        const label = `fleet ${count}${CA_INLINE}`;
+        pair.fleetCaInline = await fleetCase(
+          setup,
+          tls,
+          count,
+          label,
+          upOnly,
+          0,
+          undefined,
+          {},
+          true,
+        );
+      }
       const padBytes = paddingToOurs(floor, fleet);
       if (padBytes !== undefined) {
         const label = `floor fleet ${3 * count}${PADDED}`;
@@ -450,6 +466,9 @@ export async function fleetFigure(
   }
 }
 
+/** The label's end of a fleet that gives the CA certificate itself (`tls.caCert`), not its key. */
+const CA_INLINE = ", the CA certificate given itself";
+
 /** The label's end of a floor fleet whose state entries are padded to the size of ours. */
 const PADDED = ", entries padded to ours";
 
@@ -493,6 +512,8 @@ interface Pair {
   fleetSkipped?: CaseResult;
   /** The floor fleet with each entry padded to the size of ours. */
   floorPadded?: CaseResult;
+  /** The fleet (`up` only) giving the CA certificate itself, for its entries' size. */
+  fleetCaInline?: CaseResult;
   /** Every run of the floor fleet and of the fleet, in order, when there were several. */
   runs?: { floor: CaseResult[]; fleet: CaseResult[] };
 }
@@ -554,7 +575,15 @@ function report(
     target: "",
     met: null,
   });
-  for (const { count, floor, fleet, floorSkipped, fleetSkipped, floorPadded } of pairs) {
+  for (const {
+    count,
+    floor,
+    fleet,
+    floorSkipped,
+    fleetSkipped,
+    floorPadded,
+    fleetCaInline,
+  } of pairs) {
     const goal = count >= 20;
     const limit = (n: OpName) => (count >= 100 && n !== "noop" ? TARGET_RATIO_100 : TARGET_RATIO);
     for (const n of ["up", "noop", "refresh", "destroy"] as const) {
@@ -599,6 +628,18 @@ function report(
         measured: `${num(state.fileBytes / state.entries, 0)} B${floorState}; ${entries.map(([type, t]) => `${type.split(":").at(-1)} ${t.entry} B`).join(", ")}`,
         target: `≤ ${TARGET_ENTRY_BYTES} B each`,
         met: worst <= TARGET_ENTRY_BYTES,
+      });
+    }
+    const inline = fleetCaInline?.state;
+    if (inline !== undefined) {
+      const entries = Object.entries(inline.types).filter(([type]) =>
+        type.startsWith("pulumi-nodejs:dynamic/"),
+      );
+      summary.push({
+        figure: `10. ${count} site${count === 1 ? "" : "s"}, the CA certificate given itself (\`tls.caCert\`) instead of by its config key (\`tls.caCertConfig\`): state file per resource; each type's entry`,
+        measured: `${num(inline.fileBytes / inline.entries, 0)} B; ${entries.map(([type, t]) => `${type.split(":").at(-1)} ${t.entry} B`).join(", ")}`,
+        target: "",
+        met: null,
       });
     }
     {
@@ -730,22 +771,31 @@ function report(
     ...new Set([
       empty,
       trivial,
-      ...pairs.flatMap((p) => [p.floor, p.fleet, p.floorPadded, p.floorSkipped, p.fleetSkipped]),
+      ...pairs.flatMap((p) => [
+        p.floor,
+        p.fleet,
+        p.fleetCaInline,
+        p.floorPadded,
+        p.floorSkipped,
+        p.fleetSkipped,
+      ]),
       slow.slowOne,
       slow.slowMany,
       ...(slow.slowDefault === undefined ? [] : [slow.slowDefault]),
     ]),
   ].filter((c): c is CaseResult => c !== undefined);
-  const stateRows = pairs.flatMap(({ count, fleet }) =>
-    Object.entries(fleet.state?.types ?? {}).map(([type, t]) => [
-      String(count),
-      type,
-      String(t.count),
-      String(t.entry),
-      String(t.inputs),
-      String(t.outputs),
-      t.fields.map(([field, bytes]) => `${field} ${bytes}`).join(", "),
-    ]),
+  const stateRows = pairs.flatMap(({ count, fleet, fleetCaInline }) =>
+    [fleet, ...(fleetCaInline === undefined ? [] : [fleetCaInline])].flatMap((c) =>
+      Object.entries(c.state?.types ?? {}).map(([type, t]) => [
+        c === fleet ? String(count) : `${count}${CA_INLINE}`,
+        type,
+        String(t.count),
+        String(t.entry),
+        String(t.inputs),
+        String(t.outputs),
+        t.fields.map(([field, bytes]) => `${field} ${bytes}`).join(", "),
+      ]),
+    ),
   );
   const rows = cases.flatMap((c) =>
     (Object.entries(c.ops) as Array<[OpName, OpResult]>).map(([n, o]) => [
@@ -780,7 +830,7 @@ function report(
     title: "A fleet of sites in one stack through `pulumi up`, against the engine's floor",
     summary,
     details: [
-      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed; bench CPU is the benchmark's own process (all the emulators, and the harness: its /proc sampling and its reading of the engine's event log), from Node's process.cpuUsage around the operation: on this machine the emulators share the cores with the engine and the host, which a real server does not. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; ${(options.runs ?? 1) > 1 && options.quick !== true ? `each size's fleet and plain floor fleet run ${options.runs} times, one after the other in turn (the other cases once), each operation's row the run of median wall time (each run's times follow the table)` : "each case measured once"}.`,
+      `Method: every operation is the \`pulumi\` command a user runs (\`pulumi up --yes --skip-preview\`, the same with \`--expect-no-changes\` for the unchanged \`up\`, \`pulumi refresh --yes --skip-preview --expect-no-changes\`, \`pulumi destroy --yes --skip-preview\`), run by the engine built by toolchain/engine.cjs with the Node.js language host beside it, in a project folder of the benchmark's consumer project (the packed package installed as tools/harness/consumer.ts's prepareConsumer installs it), a file backend, a passphrase secrets provider, a private PULUMI_HOME; each case a new stack, created and configured (\`pulumi stack init\`, \`pulumi config set\`) before the timed operations. Wall time: the operation's own CLI process, from its spawn to its exit. The program is bench/fleet/program.cjs: the empty program; one resource of the bench's own trivial dynamic provider (its create answers an id); the floor fleet, N groups of three trivial resources, the second and third taking the first's id, the same dependency shape as a site's three resources; and the fleet, N sites in a loop over a config list, each a Site, a SiteExport (\`downloadTo\` a folder of the project) and a LogSettings (\`logLevel: WARNING\`) taking the Site's outputs. Each site has its own emulator (one emulator is one machine, which holds one site), all of them in the benchmark's own process on 127.0.0.1, each on its own port, with createDelayMs 0 and exportDelayMs 0 unless a row says otherwise, all serving one certificate so that the program trusts one CA, which every resource names by its stack config key (\`tls.caCertConfig: "caCert"\`, so that state records the key, docs/connection.md); at the smallest size a fleet that gives the certificate itself (\`tls.caCert\`) runs \`up\` once more, for its entries' size. Requests: what the emulators logged during the operation. Host: the dynamic-provider host (\`node …/@pulumi/pulumi/cmd/dynamic-provider\`, the CLI's child) read from /proc every 100 ms during the operation: peak is the highest VmHWM read (the kernel's own peak resident set), CPU its user + system time at the last reading; engine CPU is the same of the \`pulumi\` process itself (the engine, its checkpoints included), program CPU of the program's Node.js process (\`node …/@pulumi/pulumi/cmd/run\`, the language host's child; \`refresh\` and \`destroy\` run no program), both read the same way, so the last 100 ms before each exits may be missed; bench CPU is the benchmark's own process (all the emulators, and the harness: its /proc sampling and its reading of the engine's event log), from Node's process.cpuUsage around the operation: on this machine the emulators share the cores with the engine and the host, which a real server does not. The CLI's default parallelism is GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go, \`defaultParallel\`; ${os.availableParallelism()} cores here), unless PULUMI_PARALLEL or \`--parallel\` says otherwise; the rows without \`--parallel\` use it. ${options.warmUps} run${options.warmUps === 1 ? "" : "s"} of the empty program before measuring, not counted; ${(options.runs ?? 1) > 1 && options.quick !== true ? `each size's fleet and plain floor fleet run ${options.runs} times, one after the other in turn (the other cases once), each operation's row the run of median wall time (each run's times follow the table)` : "each case measured once"}.`,
       "",
       ...table(
         [

@@ -10,8 +10,10 @@
  *   `padBytes`, each also records a string of that many bytes as an input (so twice: in its
  *   inputs and its outputs), which makes its state entry the size of a site's resources;
  * - mode "fleet": `count` sites, each a Site, its SiteExport and its LogSettings, the Site at
- *   `adminUrls[i]` (JSON list), all trusting `caCert`, with the password `sitePassword` (secret).
- *   This is the loop over a config list that docs/fleet.md describes.
+ *   `adminUrls[i]` (JSON list), all trusting the certificate of config key `caCert` by its key
+ *   (`tls.caCertConfig`; with `caInline`, the certificate itself as `tls.caCert`), with the
+ *   password `sitePassword` (secret). This is the loop over a config list that docs/fleet.md
+ *   describes.
  */
 const pulumi = require("@pulumi/pulumi");
 
@@ -51,7 +53,9 @@ module.exports = () => {
   // Loaded only here, so that the floor's programs never load the package.
   const { LogSettings, Site, SiteExport } = require("pulumi-arcgis-admin");
   const adminUrls = config.requireObject("adminUrls");
-  const tls = { caCert: config.require("caCert") };
+  const tls = config.getBoolean("caInline")
+    ? { caCert: config.require("caCert") }
+    : { caCertConfig: "caCert" };
   const password = config.requireSecret("sitePassword");
   adminUrls.forEach((adminUrl, i) => {
     const site = new Site(`site-${i}`, { adminUrl, username: "siteadmin", password, tls });

@@ -21,7 +21,7 @@ import { currentRuntime } from "../inputs/sources";
 import { logInfo } from "../messages/log";
 import { formatDuration, ProgressReporter } from "../messages/progress";
 import { cancelSignal } from "../pulumi/cancel";
-import { transportFor } from "./tls";
+import { type TlsFields, transportFor } from "./tls";
 import { endSentence } from "../../../sentence";
 
 /** The inputs an admin session is built from. */
@@ -29,7 +29,7 @@ export interface AdminTarget {
   adminUrl: string;
   username: string;
   password: string;
-  tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+  tls?: TlsFields | undefined;
 }
 
 /**
@@ -163,7 +163,7 @@ export async function waitUntilAnswering(
   target: {
     adminUrl: string;
     serverType: ServerType;
-    tls?: { caCert?: string; insecureSkipVerify?: boolean } | undefined;
+    tls?: TlsFields | undefined;
     timeouts: { serverReadyMs: number };
   },
   pollIntervalMs: number,

@@ -13,25 +13,48 @@ import { named } from "./definition";
 export function tlsSchema() {
   // The descriptions are TlsSettings' (common/connection/tls.ts), for the plugin schema.
   return named(
-    z.strictObject({
-      caCert: z
-        .string()
-        .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
-          message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
-        })
-        .optional()
-        .describe(
-          "CA certificate(s) in PEM to trust in addition to the system store (and to the " +
-            "certificates of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate " +
-            "of port 6443/20443.",
-        ),
-      insecureSkipVerify: z
-        .boolean()
-        .optional()
-        .describe(
-          "Switches certificate verification off (discouraged; warns on every run). Default false.",
-        ),
-    }),
+    z
+      .strictObject({
+        caCert: z
+          .string()
+          .refine((pem) => pem.includes("-----BEGIN CERTIFICATE-----"), {
+            message: "must be a PEM certificate (-----BEGIN CERTIFICATE-----)",
+          })
+          .optional()
+          .describe(
+            "CA certificate(s) in PEM to trust in addition to the system store (and to the " +
+              "certificates of `NODE_EXTRA_CA_CERTS`), e.g. the server's self-signed certificate " +
+              "of port 6443/20443.",
+          ),
+        caCertConfig: z
+          .string()
+          .min(1, { message: "must not be empty" })
+          .optional()
+          .describe(
+            "The stack config key (e.g. `arcgis-admin:caCert`; without a namespace, the " +
+              "project's) whose value is the CA certificate to trust, instead of `caCert`: state " +
+              "then records the key and `caCertSha256` rather than the certificate, about 2 KB " +
+              "less per resource (Node.js package only).",
+          ),
+        caCertSha256: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 in hex (the provider sets it)" })
+          .optional()
+          .describe(
+            "Set by the provider with `caCertConfig`: the SHA-256 (hex) of the certificate's " +
+              "text, so that another certificate under the same key is a change.",
+          ),
+        insecureSkipVerify: z
+          .boolean()
+          .optional()
+          .describe(
+            "Switches certificate verification off (discouraged; warns on every run). Default false.",
+          ),
+      })
+      .refine((tls) => tls.caCert === undefined || tls.caCertConfig === undefined, {
+        message: "give the CA certificate as caCert or as caCertConfig, not both",
+        path: ["caCertConfig"],
+      }),
     { name: "TlsSettings", from: "../common/connection/tls" },
   ).optional();
 }

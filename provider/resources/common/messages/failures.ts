@@ -164,9 +164,13 @@ export function whatToChange(
         `that answers there. ${notWaited}`
       );
     case "tls-untrusted": {
-      const tls = values["tls"] as { caCert?: unknown } | undefined;
+      const tls = values["tls"] as { caCert?: unknown; caCertConfig?: unknown } | undefined;
       const given =
-        typeof tls?.caCert === "string" ? " (the tls.caCert given does not match it)" : "";
+        typeof tls?.caCert === "string"
+          ? " (the tls.caCert given does not match it)"
+          : typeof tls?.caCertConfig === "string"
+            ? ` (the certificate in stack config ${tls.caCertConfig}, tls.caCertConfig, does not match it)`
+            : "";
       return (
         `The certificate of ${name} (${new URL(failure.url).origin}) is not trusted` +
         `${transportWords(failure)}: set tls.caCert to the PEM certificate of the CA that signed ` +

@@ -23,6 +23,7 @@ import { operationLogger } from "../messages/operation-log";
 import { certificateChanges, wordForTheInput } from "../messages/failures";
 import { logInfo } from "../messages/log";
 import { certificatesAsSecrets } from "./secrets";
+import { useStackConfig, withCaCertDigest, withEquivalentCa } from "../connection/ca-config";
 
 /**
  * What a resource's inputs are: checked by `check()`, and read back from state by the other
@@ -118,9 +119,12 @@ export function implementationOf<O>(
 ): ResourceImplementation {
   const type = rules.frame.type;
   return {
+    configure: useStackConfig,
     check: async (olds: unknown, news: unknown, forEngine = false) =>
       plainErrors(async () => {
-        const checked = checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type);
+        const checked = withCaCertDigestOf(
+          checkInputs(rules.schema(), news, rules.crossChecks, rules.frame.type),
+        );
         const refused =
           lifecycle.refusals !== undefined && checked.failures.length === 0
             ? lifecycle.refusals(withoutProvider(olds ?? {}), checked.inputs)
@@ -145,8 +149,9 @@ export function implementationOf<O>(
       }),
     diff: async (id: string, olds: O, news: unknown) =>
       plainErrors(async () => {
-        const result = await lifecycle.diff(id, olds, news);
-        if (result.changes !== false) sayChangedCertificates(olds, news);
+        const before = withEquivalentCa(olds, news);
+        const result = await lifecycle.diff(id, before, news);
+        if (result.changes !== false) sayChangedCertificates(before, news);
         return result;
       }),
     create: (inputs: unknown) => plainErrors(() => lifecycle.create(inputs), inputs, type),
@@ -155,6 +160,26 @@ export function implementationOf<O>(
       plainErrors(() => lifecycle.update(id, olds, news), news, type),
     delete: (id: string, props: O) => plainErrors(() => lifecycle.delete(id, props), props, type),
   };
+}
+
+/**
+ * Checked inputs that passed, with `tls.caCertSha256` recorded from the stack config
+ * `tls.caCertConfig` names (its problem, if any, the one failure): what a certificate from config
+ * is, like every other input, is known at check, before any request.
+ */
+function withCaCertDigestOf(checked: {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  if (checked.failures.length > 0) return checked;
+  const digested = withCaCertDigest(checked.inputs);
+  if ("problem" in digested) {
+    return { ...checked, failures: [{ property: "", reason: digested.problem }] };
+  }
+  return { inputs: digested.inputs, failures: [] };
 }
 
 /**

@@ -20,6 +20,8 @@ export type ResourceImplementation = Required<
   Pick<pulumi.dynamic.ResourceProvider, "diff" | "create" | "read" | "update" | "delete">
 > & {
   check(olds: unknown, news: unknown, forEngine?: boolean): Promise<pulumi.dynamic.CheckResult>;
+  /** Keeps the stack's config, from which `tls.caCertConfig` is read (../connection/ca-config.ts). */
+  configure(config: pulumi.dynamic.Config): void;
 };
 
 /**
@@ -47,6 +49,11 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
   const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile + ".js";
   return {
     // Comments stay outside the methods: a method's text, comments included, is stored in state.
+    // Pulumi's host calls configure once, before the others, with the stack's config.
+    async configure(req: pulumi.dynamic.ConfigureRequest) {
+      const m = require(modulePath) as { implementation: ResourceImplementation };
+      m.implementation.configure(req.config);
+    },
     // The engine prints a failure with a property as "property P value V has a problem", V being
     // the input as it is, a secret's plain value included: the property goes into the reason.
     async check(olds: unknown, news: unknown) {

@@ -1,0 +1,29 @@
+"use strict";
+/**
+ * A Site that takes its CA certificate from the stack config default `arcgis-admin:caCert`, and
+ * its LogSettings, which names the project's key `caCert` (`tls.caCertConfig`), or with
+ * `logsInline` gives that certificate itself (`tls.caCert`), and puts back on destroy what it
+ * wrote. Stack config: adminUrl, sitePassword (secret), caCert, logsInline, arcgis-admin:caCert.
+ */
+const pulumi = require("@pulumi/pulumi");
+const { LogSettings, Site } = require("pulumi-arcgis-admin");
+
+module.exports = () => {
+  const config = new pulumi.Config();
+  const site = new Site("site", {
+    adminUrl: config.require("adminUrl"),
+    username: "siteadmin",
+    password: config.requireSecret("sitePassword"),
+  });
+  const logs = new LogSettings("logs", {
+    adminUrl: site.adminUrl,
+    username: site.username,
+    password: site.password,
+    tls: config.getBoolean("logsInline")
+      ? { caCert: config.require("caCert") }
+      : { caCertConfig: "caCert" },
+    logLevel: "DEBUG",
+    restoreOnDestroy: true,
+  });
+  return { logLevel: logs.logLevel };
+};

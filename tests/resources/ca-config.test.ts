@@ -39,7 +39,10 @@ it("refuses tls.caCertConfig where the provider was given no stack config (the p
 
 describe("with the stack's config", () => {
   beforeAll(() => {
-    logSettings.configure({ get: (key) => config.get(key) });
+    logSettings.configure({
+      get: (key) => config.get(key),
+      require: (key) => config.get(key) ?? "",
+    });
     config.set("proj:ca", emu.caCert!);
     config.set("proj:password", NOT_A_CERTIFICATE);
   });

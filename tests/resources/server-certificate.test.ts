@@ -467,3 +467,33 @@ describe("ServerCertificate per machine of a site", () => {
     expect((await presentedTo(a, a.caCert!)).sha256Fingerprint).toBe(fingerprintOf(a.caCert!));
   });
 });
+
+describe("ServerCertificate with its CA named by stack config (tls.caCertConfig)", () => {
+  let emu: TestEmulator;
+  const ca = makeRootCa();
+  const server = issueServerCertificate(ca, ["127.0.0.1", "localhost"], "gis.example.com");
+  beforeAll(async () => {
+    emu = await siteOn();
+    const config = new Map([["proj:serverCa", emu.caCert!]]);
+    serverCertificate.configure({
+      get: (key) => config.get(key),
+      require: (key) => config.get(key) ?? "",
+    });
+  });
+  afterAll(() => emu.close());
+
+  it("trusts the certificate the key names and caCertificates: binds, then reads the bound certificate back", async () => {
+    const raw = await checked(
+      inputsFor(emu, ca, server, { tls: { caCertConfig: "proj:serverCa" } }),
+    );
+    expect(raw["tls"]).toEqual({
+      caCertConfig: "proj:serverCa",
+      caCertSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const { id, outs } = await serverCertificate.create(raw);
+    const bound = keystoreAlias("gis", fingerprintOf(server.certPem));
+    expect(outs).toMatchObject({ boundAlias: bound });
+    const read = await serverCertificate.read(id, outs);
+    expect(read.props).toMatchObject({ boundAlias: bound });
+  });
+});

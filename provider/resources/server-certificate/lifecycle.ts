@@ -23,6 +23,7 @@ import {
   presentedCertificate,
 } from "../../client";
 import { adminSessionFor } from "../common/connection/admin";
+import { caCertOf } from "../common/connection/tls";
 import { explained, failureMessage, messageOf } from "../common/messages/failures";
 import { implementationOf } from "../common/pulumi/implementation";
 import { withoutProvider } from "../common/pulumi/lazy-provider";
@@ -96,12 +97,13 @@ function describeMachine(inputs: ServerCertificateInputs): string {
 function sessionFor(inputs: ServerCertificateInputs): AdminSession {
   const tls = inputs.tls ?? {};
   if (tls.insecureSkipVerify === true) return adminSessionFor(inputs);
-  const pems = [tls.caCert, ...inputs.caCertificates.map((ca) => ca.pem)].filter(
+  const pems = [caCertOf(tls), ...inputs.caCertificates.map((ca) => ca.pem)].filter(
     (pem): pem is string => pem !== undefined,
   );
+  const { caCertConfig: _named, ...rest } = tls;
   return adminSessionFor({
     ...inputs,
-    tls: pems.length === 0 ? tls : { ...tls, caCert: pems.join("\n") },
+    tls: pems.length === 0 ? tls : { ...rest, caCert: pems.join("\n") },
   });
 }
 

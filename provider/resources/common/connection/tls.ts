@@ -41,9 +41,19 @@ export type TlsFields = {
 };
 
 /**
+ * The CA certificate(s) a `tls` input trusts: `caCert`, or the certificate of the stack config
+ * key `caCertConfig` names (an Error saying what to do when the config has none).
+ */
+export function caCertOf(tls: TlsFields | undefined): string | undefined {
+  if (tls?.caCert !== undefined || tls?.caCertConfig === undefined) return tls?.caCert;
+  const found = configuredCaCert(tls.caCertConfig);
+  if ("problem" in found) throw new Error(found.problem);
+  return found.pem;
+}
+
+/**
  * Turns the `tls` input into the client layer's transport options, and warns when verification
- * is switched off (the user asked for it, but it should be visible in every run). A certificate
- * named by `caCertConfig` is read from the stack's config here, for every request's transport.
+ * is switched off (the user asked for it, but it should be visible in every run).
  */
 export function transportFor(
   target: string,
@@ -51,12 +61,8 @@ export function transportFor(
   extra: Omit<TransportOptions, "tls"> = {},
 ): TransportOptions {
   const options: TlsOptions = {};
-  if (tls?.caCert !== undefined) options.caCert = tls.caCert;
-  else if (tls?.caCertConfig !== undefined) {
-    const found = configuredCaCert(tls.caCertConfig);
-    if ("problem" in found) throw new Error(found.problem);
-    options.caCert = found.pem;
-  }
+  const caCert = caCertOf(tls);
+  if (caCert !== undefined) options.caCert = caCert;
   if (tls?.insecureSkipVerify === true) {
     options.insecureSkipVerify = true;
     logWarn(

@@ -78,16 +78,15 @@ it("takes stack config arcgis-admin:* before ARCGIS_ADMIN_* variables, credentia
   expect(site.adminUrl).toBe("https://config.example.com/arcgis/admin");
   expect(site.username).toBe("envadmin");
   expect(isSecret(site.password)).toBe(true);
-  // A CA certificate from stack config is registered as its key (docs/connection.md).
-  expect(site.tls).toEqual({ caCertConfig: "arcgis-admin:caCert" });
+  expect(site.tls).toEqual({ caCert: PEM });
   const partners = byName(regs, "partners").inputs;
   expect(partners.sharingUrl).toBe("https://env.example.com/portal/sharing/rest");
   expect(partners.username).toBe("portaladmin");
   expect(isSecret(partners.password)).toBe(true);
-  expect(partners.tls).toEqual({ caCertConfig: "arcgis-admin:caCert" });
+  expect(partners.tls).toEqual({ caCert: PEM });
 });
 
-it("registers a CA certificate from ARCGIS_ADMIN_CA_CERT as the certificate itself: a later destroy has no environment to read it from", async () => {
+it("takes the CA certificate from ARCGIS_ADMIN_CA_CERT when stack config has none", async () => {
   const regs = await consumer.runProgram(
     `
     const { Site } = require("pulumi-arcgis-admin");

@@ -57,7 +57,10 @@ beforeAll(async () => {
     seed: portalSeed([{ ...PORTAL_ADMIN, role: "org_admin" }], PORTAL_ID),
   });
   host = await startHost(REPO_ROOT);
-  await host.configure();
+  // As the engine configures the default provider: with the stack's config. The programs here
+  // differ in the rest, and the provider reads only the CA certificate, which all of them share.
+  if (emu.caCert !== undefined) await host.configure({ "arcgis-admin:caCert": emu.caCert });
+  else await host.configure();
 }, 60_000);
 
 afterAll(async () => {

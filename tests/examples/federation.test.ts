@@ -22,7 +22,6 @@ beforeAll(async () => {
   selfLink.ensureSelfLink();
   emu = await startTestEmulator({ createDelayMs: 50 });
   host = await startHost(REPO_ROOT);
-  await host.configure();
 }, 60_000);
 
 afterAll(async () => {
@@ -50,6 +49,8 @@ it("creates the site from arcgis-admin:* config and federates it as a Mission Se
     },
     typeCheck: false,
   });
+  // As the engine configures the default provider: with the stack's config.
+  await host.configure(program.stackConfig);
   const site = await checkAndCreate(host, program.urn("mission"), program.byName("mission"));
   expect(unwrapSecrets(site.properties)).toMatchObject({ state: "created" });
   const federation = await checkAndCreate(

@@ -33,7 +33,6 @@ beforeAll(async () => {
     tls: { certFile, keyFile: path.join(path.dirname(certFile), "key.pem") },
   });
   host = await startHost(REPO_ROOT);
-  await host.configure();
 }, 60_000);
 
 afterAll(async () => {
@@ -61,6 +60,8 @@ describe("examples/multi-machine", () => {
       typeCheck: false,
     });
     expect(program.registrations.map((r) => r.name)).toEqual(["site", "second"]);
+    // As the engine configures the default provider: with the stack's config.
+    await host.configure(program.stackConfig);
 
     const site = await checkAndCreate(host, program.urn("site"), program.byName("site"));
     expect(unwrapSecrets(site.properties)).toMatchObject({ state: "created" });

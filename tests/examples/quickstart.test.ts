@@ -89,7 +89,8 @@ beforeAll(async () => {
   });
 
   host = await startHost(REPO_ROOT);
-  await host.configure();
+  // As the engine configures the default provider: with the stack's config.
+  await host.configure(program.stackConfig);
 }, 120_000);
 
 afterAll(async () => {
@@ -161,13 +162,20 @@ describe("the root program (examples/quickstart) under the language host's TypeS
     const probe = `
       const rfs = require(require.resolve("require-from-string", { paths: [require.resolve("@pulumi/pulumi")] }));
       const inputs = JSON.parse(process.env.PROBE_INPUTS);
-      Promise.all(inputs.map(([text, news]) => rfs(text).handler().check({}, news)))
+      const stack = JSON.parse(process.env.PROBE_CONFIG);
+      const config = { get: (key) => stack[key], require: (key) => stack[key] };
+      const checked = async (provider, news) => {
+        await provider.configure({ config });
+        return provider.check({}, news);
+      };
+      Promise.all(inputs.map(([text, news]) => checked(rfs(text).handler(), news)))
         .then((results) => console.log(JSON.stringify(results.map((r) => r.failures ?? []))));
     `;
     const result = await run(process.execPath, ["-e", probe], {
       cwd: PROGRAM_DIR,
       env: {
         ...process.env,
+        PROBE_CONFIG: JSON.stringify(unwrapSecrets(program.stackConfig)),
         PROBE_INPUTS: JSON.stringify(
           program.registrations.map((r) => [r.inputs.__provider, unwrapSecrets(r.inputs)]),
         ),

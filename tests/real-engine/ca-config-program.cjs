@@ -1,7 +1,7 @@
 "use strict";
 /**
- * A Site that takes its CA certificate from the stack config default `arcgis-admin:caCert`, and
- * its LogSettings, which names the project's key `caCert` (`tls.caCertConfig`), or with
+ * A Site that names the stack config key `arcgis-admin:caCert` for its CA certificate
+ * (`tls.caCertConfig`), and its LogSettings, which names the project's key `caCert`, or with
  * `logsInline` gives that certificate itself (`tls.caCert`), and puts back on destroy what it
  * wrote. Stack config: adminUrl, sitePassword (secret), caCert, logsInline, arcgis-admin:caCert.
  */
@@ -14,6 +14,7 @@ module.exports = () => {
     adminUrl: config.require("adminUrl"),
     username: "siteadmin",
     password: config.requireSecret("sitePassword"),
+    tls: { caCertConfig: "arcgis-admin:caCert" },
   });
   const logs = new LogSettings("logs", {
     adminUrl: site.adminUrl,

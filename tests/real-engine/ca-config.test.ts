@@ -3,8 +3,9 @@
  * docs/connection.md), through the real Pulumi CLI against an HTTPS emulator: the state holds the
  * key and the certificate's digest and never the certificate; the same certificate given itself
  * before is no change; another certificate under the key is an update of state only; and once the
- * keys are gone from the stack's config, `pulumi refresh` and `pulumi destroy` still reach the
- * server with the config the last update recorded.
+ * keys are gone from the stack's config, a preview is refused naming the key before any request,
+ * and `pulumi refresh` and `pulumi destroy` still reach the server with the config the last
+ * update recorded.
  */
 import { createHash } from "node:crypto";
 import { closeAfterAll, emulator, stack } from "../../tools/harness/killed-run";
@@ -65,14 +66,14 @@ it("records the key and the digest, never the certificate; the certificate itsel
     logsInline: { value: "true" },
   };
 
-  // The Site takes the default arcgis-admin:caCert; the LogSettings gives the certificate itself.
+  // The Site names arcgis-admin:caCert; the LogSettings gives the certificate itself.
   await s.mustRun("up", { config });
   const before = await logLevelOf(emu);
   expect(before).toBe("DEBUG");
   let state = await recorded(s);
-  const byDefault = { caCertConfig: "arcgis-admin:caCert", caCertSha256: sha256(pem) };
-  expect(state["site"]!.inputs).toEqual(byDefault);
-  expect(state["site"]!.outputs).toEqual(byDefault);
+  const siteByKey = { caCertConfig: "arcgis-admin:caCert", caCertSha256: sha256(pem) };
+  expect(state["site"]!.inputs).toEqual(siteByKey);
+  expect(state["site"]!.outputs).toEqual(siteByKey);
   expect(state["site"]!.json).not.toContain("BEGIN CERTIFICATE");
   expect(JSON.stringify(state["logs"]!.inputs)).toContain("ciphertext");
 
@@ -103,6 +104,13 @@ it("records the key and the digest, never the certificate; the certificate itsel
   for (const key of ["caCert", "arcgis-admin:caCert"]) {
     expect((await s.cli(["config", "rm", key])).code).toBe(0);
   }
+  // The program's next preview is refused, naming the key, before any request.
+  const sentBeforePreview = emu.requestLog().length;
+  const preview = await s.run("preview");
+  expect(preview.ok).toBe(false);
+  expect(preview.output).toMatch(/tls\.caCertConfig names stack config "(arcgis-admin:)?caCert"/);
+  expect(preview.output).not.toContain("BEGIN CERTIFICATE");
+  expect(emu.requestLog().length).toBe(sentBeforePreview);
   const refreshed = await s.mustRun("refresh");
   expect(refreshed.changeSummary).toEqual({ same: 3 });
   const writesBefore = emu.requestLog().filter((r) => r.method === "POST").length;

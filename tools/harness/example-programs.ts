@@ -5,7 +5,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DYNAMIC_RESOURCE_TYPE, type PropertyMap } from "./property-values";
+import {
+  DYNAMIC_RESOURCE_TYPE,
+  type PropertyMap,
+  secret,
+  type SecretValue,
+} from "./property-values";
 import { REPO_ROOT } from "./project";
 import { runMockProgram, type Registration } from "./consumer";
 import type { Host } from "./host-types";
@@ -21,6 +26,11 @@ export interface ProgramRun {
   byName(name: string): Registration;
   /** The URN the engine gives a resource of this program. */
   urn(name: string): string;
+  /**
+   * The stack's config as the engine gives it to the default provider's Configure (keys with
+   * their namespace, secrets marked): what `host.configure(...)` takes.
+   */
+  stackConfig: Record<string, string | SecretValue<string>>;
 }
 
 /** The project name of a Pulumi.yaml. */
@@ -69,10 +79,15 @@ export async function runProgram(options: {
     const type = parsed.registrations.find((r) => r.name === name)?.type ?? DYNAMIC_RESOURCE_TYPE;
     return `urn:pulumi:${options.stack}::${project}::${type}::${name}`;
   };
+  const stackConfig = Object.fromEntries([
+    ...Object.entries(options.config).map(([k, v]) => [key(k), v] as const),
+    ...Object.entries(options.secrets ?? {}).map(([k, v]) => [key(k), secret(v)] as const),
+  ]);
   return {
     ...parsed,
     project,
     urn,
+    stackConfig,
     byName(name) {
       const found = parsed.registrations.find((r) => r.name === name);
       if (found === undefined) throw new Error(`no resource named ${name}`);

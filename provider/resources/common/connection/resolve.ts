@@ -166,32 +166,19 @@ function credentialDefaultsFor(
             .apply(([url, mine, v]) => (sameUrl(url, mine) ? v : (undefined as unknown as string)));
 }
 
-/**
- * The `tls` from the arguments, the connection, or the defaults (undefined: system CAs). A CA
- * certificate from stack config is registered as its key (`tls.caCertConfig`, ca-config.ts), so
- * that state records the key, not the certificate; from the environment, as the certificate.
- */
+/** The `tls` from the arguments, the connection, or the defaults (undefined: system CAs). */
 function resolveTls(own: TlsArgs | undefined, shared: TlsArgs | undefined): TlsArgs | undefined {
   if (own !== undefined) return own;
   if (shared !== undefined) return shared;
-  const source = CONNECTION_DEFAULTS.caCert;
-  const inConfig = new pulumi.Config(CONFIG_NAMESPACE).get(source.key) !== undefined;
-  const ca = inConfig
-    ? { caCertConfig: `${CONFIG_NAMESPACE}:${source.key}` }
-    : optional("caCert", fromDefaults(source));
+  const caCert = fromDefaults(CONNECTION_DEFAULTS.caCert);
   const insecure = fromDefaults(CONNECTION_DEFAULTS.insecureSkipVerify);
-  if (Object.keys(ca).length === 0 && insecure === undefined) return undefined;
+  if (caCert === undefined && insecure === undefined) return undefined;
   return {
-    ...ca,
+    ...(caCert === undefined ? {} : { caCert }),
     ...(insecure === undefined
       ? {}
       : { insecureSkipVerify: pulumi.output(insecure).apply((v) => v.toLowerCase() === "true") }),
   };
-}
-
-/** `{ [key]: value }`, or nothing when the value is undefined. */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /** What a server resource registers as its connection inputs. */

@@ -92,10 +92,10 @@ export function withCaCertDigest(
 ): { inputs: Record<string, unknown> } | { problem: string } {
   const tls = inputs["tls"];
   if (tls === null || typeof tls !== "object" || Array.isArray(tls)) return { inputs };
-  const { caCertSha256: _given, ...rest } = tls as TlsValue;
+  const { caCertSha256: given, ...rest } = tls as TlsValue;
   const key = rest.caCertConfig;
-  if (typeof key !== "string" || key === "" || rest.caCert !== undefined) {
-    return { inputs: _given === undefined ? inputs : { ...inputs, tls: rest } };
+  if (typeof key !== "string" || rest.caCert !== undefined) {
+    return { inputs: given === undefined ? inputs : { ...inputs, tls: rest } };
   }
   if (key === UNKNOWN) return { inputs };
   const found = configuredCaCert(key);

@@ -162,18 +162,15 @@ export function implementationOf<O>(
   };
 }
 
+/** What check() works on: the inputs to record and the failures. */
+type Checked = ReturnType<typeof checkInputs>;
+
 /**
  * Checked inputs that passed, with `tls.caCertSha256` recorded from the stack config
  * `tls.caCertConfig` names (its problem, if any, the one failure): what a certificate from config
  * is, like every other input, is known at check, before any request.
  */
-function withCaCertDigestOf(checked: {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-}): {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-} {
+function withCaCertDigestOf(checked: Checked): Checked {
   if (checked.failures.length > 0) return checked;
   const digested = withCaCertDigest(checked.inputs);
   if ("problem" in digested) {

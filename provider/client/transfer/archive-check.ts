@@ -53,8 +53,33 @@ function countZipEntries(path: string): Promise<number> {
 }
 
 /**
- * Re-checks a downloaded archive on disk: hashes it and verifies it is a readable, non-empty zip
- * (e.g. to notice that a backup changed or vanished since it was downloaded).
+ * The size and SHA-256 of a file on disk, read once as a stream (memory flat in its size), with
+ * no check of what it holds.
+ *
+ * @param path - the file.
+ * @returns path, file name, size and SHA-256, as {@link downloadToFile} reported them.
+ * @example
+ * ```ts
+ * const { sha256 } = await archiveDigest("./backups/20220823-140812-UTC.agssite");
+ * ```
+ * Sends no request: it reads a local file. A missing file fails with Node's own ENOENT error.
+ *
+ * @internal
+ */
+export async function archiveDigest(path: string): Promise<DownloadResult> {
+  const hash = createHash("sha256");
+  let sizeBytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    sizeBytes += chunk.length;
+  }
+  return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
+}
+
+/**
+ * Re-checks a downloaded archive on disk: hashes it and verifies it is a readable, non-empty zip.
+ * To tell whether a file is still the one downloaded, {@link archiveDigest} is enough: the same
+ * SHA-256 is the same bytes, which were checked when they arrived.
  *
  * @param path - the archive file.
  * @returns path, file name, size and SHA-256, as {@link downloadToFile} reported them.
@@ -68,14 +93,9 @@ function countZipEntries(path: string): Promise<number> {
  * @internal
  */
 export async function verifyArchive(path: string): Promise<DownloadResult> {
-  const hash = createHash("sha256");
-  let sizeBytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    sizeBytes += chunk.length;
-  }
+  const digest = await archiveDigest(path);
   await verifyZipFile(path, { operation: "verifyArchive", url: path });
-  return { path, fileName: basename(path), sizeBytes, sha256: hash.digest("hex") };
+  return digest;
 }
 
 /** Bytes at the end of a zip that can hold its end-of-central-directory record (22 + comment). */

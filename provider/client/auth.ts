@@ -177,6 +177,11 @@ interface CacheEntry {
 export interface TokenHolder {
   /** A usable token: the cached one, or one fetched (once, however many callers wait for it). */
   get(fetchToken: () => Promise<TokenInfo>): Promise<string>;
+  /**
+   * A token fetched now (or by a fetch already under way), never the cached one; it is then the
+   * cached one.
+   */
+  renew(fetchToken: () => Promise<TokenInfo>): Promise<string>;
   /** Forgets the token if it is still `token` (the one the server rejected). */
   invalidate(token: string): void;
 }
@@ -252,6 +257,12 @@ export class TokenCache {
       get: async (fetchToken) => {
         const entry = this.use(id, held);
         held = entry;
+        return this.tokenOf(entry, fetchToken);
+      },
+      renew: async (fetchToken) => {
+        const entry = this.use(id, held);
+        held = entry;
+        delete entry.value;
         return this.tokenOf(entry, fetchToken);
       },
       invalidate: (token) => {

@@ -34,6 +34,8 @@ export interface SessionCallOptions {
 /** Supplies tokens to a session; hides the password from anything that prints the session. */
 interface TokenSource {
   get(): Promise<string>;
+  /** A token asked for now, in one attempt (a given token: that one). */
+  fresh(): Promise<string>;
   invalidate(token: string): void;
   readonly refreshable: boolean;
   readonly secrets: readonly string[];
@@ -110,6 +112,23 @@ export class ArcGISSession {
    */
   token(): Promise<string> {
     return this.#tokens.get();
+  }
+
+  /**
+   * Asks for a token now, in one attempt, where {@link token} may answer a cached one; the token
+   * is then cached for the calls after. It proves that the credentials work at this moment (and,
+   * on an administrative root, that the machine is in a site: none issues a token before).
+   * A session given a token answers that token.
+   *
+   * @returns the token; a secret, never log it.
+   * @example
+   * ```ts
+   * await session.freshToken(); // throws when the server gives no token now
+   * ```
+   * Maps to: `POST {root}/generateToken`.
+   */
+  freshToken(): Promise<string> {
+    return this.#tokens.fresh();
   }
 
   /**
@@ -312,6 +331,7 @@ export class PortalSession extends ArcGISSession {
     } else if (token) {
       tokens = {
         get: () => Promise.resolve(token),
+        fresh: () => Promise.resolve(token),
         invalidate: () => undefined,
         refreshable: false,
         secrets: [token],
@@ -398,7 +418,7 @@ function passwordTokens(
 ): TokenSource {
   const cache = options.tokenCache ?? sharedTokenCache;
   const key = { rootUrl, username, credential: credentialFingerprint(password) };
-  const fetchToken = (): Promise<TokenInfo> =>
+  const fetchToken = (retry: RetryPolicy | false = options.retry ?? {}): Promise<TokenInfo> =>
     generateToken({
       ...transportOf(options),
       tokenUrl: `${withoutTrailingSlash(rootUrl)}/generateToken`,
@@ -406,11 +426,12 @@ function passwordTokens(
       password,
       referer: options.referer ?? DEFAULT_REFERER,
       expirationMinutes: options.expirationMinutes,
-      retry: options.retry ?? {},
+      retry,
     });
   const tokens = cache.holder(key);
   return {
-    get: () => tokens.get(fetchToken),
+    get: () => tokens.get(() => fetchToken()),
+    fresh: () => tokens.renew(() => fetchToken(false)),
     invalidate: (token) => tokens.invalidate(token),
     refreshable: true,
     secrets: [password],

@@ -272,6 +272,25 @@ describe("AdminSession", () => {
     ]);
   });
 
+  it("freshToken asks now, in one attempt, although a token is cached, and the calls after use the new one", async () => {
+    const { pool, session, tokenCalls, opCalls } = adminSetup();
+    replyToken(pool, ADMIN_TOKEN, Date.now() + HOUR);
+    replyToken(pool, FRESH_TOKEN, Date.now() + HOUR);
+    pool
+      .intercept({ path: `${ADMIN_PATH}/generateToken`, method: "POST" })
+      .reply(502, "Bad gateway", { headers: { "content-type": "text/plain" } });
+    pool
+      .intercept({ path: `${ADMIN_PATH}/deleteSite`, method: "POST" })
+      .reply(200, { status: "success" }, json);
+    await expect(session.token()).resolves.toBe(ADMIN_TOKEN);
+    await expect(session.freshToken()).resolves.toBe(FRESH_TOKEN);
+    await session.call("deleteSite");
+    expect(opCalls("deleteSite").map((c) => c.form["token"])).toEqual([FRESH_TOKEN]);
+    // A transient failure is not retried: a refresh asks the server's status instead.
+    await expect(session.freshToken()).rejects.toMatchObject({ httpStatus: 502 });
+    expect(tokenCalls()).toHaveLength(3);
+  });
+
   it("does not cache a failed token request", async () => {
     const { pool, session, tokenCalls } = adminSetup();
     pool

@@ -350,11 +350,33 @@ describe("Site against the emulator", () => {
     emu = await startTestEmulator({ createDelayMs: 0 });
     const { id, outs } = await site.create(await checked(siteInputs(emu)));
     await closeDispatchers();
+    const before = emu.requestLog().length;
     const { result, connections } = await connectionsDuring(() => site.read(id, outs));
     const refreshed = result.props as SiteOutputs;
     expect(refreshed.serverDirectories).toBeDefined();
     expect(refreshed.serverConfigStore).toBeDefined();
     expect(connections).toBe(1);
+    // The token proves the site: no status request at the admin root before it.
+    expect(sentSince(emu, before)).toEqual([
+      "POST /arcgis/admin/generateToken",
+      "GET /arcgis/admin/machines",
+      "GET /arcgis/rest/info",
+      "GET /arcgis/admin/logs/settings",
+      "GET /arcgis/admin/system/directories",
+      "GET /arcgis/admin/system/configstore",
+    ]);
+  });
+
+  it("refreshes with a token asked for then, not the one cached before the site was deleted", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const inputs = await checked(siteInputs(emu, { deleteSiteOnDestroy: true }));
+    const { id, outs } = await site.create(inputs);
+    // This read caches a token for the account; the delete then uses it.
+    expect((await site.read(id, outs)).id).toBe(id);
+    await site.delete(id, outs);
+    const before = emu.requestLog().length;
+    expect(await site.read(id, outs)).toEqual({});
+    expect(sentSince(emu, before)[0]).toBe("POST /arcgis/admin/generateToken");
   });
 
   const LOGS = {
@@ -761,14 +783,18 @@ describe("Site through a faulty network", () => {
       },
     },
   ])(
-    "treats $name at the admin root as unreachable: refresh errors and keeps state, destroy does not skip deleteSite",
+    "treats $name at the admin root and its generateToken as unreachable: refresh errors and keeps state, destroy does not skip deleteSite",
     async ({ status, body }) => {
       const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
       const { id, outs } = await site.create(
         await checked(siteInputs(emu, { adminUrl, tls: {}, deleteSiteOnDestroy: true })),
       );
+      // What answers in front of the machine answers every path so (a refresh that obtains a
+      // token reads the site without asking the admin root).
       proxy.setRule(({ path }) =>
-        path.startsWith("/arcgis/admin/?") || path === "/arcgis/admin/"
+        path.startsWith("/arcgis/admin/?") ||
+        path === "/arcgis/admin/" ||
+        path.startsWith("/arcgis/admin/generateToken")
           ? { kind: "answer", status, body: JSON.stringify(body) }
           : undefined,
       );

@@ -48,6 +48,7 @@ import {
   requireVersion,
   siteServer,
   type SiteServer,
+  statusByToken,
   transportOf,
 } from "./server";
 import { retryWhileHeld, waitUntilAnswering } from "../common/connection/admin";
@@ -206,7 +207,8 @@ async function adopt(server: SiteServer): Promise<pulumi.dynamic.CreateResult> {
 async function read(id: string, props: SiteOutputs): Promise<pulumi.dynamic.ReadResult> {
   const inputs = SITE.parse(props);
   const server = siteServer(inputs);
-  const status = await siteStatus(inputs.adminUrl, server.transport);
+  const status =
+    (await statusByToken(server)) ?? (await siteStatus(inputs.adminUrl, server.transport));
   if (status.state === "unreachable") {
     throw new Error(
       `Cannot refresh the site at ${inputs.adminUrl}: ${endSentence(status.error.message)} Nothing was ` +

@@ -180,13 +180,33 @@ export async function noSiteIsConclusive(
 }
 
 /**
+ * The site's status as its administrator token tells it, for a refresh: only a site issues one
+ * (DSC's own "site exists" signal, read the same way by {@link noSiteIsConclusive}), so a token
+ * makes the status request needless. One attempt, never a cached token (a site deleted since
+ * would keep its token in the cache until it expires); the session keeps it for the reads after,
+ * and the shared cache for the site's other resources. A server that does not answer (no
+ * connection, TLS refused, no answer in time) is unreachable at once, as the status request would
+ * find it; any other failure answers undefined, and the status request decides.
+ */
+export async function statusByToken(server: SiteServer): Promise<SiteStatus | undefined> {
+  try {
+    await server.session.freshToken();
+    return { state: "in-site" };
+  } catch (error) {
+    if (!isArcGISRequestError(error)) throw error;
+    if (["NETWORK", "TLS", "TIMEOUT"].includes(error.code)) return { state: "unreachable", error };
+    return undefined;
+  }
+}
+
+/**
  * Before new credentials replace the old ones in state (destroy will use them), proves that they
  * obtain an administrator token. This resource never changes the password on the server.
  */
 export async function proveCredentials(server: SiteServer): Promise<void> {
   const { inputs } = server;
   try {
-    await server.session.token();
+    await server.session.freshToken();
   } catch (error) {
     const why = isAuthError(error)
       ? "the server does not accept them"

@@ -49,9 +49,15 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
   const modulePath = "pulumi-arcgis-admin/dist/provider/resources/" + resourceFile + ".js";
   return {
     // Comments stay outside the methods: a method's text, comments included, is stored in state.
-    // Pulumi's host calls configure once, before the others, with the stack's config.
+    // Pulumi's host calls configure once, before the others, with the stack's config; only that
+    // host calls it. The modules it loads then go through Node's compile cache (Node's own
+    // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), written at once: the engine may stop
+    // the host without an exit. A later host then skips compiling them (docs/fleet.md).
     async configure(req: pulumi.dynamic.ConfigureRequest) {
+      const nodeModule = require("node:module") as typeof import("node:module");
+      nodeModule.enableCompileCache?.();
       const m = require(modulePath) as { implementation: ResourceImplementation };
+      nodeModule.flushCompileCache?.();
       m.implementation.configure(req.config);
     },
     // The engine prints a failure with a property as "property P value V has a problem", V being

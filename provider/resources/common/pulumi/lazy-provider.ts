@@ -51,8 +51,8 @@ export function lazyProvider(resourceFile: string): pulumi.dynamic.ResourceProvi
     // Comments stay outside the methods: a method's text, comments included, is stored in state.
     // Pulumi's host calls configure once, before the others, with the stack's config; only that
     // host calls it. The modules it loads then go through Node's compile cache (Node's own
-    // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), written at once: the engine may stop
-    // the host without an exit. A later host then skips compiling them (docs/fleet.md).
+    // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), written at once (Node 22 writes it at
+    // exit, and the engine may stop the host without one). A later host skips compiling them.
     async configure(req: pulumi.dynamic.ConfigureRequest) {
       const nodeModule = require("node:module") as typeof import("node:module");
       nodeModule.enableCompileCache?.();

@@ -74,6 +74,7 @@ export async function generateToken(opts: GenerateTokenOptions): Promise<TokenIn
     referer: opts.referer,
     secrets: [opts.password],
     retry: opts.retry,
+    read: true,
   }).catch((error: unknown) => {
     // A refused login is an authentication failure, whatever code the server gave it (400 on
     // the admin API, 400 or 498 on the sharing API).

@@ -9,6 +9,7 @@ import type { Dispatcher, FormData } from "undici";
 import { request } from "./undici";
 import { dispatcherFor, effectiveTimeouts, type TransportOptions } from "./dispatcher";
 import { requestError, parseArcGISAnswer, type AnswerContext } from "./response";
+import { inReadLane } from "./read-lane";
 import { withRetry, type RetryPolicy } from "./retry";
 import { confirmPlainHttp, describeError, transportError } from "./transport-error";
 
@@ -36,6 +37,11 @@ export interface ArcGISRequestOptions extends TransportOptions {
   secrets?: readonly string[] | undefined;
   /** Retry transient failures; only for idempotent operations. Default: a single attempt. */
   retry?: RetryPolicy | false | undefined;
+  /**
+   * A read: it waits for the reads of the same server before it, so that they share one
+   * connection (read-lane.ts). Default: true for a GET.
+   */
+  read?: boolean | undefined;
 }
 
 /**
@@ -69,9 +75,11 @@ export async function arcgisRequest(opts: ArcGISRequestOptions): Promise<Record<
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = form.toString();
   }
+  const send = () => sendForAnswer({ url, method, headers, body }, opts, ctx);
+  const read = opts.read ?? method === "GET";
   return withRetry(
     () =>
-      sendForAnswer({ url, method, headers, body }, opts, ctx).catch(async (e: unknown) => {
+      (read ? inReadLane(url, opts.signal, send) : send()).catch(async (e: unknown) => {
         throw await confirmPlainHttp(e, opts);
       }),
     opts.retry,

@@ -3,6 +3,7 @@ import { implementation, withTiming } from "../../provider/resources/site/lifecy
 import type { SiteOutputs } from "../../provider/resources/site/report";
 import { UNKNOWN } from "../../provider/resources/common/inputs/check";
 import { connectionsDuring } from "../../tools/harness/connections";
+import { implementation as logSettings } from "../../provider/resources/log-settings/lifecycle";
 import { startFaultProxy, type FaultProxy } from "../../tools/harness/fault-proxy";
 import { siteInputs, startTestEmulator, type TestEmulator } from "../../tools/harness/emulator";
 
@@ -365,6 +366,19 @@ describe("Site against the emulator", () => {
       "GET /arcgis/admin/system/directories",
       "GET /arcgis/admin/system/configstore",
     ]);
+  });
+
+  it("refreshes a Site and its LogSettings at once over one connection: their reads take turns", async () => {
+    emu = await startTestEmulator({ createDelayMs: 0 });
+    const { id, outs } = await site.create(await checked(siteInputs(emu)));
+    const logs = await logSettings.check({}, siteInputs(emu, { logLevel: "WARNING" }));
+    const written = await logSettings.create(logs.inputs);
+    await closeDispatchers();
+    const { result, connections } = await connectionsDuring(() =>
+      Promise.all([site.read(id, outs), logSettings.read(written.id, written.outs)]),
+    );
+    expect(result.map((r) => r.id)).toEqual([id, written.id]);
+    expect(connections).toBe(1);
   });
 
   it("refreshes with a token asked for then, not the one cached before the site was deleted", async () => {

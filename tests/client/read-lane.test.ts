@@ -74,7 +74,12 @@ it("sends reads of one server at once one after the other, on one connection", a
   await Promise.all([
     read(`${a.url}/slow`),
     read(`${a.url}/fast`),
-    generateToken({ tokenUrl: `${a.url}/token`, username: "u", password: "p-Secret-1" }),
+    generateToken({
+      tokenUrl: `${a.url}/token`,
+      username: "u",
+      password: "p-Secret-1",
+      referer: "test",
+    }),
   ]);
   expect(a.log.map((r) => r.what)).toEqual(["GET /slow", "GET /fast", "POST /token"]);
   expect(a.log[1]!.arrived).toBeGreaterThanOrEqual(a.log[0]!.answered);

@@ -4,17 +4,25 @@
  * instead of opening one each: a TLS handshake on both sides saved per read that would have run
  * beside another (a refresh reads a Site and its LogSettings at once). Other requests
  * (createNewSite, exportSite, a download) never wait here and never hold a read back, so a long
- * operation does not stall the reads of its server.
+ * operation does not stall the reads of its server. A read waits at most
+ * {@link READ_LANE_WAIT_MS} for the one before: a server that holds an answer (a site being
+ * upgraded answers only its upgrade resource; a slow network) then costs the reads after it a
+ * connection of their own, never a deadlock (a read held until another resource acts, whose own
+ * read would wait behind it).
  *
  * @internal
  */
+
+/** How long a read waits for the read of the same server before it: longer, it goes its own way. */
+export const READ_LANE_WAIT_MS = 250;
 
 /** Per origin, the end of the last read that waits or runs; gone when none does. */
 const lanes = new Map<string, Promise<void>>();
 
 /**
- * Runs `read` once the reads of the same origin before it have ended; a read whose signal fires
- * while it waits stops waiting and runs at once (and fails as aborted).
+ * Runs `read` once the reads of the same origin before it have ended, or after
+ * {@link READ_LANE_WAIT_MS}; a read whose signal fires while it waits stops waiting and runs at
+ * once (and fails as aborted).
  *
  * @param url - the URL read (its origin is the lane).
  * @param signal - cancels the wait with the read.
@@ -40,7 +48,7 @@ export async function inReadLane<T>(
   const end = before === undefined ? mine : before.then(() => mine);
   lanes.set(origin, end);
   try {
-    if (before !== undefined) await endedOrAborted(before, signal);
+    if (before !== undefined) await endedOrLate(before, signal);
     return await read();
   } finally {
     release();
@@ -57,16 +65,20 @@ function originOf(url: string): string {
   }
 }
 
-/** Resolves when `before` has (it never rejects), or at once when `signal` fires. */
-function endedOrAborted(before: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return before;
-  if (signal.aborted) return Promise.resolve();
+/**
+ * Resolves when `before` has (it never rejects), after {@link READ_LANE_WAIT_MS}, or at once when
+ * `signal` fires.
+ */
+function endedOrLate(before: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted === true) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    const onAbort = (): void => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-    void before.then(() => {
-      signal.removeEventListener("abort", onAbort);
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, READ_LANE_WAIT_MS);
+    signal?.addEventListener("abort", done, { once: true });
+    void before.then(done);
   });
 }

@@ -1,12 +1,18 @@
 /**
  * One read at a time per server (provider/client/read-lane.ts), against real local HTTP servers
  * that count their connections: reads of one server at once travel one after the other on one
- * connection; a request that is no read, and a read of another server, are not held back; a
- * waiting read whose signal fires fails at once.
+ * connection; a request that is no read, and a read of another server, are not held back; a read
+ * held by the server holds the next one back no longer than READ_LANE_WAIT_MS; a waiting read
+ * whose signal fires fails at once.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { arcgisRequest, closeDispatchers, generateToken } from "../../provider/client";
+import { READ_LANE_WAIT_MS } from "../../provider/client/read-lane";
+
+/** A read the server answers after a while, well within the lane's wait; one it holds far longer. */
+const SLOW_MS = READ_LANE_WAIT_MS / 5;
+const HELD_MS = READ_LANE_WAIT_MS * 6;
 
 interface CountingServer {
   url: string;
@@ -16,8 +22,8 @@ interface CountingServer {
   close(): Promise<void>;
 }
 
-/** A server whose `/slow` answers after `slowMs`, the rest at once, all `{"ok":true}`. */
-async function countingServer(slowMs: number): Promise<CountingServer> {
+/** A server whose `/slow` answers after SLOW_MS, `/held` after HELD_MS, the rest at once. */
+async function countingServer(): Promise<CountingServer> {
   let connections = 0;
   const log: CountingServer["log"] = [];
   const server = http.createServer((req, res) => {
@@ -37,7 +43,12 @@ async function countingServer(slowMs: number): Promise<CountingServer> {
       );
     };
     req.resume();
-    req.on("end", () => (req.url?.startsWith("/slow") ? setTimeout(answer, slowMs) : answer()));
+    const delay = req.url?.startsWith("/slow")
+      ? SLOW_MS
+      : req.url?.startsWith("/held")
+        ? HELD_MS
+        : 0;
+    req.on("end", () => (delay > 0 ? setTimeout(answer, delay) : answer()));
   });
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -61,8 +72,8 @@ let a: CountingServer;
 let b: CountingServer;
 beforeEach(async () => {
   await closeDispatchers();
-  a = await countingServer(300);
-  b = await countingServer(300);
+  a = await countingServer();
+  b = await countingServer();
 });
 afterEach(async () => {
   await closeDispatchers();
@@ -102,13 +113,26 @@ it("does not hold back a request that is no read, nor a read of another server",
   expect(a.connections()).toBe(2);
 });
 
-it("stops a waiting read whose signal fires, at once, as aborted", async () => {
-  const slow = read(`${a.url}/slow`);
+it("holds the next read back no longer than READ_LANE_WAIT_MS behind a read the server holds", async () => {
   const started = Date.now();
-  await expect(read(`${a.url}/fast`, AbortSignal.timeout(50))).rejects.toMatchObject({
+  await Promise.all([read(`${a.url}/held`), read(`${a.url}/fast`)]);
+  const [held, fast] = [
+    a.log.find((r) => r.what === "GET /held")!,
+    a.log.find((r) => r.what === "GET /fast")!,
+  ];
+  expect(fast.arrived - started).toBeGreaterThanOrEqual(READ_LANE_WAIT_MS - 20);
+  expect(fast.arrived).toBeLessThan(held.answered);
+  expect(fast.answered - started).toBeLessThan(HELD_MS);
+  expect(a.connections()).toBe(2);
+});
+
+it("stops a waiting read whose signal fires, at once, as aborted", async () => {
+  const held = read(`${a.url}/held`);
+  const started = Date.now();
+  await expect(read(`${a.url}/fast`, AbortSignal.timeout(20))).rejects.toMatchObject({
     code: "ABORTED",
   });
-  expect(Date.now() - started).toBeLessThan(250);
-  await slow;
-  expect(a.log.map((r) => r.what)).toEqual(["GET /slow"]);
+  expect(Date.now() - started).toBeLessThan(READ_LANE_WAIT_MS);
+  await held;
+  expect(a.log.map((r) => r.what)).toEqual(["GET /held"]);
 });

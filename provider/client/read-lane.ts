@@ -12,6 +12,7 @@
  *
  * @internal
  */
+import { pause } from "./retry";
 
 /** How long a read waits for the read of the same server before it: longer, it goes its own way. */
 export const READ_LANE_WAIT_MS = 250;
@@ -48,7 +49,10 @@ export async function inReadLane<T>(
   const end = before === undefined ? mine : before.then(() => mine);
   lanes.set(origin, end);
   try {
-    if (before !== undefined) await endedOrLate(before, signal);
+    // At most READ_LANE_WAIT_MS, and not at all once the signal has fired.
+    if (before !== undefined && signal?.aborted !== true) {
+      await pause(READ_LANE_WAIT_MS, signal, before);
+    }
     return await read();
   } finally {
     release();
@@ -63,22 +67,4 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/**
- * Resolves when `before` has (it never rejects), after {@link READ_LANE_WAIT_MS}, or at once when
- * `signal` fires.
- */
-function endedOrLate(before: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted === true) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, READ_LANE_WAIT_MS);
-    signal?.addEventListener("abort", done, { once: true });
-    void before.then(done);
-  });
 }

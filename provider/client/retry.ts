@@ -89,10 +89,11 @@ export async function withRetry<T>(
 
 /**
  * Resolves after `ms` milliseconds, or at once when `signal` fires (the next request then reports
- * ABORTED itself).
+ * ABORTED itself) or `until` settles (read-lane.ts: the read before ended).
  *
  * @param ms - how long to wait.
  * @param signal - ends the wait early.
+ * @param until - ends the wait early when it settles.
  * @example
  * ```ts
  * await pause(700, signal);
@@ -101,7 +102,7 @@ export async function withRetry<T>(
  *
  * @internal
  */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+export function pause(ms: number, signal?: AbortSignal, until?: Promise<unknown>): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -111,6 +112,7 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
     // Resolving on abort lets the next attempt report ABORTED from the request itself.
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
+    void until?.then(done, done);
   });
 }
 

@@ -824,6 +824,23 @@ describe("Site through a faulty network", () => {
     },
   );
 
+  it("refresh whose token answer is lost errors at once, asks nothing else and keeps state", async () => {
+    const adminUrl = proxy.url + new URL(emu.adminUrl).pathname;
+    const { id, outs } = await site.create(
+      await checked(siteInputs(emu, { adminUrl, tls: {}, deleteSiteOnDestroy: true })),
+    );
+    proxy.setRule(({ path }) =>
+      path.startsWith("/arcgis/admin/generateToken") ? { kind: "reset" } : undefined,
+    );
+    const before = emu.requestLog().length;
+    await expect(site.read(id, outs)).rejects.toThrow(
+      /Cannot refresh the site at .*Nothing was changed in state/,
+    );
+    expect(sentSince(emu, before)).toEqual([]);
+    proxy.setRule(() => undefined);
+    expect((await site.read(id, outs)).id).toBe(id);
+  });
+
   it("on ArcGIS Server, never concludes from the admin root that a site is gone", async () => {
     await proxy.close();
     await emu.close();
